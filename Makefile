@@ -1,0 +1,69 @@
+# Goodput: the two commands a reader needs are `make book` and `make test`.
+# Everything else they need (virtual environment, pinned Python packages, the
+# book's JavaScript, a headless browser for the tests) is set up on the way.
+
+PYTHON  ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+VENDOR  := _vendor/.complete
+HTML    := _build/html/index.html
+PORT    ?= 8000
+CHROMIUM ?= /usr/bin/chromium
+NOTEBOOKS := $(wildcard notebooks/*.ipynb)
+SOURCES := $(shell find goodput book data -type f -not -path '*/__pycache__/*') \
+           $(NOTEBOOKS) _config.yml _toc.yml
+
+.PHONY: book test serve lab refresh lock clean venv assets chromium
+
+## book: build the HTML book into _build/html (sets everything up first)
+book: $(HTML)
+
+$(HTML): $(STAMP) $(VENDOR) $(SOURCES)
+	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
+	@touch $@
+
+## test: run every test: unit, data, notebooks (nbval), the built book in a browser
+test: $(HTML) chromium
+	$(BIN)/python -m pytest --nbval --nbval-sanitize-with tests/nbval-sanitize.cfg
+
+## serve: read the built book at http://127.0.0.1:$(PORT)/
+serve: $(HTML)
+	$(BIN)/python -m http.server --bind 127.0.0.1 --directory _build/html $(PORT)
+
+## lab: open the notebooks in JupyterLab (on 127.0.0.1)
+lab: $(STAMP)
+	$(BIN)/jupyter lab --ip 127.0.0.1 --notebook-dir .
+
+## refresh: re-execute the notebooks in place after a model change, then commit them
+refresh: $(STAMP)
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace $(NOTEBOOKS)
+
+venv: $(STAMP)
+$(STAMP): requirements.lock pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@touch $@
+
+assets: $(VENDOR)
+$(VENDOR): js-assets.json tools/vendor_js.py $(STAMP)
+	$(BIN)/python tools/vendor_js.py js-assets.json _vendor
+	@touch $@
+
+## chromium: the headless browser the tests drive (Debian's package)
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	fi
+
+## lock: re-pin requirements.lock from pyproject.toml in a scratch environment
+lock:
+	rm -rf /tmp/goodput-lock && $(PYTHON) -m venv /tmp/goodput-lock
+	/tmp/goodput-lock/bin/pip install --quiet -e ".[book,test]"
+	( head -n 2 requirements.lock; /tmp/goodput-lock/bin/pip freeze --exclude-editable ) > requirements.lock.new
+	mv requirements.lock.new requirements.lock
+
+clean:
+	rm -rf _build _vendor .jupyter_cache

@@ -1,0 +1,175 @@
+"""Source checks: each number a source document calculated, next to the model's value.
+
+Chapters register *providers* with :func:`provider`; a provider returns a list of
+:class:`SourceCheck`, usually made with :func:`compare` from a published table
+(:func:`goodput.data.load`) and a model function. :func:`collect` runs every
+provider, so the command line (``goodput checks``), the tests, the chapters and
+the generated errata page all see the same list.
+
+A check's status is decided from the number *as printed*:
+
+``ok``
+    The model's value rounds to the printed value at the printed precision.
+``rounding``
+    It does not round to it, but is within one unit of the last printed digit
+    (the source truncated, or rounded an intermediate result).
+``erratum``
+    Anything further off: the source disagrees with its own formula or data.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import io
+import json
+import math
+from dataclasses import asdict, dataclass, fields
+from decimal import Decimal, InvalidOperation
+from typing import Callable, Iterable
+
+import pandas as pd
+
+__all__ = [
+    "SourceCheck",
+    "STATUSES",
+    "provider",
+    "compare",
+    "printed_tolerance",
+    "round_like",
+    "classify",
+    "collect",
+    "to_frame",
+    "to_csv",
+    "to_json",
+]
+
+STATUSES = ("ok", "rounding", "erratum")
+
+#: Modules whose import registers providers, in chapter order.
+PROVIDER_MODULES = ("goodput.coding",)
+
+_providers: dict[str, Callable[[], Iterable["SourceCheck"]]] = {}
+
+
+@dataclass(frozen=True)
+class SourceCheck:
+    """One published number against the model."""
+
+    chapter: str
+    document: str
+    where: str
+    row: str
+    quantity: str
+    unit: str
+    published: str
+    model: float
+    tolerance: float
+    status: str
+    note: str = ""
+    resource: str = ""
+
+    @property
+    def difference(self) -> float:
+        return self.model - float(self.published)
+
+
+def provider(chapter: str):
+    """Decorator: register ``func`` as the source-check provider of ``chapter``."""
+
+    def register(func):
+        _providers[chapter] = func
+        return func
+
+    return register
+
+
+def printed_tolerance(printed: str) -> float:
+    """Half a unit of the last printed digit: ``"35.5"`` -> 0.05, ``"250"`` -> 0.5."""
+    try:
+        exponent = Decimal(printed.strip()).as_tuple().exponent
+    except InvalidOperation:
+        raise ValueError(f"published value {printed!r} is not a number") from None
+    return 0.5 * 10.0 ** int(exponent)
+
+
+def round_like(value: float, printed: str) -> str:
+    """``value`` rounded to the precision of ``printed``: ``(35.5556, "35.5")`` -> ``"35.6"``."""
+    exponent = Decimal(printed.strip()).as_tuple().exponent
+    return f"{value:.{max(0, -int(exponent))}f}"
+
+
+def classify(printed: str, model: float) -> str:
+    """Status of a published value against the model's value (see the module docstring)."""
+    half_unit = printed_tolerance(printed)
+    off = abs(model - float(printed))
+    slack = 1e-9 * max(1.0, abs(model))
+    if off <= half_unit + slack:
+        return "ok"
+    if off <= 2 * half_unit + slack:
+        return "rounding"
+    return "erratum"
+
+
+def compare(chapter: str, table: pd.DataFrame, index, column: str, model: float,
+            row_label: str = "", note: str = "") -> SourceCheck:
+    """A check of cell (``index``, ``column``) of a published table against ``model``.
+
+    ``table`` is a frame from :func:`goodput.data.load`: its provenance names the
+    document and table, and it keeps each cell's text as printed. ``note`` may
+    name ``{model}``, ``{published}`` and ``{rounded}`` (the model's value at the
+    printed precision); they are filled in, so a note never types a number.
+    """
+    prov = table.attrs["provenance"]
+    printed = table.attrs["printed"][column][index]
+    model = float(model)
+    if math.isnan(model):
+        raise ValueError(f"model value for {prov['resource']} {column} row {index} is NaN")
+    return SourceCheck(
+        chapter=chapter,
+        document=prov["document"],
+        where=prov["table"],
+        row=row_label or str(index),
+        quantity=table.attrs["titles"].get(column, column),
+        unit=table.attrs["units"].get(column, ""),
+        published=printed,
+        model=model,
+        tolerance=printed_tolerance(printed),
+        status=classify(printed, model),
+        note=note.format(model=model, published=printed, rounded=round_like(model, printed)),
+        resource=prov["resource"],
+    )
+
+
+def collect(chapter: str | None = None) -> list[SourceCheck]:
+    """Every registered check, or those of one chapter, in chapter order."""
+    for name in PROVIDER_MODULES:
+        importlib.import_module(name)
+    chapters = [chapter] if chapter else list(_providers)
+    if chapter and chapter not in _providers:
+        raise KeyError(f"no source checks registered for chapter {chapter!r}; "
+                       f"known: {', '.join(_providers)}")
+    return [c for ch in chapters for c in _providers[ch]()]
+
+
+_COLUMNS = [f.name for f in fields(SourceCheck)]
+
+
+def to_frame(items: Iterable[SourceCheck]) -> pd.DataFrame:
+    """The checks as a DataFrame, one row each."""
+    return pd.DataFrame([asdict(c) for c in items], columns=_COLUMNS)
+
+
+def to_csv(items: Iterable[SourceCheck]) -> str:
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for c in items:
+        row = asdict(c)
+        row["model"] = repr(c.model)
+        writer.writerow(row)
+    return buf.getvalue()
+
+
+def to_json(items: Iterable[SourceCheck]) -> str:
+    return json.dumps([asdict(c) for c in items], indent=2)

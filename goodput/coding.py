@@ -1,0 +1,270 @@
+"""Line codes: how much of a serial lane's signalling rate is left for data.
+
+A serial lane signals at a *symbol rate*: unit intervals per second, given in
+Gbaud (PCI Express says GT/s, gigatransfers per second; for the two-level NRZ
+signalling of every code here one transfer carries one line bit). A block code
+maps ``k`` data bits onto ``n`` line bits, so the *bit rate* left for the layer
+above is ``k/n`` of the symbol rate per lane. Symbol rate and bit rate are never
+the same unit in this module: a name ends in ``_gbaud`` or in ``_gbit_s``.
+
+Each formula is one sympy expression (``*_expr`` functions); the numeric
+functions are made from those expressions by :func:`sympy.lambdify`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+from . import checks, data
+from .errors import ParameterError
+from .params import Parameter
+
+__all__ = [
+    "LineCode",
+    "CODES",
+    "line_rate",
+    "lanes",
+    "data_bits",
+    "coded_bits",
+    "PARAMETERS",
+    "efficiency_expr",
+    "bit_rate_expr",
+    "byte_rate_expr",
+    "line_overhead_expr",
+    "payload_overhead_expr",
+    "get_code",
+    "efficiency",
+    "bit_rate_gbit_s",
+    "byte_rate_gbyte_s",
+    "link_rates",
+]
+
+
+@dataclass(frozen=True)
+class LineCode:
+    """A block line code that maps ``data_bits`` onto ``coded_bits`` line bits."""
+
+    key: str
+    name: str
+    data_bits: int
+    coded_bits: int
+    used_by: str
+
+
+CODES: dict[str, LineCode] = {
+    c.key: c
+    for c in (
+        LineCode("8b10b", "8b/10b", 8, 10, "PCIe gen1-2, Serial RapidIO 1.x-2.x, 1000BASE-X"),
+        LineCode("8b9b", "8b/9b", 8, 9, "TI KeyStone HyperLink"),
+        LineCode("4b5b", "4B5B", 4, 5, "100BASE-TX (ahead of MLT-3)"),
+        LineCode("64b66b", "64b/66b", 64, 66, "10GBASE-R, 25/100 Gigabit Ethernet"),
+        LineCode("128b130b", "128b/130b", 128, 130, "PCIe gen3, gen4, gen5"),
+    )
+}
+
+#: Symbol rate of one lane, Gbaud (GT/s).
+line_rate = sp.Symbol(r"R_{\mathrm{line}}", positive=True)
+#: Number of lanes in the link.
+lanes = sp.Symbol("N", positive=True, integer=True)
+#: Data bits per code word.
+data_bits = sp.Symbol("k", positive=True, integer=True)
+#: Line bits per code word.
+coded_bits = sp.Symbol("n", positive=True, integer=True)
+
+PARAMETERS: dict[str, Parameter] = {
+    p.name: p
+    for p in (
+        Parameter(
+            "line_rate_gbaud", line_rate, "Gbaud", 0.0, 64.0, default=2.5, step=0.0625,
+            label="line rate per lane (Gbaud)", exclusive_minimum=True,
+        ),
+        Parameter(
+            "lanes", lanes, "lanes", 1, 32, default=1, step=1, label="lanes", integer=True,
+        ),
+    )
+}
+
+
+def _code_values(code: LineCode | None) -> dict:
+    if code is None:
+        return {}
+    return {data_bits: code.data_bits, coded_bits: code.coded_bits}
+
+
+def efficiency_expr(code: LineCode | None = None) -> sp.Expr:
+    """Share of the line bits that carry data, ``k/n`` (dimensionless)."""
+    return (data_bits / coded_bits).subs(_code_values(code))
+
+
+def bit_rate_expr(code: LineCode | None = None) -> sp.Expr:
+    """Bit rate after decoding, Gbit/s, over all lanes of one direction."""
+    return (line_rate * lanes * efficiency_expr()).subs(_code_values(code))
+
+
+def byte_rate_expr(code: LineCode | None = None) -> sp.Expr:
+    """Byte rate after decoding, GB/s (10**9 bytes per second), one direction."""
+    return bit_rate_expr(code) / 8
+
+
+def line_overhead_expr(code: LineCode | None = None) -> sp.Expr:
+    """Share of the *line* spent on coding, ``1 - k/n`` (how AN3935 and the KeyStone guide count)."""
+    return sp.simplify(1 - efficiency_expr(code))
+
+
+def payload_overhead_expr(code: LineCode | None = None) -> sp.Expr:
+    """Extra line bits per *data* bit, ``n/k - 1`` (how the Intel tutorial counts)."""
+    return sp.simplify(1 / efficiency_expr(code) - 1)
+
+
+_ARGS = (line_rate, lanes, data_bits, coded_bits)
+_bit_rate = sp.lambdify(_ARGS, bit_rate_expr(), "math")
+_byte_rate = sp.lambdify(_ARGS, byte_rate_expr(), "math")
+_efficiency = sp.lambdify((data_bits, coded_bits), efficiency_expr(), "math")
+
+
+def get_code(key: str) -> LineCode:
+    """The :class:`LineCode` named ``key``; :class:`ParameterError` if there is none."""
+    try:
+        return CODES[key]
+    except (KeyError, TypeError):
+        raise ParameterError("code", key, "one of " + ", ".join(CODES)) from None
+
+
+def _checked(line_rate_gbaud: float, n_lanes: int) -> tuple[float, int]:
+    return (
+        PARAMETERS["line_rate_gbaud"].check(line_rate_gbaud),
+        PARAMETERS["lanes"].check(n_lanes),
+    )
+
+
+def efficiency(code: str) -> float:
+    """Share of line bits that carry data for the code named ``code``."""
+    c = get_code(code)
+    return _efficiency(c.data_bits, c.coded_bits)
+
+
+def bit_rate_gbit_s(line_rate_gbaud: float, n_lanes: int, code: str) -> float:
+    """Data bit rate, Gbit/s, of ``n_lanes`` lanes at ``line_rate_gbaud`` each, one direction."""
+    c = get_code(code)
+    rate, n = _checked(line_rate_gbaud, n_lanes)
+    return _bit_rate(rate, n, c.data_bits, c.coded_bits)
+
+
+def byte_rate_gbyte_s(line_rate_gbaud: float, n_lanes: int, code: str) -> float:
+    """Data byte rate, GB/s (10**9 bytes/s), one direction."""
+    c = get_code(code)
+    rate, n = _checked(line_rate_gbaud, n_lanes)
+    return _byte_rate(rate, n, c.data_bits, c.coded_bits)
+
+
+def link_rates(code: str, line_rate_gbaud: float, n_lanes: int) -> dict:
+    """All rates of one link as a JSON-ready dict: the inputs echoed, then the results."""
+    c = get_code(code)
+    rate, n = _checked(line_rate_gbaud, n_lanes)
+    return {
+        "code": c.key,
+        "line_rate_gbaud": rate,
+        "lanes": n,
+        "signalling_rate_gbaud": rate * n,
+        "goodput_gbit_s": bit_rate_gbit_s(rate, n, c.key),
+        "goodput_gbyte_s": byte_rate_gbyte_s(rate, n, c.key),
+        "efficiency": efficiency(c.key),
+    }
+
+
+# --- source checks ---------------------------------------------------------------------------
+
+
+@checks.provider("line-coding")
+def source_checks():
+    """Every line-rate figure the sources print, against this model."""
+    out = []
+    chapter = "line-coding"
+
+    t = data.load("an3935-table1")
+    for row in t.itertuples():
+        i = row.Index
+        out.append(checks.compare(
+            chapter, t, i, "bit_rate_gbit_s",
+            bit_rate_gbit_s(row.transfer_rate_gbaud, row.lanes, "8b10b"),
+            row_label=f"{row.device} x{row.lanes}",
+        ))
+
+    t = data.load("intel-324611-s3-1")
+    for row in t.itertuples():
+        i = row.Index
+        label = f"gen1 x{row.lanes}"
+        out.append(checks.compare(
+            chapter, t, i, "bit_rate_gbit_s",
+            bit_rate_gbit_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), row_label=label))
+        out.append(checks.compare(
+            chapter, t, i, "byte_rate_mbyte_s",
+            1000 * byte_rate_gbyte_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), row_label=label))
+        out.append(checks.compare(
+            chapter, t, i, "coding_overhead_percent",
+            100 * float(payload_overhead_expr(CODES["8b10b"])), row_label=label,
+            note="Counted per data bit (10/8 - 1); the same code costs 20 % of the line."))
+
+    t = data.load("keystone2-s6-pcie-rates")
+    for row in t.itertuples():
+        i = row.Index
+        label = f"PCIe gen2, {row.links} links"
+        out.append(checks.compare(
+            chapter, t, i, "aggregate_rate_as_printed_gbit_s",
+            link_rates("8b10b", row.rate_per_link_as_printed_gbit_s, row.links)["signalling_rate_gbaud"],
+            row_label=label,
+            note="The guide's 'gigabits per second' here is the raw signalling rate in Gbaud; "
+                 "after 8b/10b the two links carry "
+                 f"{bit_rate_gbit_s(row.rate_per_link_as_printed_gbit_s, row.links, '8b10b'):g} Gbit/s."))
+        out.append(checks.compare(
+            chapter, t, i, "coding_overhead_percent",
+            100 * float(line_overhead_expr(CODES["8b10b"])), row_label=label,
+            note="Counted as a share of the line (1 - 8/10)."))
+
+    t = data.load("keystone2-s7-srio-lane-rates")
+    for row in t.itertuples():
+        i = row.Index
+        out.append(checks.compare(
+            chapter, t, i, "bit_rate_gbit_s",
+            bit_rate_gbit_s(row.line_rate_gbaud, 1, "8b10b"),
+            row_label=f"{row.line_rate_gbaud:g} Gbaud x1"))
+
+    t = data.load("keystone2-s8-hyperlink-rate")
+    for row in t.itertuples():
+        i = row.Index
+        label = f"{row.line_rate_gbaud:g} Gbaud x{row.lanes}"
+        out.append(checks.compare(
+            chapter, t, i, "bit_rate_gbit_s",
+            bit_rate_gbit_s(row.line_rate_gbaud, row.lanes, "8b9b"), row_label=label,
+            note="The product is {model:.4f}; the guide cuts it to {published} where rounding "
+                 "to its precision gives {rounded}."))
+        out.append(checks.compare(
+            chapter, t, i, "byte_rate_gbyte_s",
+            byte_rate_gbyte_s(row.line_rate_gbaud, row.lanes, "8b9b"), row_label=label))
+    return out
+
+
+@dataclass(frozen=True)
+class CommonLink:
+    """A link as its standard defines it: code, symbol rate per lane, lanes."""
+
+    name: str
+    code: str
+    line_rate_gbaud: float
+    lanes: int
+
+
+#: Links engineers meet often, as their standards define them (inputs, not results).
+COMMON_LINKS = (
+    CommonLink("100BASE-TX", "4b5b", 0.125, 1),
+    CommonLink("PCIe gen1 x1", "8b10b", 2.5, 1),
+    CommonLink("PCIe gen2 x4", "8b10b", 5.0, 4),
+    CommonLink("Serial RapidIO 4x at 3.125 Gbaud", "8b10b", 3.125, 4),
+    CommonLink("HyperLink 4 lanes at 10 Gbaud", "8b9b", 10.0, 4),
+    CommonLink("10GBASE-R", "64b66b", 10.3125, 1),
+    CommonLink("PCIe gen3 x4", "128b130b", 8.0, 4),
+    CommonLink("PCIe gen5 x16", "128b130b", 32.0, 16),
+)
+__all__ += ["CommonLink", "COMMON_LINKS"]

@@ -1,0 +1,127 @@
+"""Published tables: transcriptions of the source documents, with their provenance.
+
+The tables live in ``data/published/`` as CSV files described by one Frictionless
+data package, ``datapackage.json``: the schema of each table (column names,
+types, units, constraints) and where it came from (document, table, conditions,
+what had to be reconstructed from a garbled conversion).
+
+:func:`load` returns a :class:`pandas.DataFrame` whose ``attrs`` carry:
+
+``provenance``
+    ``resource``, ``title``, ``document``, ``document_title``, ``table``,
+    ``section``, ``conditions``, ``reconstructed``.
+``units``, ``titles``
+    Per column.
+``printed``
+    Per column, each cell's text exactly as transcribed, so a source check can
+    tell the precision the document printed (``"35.5"`` is not ``"35.50"``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import pandas as pd
+
+from .errors import DataError
+
+__all__ = ["published_dir", "package", "names", "documents", "provenance", "load"]
+
+_CONVERTERS = {
+    "number": float,
+    "integer": int,
+    "string": str,
+}
+
+
+def published_dir() -> Path:
+    """Folder of the published tables (``$GOODPUT_DATA`` overrides the repository's)."""
+    env = os.environ.get("GOODPUT_DATA")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent / "data" / "published"
+
+
+@lru_cache(maxsize=None)
+def _package(folder: str) -> dict:
+    path = Path(folder) / "datapackage.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError(f"{path}: no data package here") from None
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+
+
+def package() -> dict:
+    """The data package descriptor (``datapackage.json``) as a dict."""
+    return _package(str(published_dir()))
+
+
+def names() -> list[str]:
+    """Names of every published table, in the package's order."""
+    return [r["name"] for r in package()["resources"]]
+
+
+def documents() -> dict[str, dict]:
+    """Source documents by short name (``"AN3935"``): title and file."""
+    return {s["name"]: s for s in package()["sources"]}
+
+
+def _resource(name: str) -> dict:
+    for r in package()["resources"]:
+        if r["name"] == name:
+            return r
+    raise DataError(f"no published table named {name!r}; known: {', '.join(names())}")
+
+
+def provenance(name: str) -> dict:
+    """Where table ``name`` came from: document, table, section, conditions, reconstruction."""
+    r = _resource(name)
+    doc = documents().get(r["document"])
+    if doc is None:
+        raise DataError(f"table {name!r} names document {r['document']!r}, "
+                        "which is not among the package's sources")
+    return {
+        "resource": name,
+        "title": r.get("title", name),
+        "document": r["document"],
+        "document_title": doc["title"],
+        "table": r["table"],
+        "section": r.get("section", ""),
+        "conditions": r.get("conditions", ""),
+        "reconstructed": r.get("reconstructed", ""),
+    }
+
+
+def load(name: str) -> pd.DataFrame:
+    """Table ``name`` as a DataFrame typed by its schema, provenance in ``attrs``."""
+    r = _resource(name)
+    path = published_dir() / r["path"]
+    schema = r["schema"]["fields"]
+    try:
+        raw = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except FileNotFoundError:
+        raise DataError(f"{path}: table {name!r} is in the data package but its file is missing") from None
+    expected = [f["name"] for f in schema]
+    if list(raw.columns) != expected:
+        raise DataError(f"{path}:1: columns {list(raw.columns)} do not match the schema {expected}")
+    frame = pd.DataFrame(index=raw.index)
+    for f in schema:
+        convert = _CONVERTERS[f["type"]]
+        values = []
+        for i, text in enumerate(raw[f["name"]]):
+            try:
+                values.append(convert(text))
+            except ValueError:
+                raise DataError(f"{path}:{i + 2}: column {f['name']!r} holds {text!r}, "
+                                f"not a {f['type']}") from None
+        frame[f["name"]] = values
+    frame.attrs["provenance"] = provenance(name)
+    frame.attrs["units"] = {f["name"]: f.get("unit", "") for f in schema}
+    frame.attrs["titles"] = {f["name"]: f.get("title", f["name"]) for f in schema}
+    frame.attrs["printed"] = {c: list(raw[c]) for c in raw.columns}
+    return frame

@@ -1,0 +1,3 @@
+"""Log parsers, one module per log format (none yet: the firmware chapter adds them)."""
+
+__all__: list[str] = []

@@ -1,0 +1,84 @@
+"""The book's generated pages: errata and sources, built from the checks and the data package.
+
+Each function returns Markdown (MyST) that a page of ``book/`` displays from a
+code cell, so the pages grow by themselves as chapters register checks and
+tables; nobody edits them by hand.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from . import checks, data
+
+__all__ = ["errata_markdown", "rounding_markdown", "sources_markdown", "chapter_link"]
+
+
+def chapter_link(chapter: str) -> str:
+    """A MyST cross-reference to a chapter notebook."""
+    return f"{{doc}}`/notebooks/{chapter}`"
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _check_rows(items) -> str:
+    lines = [
+        "| chapter | document | where | row | quantity | printed | model | note |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for c in items:
+        lines.append("| " + " | ".join(_cell(x) for x in (
+            chapter_link(c.chapter), c.document, c.where, c.row,
+            f"{c.quantity} ({c.unit})", c.published, f"{c.model:.6g}", c.note or "",
+        )) + " |")
+    return "\n".join(lines)
+
+
+def errata_markdown() -> str:
+    """Every check whose status is ``erratum``, as a table (or a sentence saying there is none)."""
+    items = [c for c in checks.collect() if c.status == "erratum"]
+    if not items:
+        return "No source check disagrees with its source beyond rounding."
+    return (f"{len(items)} published numbers disagree with the formula or data of their own "
+            "source by more than the printed precision allows:\n\n" + _check_rows(items))
+
+
+def rounding_markdown() -> str:
+    """Checks that differ from the model by up to one unit of the last printed digit."""
+    items = [c for c in checks.collect() if c.status == "rounding"]
+    if not items:
+        return "Every other published number rounds correctly."
+    return (f"{len(items)} published numbers are off by up to one unit in their last digit "
+            "(truncated, or rounded from a rounded intermediate):\n\n" + _check_rows(items))
+
+
+def sources_markdown() -> str:
+    """Each source document, and under it every table transcribed from it."""
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for c in checks.collect():
+        counts[c.resource][c.chapter] += 1
+    by_doc = defaultdict(list)
+    for name in data.names():
+        by_doc[data.provenance(name)["document"]].append(name)
+    parts = []
+    for key, doc in data.documents().items():
+        parts.append(f"**{_cell(doc['title'])}** (`{doc['file']}`)\n")
+        names = by_doc.get(key, [])
+        if not names:
+            parts.append("No table transcribed yet.\n")
+            continue
+        lines = ["| table | where | conditions | columns | rows | reconstructed | checked in |",
+                 "|---|---|---|---|---|---|---|"]
+        for name in names:
+            frame = data.load(name)
+            p = frame.attrs["provenance"]
+            columns = ", ".join(
+                f"{col} ({unit})" if unit else col for col, unit in frame.attrs["units"].items())
+            used = ", ".join(f"{chapter_link(ch)} ({n})" for ch, n in counts[name].items()) or "-"
+            lines.append("| " + " | ".join(_cell(x) for x in (
+                f"`{name}`: {p['title']}", p["table"], p["conditions"], columns, len(frame),
+                p["reconstructed"] or "no", used)) + " |")
+        parts.append("\n".join(lines) + "\n")
+    return "\n".join(parts)

@@ -1,0 +1,132 @@
+"""Altair helpers: a model's sympy expressions as columns that recompute in the browser.
+
+:func:`live_model` takes a table of cases (one row per line code, payload size,
+...), the expressions to compute for each row, and the model parameters to bind
+to sliders. It returns a :class:`LiveModel` whose ``base`` chart carries one
+``calculate`` transform per output, printed from the expression by
+:func:`goodput.render.vega.vega_expr`; layer marks on ``base`` and finish with
+:meth:`LiveModel.layer`, which puts the sliders on the top-level chart. Nothing
+is computed in Python for the page: moving a slider in the published HTML
+re-evaluates the same formula in Vega.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import altair as alt
+import pandas as pd
+import sympy as sp
+
+from ..params import Parameter
+from .vega import vega_expr
+
+__all__ = ["Slider", "Choice", "LiveModel", "live_model"]
+
+
+@dataclass(frozen=True)
+class Slider:
+    """A range slider bound to a model :class:`~goodput.params.Parameter`.
+
+    ``minimum``/``maximum``/``step``/``value`` narrow the parameter's own range
+    for the page; they may not widen it.
+    """
+
+    parameter: Parameter
+    minimum: float | None = None
+    maximum: float | None = None
+    step: float | None = None
+    value: float | None = None
+
+    def __post_init__(self):
+        p = self.parameter
+        for x in (self.minimum, self.maximum, self.value):
+            if x is not None:
+                p.check(x)
+
+    @property
+    def name(self) -> str:
+        return self.parameter.name
+
+    def param(self) -> alt.Parameter:
+        p = self.parameter
+        low = self.minimum if self.minimum is not None else p.minimum
+        if p.exclusive_minimum and low == p.minimum:
+            low = low + (self.step or p.step)
+        return alt.param(
+            name=p.name,
+            value=self.value if self.value is not None else p.default,
+            bind=alt.binding_range(
+                min=low,
+                max=self.maximum if self.maximum is not None else p.maximum,
+                step=self.step or p.step,
+                name=p.label + " ",
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A drop-down bound to a parameter whose value is one of ``options``."""
+
+    name: str
+    options: Sequence[str]
+    value: str
+    label: str
+    labels: Sequence[str] = field(default_factory=tuple)
+
+    def param(self) -> alt.Parameter:
+        return alt.param(
+            name=self.name,
+            value=self.value,
+            bind=alt.binding_select(
+                options=list(self.options),
+                labels=list(self.labels) or None,
+                name=self.label + " ",
+            ),
+        )
+
+
+@dataclass
+class LiveModel:
+    """A base chart with computed columns, and the parameters that drive them."""
+
+    base: alt.Chart
+    params: list
+    expressions: dict[str, str]
+
+    def layer(self, *charts: alt.Chart) -> alt.LayerChart:
+        """Layer ``charts`` (built on :attr:`base`) and attach the sliders once, at the top."""
+        return alt.layer(*charts).add_params(*self.params)
+
+
+def live_model(cases: pd.DataFrame, outputs: Mapping[str, sp.Expr],
+               sliders: Sequence[Slider], fields: Mapping[sp.Symbol, str],
+               choices: Sequence[Choice] = (), name: str | None = None) -> LiveModel:
+    """Bind ``outputs`` (column name -> expression) to sliders over ``cases``.
+
+    Parameters
+    ----------
+    cases : DataFrame
+        One row per case; the columns named in ``fields`` feed the expressions.
+    outputs : mapping
+        Name of each computed column and its sympy expression, in order (a later
+        output may not use an earlier one: each is printed from the model).
+    sliders : sequence of Slider
+        The parameters the reader moves; their symbols print as signal names.
+    fields : mapping of Symbol to str
+        Symbols that take their value from a column of ``cases``.
+    choices : sequence of Choice
+        Drop-downs, for expressions written against them outside this helper
+        (colour conditions, filters).
+    name : str, optional
+        Name of the inline dataset, so tests and readers can find it in the view.
+    """
+    params = {s.parameter.symbol: s.name for s in sliders}
+    printed = {out: vega_expr(expr, fields=fields, params=params) for out, expr in outputs.items()}
+    data = alt.Data(values=cases.to_dict(orient="records"), name=name) if name else cases
+    base = alt.Chart(data).transform_calculate(**printed)
+    return LiveModel(base=base, params=[s.param() for s in sliders] + [c.param() for c in choices],
+                     expressions=printed)
+

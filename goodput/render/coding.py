@@ -1,0 +1,70 @@
+"""Charts of the line-coding chapter."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from .. import coding
+from .charts import Choice, Slider, live_model
+
+__all__ = ["codes_table", "explore_chart"]
+
+SELECTED = "#c0392b"
+OTHER = "#8fb8de"
+
+
+def codes_table() -> pd.DataFrame:
+    """One row per line code: key, name, bits in and out, where it is used."""
+    return pd.DataFrame(
+        [
+            {"code": c.key, "name": c.name, "data_bits": c.data_bits,
+             "coded_bits": c.coded_bits, "used_by": c.used_by}
+            for c in coding.CODES.values()
+        ]
+    )
+
+
+def explore_chart(code: str = "8b10b") -> alt.LayerChart:
+    """Goodput of every line code for the reader's line rate and lane count, live in the page."""
+    coding.get_code(code)
+    live = live_model(
+        codes_table(),
+        outputs={
+            "goodput_gbit_s": coding.bit_rate_expr(),
+            "efficiency": coding.efficiency_expr(),
+            "signalling_rate_gbaud": coding.line_rate * coding.lanes,
+        },
+        sliders=[
+            Slider(coding.PARAMETERS["line_rate_gbaud"], maximum=32.0),
+            Slider(coding.PARAMETERS["lanes"], maximum=16),
+        ],
+        choices=[Choice("code", list(coding.CODES), code, "highlight",
+                        [c.name for c in coding.CODES.values()])],
+        fields={coding.data_bits: "data_bits", coding.coded_bits: "coded_bits"},
+        name="line_codes",
+    )
+    y = alt.Y("name:N", sort=None, title=None)
+    tooltip = [
+        alt.Tooltip("name:N", title="code"),
+        alt.Tooltip("used_by:N", title="used by"),
+        alt.Tooltip("efficiency:Q", format=".4f"),
+        alt.Tooltip("goodput_gbit_s:Q", title="goodput (Gbit/s)", format=".4f"),
+    ]
+    bars = live.base.mark_bar().encode(
+        y=y,
+        x=alt.X("goodput_gbit_s:Q", title="data bit rate, one direction (Gbit/s)"),
+        color=alt.condition("datum.code === code", alt.value(SELECTED), alt.value(OTHER)),
+        tooltip=tooltip,
+    )
+    ceiling = live.base.mark_rule(strokeDash=[4, 3], color="#555").encode(
+        x="signalling_rate_gbaud:Q",
+        tooltip=[alt.Tooltip("signalling_rate_gbaud:Q", title="signalling rate (Gbaud)")],
+    )
+    labels = live.base.mark_text(align="left", dx=4).encode(
+        y=y, x="goodput_gbit_s:Q", text=alt.Text("goodput_gbit_s:Q", format=".4~f"),
+    )
+    return live.layer(bars, ceiling, labels).properties(
+        width=480, height=170,
+        title="Data rate left after the line code (dashed: signalling rate)",
+    )
