@@ -63,7 +63,7 @@ def explore_chart(code: str = "8b10b") -> alt.LayerChart:
     )
     labels = live.base.mark_text(align="left", dx=4).encode(
         y=y, x="goodput_gbit_s:Q", text=alt.Text("goodput_gbit_s:Q", format=".4~f"),
-    )
+    ).properties(name="goodput_labels")
     return live.layer(bars, ceiling, labels).properties(
         width=480, height=170,
         title="Data rate left after the line code (dashed: signalling rate)",

@@ -1,5 +1,6 @@
-// Glue between the libraries the book serves itself; loaded after require.js
-// (on pages with widgets) and before MathJax (which Sphinx defers).
+// Glue between the libraries the book serves itself, on pages with widgets.
+// myst-nb loads it between require.js and the widget manager (see
+// nb_ipywidgets_js in _config.yml); MathJax, which Sphinx defers, comes later.
 (function () {
   "use strict";
 
@@ -10,6 +11,14 @@
     window.define("vega", [], function () { return window.vega; });
     window.define("vega-lite", [], function () { return window.vegaLite; });
     window.define("vega-embed", [], function () { return window.vegaEmbed; });
+    // The widget manager finds its fonts next to the address require.js gives
+    // its module; without this that is the page's own folder.
+    var here = document.currentScript && document.currentScript.src;
+    if (here && typeof window.requirejs === "function") {
+      window.requirejs.config({
+        paths: {"@jupyter-widgets/html-manager/dist": new URL("widgets", here).href}
+      });
+    }
   }
 
   // 2. The widget manager typesets with MathJax 2's MathJax.Hub.Queue; the book

@@ -1,0 +1,174 @@
+"""The built HTML book in a real browser (Debian's chromium, headless, no network).
+
+Every page must load with no request to another host, no failed request, and no
+console error; on the line-coding page, moving a slider must recompute the chart
+to the model's value.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from playwright.sync_api import sync_playwright
+
+from goodput import coding
+
+HTML = Path(__file__).resolve().parent.parent / "_build" / "html"
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+# Console noise known to be harmless in Jupyter Book 1.0.4 (pydata-sphinx-theme).
+HARMLESS = (re.compile(r"Got invalid theme mode"),)
+
+PAGES = sorted(str(p.relative_to(HTML)) for p in HTML.rglob("*.html")
+               if "_static" not in p.parts and "_sources" not in p.parts)
+
+
+class _Loads(HTMLParser):
+    """Collects every address a page loads (script, stylesheet, image, frame), not links."""
+
+    def __init__(self):
+        super().__init__()
+        self.urls = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag in ("script", "img", "iframe", "source", "audio", "video", "embed") and a.get("src"):
+            self.urls.append(a["src"])
+        if tag == "link" and a.get("href") and "stylesheet" in (a.get("rel") or "") + " preload":
+            self.urls.append(a["href"])
+
+
+def test_the_book_was_built_with_its_pages():
+    assert "index.html" in PAGES
+    assert "notebooks/line-coding.html" in PAGES
+    assert "book/errata.html" in PAGES and "book/sources.html" in PAGES
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_built_page_loads_from_another_host_or_names_a_cdn(page):
+    text = (HTML / page).read_text(encoding="utf-8")
+    parser = _Loads()
+    parser.feed(text)
+    foreign = [u for u in parser.urls if urlparse(u).scheme in ("http", "https") or u.startswith("//")]
+    assert foreign == []
+    assert not re.search(r"cdn\.jsdelivr|cdnjs|unpkg\.com", text)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+# Captures every vega View the page embeds, without touching the page's code.
+CAPTURE_VIEWS = """
+(() => {
+  window.__views = [];
+  let wrapped;
+  Object.defineProperty(window, 'vegaEmbed', {
+    configurable: true,
+    get() { return wrapped; },
+    set(embed) {
+      wrapped = function (...args) {
+        return embed(...args).then(result => { window.__views.push(result.view); return result; });
+      };
+      Object.assign(wrapped, embed);
+    }
+  });
+})();
+"""
+
+
+def _open(browser, url):
+    context = browser.new_context()
+    page = context.new_page()
+    page.add_init_script(CAPTURE_VIEWS)
+    log = {"foreign": [], "failed": [], "errors": []}
+    host = urlparse(url).netloc
+
+    def route(r):
+        if urlparse(r.request.url).netloc != host and not r.request.url.startswith("data:"):
+            log["foreign"].append(r.request.url)
+            return r.abort()
+        return r.continue_()
+
+    page.route("**/*", route)
+    page.on("response", lambda resp: resp.status >= 400 and log["failed"].append(f"{resp.status} {resp.url}"))
+    page.on("requestfailed", lambda req: urlparse(req.url).netloc == host
+            and log["failed"].append(f"{req.failure} {req.url}"))
+    page.on("console", lambda m: m.type == "error" and log["errors"].append(m.text))
+    page.on("pageerror", lambda e: log["errors"].append(str(e)))
+    page.goto(url, wait_until="networkidle")
+    return context, page, log
+
+
+@pytest.mark.parametrize("page_path", PAGES)
+def test_every_page_loads_offline_without_errors(browser, book_url, page_path):
+    context, page, log = _open(browser, book_url + page_path)
+    try:
+        page.wait_for_timeout(300)
+        if page.locator("mjx-container").count() == 0 and page.locator(".math").count() > 0:
+            page.wait_for_selector("mjx-container", timeout=10000)
+        errors = [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)]
+        assert log["foreign"] == [], "requests to other hosts"
+        assert log["failed"] == [], "failed requests"
+        assert errors == [], "console errors"
+        assert page.locator(".error").filter(has_text="Error loading script").count() == 0
+    finally:
+        context.close()
+
+
+def _chart_values(page):
+    return page.evaluate("""() => {
+      const view = window.__views.find(v => v.signal && (() => { try { v.signal('line_rate_gbaud'); return true; } catch (e) { return false; } })());
+      const rows = [];
+      for (const name of Object.keys(view._runtime.data)) {
+        let values = [];
+        try { values = view.data(name) || []; } catch (e) { continue; }
+        for (const d of values) if (d && 'goodput_gbit_s' in d) rows.push({name, code: d.code, goodput: d.goodput_gbit_s});
+      }
+      return {rate: view.signal('line_rate_gbaud'), lanes: view.signal('lanes'), code: view.signal('code'), rows};
+    }""")
+
+
+def _move(page, name, value):
+    """Set a bound range input the way a reader's drag ends: value, then input and change events."""
+    page.evaluate("""([name, value]) => {
+      const input = document.querySelector(`input[type=range][name="${name}"]`);
+      input.value = value;
+      input.dispatchEvent(new Event('input', {bubbles: true}));
+      input.dispatchEvent(new Event('change', {bubbles: true}));
+    }""", [name, value])
+    page.evaluate("() => Promise.all(window.__views.map(v => v.runAsync())).then(() => null)")
+
+
+def test_line_coding_slider_recomputes_the_chart_as_the_model_does(browser, book_url):
+    context, page, log = _open(browser, book_url + "notebooks/line-coding.html")
+    try:
+        page.wait_for_function("() => window.__views.length > 0", timeout=15000)
+        before = _chart_values(page)
+        assert before["rate"] == coding.PARAMETERS["line_rate_gbaud"].default
+        for rate, lanes in [(6.25, 4), (10.3125, 1), (32, 16)]:
+            _move(page, "line_rate_gbaud", rate)
+            _move(page, "lanes", lanes)
+            after = _chart_values(page)
+            assert after["rate"] == rate and after["lanes"] == lanes
+            by_code = {r["code"]: r["goodput"] for r in after["rows"]}
+            assert set(by_code) == set(coding.CODES)
+            for key, goodput in by_code.items():
+                assert goodput == pytest.approx(coding.bit_rate_gbit_s(rate, lanes, key), rel=1e-12)
+        labels = page.locator("text").all_text_contents()
+        assert f"{coding.bit_rate_gbit_s(32, 16, '8b10b'):.4f}".rstrip("0").rstrip(".") in labels
+    finally:
+        context.close()

@@ -1,0 +1,66 @@
+import shutil
+
+import pytest
+from frictionless import Package
+
+from goodput import data
+from goodput.errors import DataError
+
+
+def test_every_published_table_is_valid_against_the_data_package(root):
+    report = Package(str(root / "data" / "published" / "datapackage.json")).validate()
+    assert report.valid, report.flatten(["rowNumber", "fieldName", "type", "note"])
+
+
+def test_every_csv_in_the_folder_is_described_by_the_package(root):
+    described = {r["path"] for r in data.package()["resources"]}
+    on_disk = {p.name for p in (root / "data" / "published").glob("*.csv")}
+    assert on_disk == described
+
+
+@pytest.mark.parametrize("name", data.names())
+def test_each_table_loads_with_its_provenance_and_units(name):
+    frame = data.load(name)
+    assert len(frame) > 0
+    p = frame.attrs["provenance"]
+    for key in ("document", "document_title", "table", "conditions"):
+        assert p[key], f"{name}: provenance lacks {key}"
+    assert set(frame.attrs["units"]) == set(frame.columns)
+    assert set(frame.attrs["printed"]) == set(frame.columns)
+
+
+def test_a_table_keeps_the_text_as_printed():
+    frame = data.load("keystone2-s8-hyperlink-rate")
+    assert frame.attrs["printed"]["bit_rate_gbit_s"] == ["35.5"]
+    assert frame["bit_rate_gbit_s"].iloc[0] == 35.5
+    assert data.load("an3935-table1").attrs["printed"]["transfer_rate_gbaud"][3] == "5.0"
+
+
+def test_an_unknown_table_is_an_error_naming_the_known_ones():
+    with pytest.raises(DataError, match="an3935-table1"):
+        data.load("an3935-table99")
+
+
+def _copy_package(root, tmp_path, monkeypatch):
+    dst = tmp_path / "published"
+    shutil.copytree(root / "data" / "published", dst)
+    monkeypatch.setenv("GOODPUT_DATA", str(dst))
+    return dst
+
+
+def test_a_malformed_cell_names_the_file_and_line(root, tmp_path, monkeypatch):
+    dst = _copy_package(root, tmp_path, monkeypatch)
+    path = dst / "an3935-table1.csv"
+    lines = path.read_text().splitlines()
+    lines[3] = lines[3].replace(",4,", ",four,")
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(DataError, match=r"an3935-table1\.csv:4: column 'lanes' holds 'four'"):
+        data.load("an3935-table1")
+
+
+def test_a_renamed_column_is_an_error(root, tmp_path, monkeypatch):
+    dst = _copy_package(root, tmp_path, monkeypatch)
+    path = dst / "an3935-table1.csv"
+    path.write_text(path.read_text().replace("bit_rate_gbit_s", "bitrate", 1))
+    with pytest.raises(DataError, match=r"an3935-table1\.csv:1: columns"):
+        data.load("an3935-table1")
