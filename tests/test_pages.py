@@ -1,0 +1,29 @@
+from goodput import checks, data, pages
+
+
+def test_errata_page_lists_exactly_the_erratum_checks(monkeypatch):
+    fake = checks.SourceCheck("line-coding", "AN3935", "Table 9", "x4 MPS 256", "write bandwidth",
+                              "Gbit/s", "7.2", 7.5, 0.05, checks.classify("7.2", 7.5), "an example")
+    real = checks.collect()
+    monkeypatch.setattr(checks, "collect", lambda chapter=None: real + [fake])
+    text = pages.errata_markdown()
+    assert text.count("\n| {doc}") == 1 and "Table 9" in text and "an example" in text
+
+
+def test_errata_page_says_so_when_there_is_none():
+    if not any(c.status == "erratum" for c in checks.collect()):
+        assert pages.errata_markdown().startswith("No source check disagrees")
+
+
+def test_rounding_section_lists_the_truncated_hyperlink_figure():
+    text = pages.rounding_markdown()
+    assert "35.5" in text and "HyperLink" in text
+
+
+def test_sources_page_names_every_document_and_table():
+    text = pages.sources_markdown()
+    for doc in data.documents().values():
+        assert doc["title"] in text
+    for name in data.names():
+        assert f"`{name}`" in text
+    assert "{doc}`/notebooks/line-coding` (6)" in text  # AN3935 Table 1: six checks
