@@ -10,9 +10,10 @@ def test_errata_page_lists_exactly_the_erratum_checks(monkeypatch):
     assert text.count("\n| {doc}") == 1 and "Table 9" in text and "an example" in text
 
 
-def test_errata_page_says_so_when_there_is_none():
-    if not any(c.status == "erratum" for c in checks.collect()):
-        assert pages.errata_markdown().startswith("No source check disagrees")
+def test_errata_page_says_so_when_there_is_none(monkeypatch):
+    clean = [c for c in checks.collect() if c.status != "erratum"]
+    monkeypatch.setattr(checks, "collect", lambda chapter=None: clean)
+    assert pages.errata_markdown().startswith("No source check disagrees")
 
 
 def test_rounding_section_lists_the_truncated_hyperlink_figure():

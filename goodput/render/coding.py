@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import altair as alt
 import pandas as pd
+import sympy as sp
 
 from .. import coding
 from .charts import Choice, Slider, live_model
+from .formula import substituted_latex
 
-__all__ = ["codes_table", "explore_chart"]
+__all__ = ["codes_table", "efficiency_latex", "explore_chart"]
 
 SELECTED = "#c0392b"
 OTHER = "#8fb8de"
@@ -23,6 +25,18 @@ def codes_table() -> pd.DataFrame:
             for c in coding.CODES.values()
         ]
     )
+
+
+def efficiency_latex() -> str:
+    """Each code's efficiency, derived from the general ``k/n`` by substitution (LaTeX)."""
+    general = coding.efficiency_expr()
+    lines = []
+    for c in coding.CODES.values():
+        exact = coding.efficiency_expr(c)
+        numbers = substituted_latex(general, {coding.data_bits: c.data_bits, coding.coded_bits: c.coded_bits})
+        lines.append(rf"\eta_{{\mathrm{{{c.name}}}}} &= {numbers} = {sp.latex(exact)} "
+                     rf"\approx {float(exact):.6f}")
+    return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
 
 
 def explore_chart(code: str = "8b10b") -> alt.LayerChart:
