@@ -69,10 +69,6 @@ class SourceCheck:
     note: str = ""
     resource: str = ""
 
-    @property
-    def difference(self) -> float:
-        return self.model - float(self.published)
-
 
 def provider(chapter: str):
     """Decorator: register ``func`` as the source-check provider of ``chapter``."""

@@ -39,6 +39,8 @@ __all__ = [
     "bit_rate_gbit_s",
     "byte_rate_gbyte_s",
     "link_rates",
+    "CommonLink",
+    "COMMON_LINKS",
 ]
 
 
@@ -181,68 +183,50 @@ def link_rates(code: str, line_rate_gbaud: float, n_lanes: int) -> dict:
 def source_checks():
     """Every line-rate figure the sources print, against this model."""
     out = []
-    chapter = "line-coding"
+
+    def add(table, row, column, model, label, note=""):
+        out.append(checks.compare("line-coding", table, row.Index, column, model, label, note))
+
+    eight_ten = CODES["8b10b"]
+    line_share = 100 * float(line_overhead_expr(eight_ten))
+    per_data_bit = 100 * float(payload_overhead_expr(eight_ten))
 
     t = data.load("an3935-table1")
     for row in t.itertuples():
-        i = row.Index
-        out.append(checks.compare(
-            chapter, t, i, "bit_rate_gbit_s",
-            bit_rate_gbit_s(row.transfer_rate_gbaud, row.lanes, "8b10b"),
-            row_label=f"{row.device} x{row.lanes}",
-        ))
+        add(t, row, "bit_rate_gbit_s", bit_rate_gbit_s(row.transfer_rate_gbaud, row.lanes, "8b10b"),
+            f"{row.device} x{row.lanes}")
 
     t = data.load("intel-324611-s3-1")
     for row in t.itertuples():
-        i = row.Index
         label = f"gen1 x{row.lanes}"
-        out.append(checks.compare(
-            chapter, t, i, "bit_rate_gbit_s",
-            bit_rate_gbit_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), row_label=label))
-        out.append(checks.compare(
-            chapter, t, i, "byte_rate_mbyte_s",
-            1000 * byte_rate_gbyte_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), row_label=label))
-        out.append(checks.compare(
-            chapter, t, i, "coding_overhead_percent",
-            100 * float(payload_overhead_expr(CODES["8b10b"])), row_label=label,
-            note="Counted per data bit (10/8 - 1); the same code costs 20 % of the line."))
+        add(t, row, "bit_rate_gbit_s", bit_rate_gbit_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), label)
+        add(t, row, "byte_rate_mbyte_s",
+            1000 * byte_rate_gbyte_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), label)
+        add(t, row, "coding_overhead_percent", per_data_bit, label,
+            f"Counted per data bit (n/k - 1); the same code costs {line_share:g} % of the line.")
 
     t = data.load("keystone2-s6-pcie-rates")
     for row in t.itertuples():
-        i = row.Index
         label = f"PCIe gen2, {row.links} links"
-        out.append(checks.compare(
-            chapter, t, i, "aggregate_rate_as_printed_gbit_s",
-            link_rates("8b10b", row.rate_per_link_as_printed_gbit_s, row.links)["signalling_rate_gbaud"],
-            row_label=label,
-            note="The guide's 'gigabits per second' here is the raw signalling rate in Gbaud; "
-                 "after 8b/10b the two links carry "
-                 f"{bit_rate_gbit_s(row.rate_per_link_as_printed_gbit_s, row.links, '8b10b'):g} Gbit/s."))
-        out.append(checks.compare(
-            chapter, t, i, "coding_overhead_percent",
-            100 * float(line_overhead_expr(CODES["8b10b"])), row_label=label,
-            note="Counted as a share of the line (1 - 8/10)."))
+        rates = link_rates("8b10b", row.rate_per_link_as_printed_gbit_s, row.links)
+        add(t, row, "aggregate_rate_as_printed_gbit_s", rates["signalling_rate_gbaud"], label,
+            "The guide's 'gigabits per second' here is the raw signalling rate in Gbaud; after "
+            f"8b/10b the links carry {rates['goodput_gbit_s']:g} Gbit/s.")
+        add(t, row, "coding_overhead_percent", line_share, label,
+            f"Counted as a share of the line (1 - k/n); per data bit it is {per_data_bit:g} %.")
 
     t = data.load("keystone2-s7-srio-lane-rates")
     for row in t.itertuples():
-        i = row.Index
-        out.append(checks.compare(
-            chapter, t, i, "bit_rate_gbit_s",
-            bit_rate_gbit_s(row.line_rate_gbaud, 1, "8b10b"),
-            row_label=f"{row.line_rate_gbaud:g} Gbaud x1"))
+        add(t, row, "bit_rate_gbit_s", bit_rate_gbit_s(row.line_rate_gbaud, 1, "8b10b"),
+            f"{row.line_rate_gbaud:g} Gbaud x1")
 
     t = data.load("keystone2-s8-hyperlink-rate")
     for row in t.itertuples():
-        i = row.Index
         label = f"{row.line_rate_gbaud:g} Gbaud x{row.lanes}"
-        out.append(checks.compare(
-            chapter, t, i, "bit_rate_gbit_s",
-            bit_rate_gbit_s(row.line_rate_gbaud, row.lanes, "8b9b"), row_label=label,
-            note="The product is {model:.4f}; the guide cuts it to {published} where rounding "
-                 "to its precision gives {rounded}."))
-        out.append(checks.compare(
-            chapter, t, i, "byte_rate_gbyte_s",
-            byte_rate_gbyte_s(row.line_rate_gbaud, row.lanes, "8b9b"), row_label=label))
+        add(t, row, "bit_rate_gbit_s", bit_rate_gbit_s(row.line_rate_gbaud, row.lanes, "8b9b"), label,
+            "The product is {model:.4f}; the guide cuts it to {published} where rounding "
+            "to its precision gives {rounded}.")
+        add(t, row, "byte_rate_gbyte_s", byte_rate_gbyte_s(row.line_rate_gbaud, row.lanes, "8b9b"), label)
     return out
 
 
@@ -267,4 +251,3 @@ COMMON_LINKS = (
     CommonLink("PCIe gen3 x4", "128b130b", 8.0, 4),
     CommonLink("PCIe gen5 x16", "128b130b", 32.0, 16),
 )
-__all__ += ["CommonLink", "COMMON_LINKS"]
