@@ -47,7 +47,7 @@ __all__ = [
 STATUSES = ("ok", "rounding", "erratum")
 
 #: Modules whose import registers providers, in chapter order.
-PROVIDER_MODULES = ("goodput.coding",)
+PROVIDER_MODULES = ("goodput.coding", "goodput.pcie")
 
 _providers: dict[str, Callable[[], Iterable["SourceCheck"]]] = {}
 

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from . import checks, coding
+from . import checks, coding, pcie
 from .errors import GoodputError, ParameterError
 
 __all__ = ["main", "build_parser"]
@@ -47,6 +47,46 @@ def _run_coding(args) -> int:
     return 0
 
 
+def _add_pcie(sub) -> None:
+    p = sub.add_parser(
+        "pcie",
+        help="goodput of PCI Express writes or reads",
+        description="Payload bit rate of back-to-back PCI Express memory writes or reads of "
+                    "SIZE bytes, with a breakdown of every byte on the wire.",
+    )
+    p.add_argument("kind", choices=("write", "read"))
+    p.add_argument("--gen", type=int, default=1, help="generation: 1 to 5")
+    p.add_argument("--lanes", type=int, default=1, help="link width: " + ", ".join(map(str, pcie.LANES)))
+    p.add_argument("--mps", type=int, default=256, help="max payload size, bytes (128 to 4096)")
+    p.add_argument("--size", type=int, required=True, help="transfer size, bytes")
+    p.add_argument("--mrrs", type=int, default=512, help="max read request size, bytes (128 to 4096)")
+    p.add_argument("--rcb", type=int, default=64, help="read completion boundary, bytes (64 or 128)")
+    p.add_argument("--split", default="mps", help="completions split at 'mps' (default) or 'rcb'")
+    p.add_argument("--addr", type=int, default=32, help="address bits: 32 (3DW header) or 64 (4DW)")
+    p.add_argument("--ecrc", action="store_true", help="add the 4-byte ECRC digest")
+    p.add_argument("--dllp", default="every:4",
+                   help="ACK/UpdateFC policy: none, spec, or every:N TLPs (default every:4)")
+    p.add_argument("--skp", default="none", help="SKP ordered sets: none, min or max rate")
+    p.add_argument("--duplex", action="store_true", help="both directions at once (AN3935 Eq. 2-5)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_run_pcie)
+
+
+def _run_pcie(args) -> int:
+    link = pcie.Link(gen=args.gen, lanes=args.lanes, mps=args.mps, mrrs=args.mrrs, rcb=args.rcb,
+                     addr=args.addr, ecrc=args.ecrc, dllp=args.dllp, skp=args.skp, split=args.split)
+    r = pcie.evaluate(args.kind, link, args.size, duplex=args.duplex)
+    if args.json:
+        print(json.dumps(r))
+        return 0
+    print(f"PCIe gen{link.gen} x{link.lanes} {args.kind} of {args.size} bytes"
+          f"{' (both directions)' if args.duplex else ''}: {r['tlps']} TLPs")
+    print(f"  goodput     {r['goodput_gbit_s']:.6g} Gbit/s, efficiency {r['efficiency']:.4f}")
+    for name, value in r["bytes"].items():
+        print(f"  {name:<12} {value:10.2f} line bytes per transfer")
+    return 0
+
+
 def _add_checks(sub) -> None:
     p = sub.add_parser(
         "checks",
@@ -78,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_coding(sub)
+    _add_pcie(sub)
     _add_checks(sub)
     return parser
 

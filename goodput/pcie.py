@@ -1,0 +1,406 @@
+"""PCI Express: what a transfer of S payload bytes costs on the wire, and the goodput left.
+
+The model follows a transfer through the layers, each overhead a term of one
+sympy expression:
+
+- The transaction layer splits a write into ``ceiling(S / MPS)`` memory-write
+  TLPs; a read sends ``ceiling(S / MRRS)`` memory-read requests and gets the data
+  back in completions split at MPS (or at the read completion boundary, RCB).
+- Each TLP carries a header of ``H`` bytes (12 with 32-bit addresses, 16 with
+  64-bit; completions always 12), an optional 4-byte ECRC, and ``F = 8`` bytes
+  of data-link and physical framing: sequence number (2), LCRC (4) and STP/END
+  symbols (1 + 1) at gen1-2, or the 4-byte STP token (which holds the sequence
+  number) and the LCRC at gen3-5. Either way 8 bytes.
+- The data link layer adds ACK and UpdateFC DLLPs of ``D = 8`` bytes, by one of
+  three policies: ``none``; ``every:N`` (one ACK and one UpdateFC per N TLPs,
+  counted in the data's direction, as AN3935 does); ``spec`` (one of each per
+  the PCI Express Base Specification's latency limit ``L`` in symbol times, a
+  share ``D / (lanes * L)`` of the link's time).
+- The physical layer inserts SKP ordered sets, a share ``sigma`` of the link's
+  time, and line-codes everything: the bit rate ``B`` comes from
+  :mod:`goodput.coding` (8b/10b at gen1-2, 128b/130b at gen3-5).
+
+Rates are in Gbit/s (10**9 bit/s), sizes in bytes; ``duplex`` counts both
+directions at once, each carrying the other direction's requests and DLLPs, as
+AN3935 Eq. 2-5 do.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, replace
+from functools import lru_cache
+
+import sympy as sp
+
+from . import checks, coding, data
+from .errors import ParameterError
+
+__all__ = [
+    "GENERATIONS",
+    "Generation",
+    "Link",
+    "payload",
+    "mps",
+    "mrrs",
+    "rcb",
+    "header",
+    "cpl_header",
+    "framing",
+    "ecrc",
+    "dllp",
+    "group",
+    "ack_limit",
+    "fc_limit",
+    "skp",
+    "bit_rate",
+    "tlp_count_expr",
+    "wire_bytes_expr",
+    "goodput_expr",
+    "dllp_share_expr",
+    "breakdown_exprs",
+    "generation_bit_rate_expr",
+    "LANES",
+    "an3935_link",
+    "SKP_POLICIES",
+    "evaluate",
+    "goodput_gbit_s",
+]
+
+
+@dataclass(frozen=True)
+class Generation:
+    """A PCI Express generation: its transfer rate per lane and its line code."""
+
+    number: int
+    rate_gtps: float
+    code: str
+
+
+GENERATIONS = {
+    g.number: g
+    for g in (
+        Generation(1, 2.5, "8b10b"),
+        Generation(2, 5.0, "8b10b"),
+        Generation(3, 8.0, "128b130b"),
+        Generation(4, 16.0, "128b130b"),
+        Generation(5, 32.0, "128b130b"),
+    )
+}
+
+LANES = (1, 2, 4, 8, 16, 32)
+SIZES_POW2 = (128, 256, 512, 1024, 2048, 4096)
+RCBS = (64, 128)
+MAX_TRANSFER_BYTES = 1 << 32
+
+# --- symbols ---------------------------------------------------------------------------------
+
+payload = sp.Symbol("S", positive=True, integer=True)  #: transfer size, bytes
+mps = sp.Symbol(r"\mathrm{MPS}", positive=True, integer=True)  #: max payload size, bytes
+mrrs = sp.Symbol(r"\mathrm{MRRS}", positive=True, integer=True)  #: max read request size, bytes
+rcb = sp.Symbol(r"\mathrm{RCB}", positive=True, integer=True)  #: read completion boundary, bytes
+header = sp.Symbol("H", positive=True, integer=True)  #: MWr/MRd header, bytes
+cpl_header = sp.Symbol(r"H_{\mathrm{cpl}}", positive=True, integer=True)  #: CplD header, bytes
+framing = sp.Symbol("F", positive=True, integer=True)  #: sequence + LCRC + framing, bytes
+ecrc = sp.Symbol("E", nonnegative=True, integer=True)  #: ECRC digest, bytes
+dllp = sp.Symbol("D", positive=True, integer=True)  #: one DLLP with its framing, bytes
+group = sp.Symbol("N_{\\mathrm{ack}}", positive=True, integer=True)  #: TLPs per ACK + UpdateFC
+ack_limit = sp.Symbol(r"L_{\mathrm{ack}}", positive=True)  #: symbol times between ACKs
+fc_limit = sp.Symbol(r"L_{\mathrm{fc}}", positive=True)  #: symbol times between UpdateFCs
+skp = sp.Symbol(r"\sigma", nonnegative=True)  #: share of link time taken by SKP ordered sets
+bit_rate = sp.Symbol("B", positive=True)  #: bit rate after line coding, Gbit/s, one direction
+
+#: SKP ordered sets as a share of the link's time: (symbols of SKP, per interval) by line code.
+#: 8b/10b: a 4-symbol SKP every 1180 to 1538 symbol times; 128b/130b: one SKP block every
+#: 370 to 375 blocks.
+SKP_POLICIES = {
+    "none": {"8b10b": (0, 1), "128b130b": (0, 1)},
+    "min": {"8b10b": (4, 1538), "128b130b": (1, 376)},
+    "max": {"8b10b": (4, 1184), "128b130b": (1, 371)},
+}
+
+# --- expressions -----------------------------------------------------------------------------
+
+
+def tlp_count_expr(kind: str, split: str = "mps") -> sp.Expr:
+    """Number of data-carrying TLPs (MWr for writes, CplD for reads) for ``S`` bytes."""
+    if kind == "write":
+        return sp.ceiling(payload / mps)
+    if kind == "read":
+        return sp.ceiling(payload / (rcb if split == "rcb" else sp.Min(mps, mrrs)))
+    raise ValueError(f"kind must be 'write' or 'read', not {kind!r}")
+
+
+def _dllp_bytes(n_tlps: sp.Expr, policy: str) -> sp.Expr:
+    if policy == "every":
+        return 2 * dllp * sp.ceiling(n_tlps / group)
+    return sp.Integer(0)
+
+
+def wire_bytes_expr(kind: str, policy: str = "every", duplex: bool = False,
+                    split: str = "mps") -> sp.Expr:
+    """Bytes one direction carries (before line coding) per transfer of ``S`` bytes.
+
+    With ``duplex`` the direction also carries the read requests of the other
+    direction's reads. ``spec`` DLLPs are a share of time, not bytes: see
+    :func:`goodput_expr`.
+    """
+    n = tlp_count_expr(kind, split)
+    data_header = header if kind == "write" else cpl_header
+    total = payload + n * (framing + data_header + ecrc) + _dllp_bytes(n, policy)
+    if kind == "read" and duplex:
+        total += sp.ceiling(payload / mrrs) * (framing + header + ecrc)
+    return total
+
+
+def dllp_share_expr(policy: str) -> sp.Expr:
+    """Share of the link's time taken by ACK and UpdateFC DLLPs under the ``spec`` policy."""
+    if policy == "spec":
+        return dllp / (coding.lanes * ack_limit) + dllp / (coding.lanes * fc_limit)
+    return sp.Integer(0)
+
+
+def breakdown_exprs(kind: str, policy: str = "every", duplex: bool = False,
+                    split: str = "mps") -> dict[str, sp.Expr]:
+    """Line bytes per transfer in the data's direction, by what they carry.
+
+    ``payload + tlp_overhead + dllp + skp + encoding`` is what the signalling
+    rate carries in the time one transfer takes.
+    """
+    n = tlp_count_expr(kind, split)
+    wire = wire_bytes_expr(kind, policy, duplex, split)
+    dllp_bytes = _dllp_bytes(n, policy)
+    coded = wire / (1 - skp - dllp_share_expr(policy))  # bytes before line coding
+    parts = {
+        "payload": payload,
+        "tlp_overhead": wire - payload - dllp_bytes,
+        "dllp": dllp_bytes + coded * dllp_share_expr(policy),
+        "skp": coded * skp,
+    }
+    parts["encoding"] = coded * (coding.coded_bits / coding.data_bits - 1)
+    return parts
+
+
+def goodput_expr(kind: str, policy: str = "every", duplex: bool = False,
+                 split: str = "mps") -> sp.Expr:
+    """Payload bit rate, Gbit/s, for a stream of ``S``-byte transfers.
+
+    ``policy`` is ``"none"``, ``"every"`` (``N_ack`` TLPs per ACK + UpdateFC) or
+    ``"spec"`` (latency limits ``L_ack``, ``L_fc``); ``duplex`` doubles for both
+    directions at once.
+    """
+    if policy not in ("none", "every", "spec"):
+        raise ValueError(f"DLLP policy must be none, every or spec, not {policy!r}")
+    share = 1 - skp - dllp_share_expr(policy)
+    rate = bit_rate * share * payload / wire_bytes_expr(kind, policy, duplex, split)
+    return 2 * rate if duplex else rate
+
+
+#: The generation number, as a chart's slider sets it.
+generation = sp.Symbol("g", positive=True, integer=True)
+
+
+def generation_bit_rate_expr() -> sp.Expr:
+    """Bit rate ``B`` (Gbit/s) of ``N`` lanes of generation ``g``, as Piecewise over :data:`GENERATIONS`.
+
+    The same product as :func:`goodput.coding.bit_rate_expr`, with the transfer
+    rate and the code's ``k/n`` chosen by ``g``, so a chart can slide over generations.
+    """
+    gens = list(GENERATIONS.values())
+    rate = sp.Piecewise(*[(sp.Float(g.rate_gtps), sp.Le(generation, g.number)) for g in gens[:-1]],
+                        (sp.Float(gens[-1].rate_gtps), True))
+    last_8b10b = max(g.number for g in gens if g.code == "8b10b")
+    k_over_n = sp.Piecewise(
+        (coding.efficiency_expr(coding.CODES["8b10b"]), sp.Le(generation, last_8b10b)),
+        (coding.efficiency_expr(coding.CODES["128b130b"]), True))
+    return coding.bit_rate_expr().subs(
+        {coding.line_rate: rate, coding.data_bits: k_over_n, coding.coded_bits: 1})
+
+
+# --- numbers ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Link:
+    """One PCI Express configuration, with every choice the model needs."""
+
+    gen: int = 1
+    lanes: int = 1
+    mps: int = 256
+    mrrs: int = 512
+    rcb: int = 64
+    addr: int = 32
+    ecrc: bool = False
+    dllp: str = "every:4"
+    skp: str = "none"
+    split: str = "mps"
+
+    def checked(self) -> "Link":
+        """This link if every field is allowed; :class:`ParameterError` naming the first that is not."""
+        _one_of("gen", self.gen, tuple(GENERATIONS))
+        _one_of("lanes", self.lanes, LANES)
+        _one_of("mps", self.mps, SIZES_POW2)
+        _one_of("mrrs", self.mrrs, SIZES_POW2)
+        _one_of("rcb", self.rcb, RCBS)
+        _one_of("addr", self.addr, (32, 64))
+        self.skp_share()
+        _one_of("split", self.split, ("mps", "rcb"))
+        self.dllp_policy()
+        return self
+
+    def dllp_policy(self) -> tuple[str, int]:
+        """``(policy, N)``: ``("none", 0)``, ``("spec", 0)`` or ``("every", N)``."""
+        if self.dllp in ("none", "spec"):
+            return self.dllp, 0
+        kind, _, n = str(self.dllp).partition(":")
+        if kind == "every" and n.isdigit() and 1 <= int(n) <= 1024:
+            return "every", int(n)
+        raise ParameterError("dllp", self.dllp, "none, spec, or every:N with N from 1 to 1024")
+
+    def skp_share(self) -> float:
+        """Share of link time taken by SKP ordered sets: a named policy or ``"A/B"`` symbols."""
+        if self.skp in SKP_POLICIES:
+            symbols, interval = SKP_POLICIES[self.skp][self.generation.code]
+            return symbols / interval
+        a, _, b = str(self.skp).partition("/")
+        if a.isdigit() and b.isdigit() and 0 < int(b) and int(a) < int(b):
+            return int(a) / int(b)
+        raise ParameterError("skp", self.skp, "none, min, max, or A/B symbols (A < B), e.g. 4/1538")
+
+    @property
+    def generation(self) -> Generation:
+        return GENERATIONS[self.gen]
+
+
+def _one_of(name, value, allowed):
+    if value not in allowed:
+        raise ParameterError(name, value, "one of " + ", ".join(str(a) for a in allowed))
+
+
+_SYMBOLS = (payload, mps, mrrs, rcb, header, cpl_header, framing, ecrc, dllp, group,
+            ack_limit, fc_limit, skp, bit_rate, coding.lanes, coding.data_bits, coding.coded_bits)
+
+
+@lru_cache(maxsize=None)
+def _numeric(kind: str, policy: str, duplex: bool, split: str, module: str = "math"):
+    breakdown = breakdown_exprs(kind, policy, duplex, split)
+    return (
+        sp.lambdify(_SYMBOLS, goodput_expr(kind, policy, duplex, split), module),
+        sp.lambdify(_SYMBOLS, list(breakdown.values()), module),
+        sp.lambdify(_SYMBOLS, tlp_count_expr(kind, split), module),
+        list(breakdown),
+    )
+
+
+def _values(link: Link, size: int) -> tuple:
+    from . import pcie_spec  # the Base Specification's latency tables
+
+    policy, n = link.dllp_policy()
+    ack, fc = pcie_spec.latency_limits(link.gen, link.lanes, link.mps) if policy == "spec" else (1, 1)
+    g = link.generation
+    code = coding.CODES[g.code]
+    return (
+        size, link.mps, link.mrrs, link.rcb,
+        12 if link.addr == 32 else 16, 12, 8, 4 if link.ecrc else 0, 8, max(n, 1),
+        ack, fc, link.skp_share(),
+        coding.bit_rate_gbit_s(g.rate_gtps, link.lanes, g.code), link.lanes,
+        code.data_bits, code.coded_bits,
+    )
+
+
+def _check_size(size) -> int:
+    if isinstance(size, bool) or not isinstance(size, (int, float)) or size != int(size) \
+            or not 1 <= size <= MAX_TRANSFER_BYTES:
+        raise ParameterError("size", size, f"an integer from 1 to {MAX_TRANSFER_BYTES} bytes")
+    return int(size)
+
+
+def goodput_gbit_s(kind: str, link: Link, size: int, duplex: bool = False) -> float:
+    """Payload bit rate, Gbit/s, of back-to-back ``size``-byte writes or reads on ``link``."""
+    link = link.checked()
+    size = _check_size(size)
+    f = _numeric(kind, link.dllp_policy()[0], duplex, link.split)[0]
+    return f(*_values(link, size))
+
+
+def evaluate(kind: str, link: Link, size: int, duplex: bool = False) -> dict:
+    """Goodput, efficiency and where every line byte of one transfer goes (JSON-ready).
+
+    ``bytes`` counts line bytes (8 line bits each) per transfer of ``size``
+    bytes in the direction the data flows (see :func:`breakdown_exprs`);
+    ``efficiency`` is payload over all of them, so it includes the line code.
+    """
+    link = link.checked()
+    size = _check_size(size)
+    f, parts_f, count_f, names = _numeric(kind, link.dllp_policy()[0], duplex, link.split)
+    values = _values(link, size)
+    parts = dict(zip(names, (float(x) for x in parts_f(*values))))
+    return {
+        "kind": kind,
+        "size_bytes": size,
+        "duplex": duplex,
+        **asdict(link),
+        "tlps": count_f(*values),
+        "goodput_gbit_s": f(*values),
+        "efficiency": size / sum(parts.values()),
+        "bytes": parts,
+    }
+
+
+def with_link(link: Link, **changes) -> Link:
+    """A copy of ``link`` with ``changes``, checked."""
+    return replace(link, **changes).checked()
+
+
+# --- source checks ---------------------------------------------------------------------------
+
+#: AN3935's calculation assumptions (§6.1, §6.2): x4, MPS and MRRS 256, ACK + UpdateFC per 4 TLPs.
+AN3935_DEVICES = {"MSC8156": 1, "MSC8157": 2}
+
+
+def an3935_link(device: str, lanes: int = 4, mps_bytes: int = 256) -> Link:
+    """The link AN3935 calculates with for ``device`` (MSC8156: gen1, MSC8157: gen2)."""
+    return Link(gen=AN3935_DEVICES[device], lanes=lanes, mps=mps_bytes, mrrs=256, dllp="every:4")
+
+
+_NOTES = {
+    ("intel-324611-table1", "1 byte, 3DW", "throughput_mbyte_s"):
+        "250 MB/s x 1/21 is {model:.2f} MB/s, and the row's own efficiency (4.76 %) agrees; "
+        "the printed {published} has two digits swapped.",
+    ("intel-324611-table1", "4 bytes, 3DW", "throughput_mbyte_s"):
+        "250 x 4/24 = {model:.4f}: cut to {published} instead of rounded to {rounded}.",
+}
+
+
+@checks.provider("pcie-packets")
+def source_checks():
+    """AN3935 Tables 2-5, Intel 324611 Table 1, KeyStone II §6.3, against the packet model."""
+    out = []
+
+    def add(table, row, column, model, label):
+        note = _NOTES.get((table.attrs["provenance"]["resource"], label, column), "")
+        out.append(checks.compare("pcie-packets", table, row.Index, column, model, label, note))
+
+    for number, device, kind in ((2, "MSC8156", "write"), (3, "MSC8157", "write"),
+                                 (4, "MSC8156", "read"), (5, "MSC8157", "read")):
+        t = data.load(f"an3935-table{number}")
+        link = an3935_link(device)
+        for row in t.itertuples():
+            add(t, row, "bandwidth_gbit_s", goodput_gbit_s(kind, link, row.bytes, duplex=True),
+                f"{row.bytes_as_printed} bytes")
+
+    t = data.load("intel-324611-table1")
+    for row in t.itertuples():
+        link = Link(gen=1, lanes=1, mps=4096, addr=32 if row.header_dwords == 3 else 64, dllp="none")
+        rate = goodput_gbit_s("write", link, row.payload_bytes)
+        bits = coding.bit_rate_gbit_s(link.generation.rate_gtps, link.lanes, link.generation.code)
+        label = f"{row.payload_bytes} byte{'s' if row.payload_bytes > 1 else ''}, {row.header_dwords}DW"
+        add(t, row, "efficiency_percent", 100 * rate / bits, label)
+        add(t, row, "throughput_mbyte_s", 1000 * rate / 8, label)
+
+    t = data.load("keystone2-s6-3-pcie-theoretical")
+    for row in t.itertuples():
+        link = Link(gen=2, lanes=row.lanes, mps=128, dllp="none")
+        add(t, row, "throughput_gbit_s", goodput_gbit_s("write", link, row.packet_bytes),
+            f"{row.packet_bytes}-byte packets")
+    return out

@@ -1,0 +1,155 @@
+import itertools
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from goodput import checks, coding, pcie, pcie_spec
+from goodput.errors import ParameterError
+
+CHECKS = checks.collect("pcie-packets")
+NOT_OK = {
+    ("intel-324611-table1", "1 byte, 3DW", "throughput"): "erratum",
+    ("intel-324611-table1", "4 bytes, 3DW", "throughput"): "rounding",
+}
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=lambda c: f"{c.resource}-{c.row}-{c.quantity}")
+def test_packet_model_reproduces_each_calculated_number(check):
+    assert check.status == NOT_OK.get((check.resource, check.row, check.quantity), "ok"), check
+
+
+def test_every_row_of_an3935_tables_2_to_5_is_checked():
+    for n in (2, 3, 4, 5):
+        assert sum(c.resource == f"an3935-table{n}" for c in CHECKS) == 13
+    assert sum(c.resource == "intel-324611-table1" for c in CHECKS) == 52
+    assert sum(c.resource == "keystone2-s6-3-pcie-theoretical" for c in CHECKS) == 2
+
+
+LINKS = [
+    pcie.Link(gen=1, lanes=4, mps=256, mrrs=256, dllp="every:4"),
+    pcie.Link(gen=2, lanes=1, mps=128, mrrs=512, addr=64, ecrc=True, dllp="none", skp="max"),
+    pcie.Link(gen=3, lanes=8, mps=512, mrrs=256, addr=64, dllp="spec", skp="min"),
+    pcie.Link(gen=5, lanes=16, mps=256, mrrs=4096, dllp="spec", skp="4/1538", split="rcb", rcb=128),
+]
+
+
+@pytest.mark.parametrize("link", LINKS, ids=lambda link: f"gen{link.gen}x{link.lanes}-{link.dllp}")
+@pytest.mark.parametrize("kind, duplex", [("write", False), ("write", True), ("read", False), ("read", True)])
+def test_numeric_model_matches_the_sympy_expression(link, kind, duplex):
+    policy, n = link.dllp_policy()
+    expr = pcie.goodput_expr(kind, policy, duplex, link.split)
+    values = dict(zip(pcie._SYMBOLS, pcie._values(link, 1)))
+    for size in (1, 8, 100, 256, 257, 1500, 4096, 65536):
+        values[pcie.payload] = size
+        exact = float(expr.subs({s: sp.nsimplify(v) for s, v in values.items()}))
+        assert pcie.goodput_gbit_s(kind, link, size, duplex) == pytest.approx(exact, rel=1e-12)
+
+
+@pytest.mark.parametrize("link", LINKS, ids=lambda link: f"gen{link.gen}x{link.lanes}-{link.dllp}")
+@pytest.mark.parametrize("kind, duplex", [("write", False), ("read", True)])
+def test_byte_breakdown_adds_up_to_the_signalling_rate(link, kind, duplex):
+    for size in (8, 300, 4096):
+        r = pcie.evaluate(kind, link, size, duplex)
+        line = sum(r["bytes"].values())
+        directions = 2 if duplex else 1
+        signalling = link.generation.rate_gtps * link.lanes * directions
+        assert r["goodput_gbit_s"] == pytest.approx(signalling * size / line, rel=1e-12)
+        assert r["efficiency"] == pytest.approx(r["goodput_gbit_s"] / signalling, rel=1e-12)
+        assert all(v >= 0 for v in r["bytes"].values())
+
+
+def test_generation_slider_expression_gives_each_generations_bit_rate():
+    expr = pcie.generation_bit_rate_expr()
+    for g in pcie.GENERATIONS.values():
+        got = float(expr.subs({pcie.generation: g.number, coding.lanes: 8}))
+        assert got == pytest.approx(coding.bit_rate_gbit_s(g.rate_gtps, 8, g.code), rel=1e-15)
+
+
+def test_splitting_by_mps_and_mrrs_counts_tlps():
+    link = pcie.Link(gen=1, lanes=1, mps=128, mrrs=256, dllp="none")
+    assert pcie.evaluate("write", link, 1000)["tlps"] == 8
+    assert pcie.evaluate("read", link, 1000)["tlps"] == 8
+    rcb = pcie.Link(gen=1, lanes=1, mps=256, mrrs=512, dllp="none", split="rcb", rcb=64)
+    assert pcie.evaluate("read", rcb, 1000)["tlps"] == 16
+
+
+@pytest.mark.parametrize(
+    "changes, name",
+    [({"lanes": 0}, "lanes"), ({"lanes": 3}, "lanes"), ({"gen": 6}, "gen"), ({"mps": 100}, "mps"),
+     ({"mrrs": 64}, "mrrs"), ({"addr": 48}, "addr"), ({"dllp": "every:0"}, "dllp"),
+     ({"dllp": "sometimes"}, "dllp"), ({"skp": "5/4"}, "skp"), ({"split": "half"}, "split")],
+)
+def test_impossible_links_are_rejected_naming_the_parameter(changes, name):
+    with pytest.raises(ParameterError) as info:
+        pcie.goodput_gbit_s("write", pcie.Link(**changes), 64)
+    assert info.value.name == name
+
+
+@pytest.mark.parametrize("size", [0, -5, 1.5, True, 2 ** 33])
+def test_impossible_sizes_are_rejected(size):
+    with pytest.raises(ParameterError, match="size"):
+        pcie.goodput_gbit_s("write", pcie.Link(), size)
+
+
+# --- the pcie-bench model (Neugebauer et al., SIGCOMM 2018), written out as its paper and code state it
+
+def _pcie_bench(kind, gen, lanes, mps, mrrs, size):
+    g = pcie.GENERATIONS[gen]
+    raw = coding.bit_rate_gbit_s(g.rate_gtps, lanes, g.code)
+    ack, fc = pcie_spec.latency_limits(gen, lanes, mps)
+    tlp_bw = raw * (1 - 8 / ack - 8 / fc - 4 / 1538)
+    if kind == "write":
+        return tlp_bw * size / (size + math.ceil(size / mps) * (8 + 4 + 12))
+    rx = size + math.ceil(size / mps) * (8 + 4 + 8)
+    return tlp_bw * size / rx
+
+
+GRID = list(itertools.product([1, 2, 3, 4, 5], [1, 2, 4, 8, 16], [128, 256, 512]))
+
+
+@pytest.mark.parametrize("gen, lanes, mps", GRID)
+def test_agrees_with_pcie_bench_but_for_the_dllp_share_of_wide_links(gen, lanes, mps):
+    link = pcie.Link(gen=gen, lanes=lanes, mps=mps, mrrs=512, rcb=64, addr=64, dllp="spec", skp="4/1538")
+    ack, fc = pcie_spec.latency_limits(gen, lanes, mps)
+    for kind in ("write", "read"):
+        for size in (64, 100, 256, 1000, 1500, 4096):
+            ours = pcie.goodput_gbit_s(kind, link, size)
+            theirs = _pcie_bench(kind, gen, lanes, mps, 512, size)
+            if lanes == 1:
+                assert ours == pytest.approx(theirs, rel=1e-12)
+            else:
+                # pcie-bench charges 8 bytes per Ack/UpdateFC interval against each lane;
+                # a DLLP is striped over all lanes, so it costs 8 / lanes byte-times.
+                per_share = ours / (1 - 4 / 1538 - 8 / (lanes * ack) - 8 / (lanes * fc))
+                assert ours - theirs == pytest.approx(per_share * (8 / ack + 8 / fc) * (1 - 1 / lanes),
+                                                      rel=1e-9)
+
+
+GOODPUT = Path(sys.executable).parent / "goodput"
+
+
+def test_cli_prints_inputs_goodput_efficiency_and_breakdown():
+    p = subprocess.run([str(GOODPUT), "pcie", "write", "--gen", "1", "--lanes", "4", "--mps", "256",
+                        "--size", "1024", "--duplex", "--json"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    r = json.loads(p.stdout)
+    assert r["gen"] == 1 and r["lanes"] == 4 and r["size_bytes"] == 1024 and r["duplex"] is True
+    assert round(r["goodput_gbit_s"], 2) == 14.63
+    assert set(r["bytes"]) == {"payload", "tlp_overhead", "dllp", "skp", "encoding"}
+    assert 0 < r["efficiency"] < 1
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--lanes", "3"], "--lanes 3: lanes must be one of 1, 2, 4"),
+    (["--gen", "9"], "--gen 9: gen must be one of 1, 2, 3, 4, 5"),
+    (["--dllp", "every:x"], "--dllp every:x"),
+])
+def test_cli_rejects_bad_links_with_exit_2(args, words):
+    p = subprocess.run([str(GOODPUT), "pcie", "write", "--size", "64", *args],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and words in p.stderr
