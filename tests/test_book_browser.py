@@ -16,7 +16,8 @@ import pytest
 
 from playwright.sync_api import sync_playwright
 
-from goodput import coding
+from goodput import coding, pcie
+from goodput.render import pcie as pcie_charts
 
 HTML = Path(__file__).resolve().parent.parent / "_build" / "html"
 
@@ -129,46 +130,79 @@ def test_every_page_loads_offline_without_errors(browser, book_url, page_path):
         context.close()
 
 
-def _chart_values(page):
-    return page.evaluate("""() => {
-      const view = window.__views.find(v => v.signal && (() => { try { v.signal('line_rate_gbaud'); return true; } catch (e) { return false; } })());
+def _view_index(page, signal):
+    """Index in window.__views of the first chart that has ``signal``."""
+    return page.evaluate("""(signal) => window.__views.findIndex(v => {
+      try { v.signal(signal); return true; } catch (e) { return false; } })""", signal)
+
+
+def _rows(page, index, field):
+    """Every datum of chart ``index`` that has ``field``, from all its datasets."""
+    return page.evaluate("""([index, field]) => {
+      const view = window.__views[index];
       const rows = [];
       for (const name of Object.keys(view._runtime.data)) {
         let values = [];
         try { values = view.data(name) || []; } catch (e) { continue; }
-        for (const d of values) if (d && 'goodput_gbit_s' in d) rows.push({name, code: d.code, goodput: d.goodput_gbit_s});
+        for (const d of values) if (d && field in d) rows.push(Object.assign({}, d));
       }
-      return {rate: view.signal('line_rate_gbaud'), lanes: view.signal('lanes'), code: view.signal('code'), rows};
-    }""")
+      return rows;
+    }""", [index, field])
 
 
-def _move(page, name, value):
-    """Set a bound range input the way a reader's drag ends: value, then input and change events."""
-    page.evaluate("""([name, value]) => {
-      const input = document.querySelector(`input[type=range][name="${name}"]`);
+def _signal(page, index, name):
+    return page.evaluate("([i, n]) => window.__views[i].signal(n)", [index, name])
+
+
+def _move(page, index, name, value):
+    """Set chart ``index``'s range input ``name`` as a reader's drag ends: value, input, change."""
+    page.evaluate("""([index, name, value]) => {
+      const root = window.__views[index].container();
+      const input = root.querySelector(`input[type=range][name="${name}"]`);
       input.value = value;
       input.dispatchEvent(new Event('input', {bubbles: true}));
       input.dispatchEvent(new Event('change', {bubbles: true}));
-    }""", [name, value])
-    page.evaluate("() => Promise.all(window.__views.map(v => v.runAsync())).then(() => null)")
+    }""", [index, name, value])
+    page.evaluate("(i) => window.__views[i].runAsync().then(() => null)", index)
 
 
 def test_line_coding_slider_recomputes_the_chart_as_the_model_does(browser, book_url):
     context, page, log = _open(browser, book_url + "notebooks/line-coding.html")
     try:
         page.wait_for_function("() => window.__views.length > 0", timeout=15000)
-        before = _chart_values(page)
-        assert before["rate"] == coding.PARAMETERS["line_rate_gbaud"].default
+        view = _view_index(page, "line_rate_gbaud")
+        assert _signal(page, view, "line_rate_gbaud") == coding.PARAMETERS["line_rate_gbaud"].default
         for rate, lanes in [(6.25, 4), (10.3125, 1), (32, 16)]:
-            _move(page, "line_rate_gbaud", rate)
-            _move(page, "lanes", lanes)
-            after = _chart_values(page)
-            assert after["rate"] == rate and after["lanes"] == lanes
-            by_code = {r["code"]: r["goodput"] for r in after["rows"]}
+            _move(page, view, "line_rate_gbaud", rate)
+            _move(page, view, "lanes", lanes)
+            assert _signal(page, view, "line_rate_gbaud") == rate and _signal(page, view, "lanes") == lanes
+            by_code = {r["code"]: r["goodput_gbit_s"] for r in _rows(page, view, "goodput_gbit_s")}
             assert set(by_code) == set(coding.CODES)
             for key, goodput in by_code.items():
                 assert goodput == pytest.approx(coding.bit_rate_gbit_s(rate, lanes, key), rel=1e-12)
         labels = page.locator("text").all_text_contents()
         assert f"{coding.bit_rate_gbit_s(32, 16, '8b10b'):.4f}".rstrip("0").rstrip(".") in labels
+    finally:
+        context.close()
+
+
+def test_pcie_packets_sliders_recompute_the_goodput_curve_as_the_model_does(browser, book_url):
+    context, page, log = _open(browser, book_url + "notebooks/pcie-packets.html")
+    try:
+        page.wait_for_function("() => window.__views.length >= 2", timeout=15000)
+        view = _view_index(page, "mrrs_log2")
+        moves = {"generation": 3, "lanes_log2": 3, "mps_log2": 7, "ack_group": 1, "header_dwords": 4}
+        for name, value in moves.items():
+            _move(page, view, name, value)
+        values = {name: _signal(page, view, name) for name in pcie_charts.SLIDERS if name != "size_log2"}
+        assert {k: values[k] for k in moves} == moves
+        link, _ = pcie_charts.slider_values_to_link(values)
+        rows = {r["size_bytes"]: r for r in _rows(page, view, "write_gbit_s")}
+        assert sorted(rows) == list(pcie_charts.explore_sizes()["size_bytes"])
+        for r in rows.values():
+            assert r["write_gbit_s"] == pytest.approx(pcie.goodput_gbit_s("write", link, r["size_bytes"]), rel=1e-12)
+            want = pcie.goodput_gbit_s("read", link, r["size_bytes"], duplex=True) / 2
+            assert r["read_gbit_s"] == pytest.approx(want, rel=1e-12)
+        assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
     finally:
         context.close()

@@ -64,3 +64,40 @@ def coding_panel(code: str = "8b10b", line_rate_gbaud: float = 2.5, lanes: int =
         w.observe(update, names="value")
     update()
     return widgets.VBox([code_w, rate_w, lanes_w, out])
+
+
+def pcie_panel(kind: str = "write", gen: int = 2, lanes: int = 4, mps: int = 256, size: int = 1024):
+    """A PCIe transfer: the link and size in, goodput and the line bytes of one transfer out."""
+    from .. import pcie
+
+    gen_w = widgets.Dropdown(options=list(pcie.GENERATIONS), value=gen, description="generation")
+    lanes_w = widgets.Dropdown(options=list(pcie.LANES), value=lanes, description="lanes")
+    mps_w = widgets.Dropdown(options=list(pcie.SIZES_POW2), value=mps, description="MPS")
+    kind_w = widgets.ToggleButtons(options=["write", "read"], value=kind)
+    size_w = widgets.IntText(value=size, description="bytes")
+    dllp_w = widgets.Dropdown(options=["every:4", "every:1", "spec", "none"], value="every:4",
+                              description="DLLPs")
+    duplex_w = widgets.Checkbox(value=False, description="both directions")
+    out = widgets.HTML()
+
+    def update(_change=None):
+        try:
+            link = pcie.Link(gen=gen_w.value, lanes=lanes_w.value, mps=mps_w.value, dllp=dllp_w.value)
+            r = pcie.evaluate(kind_w.value, link, size_w.value, duplex=duplex_w.value)
+        except ValueError as exc:
+            out.value = f"<p style='color:#b00'>{exc}</p>"
+            return
+        rows = "".join(f"<tr><td>{k}</td><td style='text-align:right'>{v:.1f}</td></tr>"
+                       for k, v in r["bytes"].items())
+        out.value = (f"<p><b>{r['goodput_gbit_s']:.4g} Gbit/s</b> in {r['tlps']} TLPs; "
+                     f"efficiency {r['efficiency']:.2%} of the signalling rate.</p>"
+                     f"<table><tr><th>line bytes per transfer</th><th></th></tr>{rows}</table>")
+
+    for w in (gen_w, lanes_w, mps_w, kind_w, size_w, dllp_w, duplex_w):
+        w.observe(update, names="value")
+    update()
+    return widgets.VBox([kind_w, widgets.HBox([gen_w, lanes_w, mps_w]),
+                         widgets.HBox([size_w, dllp_w, duplex_w]), out])
+
+
+__all__ += ["pcie_panel"]

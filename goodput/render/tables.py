@@ -5,14 +5,24 @@ from __future__ import annotations
 import pandas as pd
 import sympy as sp
 
-from .. import checks, coding
+from .. import checks, coding, data
 
-__all__ = ["checks_table", "provenance_sentence", "efficiency_table", "common_links_table"]
+__all__ = ["checks_summary", "checks_table", "published_vs_model", "pcie_generations_table",
+           "dllp_share_table", "provenance_sentence", "efficiency_table", "common_links_table"]
 
 
-def checks_table(chapter: str) -> pd.DataFrame:
-    """A chapter's source checks, one row each, the way a reader compares them."""
+def checks_summary(chapter: str) -> pd.DataFrame:
+    """How many of a chapter's checks are ok, rounding or erratum, per document and table."""
     frame = checks.to_frame(checks.collect(chapter))
+    counts = frame.groupby(["document", "where", "status"]).size().unstack("status", fill_value=0)
+    return counts.reindex(columns=list(checks.STATUSES), fill_value=0).reset_index()
+
+
+def checks_table(chapter: str, only_problems: bool = False) -> pd.DataFrame:
+    """A chapter's source checks, one row each (or only those not ``ok``), as a reader compares them."""
+    frame = checks.to_frame(checks.collect(chapter))
+    if only_problems:
+        frame = frame[frame["status"] != "ok"].reset_index(drop=True)
     shown = pd.DataFrame({
         "document": frame["document"],
         "where": frame["where"],
@@ -23,6 +33,8 @@ def checks_table(chapter: str) -> pd.DataFrame:
         "± printed": [f"{t:g}" for t in frame["tolerance"]],
         "status": frame["status"],
     })
+    if only_problems:
+        shown["note"] = frame["note"]
     return shown
 
 
@@ -64,5 +76,54 @@ def common_links_table() -> pd.DataFrame:
             "data (Gbit/s)": f"{r['goodput_gbit_s']:.6g}",
             "data (MB/s)": f"{1000 * r['goodput_gbyte_s']:.6g}",
             "left on the table (Gbit/s)": f"{r['signalling_rate_gbaud'] - r['goodput_gbit_s']:.4g}",
+        })
+    return pd.DataFrame(rows)
+
+
+def published_vs_model(name: str, column: str, chapter: str) -> pd.DataFrame:
+    """A published table as printed, with the model's value and the check's status beside ``column``."""
+    table = data.load(name)
+    title = table.attrs["titles"][column]
+    items = [c for c in checks.collect(chapter) if c.resource == name and c.quantity == title]
+    if len(items) != len(table):
+        raise ValueError(f"{chapter} checks {len(items)} cells of {name}.{column}, the table has {len(table)}")
+    shown = pd.DataFrame({c: table.attrs["printed"][c] for c in table.columns
+                          if not (c.endswith("_as_printed") and c != "calculation_as_printed")})
+    shown[f"{column} (model)"] = [f"{c.model:.4f}" for c in items]
+    shown["status"] = [c.status for c in items]
+    return shown
+
+
+def pcie_generations_table(sizes=(64, 256, 1500, 4096), lanes: int = 4) -> pd.DataFrame:
+    """Write goodput per generation at a few sizes: MPS 256, spec DLLP rates, fewest SKPs."""
+    from .. import pcie
+
+    rows = []
+    for gen in pcie.GENERATIONS.values():
+        link = pcie.Link(gen=gen.number, lanes=lanes, mps=256, addr=64, dllp="spec", skp="min")
+        bits = coding.bit_rate_gbit_s(gen.rate_gtps, lanes, gen.code)
+        row = {"link": f"gen{gen.number} x{lanes}", "bit rate (Gbit/s)": f"{bits:.4g}"}
+        for size in sizes:
+            g = pcie.goodput_gbit_s("write", link, size)
+            row[f"{size} B (Gbit/s)"] = f"{g:.4g} ({g / bits:.0%})"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def dllp_share_table(gen: int = 3, mps: int = 256) -> pd.DataFrame:
+    """Share of link time spent on ACK + UpdateFC at the specification's rates, per width.
+
+    Two ways: striped over the lanes (this model), and charged per lane (pcie-bench).
+    """
+    from .. import pcie_spec
+
+    rows = []
+    for lanes in (1, 2, 4, 8, 16):
+        ack, fc = pcie_spec.latency_limits(gen, lanes, mps)
+        rows.append({
+            "link": f"gen{gen} x{lanes}, MPS {mps}",
+            "L_ack, L_fc (symbol times)": f"{ack}, {fc}",
+            "DLLP share, striped (this model)": f"{8 / (lanes * ack) + 8 / (lanes * fc):.2%}",
+            "DLLP share, per lane (pcie-bench)": f"{8 / ack + 8 / fc:.2%}",
         })
     return pd.DataFrame(rows)

@@ -1,0 +1,161 @@
+"""Charts of the PCI Express chapters: the packet model, live in the page.
+
+The sliders move quantities a reader thinks in (generation, lanes, MPS, header
+size, ECRC, ACKs per TLP); powers of two slide over their exponent. The model's
+expressions are re-written in those slider symbols here, by substitution only.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+import sympy as sp
+
+from .. import coding, pcie
+from ..params import Parameter
+from .charts import Slider, live_model
+
+__all__ = ["SLIDERS", "slider_values_to_link", "live_exprs", "explore_chart", "breakdown_chart",
+           "explore_sizes"]
+
+lanes_log2 = sp.Symbol("l", nonnegative=True, integer=True)
+mps_log2 = sp.Symbol("m", positive=True, integer=True)
+mrrs_log2 = sp.Symbol("q", positive=True, integer=True)
+size_log2 = sp.Symbol("s", nonnegative=True, integer=True)
+header_dwords = sp.Symbol("h", positive=True, integer=True)
+ecrc_on = sp.Symbol("e", nonnegative=True, integer=True)
+
+SLIDERS = {
+    p.name: p
+    for p in (
+        Parameter("generation", pcie.generation, "", 1, 5, default=2, step=1, label="PCIe generation",
+                  integer=True),
+        Parameter("lanes_log2", lanes_log2, "log2 lanes", 0, 4, default=2, step=1,
+                  label="lanes (2^n)", integer=True),
+        Parameter("mps_log2", mps_log2, "log2 bytes", 7, 12, default=8, step=1,
+                  label="max payload size (2^n bytes)", integer=True),
+        Parameter("mrrs_log2", mrrs_log2, "log2 bytes", 7, 12, default=8, step=1,
+                  label="max read request (2^n bytes)", integer=True),
+        Parameter("header_dwords", header_dwords, "dwords", 3, 4, default=3, step=1,
+                  label="TLP header (dwords)", integer=True),
+        Parameter("ecrc", ecrc_on, "", 0, 1, default=0, step=1, label="ECRC (0/1)", integer=True),
+        Parameter("ack_group", pcie.group, "TLPs", 1, 32, default=4, step=1,
+                  label="TLPs per ACK + UpdateFC", integer=True),
+        Parameter("size_log2", size_log2, "log2 bytes", 3, 15, default=10, step=1,
+                  label="transfer for the breakdown (2^n bytes)", integer=True),
+    )
+}
+
+
+def slider_values_to_link(values: dict) -> tuple[pcie.Link, int]:
+    """The :class:`~goodput.pcie.Link` and breakdown size that a set of slider values stands for."""
+    v = {name: SLIDERS[name].check(values.get(name, p.default)) for name, p in SLIDERS.items()}
+    link = pcie.Link(gen=v["generation"], lanes=2 ** v["lanes_log2"], mps=2 ** v["mps_log2"],
+                     mrrs=2 ** v["mrrs_log2"], addr=32 if v["header_dwords"] == 3 else 64,
+                     ecrc=bool(v["ecrc"]), dllp=f"every:{v['ack_group']}")
+    return link.checked(), 2 ** v["size_log2"]
+
+
+def _slider_substitution(size_from_slider: bool) -> dict:
+    subs = {
+        pcie.bit_rate: pcie.generation_bit_rate_expr(),
+        pcie.mps: 2 ** mps_log2, pcie.mrrs: 2 ** mrrs_log2,
+        pcie.header: 4 * header_dwords, pcie.ecrc: 4 * ecrc_on,
+        pcie.framing: 8, pcie.dllp: 8, pcie.cpl_header: 12, pcie.skp: 0,
+    }
+    if size_from_slider:
+        subs[pcie.payload] = 2 ** size_log2
+    return subs
+
+
+def live_exprs(size_from_slider: bool = False) -> dict[str, sp.Expr]:
+    """Write and read goodput per direction, and the write's byte breakdown, in the slider symbols.
+
+    Reads are counted as AN3935 counts them (Eq. 4-5), with both directions
+    reading, so each direction also carries the other's read requests; alone,
+    a read stream's completions cost exactly what writes of the same size do.
+    """
+    subs = _slider_substitution(size_from_slider)
+    lanes_subs = {coding.lanes: 2 ** lanes_log2}
+    out = {
+        "write_gbit_s": pcie.goodput_expr("write", "every").subs(subs).subs(lanes_subs),
+        # Reads per direction with both directions reading: each also carries the other's requests.
+        "read_gbit_s": (pcie.goodput_expr("read", "every", duplex=True) / 2).subs(subs).subs(lanes_subs),
+    }
+    code = {coding.data_bits: sp.Piecewise((8, sp.Le(pcie.generation, 2)), (128, True)),
+            coding.coded_bits: sp.Piecewise((10, sp.Le(pcie.generation, 2)), (130, True))}
+    for name, expr in pcie.breakdown_exprs("write", "every").items():
+        out[f"{name}_bytes"] = expr.subs(subs).subs(code)
+    return out
+
+
+def explore_sizes() -> pd.DataFrame:
+    """Transfer sizes the goodput curve is drawn at: powers of two and halfway points, 8 B to 32 KiB."""
+    sizes = sorted({2 ** k for k in range(3, 16)} | {3 * 2 ** k for k in range(2, 14)})
+    return pd.DataFrame({"size_bytes": sizes})
+
+
+def _sliders(names) -> list[Slider]:
+    return [Slider(SLIDERS[n]) for n in names]
+
+
+def explore_chart() -> alt.LayerChart:
+    """Write and read goodput against transfer size, recomputed from the sliders in the page."""
+    exprs = live_exprs()
+    live = live_model(
+        explore_sizes(),
+        outputs={"write_gbit_s": exprs["write_gbit_s"], "read_gbit_s": exprs["read_gbit_s"],
+                 "bit_rate_gbit_s": pcie.generation_bit_rate_expr().subs(coding.lanes, 2 ** lanes_log2)},
+        sliders=_sliders(["generation", "lanes_log2", "mps_log2", "mrrs_log2", "header_dwords",
+                          "ecrc", "ack_group"]),
+        fields={pcie.payload: "size_bytes"},
+        name="pcie_sizes",
+    )
+    folded = live.base.transform_fold(["write_gbit_s", "read_gbit_s"], as_=["transfer", "gbit_s"])
+    x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)")
+    lines = folded.mark_line(point=True).encode(
+        x=x,
+        y=alt.Y("gbit_s:Q", title="payload goodput, one direction (Gbit/s)"),
+        color=alt.Color("transfer:N", title=None,
+                        scale=alt.Scale(domain=["write_gbit_s", "read_gbit_s"], range=["#1f77b4", "#d62728"]),
+                        legend=alt.Legend(labelExpr="datum.label === 'write_gbit_s' ? 'writes' : 'reads, both ways'")),
+        tooltip=[alt.Tooltip("size_bytes:Q", title="bytes"), alt.Tooltip("transfer:N"),
+                 alt.Tooltip("gbit_s:Q", format=".3f", title="Gbit/s")],
+    )
+    ceiling = live.base.mark_rule(strokeDash=[4, 3], color="#555").encode(y="bit_rate_gbit_s:Q")
+    return live.layer(lines, ceiling).properties(
+        width=520, height=260,
+        title="Goodput of back-to-back transfers (dashed: bit rate after the line code)",
+    )
+
+
+def breakdown_chart() -> alt.LayerChart:
+    """Where the line bytes of one write go, for the transfer size on its slider."""
+    exprs = live_exprs(size_from_slider=True)
+    parts = [k for k in exprs if k.endswith("_bytes")]
+    live = live_model(
+        pd.DataFrame({"case": ["one write"]}),
+        outputs={k: exprs[k] for k in parts},
+        sliders=_sliders(["generation", "lanes_log2", "mps_log2", "header_dwords", "ecrc",
+                          "ack_group", "size_log2"]),
+        fields={},
+        name="pcie_breakdown",
+    )
+    labels = {"payload_bytes": "payload", "tlp_overhead_bytes": "TLP headers and framing",
+              "dllp_bytes": "ACK and UpdateFC DLLPs", "skp_bytes": "SKP ordered sets",
+              "encoding_bytes": "line code"}
+    bar = live.base.transform_fold(parts, as_=["part", "line_bytes"]).transform_calculate(
+        share="datum.line_bytes"
+    ).mark_bar().encode(
+        x=alt.X("line_bytes:Q", stack="normalize", title="share of the line bytes of one write",
+                axis=alt.Axis(format="%")),
+        y=alt.Y("case:N", title=None),
+        color=alt.Color("part:N", sort=parts, title=None,
+                        legend=alt.Legend(labelExpr=" || ".join(
+                            f"(datum.label === '{k}' ? '{v}' : '')" for k, v in labels.items()))),
+        order=alt.Order("part_order:Q"),
+        tooltip=[alt.Tooltip("part:N"), alt.Tooltip("line_bytes:Q", format=".1f", title="line bytes")],
+    ).transform_calculate(part_order=" + ".join(
+        f"(datum.part === '{k}' ? {i} : 0)" for i, k in enumerate(parts)))
+    return live.layer(bar).properties(width=520, height=60,
+                                      title="Where the line bytes of one write go")
