@@ -12,8 +12,10 @@ sympy expression:
   symbols (1 + 1) at gen1-2, or the 4-byte STP token (which holds the sequence
   number) and the LCRC at gen3-5. Either way 8 bytes.
 - The data link layer adds ACK and UpdateFC DLLPs of ``D = 8`` bytes, by one of
-  three policies: ``none``; ``every:N`` (one ACK and one UpdateFC per N TLPs,
-  counted in the data's direction, as AN3935 does); ``spec`` (one of each per
+  four policies: ``none``; ``every:N`` (one ACK and one UpdateFC per N data
+  TLPs, counted in the data's direction, as AN3935 Tables 2-5 do); ``every-any:N``
+  (per N TLPs of any kind, read requests included, as AN3935 Tables 10 and 12
+  do); ``spec`` (one of each per
   the PCI Express Base Specification's latency limit ``L`` in symbol times, a
   share ``D / (lanes * L)`` of the link's time).
 - The physical layer inserts SKP ordered sets, a share ``sigma`` of the link's
@@ -132,7 +134,7 @@ def tlp_count_expr(kind: str, split: str = "mps") -> sp.Expr:
 
 
 def _dllp_bytes(n_tlps: sp.Expr, policy: str) -> sp.Expr:
-    if policy == "every":
+    if policy in ("every", "every-any"):
         return 2 * dllp * sp.ceiling(n_tlps / group)
     return sp.Integer(0)
 
@@ -147,10 +149,13 @@ def wire_bytes_expr(kind: str, policy: str = "every", duplex: bool = False,
     """
     n = tlp_count_expr(kind, split)
     data_header = header if kind == "write" else cpl_header
-    total = payload + n * (framing + data_header + ecrc) + _dllp_bytes(n, policy)
+    total = payload + n * (framing + data_header + ecrc)
     if kind == "read" and duplex:
-        total += sp.ceiling(payload / mrrs) * (framing + header + ecrc)
-    return total
+        requests = sp.ceiling(payload / mrrs)
+        total += requests * (framing + header + ecrc)
+        if policy == "every-any":
+            return total + _dllp_bytes(n + requests, policy)
+    return total + _dllp_bytes(n, policy)
 
 
 def dllp_share_expr(policy: str) -> sp.Expr:
@@ -169,6 +174,8 @@ def breakdown_exprs(kind: str, policy: str = "every", duplex: bool = False,
     """
     n = tlp_count_expr(kind, split)
     wire = wire_bytes_expr(kind, policy, duplex, split)
+    if kind == "read" and duplex and policy == "every-any":
+        n = n + sp.ceiling(payload / mrrs)
     dllp_bytes = _dllp_bytes(n, policy)
     coded = wire / (1 - skp - dllp_share_expr(policy))  # bytes before line coding
     parts = {
@@ -185,12 +192,12 @@ def goodput_expr(kind: str, policy: str = "every", duplex: bool = False,
                  split: str = "mps") -> sp.Expr:
     """Payload bit rate, Gbit/s, for a stream of ``S``-byte transfers.
 
-    ``policy`` is ``"none"``, ``"every"`` (``N_ack`` TLPs per ACK + UpdateFC) or
-    ``"spec"`` (latency limits ``L_ack``, ``L_fc``); ``duplex`` doubles for both
-    directions at once.
+    ``policy`` is ``"none"``, ``"every"`` (``N_ack`` data TLPs per ACK +
+    UpdateFC), ``"every-any"`` (``N_ack`` TLPs of any kind) or ``"spec"``
+    (latency limits ``L_ack``, ``L_fc``); ``duplex`` doubles for both directions.
     """
-    if policy not in ("none", "every", "spec"):
-        raise ValueError(f"DLLP policy must be none, every or spec, not {policy!r}")
+    if policy not in ("none", "every", "every-any", "spec"):
+        raise ValueError(f"DLLP policy must be none, every, every-any or spec, not {policy!r}")
     share = 1 - skp - dllp_share_expr(policy)
     rate = bit_rate * share * payload / wire_bytes_expr(kind, policy, duplex, split)
     return 2 * rate if duplex else rate
@@ -249,13 +256,14 @@ class Link:
         return self
 
     def dllp_policy(self) -> tuple[str, int]:
-        """``(policy, N)``: ``("none", 0)``, ``("spec", 0)`` or ``("every", N)``."""
+        """``(policy, N)``: ``("none", 0)``, ``("spec", 0)``, ``("every", N)`` or ``("every-any", N)``."""
         if self.dllp in ("none", "spec"):
             return self.dllp, 0
         kind, _, n = str(self.dllp).partition(":")
-        if kind == "every" and n.isdigit() and 1 <= int(n) <= 1024:
-            return "every", int(n)
-        raise ParameterError("dllp", self.dllp, "none, spec, or every:N with N from 1 to 1024")
+        if kind in ("every", "every-any") and n.isdigit() and 1 <= int(n) <= 1024:
+            return kind, int(n)
+        raise ParameterError("dllp", self.dllp,
+                             "none, spec, every:N or every-any:N with N from 1 to 1024")
 
     def skp_share(self) -> float:
         """Share of link time taken by SKP ordered sets: a named policy or ``"A/B"`` symbols."""
@@ -388,6 +396,32 @@ def source_checks():
         for row in t.itertuples():
             add(t, row, "bandwidth_gbit_s", goodput_gbit_s(kind, link, row.bytes, duplex=True),
                 f"{row.bytes_as_printed} bytes")
+
+    # The calculated columns beside AN3935's measurements: (table, device, kind, column -> lanes, MPS).
+    calculated = (
+        (9, "MSC8156", "write", {"calculated_mps256_gbit_s": (4, 256), "calculated_mps128_gbit_s": (4, 128)}),
+        (10, "MSC8156", "read", {"calculated_mps256_gbit_s": (4, 256), "calculated_mps128_gbit_s": (4, 128)}),
+        (11, "MSC8156", "write", {"calculated_gbit_s": (4, 256)}),
+        (12, "MSC8156", "read", {"calculated_gbit_s": (4, 256)}),
+        (15, "MSC8157", "write", {f"calculated_x{n}_gbit_s": (n, 256) for n in (1, 2, 4)}),
+        (16, "MSC8157", "read", {f"calculated_x{n}_gbit_s": (n, 256) for n in (1, 2, 4)}),
+    )
+    for number, device, kind, columns in calculated:
+        t = data.load(f"an3935-table{number}")
+        for column, (lanes, mps_bytes) in columns.items():
+            link = an3935_link(device, lanes, mps_bytes)
+            any_kind = replace(link, dllp="every-any:4")
+            for row in t.itertuples():
+                label = f"{row.bytes_as_printed} bytes, x{lanes}, MPS {mps_bytes}"
+                model = goodput_gbit_s(kind, link, row.bytes, duplex=True)
+                other = goodput_gbit_s(kind, any_kind, row.bytes, duplex=True)
+                printed = t.attrs["printed"][column][row.Index]
+                note = ""
+                if checks.classify(printed, model) == "erratum" and checks.classify(printed, other) == "ok":
+                    note = (f"Table 4's rule (one ACK + UpdateFC per 4 completions) gives {{model:.2f}}; "
+                            f"this column counts per 4 TLPs of any kind, read requests included, "
+                            f"which gives {other:.2f}. The document uses both rules for the same transfer.")
+                out.append(checks.compare("pcie-packets", t, row.Index, column, model, label, note))
 
     t = data.load("intel-324611-table1")
     for row in t.itertuples():
