@@ -64,6 +64,7 @@ __all__ = [
     "generation_bit_rate_expr",
     "LANES",
     "an3935_link",
+    "link_substitution",
     "SKP_POLICIES",
     "evaluate",
     "goodput_gbit_s",
@@ -314,6 +315,12 @@ def _values(link: Link, size: int) -> tuple:
         coding.bit_rate_gbit_s(g.rate_gtps, link.lanes, g.code), link.lanes,
         code.data_bits, code.coded_bits,
     )
+
+
+def link_substitution(link: Link) -> dict:
+    """Every model symbol but the payload ``S``, with its value for ``link``."""
+    link = link.checked()
+    return {sym: val for sym, val in zip(_SYMBOLS, _values(link, 1)) if sym is not payload}
 
 
 def _check_size(size) -> int:

@@ -16,7 +16,7 @@ import pytest
 
 from playwright.sync_api import sync_playwright
 
-from goodput import coding, pcie
+from goodput import coding, pcie, pcie_latency
 from goodput.render import pcie as pcie_charts
 
 HTML = Path(__file__).resolve().parent.parent / "_build" / "html"
@@ -203,6 +203,24 @@ def test_pcie_packets_sliders_recompute_the_goodput_curve_as_the_model_does(brow
             assert r["write_gbit_s"] == pytest.approx(pcie.goodput_gbit_s("write", link, r["size_bytes"]), rel=1e-12)
             want = pcie.goodput_gbit_s("read", link, r["size_bytes"], duplex=True) / 2
             assert r["read_gbit_s"] == pytest.approx(want, rel=1e-12)
+        assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
+    finally:
+        context.close()
+
+
+def test_pcie_measured_latency_sliders_recompute_the_model_curve(browser, book_url):
+    context, page, log = _open(browser, book_url + "notebooks/pcie-measured.html")
+    try:
+        page.wait_for_function("() => window.__views.length >= 2", timeout=15000)
+        view = _view_index(page, "in_flight")
+        for name, value in {"in_flight": 4, "serial_ns": 250, "latency_ns": 1200}.items():
+            _move(page, view, name, value)
+        ts, tl, k = (_signal(page, view, n) for n in ("serial_ns", "latency_ns", "in_flight"))
+        assert (ts, tl, k) == (250, 1200, 4)
+        rows = {r["size_bytes"]: r["model_gbit_s"] for r in _rows(page, view, "model_gbit_s")}
+        sizes = sorted(rows)
+        want = pcie_latency.latency_bound_gbit_s("write", pcie.an3935_link("MSC8156"), sizes, ts, tl, k, duplex=True)
+        assert [rows[s] for s in sizes] == pytest.approx(list(want), rel=1e-12)
         assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
     finally:
         context.close()

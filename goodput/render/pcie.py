@@ -16,6 +16,7 @@ from ..params import Parameter
 from .charts import Slider, live_model
 
 __all__ = ["SLIDERS", "slider_values_to_link", "live_exprs", "explore_chart", "breakdown_chart",
+           "measured_vs_model_chart", "latency_chart",
            "explore_sizes"]
 
 lanes_log2 = sp.Symbol("l", nonnegative=True, integer=True)
@@ -159,3 +160,76 @@ def breakdown_chart() -> alt.LayerChart:
         f"(datum.part === '{k}' ? {i} : 0)" for i, k in enumerate(parts)))
     return live.layer(bar).properties(width=520, height=60,
                                       title="Where the line bytes of one write go")
+
+
+def measured_vs_model_chart(table_name: str, kind: str, device: str,
+                            series: dict[str, tuple[str, int, int]], title: str) -> alt.LayerChart:
+    """A measured AN3935 table as points, and the packet model for each series as a line.
+
+    ``series`` maps a measured column to ``(label, lanes, MPS)``; the model is the
+    one AN3935 calculates with (ACK + UpdateFC per 4 TLPs, both directions).
+    """
+    from .. import data
+
+    table = data.load(table_name)
+    rows = []
+    for column, (label, lanes, mps_bytes) in series.items():
+        link = pcie.an3935_link(device, lanes, mps_bytes)
+        for r in table.itertuples():
+            rows.append({"size_bytes": r.bytes, "series": label, "measured_gbit_s": getattr(r, column),
+                         "model_gbit_s": pcie.goodput_gbit_s(kind, link, r.bytes, duplex=True)})
+    frame = pd.DataFrame(rows)
+    base = alt.Chart(frame).encode(
+        x=alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)"),
+        color=alt.Color("series:N", title=None),
+    )
+    model = base.mark_line(strokeDash=[5, 3]).encode(y=alt.Y("model_gbit_s:Q", title="Gbit/s (AN3935's both-direction count)"))
+    measured = base.mark_point(filled=True, size=40).encode(
+        y="measured_gbit_s:Q",
+        tooltip=["series:N", "size_bytes:Q", alt.Tooltip("measured_gbit_s:Q", title="measured"),
+                 alt.Tooltip("model_gbit_s:Q", format=".2f", title="packet model")],
+    )
+    return alt.layer(model, measured).properties(width=520, height=240,
+                                                  title=title + " (points: measured; dashed: packet model)")
+
+
+def latency_chart(kind: str) -> alt.LayerChart:
+    """AN3935's back-to-back table with the latency-bound model live on sliders (defaults: the fit)."""
+    from .. import data, pcie_latency
+
+    fit, _ = pcie_latency.fit_an3935(kind)
+    table = data.load("an3935-table11" if kind == "write" else "an3935-table12")
+    link = pcie.an3935_link("MSC8156")
+    subs = pcie.link_substitution(link)
+    expr = pcie_latency.latency_bound_expr(kind, "every", duplex=True).subs(subs)
+    ceiling = pcie.goodput_expr(kind, "every", duplex=True).subs(subs)
+    cases = table[["bytes"]].rename(columns={"bytes": "size_bytes"})
+    for column in pcie_latency.AN3935_BACK_TO_BACK:
+        cases[column] = table[column]
+    p = pcie_latency.PARAMETERS
+    live = live_model(
+        cases,
+        outputs={"model_gbit_s": expr, "ceiling_gbit_s": ceiling},
+        sliders=[Slider(p["serial_ns"], value=round(fit.values["t_s"] / 5) * 5),
+                 Slider(p["latency_ns"], value=round(fit.values["t_l"] / 10) * 10),
+                 Slider(p["in_flight"])],
+        fields={pcie.payload: "size_bytes"},
+        name=f"an3935_{kind}_latency",
+    )
+    x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)")
+    names = {"single_request_gbit_s": "1 in flight", "four_back_to_back_gbit_s": "4 in flight",
+             "eight_back_to_back_gbit_s": "8 in flight"}
+    measured = live.base.transform_fold(list(names), as_=["column", "measured_gbit_s"]).transform_calculate(
+        series=" || ".join(f"(datum.column === '{k}' ? '{v} (measured)' : '')" for k, v in names.items())
+    ).mark_point(filled=True, size=40).encode(
+        x=x, y=alt.Y("measured_gbit_s:Q", title="Gbit/s (AN3935's both-direction count)"),
+        color=alt.Color("series:N", title=None),
+        tooltip=["series:N", "size_bytes:Q", "measured_gbit_s:Q"],
+    )
+    model = live.base.mark_line(color="black").encode(
+        x=x, y="model_gbit_s:Q",
+        tooltip=[alt.Tooltip("model_gbit_s:Q", format=".2f", title="latency model")])
+    roof = live.base.mark_line(color="#777", strokeDash=[5, 3]).encode(x=x, y="ceiling_gbit_s:Q")
+    return live.layer(measured, roof, model).properties(
+        width=520, height=260,
+        title=f"AN3935 back-to-back {kind}s: black, the latency model for the slider values; dashed, the packet model")

@@ -8,7 +8,8 @@ import sympy as sp
 from .. import checks, coding, data
 
 __all__ = ["checks_summary", "checks_table", "published_vs_model", "pcie_generations_table",
-           "dllp_share_table", "provenance_sentence", "efficiency_table", "common_links_table"]
+           "dllp_share_table", "latency_fit_table", "measured_over_model_table",
+           "above_ceiling_table", "provenance_sentence", "efficiency_table", "common_links_table"]
 
 
 def checks_summary(chapter: str) -> pd.DataFrame:
@@ -126,4 +127,72 @@ def dllp_share_table(gen: int = 3, mps: int = 256) -> pd.DataFrame:
             "DLLP share, striped (this model)": f"{8 / (lanes * ack) + 8 / (lanes * fc):.2%}",
             "DLLP share, per lane (pcie-bench)": f"{8 / ack + 8 / fc:.2%}",
         })
+    return pd.DataFrame(rows)
+
+
+def latency_fit_table(kind: str) -> pd.DataFrame:
+    """AN3935's back-to-back table, the fitted latency model, and the residual of each point."""
+    from .. import data, pcie_latency
+
+    result, curves = pcie_latency.fit_an3935(kind)
+    table = data.load("an3935-table11" if kind == "write" else "an3935-table12")
+    shown = pd.DataFrame({"bytes": table.attrs["printed"]["bytes_as_printed"]})
+    for column, k in pcie_latency.AN3935_BACK_TO_BACK.items():
+        measured = table[column].to_numpy()
+        shown[f"{k} in flight: measured"] = table.attrs["printed"][column]
+        shown[f"{k}: model"] = [f"{v:.2f}" for v in curves[column]]
+        shown[f"{k}: residual"] = [f"{m / v - 1:+.0%}" for m, v in zip(measured, curves[column])]
+    return shown
+
+
+def measured_over_model_table() -> pd.DataFrame:
+    """Measured over packet model for every AN3935 measured column, at the smallest and largest size."""
+    from .. import data, pcie
+
+    specs = [
+        ("an3935-table7", "write", "MSC8156", {"x4_gbit_s": 4, "x2_gbit_s": 2, "x1_gbit_s": 1}, 256),
+        ("an3935-table8", "read", "MSC8156", {"x4_gbit_s": 4, "x2_gbit_s": 2, "x1_gbit_s": 1}, 256),
+        ("an3935-table9", "write", "MSC8156", {"measured_mps256_gbit_s": 4}, 256),
+        ("an3935-table9", "write", "MSC8156", {"measured_mps128_gbit_s": 4}, 128),
+        ("an3935-table10", "read", "MSC8156", {"measured_mps256_gbit_s": 4}, 256),
+        ("an3935-table10", "read", "MSC8156", {"measured_mps128_gbit_s": 4}, 128),
+        ("an3935-table15", "write", "MSC8157", {f"measured_x{n}_gbit_s": n for n in (1, 2, 4)}, 256),
+        ("an3935-table16", "read", "MSC8157", {f"measured_x{n}_gbit_s": n for n in (1, 2, 4)}, 256),
+    ]
+    rows = []
+    for name, kind, device, columns, mps_bytes in specs:
+        t = data.load(name)
+        for column, lanes in columns.items():
+            link = pcie.an3935_link(device, lanes, mps_bytes)
+            ratio = [getattr(r, column) / pcie.goodput_gbit_s(kind, link, r.bytes, duplex=True)
+                     for r in t.itertuples()]
+            rows.append({"table": t.attrs["provenance"]["table"], "column": t.attrs["titles"][column],
+                         "link": f"{device} x{lanes}, MPS {mps_bytes}", "transfer": kind,
+                         "at 8 bytes": f"{ratio[0]:.0%}", "at 32 KiB": f"{ratio[-1]:.0%}",
+                         "best": f"{max(ratio):.0%}"})
+    return pd.DataFrame(rows)
+
+
+def above_ceiling_table() -> pd.DataFrame:
+    """Measured AN3935 points above what the link could carry even with no DLLPs at all."""
+    from .. import data, pcie
+
+    specs = [("an3935-table7", "write", "MSC8156", {"x4_gbit_s": 4, "x2_gbit_s": 2, "x1_gbit_s": 1}),
+             ("an3935-table8", "read", "MSC8156", {"x4_gbit_s": 4, "x2_gbit_s": 2, "x1_gbit_s": 1}),
+             ("an3935-table15", "write", "MSC8157", {f"measured_x{n}_gbit_s": n for n in (1, 2, 4)}),
+             ("an3935-table16", "read", "MSC8157", {f"measured_x{n}_gbit_s": n for n in (1, 2, 4)})]
+    rows = []
+    for name, kind, device, columns in specs:
+        t = data.load(name)
+        for column, lanes in columns.items():
+            bare = pcie.Link(gen=pcie.AN3935_DEVICES[device], lanes=lanes, mps=256, mrrs=256, dllp="none")
+            for r in t.itertuples():
+                ceiling = pcie.goodput_gbit_s(kind, bare, r.bytes, duplex=True)
+                measured = getattr(r, column)
+                if measured > ceiling:
+                    rows.append({"table": t.attrs["provenance"]["table"], "link": f"{device} x{lanes}",
+                                 "transfer": f"{r.bytes_as_printed} bytes, {kind}",
+                                 "measured (Gbit/s)": t.attrs["printed"][column][r.Index],
+                                 "ceiling without DLLPs (Gbit/s)": f"{ceiling:.2f}",
+                                 "excess": f"{measured / ceiling - 1:+.0%}"})
     return pd.DataFrame(rows)

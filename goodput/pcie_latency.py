@@ -1,0 +1,114 @@
+"""PCI Express transfers bound by latency: why measured throughput falls short of the packet model.
+
+A DMA transfer of ``S`` bytes costs time the packet model (:mod:`goodput.pcie`)
+does not see, in two parts:
+
+- ``t_s``, serial per-transfer work that does not overlap with other transfers
+  (descriptor fetch and DMA setup in the engine that issues them all);
+- ``t_l``, latency that other transfers in flight can hide (for a write, the
+  posting path to the far memory; for a read, the round trip until the
+  completions arrive).
+
+Its data then takes ``8 S / g`` ns at the per-direction goodput ``g`` of the
+packet model. With ``k_req`` transfers in flight, a transfer completes every
+
+    Max(t_s + 8 S / g, (t_s + t_l + 8 S / g) / k_req)
+
+nanoseconds: either the serial part and the wire are the bottleneck, or the
+whole round trip shared by the transfers in flight is. ``t_s`` and ``t_l`` are
+the free parameters; :func:`fit_an3935` fits them to AN3935's back-to-back
+tables with the packet model left as the document calculates it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import sympy as sp
+
+from . import data, pcie
+from .fit import Bound, Fit, fit
+from .params import Parameter
+
+__all__ = ["serial_time", "latency_time", "outstanding", "transfer_time_expr", "latency_bound_expr",
+           "latency_bound_gbit_s", "fit_an3935", "AN3935_BACK_TO_BACK", "BOUNDS", "PARAMETERS"]
+
+serial_time = sp.Symbol("t_s", nonnegative=True)  #: ns per transfer that nothing overlaps
+latency_time = sp.Symbol("t_l", nonnegative=True)  #: ns per transfer that transfers in flight overlap
+outstanding = sp.Symbol(r"k_{\mathrm{req}}", positive=True, integer=True)  #: transfers in flight
+
+#: AN3935 Tables 11 and 12: measured columns and the transfers in flight behind each.
+AN3935_BACK_TO_BACK = {
+    "single_request_gbit_s": 1,
+    "four_back_to_back_gbit_s": 4,
+    "eight_back_to_back_gbit_s": 8,
+}
+
+BOUNDS = (Bound("t_s", 0.0, 2000.0, "ns"), Bound("t_l", 0.0, 10000.0, "ns"))
+
+PARAMETERS = {
+    p.name: p
+    for p in (
+        Parameter("serial_ns", serial_time, "ns", 0, 2000, default=100, step=5,
+                  label="serial time per transfer t_s (ns)"),
+        Parameter("latency_ns", latency_time, "ns", 0, 5000, default=300, step=10,
+                  label="overlappable latency t_l (ns)"),
+        Parameter("in_flight", outstanding, "transfers", 1, 8, default=8, step=1,
+                  label="transfers in flight", integer=True),
+    )
+}
+
+
+def transfer_time_expr(kind: str, policy: str = "every", duplex: bool = False) -> sp.Expr:
+    """Nanoseconds per transfer in steady state, with ``k_req`` in flight."""
+    directions = 2 if duplex else 1
+    g = pcie.goodput_expr(kind, policy, duplex) / directions  # Gbit/s = bit/ns, one direction
+    wire = 8 * pcie.payload / g
+    return sp.Max(serial_time + wire, (serial_time + latency_time + wire) / outstanding)
+
+
+def latency_bound_expr(kind: str, policy: str = "every", duplex: bool = False) -> sp.Expr:
+    """Goodput (Gbit/s, both directions summed when ``duplex``) of latency-bound transfers."""
+    directions = 2 if duplex else 1
+    return directions * 8 * pcie.payload / transfer_time_expr(kind, policy, duplex)
+
+
+@lru_cache(maxsize=None)
+def _numeric(kind: str, policy: str, duplex: bool):
+    return sp.lambdify((*pcie._SYMBOLS, serial_time, latency_time, outstanding),
+                       latency_bound_expr(kind, policy, duplex), "numpy")
+
+
+def latency_bound_gbit_s(kind: str, link: pcie.Link, sizes, serial_ns: float, latency_ns: float,
+                         in_flight: int, duplex: bool = False) -> np.ndarray:
+    """:func:`latency_bound_expr` at ``sizes`` (bytes, array-like) on ``link``."""
+    link = link.checked()
+    sizes = np.asarray(sizes, dtype=float)
+    values = list(pcie._values(link, 1))
+    values[0] = sizes
+    f = _numeric(kind, link.dllp_policy()[0], duplex)
+    return np.broadcast_to(f(*values, serial_ns, latency_ns, in_flight), sizes.shape).astype(float)
+
+
+def fit_an3935(kind: str) -> tuple[Fit, dict]:
+    """Fit ``t_s`` and ``t_l`` to AN3935 Table 11 (writes) or 12 (reads), all three columns at once.
+
+    The packet model is the one AN3935 calculates with (x4, MPS 256, ACK +
+    UpdateFC per 4 TLPs, both directions). Returns the fit and, per measured
+    column, the fitted model's values at the table's sizes.
+    """
+    table = data.load("an3935-table11" if kind == "write" else "an3935-table12")
+    link = pcie.an3935_link("MSC8156")
+    sizes = table["bytes"].to_numpy()
+    measured = np.concatenate([table[c].to_numpy() for c in AN3935_BACK_TO_BACK])
+
+    def predict(ts, tl):
+        return np.concatenate([latency_bound_gbit_s(kind, link, sizes, ts, tl, k, duplex=True)
+                               for k in AN3935_BACK_TO_BACK.values()])
+
+    result = fit(predict, measured, BOUNDS)
+    ts, tl = result.values["t_s"], result.values["t_l"]
+    curves = {c: latency_bound_gbit_s(kind, link, sizes, ts, tl, k, duplex=True)
+              for c, k in AN3935_BACK_TO_BACK.items()}
+    return result, curves
