@@ -34,6 +34,7 @@ __all__ = [
     "SourceCheck",
     "STATUSES",
     "provider",
+    "check",
     "compare",
     "printed_tolerance",
     "round_like",
@@ -47,9 +48,9 @@ __all__ = [
 STATUSES = ("ok", "rounding", "erratum")
 
 #: Modules whose import registers providers, in chapter order.
-PROVIDER_MODULES = ("goodput.coding", "goodput.pcie")
+PROVIDER_MODULES = ("goodput.coding", "goodput.pcie", "goodput.pcie_transactions")
 
-_providers: dict[str, Callable[[], Iterable["SourceCheck"]]] = {}
+_providers: dict[str, list[Callable[[], Iterable["SourceCheck"]]]] = {}
 
 
 @dataclass(frozen=True)
@@ -71,10 +72,12 @@ class SourceCheck:
 
 
 def provider(chapter: str):
-    """Decorator: register ``func`` as the source-check provider of ``chapter``."""
+    """Decorator: register ``func`` as a source-check provider of ``chapter`` (there may be several)."""
 
     def register(func):
-        _providers[chapter] = func
+        funcs = _providers.setdefault(chapter, [])
+        if func.__qualname__ not in {f.__qualname__ for f in funcs}:
+            funcs.append(func)
         return func
 
     return register
@@ -107,6 +110,24 @@ def classify(printed: str, model: float) -> str:
     return "erratum"
 
 
+def check(chapter: str, document: str, where: str, row: str, quantity: str, unit: str,
+          printed: str, model: float, note: str = "", resource: str = "") -> SourceCheck:
+    """A check of one printed number against the model's value (the general form of :func:`compare`).
+
+    ``note`` may name ``{model}``, ``{published}`` and ``{rounded}``.
+    """
+    model = float(model)
+    if math.isnan(model):
+        raise ValueError(f"model value for {resource or document} {where} {row} is NaN")
+    return SourceCheck(
+        chapter=chapter, document=document, where=where, row=row, quantity=quantity, unit=unit,
+        published=printed, model=model, tolerance=printed_tolerance(printed),
+        status=classify(printed, model),
+        note=note.format(model=model, published=printed, rounded=round_like(model, printed)),
+        resource=resource,
+    )
+
+
 def compare(chapter: str, table: pd.DataFrame, index, column: str, model: float,
             row_label: str = "", note: str = "") -> SourceCheck:
     """A check of cell (``index``, ``column``) of a published table against ``model``.
@@ -117,24 +138,9 @@ def compare(chapter: str, table: pd.DataFrame, index, column: str, model: float,
     printed precision); they are filled in, so a note never types a number.
     """
     prov = table.attrs["provenance"]
-    printed = table.attrs["printed"][column][index]
-    model = float(model)
-    if math.isnan(model):
-        raise ValueError(f"model value for {prov['resource']} {column} row {index} is NaN")
-    return SourceCheck(
-        chapter=chapter,
-        document=prov["document"],
-        where=prov["table"],
-        row=row_label or str(index),
-        quantity=table.attrs["titles"].get(column, column),
-        unit=table.attrs["units"].get(column, ""),
-        published=printed,
-        model=model,
-        tolerance=printed_tolerance(printed),
-        status=classify(printed, model),
-        note=note.format(model=model, published=printed, rounded=round_like(model, printed)),
-        resource=prov["resource"],
-    )
+    return check(chapter, prov["document"], prov["table"], row_label or str(index),
+                 table.attrs["titles"].get(column, column), table.attrs["units"].get(column, ""),
+                 table.attrs["printed"][column][index], model, note, prov["resource"])
 
 
 def collect(chapter: str | None = None) -> list[SourceCheck]:
@@ -145,7 +151,7 @@ def collect(chapter: str | None = None) -> list[SourceCheck]:
     if chapter and chapter not in _providers:
         raise KeyError(f"no source checks registered for chapter {chapter!r}; "
                        f"known: {', '.join(_providers)}")
-    return [c for ch in chapters for c in _providers[ch]()]
+    return [c for ch in chapters for func in _providers[ch] for c in func()]
 
 
 _COLUMNS = [f.name for f in fields(SourceCheck)]

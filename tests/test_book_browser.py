@@ -16,7 +16,7 @@ import pytest
 
 from playwright.sync_api import sync_playwright
 
-from goodput import coding, pcie, pcie_latency
+from goodput import coding, pcie, pcie_latency, pcie_transactions
 from goodput.render import pcie as pcie_charts
 
 HTML = Path(__file__).resolve().parent.parent / "_build" / "html"
@@ -221,6 +221,27 @@ def test_pcie_measured_latency_sliders_recompute_the_model_curve(browser, book_u
         sizes = sorted(rows)
         want = pcie_latency.latency_bound_gbit_s("write", pcie.an3935_link("MSC8156"), sizes, ts, tl, k, duplex=True)
         assert [rows[s] for s in sizes] == pytest.approx(list(want), rel=1e-12)
+        assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
+    finally:
+        context.close()
+
+
+def test_pcie_reads_sliders_recompute_the_read_curve(browser, book_url):
+    context, page, log = _open(browser, book_url + "notebooks/pcie-reads.html")
+    try:
+        page.wait_for_function("() => window.__views.length >= 1", timeout=15000)
+        view = _view_index(page, "reads_in_flight")
+        _move(page, view, "completion_ns", 800)
+        _move(page, view, "reads_in_flight", 3)
+        assert (_signal(page, view, "completion_ns"), _signal(page, view, "reads_in_flight")) == (800, 3)
+        expr = pcie_transactions.pipelined_reads_expr().subs(
+            pcie.link_substitution(pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")))
+        rows = {r["size_bytes"]: r["read_mbyte_s"] for r in _rows(page, view, "read_mbyte_s")}
+        assert len(rows) == 13
+        for size, got in rows.items():
+            want = float(expr.subs({pcie.payload: size, pcie_transactions.completion_latency: 800,
+                                    pcie_transactions.reads_in_flight: 3}))
+            assert got == pytest.approx(want, rel=1e-12)
         assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
     finally:
         context.close()

@@ -1,3 +1,9 @@
-"""Log parsers, one module per log format (none yet: the firmware chapter adds them)."""
+"""Log parsers, one module per log format.
 
-__all__: list[str] = []
+``ahb_trace``
+    AHB bus traces printed by the Intel PCIe tutorial's test program.
+"""
+
+from . import ahb_trace
+
+__all__ = ["ahb_trace"]

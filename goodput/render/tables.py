@@ -9,7 +9,7 @@ from .. import checks, coding, data
 
 __all__ = ["checks_summary", "checks_table", "published_vs_model", "pcie_generations_table",
            "dllp_share_table", "latency_fit_table", "measured_over_model_table",
-           "above_ceiling_table", "provenance_sentence", "efficiency_table", "common_links_table"]
+           "above_ceiling_table", "intel_examples_table", "intel_table3", "provenance_sentence", "efficiency_table", "common_links_table"]
 
 
 def checks_summary(chapter: str) -> pd.DataFrame:
@@ -196,3 +196,25 @@ def above_ceiling_table() -> pd.DataFrame:
                                  "ceiling without DLLPs (Gbit/s)": f"{ceiling:.2f}",
                                  "excess": f"{measured / ceiling - 1:+.0%}"})
     return pd.DataFrame(rows)
+
+
+def intel_examples_table() -> pd.DataFrame:
+    """Intel 324611 §3.5 Examples 1 and 2 as printed, with the model's value for each calculated figure."""
+    from .. import pcie_transactions as pt
+
+    t = data.load("intel-324611-s3-5-examples")
+    by_row = {c.row: c for c in checks.collect("pcie-reads") if c.resource == "intel-324611-s3-5-examples"}
+    rows = []
+    for r in t.itertuples():
+        c = by_row.get(f"Example {r.example}: {r.quantity} ({r.unit})")
+        rows.append({"example": r.example, "from": r.basis, "quantity": r.quantity,
+                     "printed": f"{t.attrs['printed']['value'][r.Index]} {r.unit}",
+                     "model": f"{c.model:.4g} {r.unit}" if c else "(from the trace, not yet parsed)",
+                     "status": c.status if c else ""})
+    return pd.DataFrame(rows)
+
+
+def intel_table3() -> pd.DataFrame:
+    """Intel 324611 Table 3 (dma-demo results) as printed, with its provenance in the attrs."""
+    t = data.load("intel-324611-table3")
+    return pd.DataFrame({c: t.attrs["printed"][c] for c in t.columns})

@@ -1,0 +1,224 @@
+"""PCI Express transactions one after another: the Intel tutorial's worked examples.
+
+Where :mod:`goodput.pcie` streams transfers back to back, these expressions
+follow a program that issues ``n`` small transactions in a row, as a CPU does
+when it writes or reads device registers:
+
+- posted writes go out back to back; each is ``S + F + H + E`` bytes, and the
+  physical layer adds a ``P``-byte SKP ordered set (a "PLP") at least every
+  ``L_PLP`` bytes;
+- reads are issued one at a time: the request's bytes, a completion latency
+  ``t_c`` in the device, optionally ``d`` DLLPs the loop waits for, then the
+  completion's bytes.
+
+A byte takes ``8 / B`` ns at bit rate ``B`` (Gbit/s) after the line code.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import sympy as sp
+
+from . import checks, coding, data, pcie
+from .logs import ahb_trace
+from .params import Parameter
+
+__all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "dllps_per_read",
+           "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
+           "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "published_log",
+           "reads_in_flight", "pipelined_reads_expr", "PARAMETERS"]
+
+transactions = sp.Symbol("n", positive=True, integer=True)  #: transactions issued
+completion_latency = sp.Symbol("t_c", nonnegative=True)  #: ns from request to completion
+plp_bytes = sp.Symbol("P", positive=True, integer=True)  #: bytes of one SKP ordered set
+plp_interval = sp.Symbol(r"L_{\mathrm{PLP}}", positive=True, integer=True)  #: max bytes between SKPs
+dllps_per_read = sp.Symbol("d", nonnegative=True, integer=True)  #: DLLPs each read waits for
+
+
+def byte_time_expr() -> sp.Expr:
+    """Nanoseconds per byte after the line code."""
+    return 8 / pcie.bit_rate
+
+
+def _request() -> sp.Expr:
+    return pcie.framing + pcie.header + pcie.ecrc
+
+
+def _completion() -> sp.Expr:
+    return pcie.payload + pcie.framing + pcie.cpl_header + pcie.ecrc
+
+
+def posted_writes_expr() -> dict[str, sp.Expr]:
+    """``n`` back-to-back writes of ``S`` bytes: time (ns) and the bytes each direction carries.
+
+    Each write is acknowledged by one ACK and one UpdateFC DLLP, which travel the
+    other way.
+    """
+    tlp = pcie.payload + pcie.framing + pcie.header + pcie.ecrc
+    plps = sp.ceiling(transactions * tlp / plp_interval)
+    write_bytes = transactions * tlp + plps * plp_bytes
+    return {
+        "time_ns": write_bytes * byte_time_expr(),
+        "payload_bytes": transactions * pcie.payload,
+        "write_direction_bytes": write_bytes,
+        "read_direction_bytes": transactions * 2 * pcie.dllp,
+        "plps": plps,
+    }
+
+
+def serial_reads_expr() -> dict[str, sp.Expr]:
+    """``n`` reads of ``S`` bytes issued one at a time: time (ns) and bytes per direction.
+
+    The read direction carries the completions plus an ACK and an UpdateFC per
+    request; the write direction carries the requests plus an ACK per
+    completion; each direction also carries its SKP ordered sets, which the
+    completion latency hides.
+    """
+    t = byte_time_expr()
+    per_read = _request() * t + completion_latency + dllps_per_read * pcie.dllp * t + _completion() * t
+    plps = sp.ceiling(transactions * _completion() / plp_interval)
+    return {
+        "time_ns": transactions * per_read,
+        "payload_bytes": transactions * pcie.payload,
+        "read_direction_bytes": transactions * (_completion() + 2 * pcie.dllp) + plps * plp_bytes,
+        "write_direction_bytes": transactions * (_request() + pcie.dllp) + plps * plp_bytes,
+        "plps": plps,
+    }
+
+
+reads_in_flight = sp.Symbol(r"k_{\mathrm{rd}}", positive=True, integer=True)  #: reads outstanding at once
+
+
+def pipelined_reads_expr() -> sp.Expr:
+    """Read throughput (MB/s) with ``k_rd`` reads of ``S`` bytes in flight, each waiting ``t_c``.
+
+    One read occupies ``request + t_c + completion`` ns from issue to data; with
+    ``k_rd`` in flight the completions arrive ``k_rd`` times as often, until the
+    completion direction is full.
+    """
+    round_trip = serial_reads_expr()["time_ns"].subs({transactions: 1, dllps_per_read: 0})
+    wire_limit = pcie.payload / (_completion() * byte_time_expr())
+    return 1000 * sp.Min(wire_limit, reads_in_flight * pcie.payload / round_trip)
+
+
+PARAMETERS = {
+    p.name: p
+    for p in (
+        Parameter("completion_ns", completion_latency, "ns", 0, 3000, default=500, step=10,
+                  label="request to completion t_c (ns)"),
+        Parameter("reads_in_flight", reads_in_flight, "reads", 1, 16, default=1, step=1,
+                  label="reads in flight", integer=True),
+    )
+}
+
+#: The two worked examples of Intel 324611 §3.5: PCIe 1.1 x1, 3DW headers, no ECRC,
+#: 100 transactions of 4 bytes, an SKP at least every 1180 bytes, 500 ns to completion.
+INTEL_EXAMPLES = {
+    1: {"kind": "write", "n": 100, "size": 4},
+    2: {"kind": "read", "n": 100, "size": 4, "t_c": 500.0, "d": 1},
+}
+
+
+def evaluate_example(kind: str, n: int, size: int, t_c: float = 0.0, d: int = 0,
+                     link: pcie.Link | None = None) -> dict:
+    """Throughput (MB/s) and allocated bandwidth per direction (MB/s and % of the link)."""
+    link = (link or pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")).checked()
+    exprs = posted_writes_expr() if kind == "write" else serial_reads_expr()
+    subs = {**pcie.link_substitution(link), pcie.payload: size, transactions: n,
+            completion_latency: t_c, dllps_per_read: d, plp_bytes: 4, plp_interval: 1180}
+    v = {k: float(e.subs(subs)) for k, e in exprs.items()}
+    link_mbyte_s = 1000 * coding.byte_rate_gbyte_s(link.generation.rate_gtps, link.lanes, link.generation.code)
+    out = {"net_mbyte_s": 1000 * v["payload_bytes"] / v["time_ns"], "time_ns": v["time_ns"], "plps": v["plps"]}
+    for direction in ("write", "read"):
+        mbyte_s = 1000 * v[f"{direction}_direction_bytes"] / v["time_ns"]
+        out[f"{direction}_mbyte_s"] = mbyte_s
+        out[f"{direction}_share_percent"] = 100 * mbyte_s / link_mbyte_s
+    return out
+
+
+def test15_theoretical_mbyte_s(size: int) -> float:
+    """The Intel tutorial's theoretical read throughput of Test 15: request, 500 ns, completion, no DLLP."""
+    return evaluate_example("read", 1, size, t_c=500.0, d=0)["net_mbyte_s"]
+
+
+_QUANTITY = {
+    "net write throughput": "net_mbyte_s", "net read throughput": "net_mbyte_s",
+    "allocated write bandwidth": "write_mbyte_s", "allocated read bandwidth": "read_mbyte_s",
+    "allocated write bandwidth share": "write_share_percent",
+    "allocated read bandwidth share": "read_share_percent",
+}
+
+
+@checks.provider("pcie-reads")
+def source_checks():
+    """Intel 324611: Examples 1 and 2 as calculated, and the Test 14 and Test 15 theory columns."""
+    out = []
+    t = data.load("intel-324611-s3-5-examples")
+    results = {k: evaluate_example(**e) for k, e in INTEL_EXAMPLES.items()}
+    for row in t.itertuples():
+        if row.basis != "calculation":
+            continue  # trace figures are checked against the parsed traces
+        out.append(checks.compare("pcie-reads", t, row.Index, "value",
+                                  results[row.example][_QUANTITY[row.quantity]],
+                                  f"Example {row.example}: {row.quantity} ({row.unit})"))
+
+    t = data.load("intel-324611-test14")
+    for row in t.itertuples():
+        link = pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")
+        out.append(checks.compare("pcie-reads", t, row.Index, "max_pcie_throughput_mbyte_s",
+                                  1000 * pcie.goodput_gbit_s("write", link, row.sequential_write_bytes) / 8,
+                                  f"{row.sequential_write_bytes} bytes"))
+
+    t = data.load("intel-324611-test15")
+    for row in t.itertuples():
+        out.append(checks.compare(
+            "pcie-reads", t, row.Index, "theoretical_mbyte_s", test15_theoretical_mbyte_s(row.payload_bytes),
+            f"{row.payload_bytes} bytes",
+            "" if row.payload_bytes != 4 else
+            "Request (20 bytes), 500 ns, completion (S + 20 bytes) at 4 ns a byte gives {model:.2f} "
+            "here and matches the printed figure for 1, 2 and 8 bytes; the printed {published} fits none "
+            "of the rules that give the other three rows."))
+    return out
+
+
+#: The AHB trace logs of Intel 324611 whose statistic blocks are recomputed, by test.
+AHB_LOGS = {
+    "Test 1": "intel-324611-test1-ahb.log",
+    "Test 2": "intel-324611-test2-ahb.log",
+    "Test 3": "intel-324611-test3-ahb.log",
+    "Test 10": "intel-324611-test10-ahb.log",
+    "Test 11": "intel-324611-test11-ahb.log",
+}
+
+
+def published_log(name: str) -> Path:
+    """Path of a trace excerpt in ``data/logs/published``."""
+    return data.published_dir().parent / "logs" / "published" / name
+
+
+@checks.provider("pcie-reads")
+def trace_checks():
+    """Every value of every "Statistic for N AHB accesses" block, recomputed from its trace."""
+    out = []
+    for test, name in AHB_LOGS.items():
+        trace = ahb_trace.parse(published_log(name))
+        recomputed = ahb_trace.statistics(trace)
+        ticks = trace.accesses["ticks"].to_numpy()
+        printed_delays = trace.accesses["delay_ns"].to_numpy()[1:]
+        mismatch = [i + 1 for i, (a, b) in enumerate(zip(np.diff(ticks) * ahb_trace.TICK_NS, printed_delays))
+                    if a != b]
+        note = ""
+        if mismatch:
+            i = mismatch[0]
+            note = (f"Access {i + 1} is {int(ticks[i] - ticks[i - 1])} ticks "
+                    f"({(ticks[i] - ticks[i - 1]) * ahb_trace.TICK_NS:g} ns) after the one before by its "
+                    f"timestamps, but its printed delay is {printed_delays[i - 1]:g} ns, and the statistic "
+                    "follows the printed delay: a timestamp or the delay was mistyped.")
+        for key in ahb_trace.STATISTIC_KEYS:
+            unit = "ns" if "Time" in key else "B/s"
+            out.append(checks.check("pcie-reads", "Intel 324611", f"{test} statistic block",
+                                    f"{trace.statistic_accesses} accesses", key, unit,
+                                    trace.printed[key], recomputed[key], note, f"logs/published/{name}"))
+    return out

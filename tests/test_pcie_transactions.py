@@ -1,0 +1,50 @@
+import pytest
+import sympy as sp
+
+from goodput import checks, pcie, pcie_transactions as pt
+
+CHECKS = checks.collect("pcie-reads")
+ERRATA = {("intel-324611-test15", "4 bytes")} | {
+    ("logs/published/intel-324611-test2-ahb.log", "2 accesses")}
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=lambda c: f"{c.resource}-{c.row}-{c.quantity}")
+def test_intel_figures_are_reproduced_or_flagged(check):
+    expected = "erratum" if (check.resource, check.row) in ERRATA else "ok"
+    assert check.status == expected, check
+
+
+def test_every_statistic_value_and_example_figure_is_checked():
+    assert sum(c.where.endswith("statistic block") for c in CHECKS) == 5 * 6
+    assert sum(c.resource == "intel-324611-s3-5-examples" for c in CHECKS) == 10
+    assert sum(c.resource == "intel-324611-test14" for c in CHECKS) == 13
+    assert sum(c.resource == "intel-324611-test15" for c in CHECKS) == 4
+
+
+def test_one_read_in_flight_is_the_serial_read_without_dllps():
+    link = pcie.link_substitution(pcie.Link(gen=1, lanes=1, mps=4096, dllp="none"))
+    piped = pt.pipelined_reads_expr().subs(link)
+    for size in (1, 4, 64, 1024):
+        one = float(piped.subs({pcie.payload: size, pt.completion_latency: 500, pt.reads_in_flight: 1}))
+        assert one == pytest.approx(pt.test15_theoretical_mbyte_s(size), rel=1e-12)
+
+
+def test_more_reads_in_flight_never_beat_the_completion_direction():
+    link = pcie.link_substitution(pcie.Link(gen=1, lanes=1, mps=4096, dllp="none"))
+    piped = pt.pipelined_reads_expr().subs(link)
+    for size in (4, 256, 4096):
+        wire = 1000 * pcie.goodput_gbit_s("write", pcie.Link(gen=1, lanes=1, mps=4096, dllp="none"), size) / 8
+        for k in (1, 2, 8, 64):
+            got = float(piped.subs({pcie.payload: size, pt.completion_latency: 500, pt.reads_in_flight: k}))
+            assert got <= wire * (1 + 1e-12)
+
+
+def test_example_1_counts_three_plps_for_2400_bytes():
+    r = pt.evaluate_example("write", 100, 4)
+    assert r["plps"] == 3 and r["time_ns"] == pytest.approx(9648)
+    assert r["write_share_percent"] == pytest.approx(100)
+
+
+def test_example_2_waits_500_ns_per_read():
+    r = pt.evaluate_example("read", 100, 4, t_c=500.0, d=1)
+    assert r["time_ns"] == pytest.approx(70800)
