@@ -22,7 +22,7 @@ import numpy as np
 import sympy as sp
 
 from . import checks, coding, data, pcie
-from .logs import ahb_trace
+from .logs import ahb_trace, pcie_trace
 from .params import Parameter
 
 __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "dllps_per_read",
@@ -221,4 +221,76 @@ def trace_checks():
             out.append(checks.check("pcie-reads", "Intel 324611", f"{test} statistic block",
                                     f"{trace.statistic_accesses} accesses", key, unit,
                                     trace.printed[key], recomputed[key], note, f"logs/published/{name}"))
+    return out
+
+
+SYMBOL_LOGS = {
+    1: "intel-324611-example1-symbols.log",
+    2: "intel-324611-example2-symbols.log",
+    3: "intel-324611-test3-symbols.log",
+    4: "intel-324611-test4-symbols.log",
+}
+
+
+def trace_directions(trace) -> tuple[str, str]:
+    """``(write_direction, read_direction)`` of a parsed symbol trace: where requests and writes go."""
+    writes = {p.direction for p in trace.packets if p.kind == "TLP" and p.name in ("MWr", "MRd")}
+    if len(writes) != 1:
+        raise ValueError(f"{trace.path}: cannot tell the write direction from its TLPs")
+    (w,) = writes
+    return w, next(d for d in trace.directions if d != w)
+
+
+_EXAMPLE_TRACE_NOTES = {
+    (2, "net read throughput"):
+        "The trace runs {cycles} symbol times ({time:g} ns) and carries {payload} bytes; the text "
+        "divides by 2128 ns, which it also calls 523 x 4 ns.",
+    (2, "allocated read bandwidth share"):
+        "The trace's read direction carries {busy} symbols of packets, no SKP among them; the text "
+        "counts one SKP there (124 symbols).",
+}
+
+
+@checks.provider("pcie-reads")
+def symbol_trace_checks():
+    """The figures the text reads off the analyzer traces, from the parsed traces."""
+    out = []
+    t = data.load("intel-324611-s3-5-examples")
+    for row in t.itertuples():
+        if row.basis != "trace":
+            continue
+        trace = pcie_trace.parse(published_log(SYMBOL_LOGS[row.example]))
+        s = pcie_trace.summary(trace)
+        write, read = trace_directions(trace)
+        model = {"net write throughput": s["payload_mbyte_s"], "net read throughput": s["payload_mbyte_s"],
+                 "allocated read bandwidth share": s[f"{read}_share_percent"],
+                 "allocated write bandwidth share": s[f"{write}_share_percent"]}[row.quantity]
+        note = _EXAMPLE_TRACE_NOTES.get((row.example, row.quantity), "").format(
+            cycles=s["cycles"], time=s["time_ns"], payload=s["payload_bytes"], busy=s[f"{read}_busy_symbols"])
+        out.append(checks.compare("pcie-reads", t, row.Index, "value", model,
+                                  f"Example {row.example} trace: {row.quantity} ({row.unit})", note))
+
+    t = data.load("intel-324611-s4-6-s4-7-trace-figures")
+    test3 = pcie_trace.parse(published_log(SYMBOL_LOGS[3]))
+    intervals = pcie_trace.tlp_intervals(test3, "MWr")
+    payload = [p.payload_bytes for p in test3.packets if p.name == "MWr"]
+    interval_ns = pcie_trace.SYMBOL_NS * sum(intervals) / len(intervals)
+    test4 = pcie_trace.parse(published_log(SYMBOL_LOGS[4]))
+    reads = pcie_trace.read_timings(test4)
+    # The conversion lost the first request's symbols: the trace shows requests 2 and 3 whole.
+    seen = {2: reads[0], 3: reads[1]}
+    ns = pcie_trace.SYMBOL_NS
+    for row in t.itertuples():
+        label = f"Test {row.test}: {row.quantity} #{row.occurrence} ({row.unit})"
+        if row.test == 3:
+            model = interval_ns if row.quantity == "TLP interval" else 1000 * (payload[0] / interval_ns)
+        else:
+            timing = seen.get(row.occurrence)  # each figure belongs to the read it follows
+            key = {"read to completion time": "to_completion", "completion to next request": "to_next_request",
+                   "request to request": "to_next_request_start", "read throughput": "to_next_request_start"}
+            value = timing and timing[key[row.quantity]]
+            if value is None:
+                continue  # not in the trace as converted: see the log's header
+            model = value * ns if row.unit == "ns" else 1000 * 4 / (value * ns)
+        out.append(checks.compare("pcie-reads", t, row.Index, "value", model, label))
     return out

@@ -17,6 +17,7 @@ from .charts import Slider, live_model
 
 __all__ = ["SLIDERS", "slider_values_to_link", "live_exprs", "explore_chart", "breakdown_chart",
            "measured_vs_model_chart", "latency_chart", "reads_chart", "ahb_delays_chart", "test14_chart",
+           "trace_timeline_chart",
            "explore_sizes"]
 
 lanes_log2 = sp.Symbol("l", nonnegative=True, integer=True)
@@ -305,3 +306,30 @@ def test14_chart() -> alt.LayerChart:
             y="measured_mbyte_s:Q", tooltip=["sequential_write_bytes:Q", "measured_mbyte_s:Q", "model_mbyte_s:Q"]),
     ).properties(width=520, height=220,
                  title="Write combining (Test 14): measured (points), one TLP per write (dashed)")
+
+
+def trace_timeline_chart(log_names: dict[str, str]) -> alt.Chart:
+    """Packets of published analyzer traces on a time line, one lane per direction."""
+    from .. import pcie_transactions as pt
+    from ..logs import pcie_trace
+
+    rows = []
+    for label, name in log_names.items():
+        trace = pcie_trace.parse(pt.published_log(name))
+        write, read = pt.trace_directions(trace)
+        role = {write: "to the device", read: "from the device"}
+        for p in trace.packets:
+            rows.append({"trace": label, "direction": f"{p.direction}: {role[p.direction]}",
+                         "packet": p.name if p.complete else f"{p.name} (partly lost)",
+                         "start_ns": (p.first_cycle - trace.first_cycle) * pcie_trace.SYMBOL_NS,
+                         "end_ns": (p.last_cycle + 1 - trace.first_cycle) * pcie_trace.SYMBOL_NS,
+                         "symbols": p.symbols})
+    frame = pd.DataFrame(rows)
+    return alt.Chart(frame).mark_bar(height=14).encode(
+        x=alt.X("start_ns:Q", title="time from the first cycle of the trace (ns)"),
+        x2="end_ns:Q",
+        y=alt.Y("direction:N", title=None),
+        color=alt.Color("packet:N", title="packet"),
+        row=alt.Row("trace:N", title=None, header=alt.Header(labelAngle=0, labelAlign="left")),
+        tooltip=["trace:N", "direction:N", "packet:N", "start_ns:Q", "end_ns:Q", "symbols:Q"],
+    ).properties(width=560, height=60).resolve_scale(x="independent")

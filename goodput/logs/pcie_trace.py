@@ -1,0 +1,279 @@
+"""Parser for PCI Express analyzer symbol traces, as the Intel tutorial prints them.
+
+A trace has a header line ``Cycle TX RX`` and then one line per symbol time::
+
+    009:	UpdateFC_P	K	SDP	D	00	Attr	: RO- NS- EP-
+
+a cycle number, and the symbol each direction carried (``K`` control or ``D``
+data, then its name or hex byte), with the analyzer's annotations in between.
+The first symbol on a line is the first column's direction (TX), the second the
+other's (RX). ``...`` stands for a run of idle cycles. A line with a cycle number
+and no symbols is a cycle whose symbols the document's conversion lost
+(``lost_cycles``); a gap in the cycle numbers without ``...`` is a cycle that was
+not printed (``missing_cycles``): it counts in the trace's time but holds no
+symbol. Other lines (titles, page headers, ``#`` headers) are skipped.
+
+:func:`parse` turns the symbols into packets per direction — TLPs (``STP`` to
+``END``), DLLPs (``SDP`` to ``END``) and SKP ordered sets (``COM`` and its
+``SKP``\\ s) — decoded from their bytes: TLP type and payload length from the
+header, DLLP type from its first byte. A packet that runs into lost cycles is
+kept and marked ``complete=False``. It raises :class:`~goodput.errors.LogFormatError`
+with file and line for an unknown symbol, a line with more than two symbols,
+cycle numbers that go backwards, a data symbol outside any packet where no cycle
+was lost, and a trace that ends inside a packet.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import LogFormatError
+
+__all__ = ["Packet", "SymbolTrace", "parse", "parse_text", "summary", "SYMBOL_NS"]
+
+SYMBOL_NS = 4.0  #: one symbol time at 2.5 GT/s with 8b/10b
+
+_HEADER = re.compile(r"""
+    ^Cycle\s+(?P<first>TX|Tx)\s+(?P<second>RX|Rx)\s*$   # names the two symbol columns
+    """, re.VERBOSE)
+_CYCLE = re.compile(r"""
+    ^(?P<cycle>\d{3,6}):                                 # cycle number
+    (?P<rest>.*)$                                        # symbols and annotations
+    """, re.VERBOSE)
+_SYMBOL = re.compile(r"""
+    (?<![\w.])(?P<kind>[KD])\s+                          # K control or D data symbol
+    (?P<value>[0-9A-F]{2}|STP|SDP|END|COM|SKP)           # its hex byte or control name
+    (?![\w.])""", re.VERBOSE)
+_SYMBOL_LIKE = re.compile(r"(?<![\w.:])[KD]\s+(?P<value>[0-9A-Za-z]{2,4})(?![\w.])")
+_GAP = re.compile(r"^\.\.\.\s*$")
+
+_DLLP_TYPES = {0x00: "Ack", 0x10: "Nak", 0x20: "PM", 0x30: "Vendor"}
+_FC = {0x4: "InitFC1", 0xC: "InitFC2", 0x8: "UpdateFC", 0x5: "InitFC1", 0xD: "InitFC2", 0x9: "UpdateFC",
+       0x6: "InitFC1", 0xE: "InitFC2", 0xA: "UpdateFC"}
+_FC_CLASS = {0: "P", 1: "NP", 2: "Cpl"}
+_TLP_TYPES = {(0, 0x00): "MRd", (1, 0x00): "MRd", (2, 0x00): "MWr", (3, 0x00): "MWr",
+              (0, 0x0A): "Cpl", (2, 0x0A): "CplD", (0, 0x04): "CfgRd0", (2, 0x04): "CfgWr0"}
+
+
+@dataclass
+class Packet:
+    """One packet on one direction of the link."""
+
+    direction: str            # the column's name, "TX" or "RX"
+    kind: str                 # "TLP", "DLLP" or "SKP"
+    name: str                 # MWr, MRd, CplD, Ack, UpdateFC_P, SKP, or "?" if its bytes were lost
+    first_cycle: int
+    last_cycle: int
+    symbols: int              # symbol times the packet occupies, framing included
+    payload_bytes: int = 0    # data carried by a TLP
+    complete: bool = True     # False if lost cycles cut into it
+
+
+@dataclass
+class SymbolTrace:
+    """Packets of both directions, the cycles the trace spans, and the cycles it lost."""
+
+    path: str
+    directions: tuple[str, str]
+    first_cycle: int
+    last_cycle: int
+    packets: list[Packet] = field(default_factory=list)
+    lost_cycles: list[int] = field(default_factory=list)     # printed without their symbols
+    missing_cycles: list[int] = field(default_factory=list)  # numbers skipped, no "..." before
+
+    @property
+    def cycles(self) -> int:
+        return self.last_cycle - self.first_cycle + 1
+
+
+def parse(path) -> SymbolTrace:
+    """Parse the symbol trace at ``path``."""
+    path = Path(path)
+    return parse_text(path.read_text(encoding="utf-8"), str(path))
+
+
+class _Assembler:
+    """Builds the packets of one direction from its symbols, cycle by cycle."""
+
+    def __init__(self, trace: SymbolTrace, direction: str):
+        self.trace, self.direction = trace, direction
+        self.open: dict | None = None
+        self.lost_since_packet = False
+
+    def lost(self, cycle: int):
+        self.lost_since_packet = True
+        if self.open is not None:
+            self.open["complete"] = False
+            self.open["symbols"] += 1
+            self.open["last"] = cycle
+
+    def symbol(self, cycle: int, kind: str, value: str, path: str, line: int):
+        p = self.open
+        if kind == "K" and value in ("STP", "SDP", "COM"):
+            if p is not None:
+                if p["kind"] == "SKP":
+                    self._close()
+                else:
+                    raise LogFormatError(path, line, f"{self.direction}: {value} inside a {p['kind']} "
+                                                     f"that started at cycle {p['first']}")
+            self.open = {"kind": {"STP": "TLP", "SDP": "DLLP", "COM": "SKP"}[value], "first": cycle,
+                         "last": cycle, "symbols": 1, "bytes": [], "complete": True}
+            return
+        if p is None:
+            if kind == "D" and value == "00":
+                return  # logical idle
+            if self.lost_since_packet:
+                # the rest of a packet whose start the conversion lost
+                self.open = {"kind": "TLP" if value != "END" else "DLLP", "first": cycle, "last": cycle,
+                             "symbols": 1, "bytes": [], "complete": False}
+                if value == "END":
+                    self._close()
+                elif kind == "D":
+                    self.open["bytes"].append(int(value, 16))
+                return
+            raise LogFormatError(path, line, f"{self.direction}: {kind} {value} outside any packet")
+        p["last"], p["symbols"] = cycle, p["symbols"] + 1
+        if p["kind"] == "SKP":
+            if kind == "K" and value == "SKP":
+                return
+            p["last"], p["symbols"] = p["last"], p["symbols"] - 1
+            self._close()
+            self.symbol(cycle, kind, value, path, line)
+            return
+        if kind == "K" and value == "END":
+            self._close()
+        elif kind == "D":
+            p["bytes"].append(int(value, 16))
+        else:
+            raise LogFormatError(path, line, f"{self.direction}: K {value} inside a {p['kind']}")
+
+    def _close(self):
+        p, self.open = self.open, None
+        self.lost_since_packet = False
+        name, payload = "?", 0
+        b = p["bytes"]
+        if p["kind"] == "SKP":
+            name = "SKP"
+        elif p["kind"] == "DLLP" and p["complete"] and b:
+            name = _DLLP_TYPES.get(b[0] & 0xF0) or (
+                f"{_FC.get(b[0] >> 4, 'FC')}_{_FC_CLASS.get((b[0] >> 4) & 0x3, '?')}")
+        elif p["kind"] == "TLP" and p["complete"] and len(b) >= 6:
+            fmt, typ = b[2] >> 5, b[2] & 0x1F
+            name = _TLP_TYPES.get((fmt, typ), f"TLP(fmt={fmt},type={typ:#x})")
+            if fmt & 0x2:
+                payload = 4 * (((b[4] & 0x3) << 8) | b[5])
+        self.trace.packets.append(Packet(self.direction, p["kind"], name, p["first"], p["last"],
+                                         p["symbols"], payload, p["complete"]))
+
+
+def parse_text(text: str, path: str = "<text>") -> SymbolTrace:
+    """Parse a symbol trace given as text; ``path`` names it in errors."""
+    directions = None
+    trace = None
+    sides: tuple[_Assembler, _Assembler] | None = None
+    previous = None
+    after_gap = False
+    last_line = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        if directions is None:
+            m = _HEADER.match(line.strip())
+            if m:
+                directions = (m["first"].upper(), m["second"].upper())
+            continue
+        if _GAP.match(line.strip()):
+            after_gap = True
+            continue
+        m = _CYCLE.match(line.strip())
+        if not m:
+            continue
+        last_line = number
+        cycle = int(m["cycle"])
+        if trace is None:
+            trace = SymbolTrace(path, directions, cycle, cycle)
+            sides = (_Assembler(trace, directions[0]), _Assembler(trace, directions[1]))
+        elif cycle <= previous:
+            raise LogFormatError(path, number, f"cycle {cycle} does not follow cycle {previous}")
+        elif cycle > previous + 1 and not after_gap:
+            trace.missing_cycles.extend(range(previous + 1, cycle))
+        after_gap = False
+        rest = m["rest"]
+        symbols = [(s["kind"], s["value"]) for s in _SYMBOL.finditer(rest)]
+        candidates = list(_SYMBOL_LIKE.finditer(rest))
+        if len(candidates) > len(symbols):
+            bad = next(c for c in candidates if not _SYMBOL.fullmatch(c.group(0)))
+            raise LogFormatError(path, number, f"unknown symbol {bad.group(0)!r}")
+        if len(symbols) > 2:
+            raise LogFormatError(path, number, f"{len(symbols)} symbols in one cycle; a line holds two")
+        if len(symbols) == 2:
+            for side, (kind, value) in zip(sides, symbols):
+                side.symbol(cycle, kind, value, path, number)
+        else:
+            trace.lost_cycles.append(cycle)
+            for side in sides:
+                side.lost(cycle)
+        trace.last_cycle = previous = cycle
+    if directions is None:
+        raise LogFormatError(path, 1, "no 'Cycle TX RX' header line")
+    if trace is None:
+        raise LogFormatError(path, last_line or 1, "no cycles")
+    for side in sides:
+        if side.open is not None:
+            if side.open["complete"]:
+                raise LogFormatError(path, last_line, f"{side.direction}: trace ends inside a "
+                                                      f"{side.open['kind']} that started at cycle {side.open['first']}")
+            side._close()
+    trace.packets.sort(key=lambda p: (p.first_cycle, p.direction))
+    return trace
+
+
+def summary(trace: SymbolTrace) -> dict:
+    """Payload throughput (MB/s) and the share of each direction's symbol times that packets used."""
+    time_ns = trace.cycles * SYMBOL_NS
+    out = {"cycles": trace.cycles, "time_ns": time_ns, "lost_cycles": len(trace.lost_cycles),
+           "missing_cycles": len(trace.missing_cycles)}
+    payload = sum(p.payload_bytes for p in trace.packets if p.kind == "TLP")
+    out["payload_bytes"] = payload
+    out["payload_mbyte_s"] = 1000 * payload / time_ns
+    for d in trace.directions:
+        busy = sum(p.symbols for p in trace.packets if p.direction == d)
+        out[f"{d}_busy_symbols"] = busy
+        out[f"{d}_share_percent"] = 100 * busy / trace.cycles
+        out[f"{d}_packets"] = [p.name for p in trace.packets if p.direction == d]
+    return out
+
+
+def tlp_intervals(trace: SymbolTrace, name: str) -> list[int]:
+    """Cycles between the starts of consecutive TLPs named ``name`` whose starts were seen."""
+    starts = [p.first_cycle for p in trace.packets if p.kind == "TLP" and p.name == name and p.complete]
+    return [b - a for a, b in zip(starts, starts[1:])]
+
+
+def read_timings(trace: SymbolTrace) -> list[dict]:
+    """Per complete read request: its cycles, and those of the completion that follows it.
+
+    ``to_completion`` is the symbol times from the end of the request to the
+    start of the next completion in the other direction; ``to_next_request``
+    from the end of that completion to the start of the next request. ``None``
+    where the trace does not show the packet whole.
+    """
+    requests = [p for p in trace.packets if p.kind == "TLP" and p.name == "MRd"]
+    completions = [p for p in trace.packets if p.kind == "TLP" and p.name in ("CplD", "Cpl", "?")
+                   and p.direction != (requests[0].direction if requests else None)]
+    out = []
+    for i, r in enumerate(requests):
+        c = next((c for c in completions if c.first_cycle > r.last_cycle), None)
+        nxt = requests[i + 1] if i + 1 < len(requests) else None
+        ok_c = c is not None and c.complete
+        out.append({
+            "request_first": r.first_cycle, "request_last": r.last_cycle,
+            "to_completion": (c.first_cycle - r.last_cycle - 1) if ok_c else None,
+            "to_next_request": (nxt.first_cycle - c.last_cycle - 1) if ok_c and nxt is not None else None,
+            "to_next_request_start": (nxt.first_cycle - r.first_cycle) if nxt is not None else None,
+        })
+    return out
+
+
+__all__ += ["tlp_intervals", "read_timings"]

@@ -1,0 +1,100 @@
+"""The symbol-trace parser, on the tutorial's four traces and on traces broken on purpose."""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from goodput.errors import LogFormatError
+from goodput.logs import pcie_trace
+
+LOGS = Path(__file__).resolve().parent.parent / "data" / "logs" / "published"
+EXAMPLE1 = LOGS / "intel-324611-example1-symbols.log"
+TRACES = sorted(LOGS.glob("*-symbols.log"))
+
+
+def test_every_published_symbol_trace_parses_into_packets():
+    assert len(TRACES) == 4
+    for path in TRACES:
+        trace = pcie_trace.parse(path)
+        assert trace.directions == ("TX", "RX") and trace.packets
+
+
+def test_example_1_is_three_writes_and_six_dllps_back():
+    trace = pcie_trace.parse(EXAMPLE1)
+    s = pcie_trace.summary(trace)
+    assert s["RX_packets"] == ["MWr"] * 3 and sorted(s["TX_packets"]) == ["Ack"] * 3 + ["UpdateFC_P"] * 3
+    assert s["cycles"] == 72 and s["payload_bytes"] == 12
+    assert s["TX_busy_symbols"] == 6 * 8 and s["RX_busy_symbols"] == 3 * 24
+    assert all(p.complete for p in trace.packets)
+
+
+def test_tlp_header_decoding_gives_type_and_length():
+    trace = pcie_trace.parse(LOGS / "intel-324611-example2-symbols.log")
+    names = [p.name for p in trace.packets if p.kind == "TLP"]
+    assert names.count("MRd") == 3 and names.count("CplD") == 3
+    assert {p.payload_bytes for p in trace.packets if p.name == "CplD"} == {4}
+    assert {p.payload_bytes for p in trace.packets if p.name == "MRd"} == {0}
+
+
+def test_lost_and_missing_cycles_are_reported_not_guessed():
+    test4 = pcie_trace.parse(LOGS / "intel-324611-test4-symbols.log")
+    assert test4.lost_cycles[0] == test4.first_cycle and len(test4.lost_cycles) == 48
+    assert any(not p.complete for p in test4.packets)
+    example2 = pcie_trace.parse(LOGS / "intel-324611-example2-symbols.log")
+    assert example2.lost_cycles == [] and 171 in example2.missing_cycles
+
+
+GOOD = EXAMPLE1.read_text()
+
+
+def _broken(old, new):
+    text = GOOD.replace(old, new, 1)
+    assert text != GOOD
+    return text
+
+
+@pytest.mark.parametrize("text, words", [
+    (_broken("001:\tD 00 D 0F", "001:\tD 00 K XYZ"), "unknown symbol"),
+    (_broken("001:\tD 00 D 0F", "001:\tD 00 D 0F D 01"), "3 symbols"),
+    (_broken("002:\tD 00 D D9", "000:\tD 00 D D9"), "does not follow"),
+    (_broken("000:\tD 00 K STP", "000:\tD 00 D 00"), "outside any packet"),
+    (GOOD.split("071:")[0], "ends inside"),
+    (GOOD.replace("Cycle\tTX\tRX", "Cycles"), "no 'Cycle TX RX' header"),
+])
+def test_malformed_traces_raise_log_format_error_naming_file_and_line(text, words):
+    with pytest.raises(LogFormatError, match=words) as info:
+        pcie_trace.parse_text(text, "broken.log")
+    assert str(info.value).startswith(f"broken.log:{info.value.line_number}: ")
+
+
+LINES = GOOD.splitlines()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_mutated_traces_parse_or_raise_log_format_error_and_nothing_else(data):
+    lines = list(LINES)
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(lines) - 1))
+        action = data.draw(st.sampled_from(["drop", "duplicate", "truncate", "replace_char", "swap"]))
+        if action == "drop" and len(lines) > 1:
+            del lines[i]
+        elif action == "duplicate":
+            lines.insert(i, lines[i])
+        elif action == "truncate" and lines[i]:
+            lines[i] = lines[i][: data.draw(st.integers(0, len(lines[i])))]
+        elif action == "replace_char" and lines[i]:
+            j = data.draw(st.integers(0, len(lines[i]) - 1))
+            lines[i] = lines[i][:j] + data.draw(st.sampled_from(list("KD0F \t:.X9"))) + lines[i][j + 1:]
+        elif action == "swap":
+            k = data.draw(st.integers(0, len(lines) - 1))
+            lines[i], lines[k] = lines[k], lines[i]
+    try:
+        trace = pcie_trace.parse_text("\n".join(lines), "mutated.log")
+    except LogFormatError as exc:
+        assert exc.path == "mutated.log" and 1 <= exc.line_number <= len(lines) + 1
+        return
+    pcie_trace.summary(trace)
+    pcie_trace.read_timings(trace)
