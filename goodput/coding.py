@@ -7,6 +7,11 @@ maps ``k`` data bits onto ``n`` line bits, so the *bit rate* left for the layer
 above is ``k/n`` of the symbol rate per lane. Symbol rate and bit rate are never
 the same unit in this module: a name ends in ``_gbaud`` or in ``_gbit_s``.
 
+PCI Express gen6 signals PAM4, two bits per unit interval: its 64 GT/s are
+32 Gbaud. The PCIe model passes transfer rates (GT/s, one bit each), so for gen6
+``line_rate_gbaud`` holds transfers; the 256-byte flit is treated as a block
+code whose data are the 236 bytes that carry TLPs.
+
 Each formula is one sympy expression (``*_expr`` functions); the numeric
 functions are made from those expressions by :func:`sympy.lambdify`.
 """
@@ -63,6 +68,8 @@ CODES: dict[str, LineCode] = {
         LineCode("4b5b", "4B5B", 4, 5, "100BASE-TX (ahead of MLT-3)"),
         LineCode("64b66b", "64b/66b", 64, 66, "10GBASE-R, 25/100 Gigabit Ethernet"),
         LineCode("128b130b", "128b/130b", 128, 130, "PCIe gen3, gen4, gen5"),
+        LineCode("flit256", "256-byte flit", 236 * 8, 256 * 8,
+                 "PCIe gen6 flit mode: 236 TLP bytes per flit; 6 DLP, 8 CRC and 6 FEC bytes"),
     )
 }
 

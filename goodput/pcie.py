@@ -21,6 +21,10 @@ sympy expression:
 - The physical layer inserts SKP ordered sets, a share ``sigma`` of the link's
   time, and line-codes everything: the bit rate ``B`` comes from
   :mod:`goodput.coding` (8b/10b at gen1-2, 128b/130b at gen3-5).
+- Gen6 flit mode packs TLPs into 256-byte flits, of which 236 bytes carry TLPs
+  and the rest is the data-link payload (ACKs and credits among it), CRC and
+  FEC: the flit is the "line code" (236/256), ``F = 0`` (no per-TLP sequence
+  number, LCRC or framing token) and ``D = 0`` (DLLPs ride in the flits).
 
 Rates are in Gbit/s (10**9 bit/s), sizes in bytes; ``duplex`` counts both
 directions at once, each carrying the other direction's requests and DLLPs, as
@@ -62,6 +66,8 @@ __all__ = [
     "dllp_share_expr",
     "breakdown_exprs",
     "generation_bit_rate_expr",
+    "generation_piecewise",
+    "FLIT_MODE",
     "LANES",
     "an3935_link",
     "link_substitution",
@@ -88,8 +94,13 @@ GENERATIONS = {
         Generation(3, 8.0, "128b130b"),
         Generation(4, 16.0, "128b130b"),
         Generation(5, 32.0, "128b130b"),
+        Generation(6, 64.0, "flit256"),
     )
 }
+
+#: Generations that send TLPs in flits: no per-TLP framing, sequence number or LCRC, and the
+#: DLLPs ride in each flit's DLP bytes.
+FLIT_MODE = frozenset(g.number for g in GENERATIONS.values() if g.code == "flit256")
 
 LANES = (1, 2, 4, 8, 16, 32)
 SIZES_POW2 = (128, 256, 512, 1024, 2048, 4096)
@@ -117,7 +128,7 @@ bit_rate = sp.Symbol("B", positive=True)  #: bit rate after line coding, Gbit/s,
 #: 8b/10b: a 4-symbol SKP every 1180 to 1538 symbol times; 128b/130b: one SKP block every
 #: 370 to 375 blocks.
 SKP_POLICIES = {
-    "none": {"8b10b": (0, 1), "128b130b": (0, 1)},
+    "none": {"8b10b": (0, 1), "128b130b": (0, 1), "flit256": (0, 1)},
     "min": {"8b10b": (4, 1538), "128b130b": (1, 376)},
     "max": {"8b10b": (4, 1184), "128b130b": (1, 371)},
 }
@@ -208,6 +219,20 @@ def goodput_expr(kind: str, policy: str = "every", duplex: bool = False,
 generation = sp.Symbol("g", positive=True, integer=True)
 
 
+def generation_piecewise(value) -> sp.Piecewise:
+    """``value(code)`` of the line code of generation ``g``, as one Piecewise over :data:`GENERATIONS`."""
+    gens = list(GENERATIONS.values())
+    branches, last = [], None
+    for g in gens:
+        v = value(coding.CODES[g.code])
+        if branches and branches[-1][0] == v:
+            branches[-1] = (v, g.number)
+        else:
+            branches.append((v, g.number))
+    return sp.Piecewise(*[(v, sp.Le(generation, upto)) for v, upto in branches[:-1]],
+                        (branches[-1][0], True))
+
+
 def generation_bit_rate_expr() -> sp.Expr:
     """Bit rate ``B`` (Gbit/s) of ``N`` lanes of generation ``g``, as Piecewise over :data:`GENERATIONS`.
 
@@ -217,12 +242,11 @@ def generation_bit_rate_expr() -> sp.Expr:
     gens = list(GENERATIONS.values())
     rate = sp.Piecewise(*[(sp.Float(g.rate_gtps), sp.Le(generation, g.number)) for g in gens[:-1]],
                         (sp.Float(gens[-1].rate_gtps), True))
-    last_8b10b = max(g.number for g in gens if g.code == "8b10b")
-    k_over_n = sp.Piecewise(
-        (coding.efficiency_expr(coding.CODES["8b10b"]), sp.Le(generation, last_8b10b)),
-        (coding.efficiency_expr(coding.CODES["128b130b"]), True))
-    return coding.bit_rate_expr().subs(
-        {coding.line_rate: rate, coding.data_bits: k_over_n, coding.coded_bits: 1})
+    return coding.bit_rate_expr().subs({
+        coding.line_rate: rate,
+        coding.data_bits: generation_piecewise(coding.efficiency_expr),
+        coding.coded_bits: 1,
+    })
 
 
 # --- numbers ---------------------------------------------------------------------------------
@@ -269,6 +293,9 @@ class Link:
     def skp_share(self) -> float:
         """Share of link time taken by SKP ordered sets: a named policy or ``"A/B"`` symbols."""
         if self.skp in SKP_POLICIES:
+            if self.generation.code not in SKP_POLICIES[self.skp]:
+                raise ParameterError("skp", self.skp, "none or A/B in flit mode (gen6): its SKP rate "
+                                                      "is not modelled")
             symbols, interval = SKP_POLICIES[self.skp][self.generation.code]
             return symbols / interval
         a, _, b = str(self.skp).partition("/")
@@ -305,12 +332,15 @@ def _values(link: Link, size: int) -> tuple:
     from . import pcie_spec  # the Base Specification's latency tables
 
     policy, n = link.dllp_policy()
-    ack, fc = pcie_spec.latency_limits(link.gen, link.lanes, link.mps) if policy == "spec" else (1, 1)
+    flit = link.gen in FLIT_MODE
+    ack, fc = (pcie_spec.latency_limits(link.gen, link.lanes, link.mps)
+               if policy == "spec" and not flit else (1, 1))
     g = link.generation
     code = coding.CODES[g.code]
     return (
         size, link.mps, link.mrrs, link.rcb,
-        12 if link.addr == 32 else 16, 12, 8, 4 if link.ecrc else 0, 8, max(n, 1),
+        12 if link.addr == 32 else 16, 12, 0 if flit else 8, 4 if link.ecrc else 0, 0 if flit else 8,
+        max(n, 1),
         ack, fc, link.skp_share(),
         coding.bit_rate_gbit_s(g.rate_gtps, link.lanes, g.code), link.lanes,
         code.data_bits, code.coded_bits,

@@ -96,7 +96,7 @@ def test_splitting_by_mps_and_mrrs_counts_tlps():
 
 @pytest.mark.parametrize(
     "changes, name",
-    [({"lanes": 0}, "lanes"), ({"lanes": 3}, "lanes"), ({"gen": 6}, "gen"), ({"mps": 100}, "mps"),
+    [({"lanes": 0}, "lanes"), ({"lanes": 3}, "lanes"), ({"gen": 7}, "gen"), ({"mps": 100}, "mps"),
      ({"mrrs": 64}, "mrrs"), ({"addr": 48}, "addr"), ({"dllp": "every:0"}, "dllp"),
      ({"dllp": "sometimes"}, "dllp"), ({"skp": "5/4"}, "skp"), ({"split": "half"}, "split")],
 )
@@ -162,10 +162,24 @@ def test_cli_prints_inputs_goodput_efficiency_and_breakdown():
 
 @pytest.mark.parametrize("args, words", [
     (["--lanes", "3"], "--lanes 3: lanes must be one of 1, 2, 4"),
-    (["--gen", "9"], "--gen 9: gen must be one of 1, 2, 3, 4, 5"),
+    (["--gen", "9"], "--gen 9: gen must be one of 1, 2, 3, 4, 5, 6"),
     (["--dllp", "every:x"], "--dllp every:x"),
 ])
 def test_cli_rejects_bad_links_with_exit_2(args, words):
     p = subprocess.run([str(GOODPUT), "pcie", "write", "--size", "64", *args],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and words in p.stderr
+
+
+def test_gen6_flit_mode_has_no_per_tlp_framing_and_no_dllp_bytes():
+    link = pcie.Link(gen=6, lanes=8, mps=256, addr=64, dllp="every:4")
+    for size in (64, 256, 1000, 4096):
+        n = math.ceil(size / 256)
+        want = 64 * 8 * (236 / 256) * size / (size + n * 16)
+        assert pcie.goodput_gbit_s("write", link, size) == pytest.approx(want, rel=1e-12)
+        assert pcie.evaluate("write", link, size)["bytes"]["dllp"] == 0
+
+
+def test_gen6_rejects_an_skp_rate_it_does_not_model():
+    with pytest.raises(ParameterError, match="flit mode"):
+        pcie.goodput_gbit_s("write", pcie.Link(gen=6, skp="min"), 64)

@@ -30,7 +30,7 @@ ecrc_on = sp.Symbol("e", nonnegative=True, integer=True)
 SLIDERS = {
     p.name: p
     for p in (
-        Parameter("generation", pcie.generation, "", 1, 5, default=2, step=1, label="PCIe generation",
+        Parameter("generation", pcie.generation, "", 1, 6, default=2, step=1, label="PCIe generation",
                   integer=True),
         Parameter("lanes_log2", lanes_log2, "log2 lanes", 0, 4, default=2, step=1,
                   label="lanes (2^n)", integer=True),
@@ -59,11 +59,14 @@ def slider_values_to_link(values: dict) -> tuple[pcie.Link, int]:
 
 
 def _slider_substitution(size_from_slider: bool) -> dict:
+    not_flit = sp.Le(pcie.generation, min(pcie.FLIT_MODE) - 1)
     subs = {
         pcie.bit_rate: pcie.generation_bit_rate_expr(),
         pcie.mps: 2 ** mps_log2, pcie.mrrs: 2 ** mrrs_log2,
         pcie.header: 4 * header_dwords, pcie.ecrc: 4 * ecrc_on,
-        pcie.framing: 8, pcie.dllp: 8, pcie.cpl_header: 12, pcie.skp: 0,
+        pcie.framing: sp.Piecewise((8, not_flit), (0, True)),
+        pcie.dllp: sp.Piecewise((8, not_flit), (0, True)),
+        pcie.cpl_header: 12, pcie.skp: 0,
     }
     if size_from_slider:
         subs[pcie.payload] = 2 ** size_log2
@@ -84,8 +87,8 @@ def live_exprs(size_from_slider: bool = False) -> dict[str, sp.Expr]:
         # Reads per direction with both directions reading: each also carries the other's requests.
         "read_gbit_s": (pcie.goodput_expr("read", "every", duplex=True) / 2).subs(subs).subs(lanes_subs),
     }
-    code = {coding.data_bits: sp.Piecewise((8, sp.Le(pcie.generation, 2)), (128, True)),
-            coding.coded_bits: sp.Piecewise((10, sp.Le(pcie.generation, 2)), (130, True))}
+    code = {coding.data_bits: pcie.generation_piecewise(lambda c: c.data_bits),
+            coding.coded_bits: pcie.generation_piecewise(lambda c: c.coded_bits)}
     for name, expr in pcie.breakdown_exprs("write", "every").items():
         out[f"{name}_bytes"] = expr.subs(subs).subs(code)
     return out
