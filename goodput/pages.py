@@ -82,3 +82,27 @@ def sources_markdown() -> str:
                 p["reconstructed"] or "no", used)) + " |")
         parts.append("\n".join(lines) + "\n")
     return "\n".join(parts)
+
+
+def logs_markdown() -> str:
+    """Each captured or excerpted log in ``data/logs/``, with what its header says about it."""
+    root = data.published_dir().parent / "logs"
+    lines = ["| log | source | excerpt | note |", "|---|---|---|---|"]
+    count = 0
+    for path in sorted(root.rglob("*.log")):
+        header = {}
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.startswith("# "):
+                break
+            key, _, value = line[2:].partition(": ")
+            header[key] = value
+        lines.append("| " + " | ".join(_cell(x) for x in (
+            f"`{path.relative_to(root)}`", header.get("source", "?"), header.get("excerpt", ""),
+            header.get("note", ""))) + " |")
+        count += 1
+    if not count:
+        return "No logs yet."
+    return "\n".join(lines)
+
+
+__all__ += ["logs_markdown"]

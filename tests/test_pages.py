@@ -30,3 +30,10 @@ def test_sources_page_names_every_document_and_table():
     for name in data.names():
         assert f"`{name}`" in text
     assert "{doc}`/notebooks/line-coding` (6)" in text  # AN3935 Table 1: six checks
+
+
+def test_sources_page_lists_every_log_with_its_source():
+    text = pages.logs_markdown()
+    for name in ("intel-324611-test3-ahb.log", "intel-324611-example1-symbols.log"):
+        assert name in text
+    assert text.count("Intel 324611") >= 10
