@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from goodput.errors import LogFormatError
 from goodput.logs import pcie_trace
 
+from mutations import mutate
+
 LOGS = Path(__file__).resolve().parent.parent / "data" / "logs" / "published"
 EXAMPLE1 = LOGS / "intel-324611-example1-symbols.log"
 TRACES = sorted(LOGS.glob("*-symbols.log"))
@@ -75,22 +77,7 @@ LINES = GOOD.splitlines()
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_mutated_traces_parse_or_raise_log_format_error_and_nothing_else(data):
-    lines = list(LINES)
-    for _ in range(data.draw(st.integers(1, 4))):
-        i = data.draw(st.integers(0, len(lines) - 1))
-        action = data.draw(st.sampled_from(["drop", "duplicate", "truncate", "replace_char", "swap"]))
-        if action == "drop" and len(lines) > 1:
-            del lines[i]
-        elif action == "duplicate":
-            lines.insert(i, lines[i])
-        elif action == "truncate" and lines[i]:
-            lines[i] = lines[i][: data.draw(st.integers(0, len(lines[i])))]
-        elif action == "replace_char" and lines[i]:
-            j = data.draw(st.integers(0, len(lines[i]) - 1))
-            lines[i] = lines[i][:j] + data.draw(st.sampled_from(list("KD0F \t:.X9"))) + lines[i][j + 1:]
-        elif action == "swap":
-            k = data.draw(st.integers(0, len(lines) - 1))
-            lines[i], lines[k] = lines[k], lines[i]
+    lines = mutate(data, LINES, st.sampled_from(list("KD0F \t:.X9")))
     try:
         trace = pcie_trace.parse_text("\n".join(lines), "mutated.log")
     except LogFormatError as exc:
