@@ -115,9 +115,9 @@ mrrs = sp.Symbol(r"\mathrm{MRRS}", positive=True, integer=True)  #: max read req
 rcb = sp.Symbol(r"\mathrm{RCB}", positive=True, integer=True)  #: read completion boundary, bytes
 header = sp.Symbol("H", positive=True, integer=True)  #: MWr/MRd header, bytes
 cpl_header = sp.Symbol(r"H_{\mathrm{cpl}}", positive=True, integer=True)  #: CplD header, bytes
-framing = sp.Symbol("F", positive=True, integer=True)  #: sequence + LCRC + framing, bytes
+framing = sp.Symbol("F", nonnegative=True, integer=True)  #: sequence + LCRC + framing, bytes (0 in flits)
 ecrc = sp.Symbol("E", nonnegative=True, integer=True)  #: ECRC digest, bytes
-dllp = sp.Symbol("D", positive=True, integer=True)  #: one DLLP with its framing, bytes
+dllp = sp.Symbol("D", nonnegative=True, integer=True)  #: one DLLP with its framing, bytes (0 in flits)
 group = sp.Symbol("N_{\\mathrm{ack}}", positive=True, integer=True)  #: TLPs per ACK + UpdateFC
 ack_limit = sp.Symbol(r"L_{\mathrm{ack}}", positive=True)  #: symbol times between ACKs
 fc_limit = sp.Symbol(r"L_{\mathrm{fc}}", positive=True)  #: symbol times between UpdateFCs
@@ -145,10 +145,18 @@ def tlp_count_expr(kind: str, split: str = "mps") -> sp.Expr:
     raise ValueError(f"kind must be 'write' or 'read', not {kind!r}")
 
 
-def _dllp_bytes(n_tlps: sp.Expr, policy: str) -> sp.Expr:
-    if policy in ("every", "every-any"):
-        return 2 * dllp * sp.ceiling(n_tlps / group)
-    return sp.Integer(0)
+def _requests() -> sp.Expr:
+    return sp.ceiling(payload / mrrs)
+
+
+def _dllp_bytes(kind: str, policy: str, duplex: bool, split: str) -> sp.Expr:
+    """ACK + UpdateFC bytes per transfer under the ``every`` policies (0 otherwise)."""
+    if policy not in ("every", "every-any"):
+        return sp.Integer(0)
+    acknowledged = tlp_count_expr(kind, split)
+    if kind == "read" and duplex and policy == "every-any":
+        acknowledged += _requests()  # read requests are TLPs too
+    return 2 * dllp * sp.ceiling(acknowledged / group)
 
 
 def wire_bytes_expr(kind: str, policy: str = "every", duplex: bool = False,
@@ -159,15 +167,11 @@ def wire_bytes_expr(kind: str, policy: str = "every", duplex: bool = False,
     direction's reads. ``spec`` DLLPs are a share of time, not bytes: see
     :func:`goodput_expr`.
     """
-    n = tlp_count_expr(kind, split)
     data_header = header if kind == "write" else cpl_header
-    total = payload + n * (framing + data_header + ecrc)
+    total = payload + tlp_count_expr(kind, split) * (framing + data_header + ecrc)
     if kind == "read" and duplex:
-        requests = sp.ceiling(payload / mrrs)
-        total += requests * (framing + header + ecrc)
-        if policy == "every-any":
-            return total + _dllp_bytes(n + requests, policy)
-    return total + _dllp_bytes(n, policy)
+        total += _requests() * (framing + header + ecrc)
+    return total + _dllp_bytes(kind, policy, duplex, split)
 
 
 def dllp_share_expr(policy: str) -> sp.Expr:
@@ -184,11 +188,8 @@ def breakdown_exprs(kind: str, policy: str = "every", duplex: bool = False,
     ``payload + tlp_overhead + dllp + skp + encoding`` is what the signalling
     rate carries in the time one transfer takes.
     """
-    n = tlp_count_expr(kind, split)
     wire = wire_bytes_expr(kind, policy, duplex, split)
-    if kind == "read" and duplex and policy == "every-any":
-        n = n + sp.ceiling(payload / mrrs)
-    dllp_bytes = _dllp_bytes(n, policy)
+    dllp_bytes = _dllp_bytes(kind, policy, duplex, split)
     coded = wire / (1 - skp - dllp_share_expr(policy))  # bytes before line coding
     parts = {
         "payload": payload,

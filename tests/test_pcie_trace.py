@@ -85,3 +85,8 @@ def test_mutated_traces_parse_or_raise_log_format_error_and_nothing_else(data):
         return
     pcie_trace.summary(trace)
     pcie_trace.read_timings(trace)
+
+
+def test_a_data_symbol_must_be_a_hex_byte():
+    with pytest.raises(LogFormatError, match="unknown symbol"):
+        pcie_trace.parse_text(GOOD.replace("001:\tD 00 D 0F", "001:\tD 00 D END", 1), "bad.log")

@@ -43,8 +43,9 @@ _CYCLE = re.compile(r"""
     (?P<rest>.*)$                                        # symbols and annotations
     """, re.VERBOSE)
 _SYMBOL = re.compile(r"""
-    (?<![\w.])(?P<kind>[KD])\s+                          # K control or D data symbol
-    (?P<value>[0-9A-F]{2}|STP|SDP|END|COM|SKP)           # its hex byte or control name
+    (?<![\w.])
+    (?:(?P<k>K)\s+(?P<control>STP|SDP|END|COM|SKP)        # a control symbol, by name
+      |(?P<d>D)\s+(?P<byte>[0-9A-F]{2}))                  # or a data symbol, by its hex byte
     (?![\w.])""", re.VERBOSE)
 _SYMBOL_LIKE = re.compile(r"(?<![\w.:])[KD]\s+(?P<value>[0-9A-Za-z]{2,4})(?![\w.])")
 _GAP = re.compile(r"^\.\.\.\s*$")
@@ -200,7 +201,7 @@ def parse_text(text: str, path: str = "<text>") -> SymbolTrace:
             trace.missing_cycles.extend(range(previous + 1, cycle))
         after_gap = False
         rest = m["rest"]
-        symbols = [(s["kind"], s["value"]) for s in _SYMBOL.finditer(rest)]
+        symbols = [("K", s["control"]) if s["k"] else ("D", s["byte"]) for s in _SYMBOL.finditer(rest)]
         candidates = list(_SYMBOL_LIKE.finditer(rest))
         if len(candidates) > len(symbols):
             bad = next(c for c in candidates if not _SYMBOL.fullmatch(c.group(0)))
