@@ -37,7 +37,7 @@ lab: $(STAMP)
 
 ## refresh: re-execute the notebooks in place after a model change, then commit them
 refresh: $(STAMP)
-	$(BIN)/jupyter nbconvert --to notebook --execute --inplace $(NOTEBOOKS)
+	$(BIN)/jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.record_timing=False $(NOTEBOOKS)
 
 venv: $(STAMP)
 $(STAMP): requirements.lock pyproject.toml
