@@ -21,20 +21,21 @@ from pathlib import Path
 import numpy as np
 import sympy as sp
 
-from . import checks, coding, data, pcie
+from . import checks, coding, data, fit, pcie
 from .logs import ahb_trace, pcie_trace
 from .params import Parameter
 
 __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "dllps_per_read",
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
            "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "published_log",
-           "reads_in_flight", "pipelined_reads_expr", "PARAMETERS"]
+           "reads_in_flight", "pipelined_reads_expr", "PARAMETERS", "cpu_time", "fit_test15"]
 
 transactions = sp.Symbol("n", positive=True, integer=True)  #: transactions issued
 completion_latency = sp.Symbol("t_c", nonnegative=True)  #: ns from request to completion
 plp_bytes = sp.Symbol("P", positive=True, integer=True)  #: bytes of one SKP ordered set
 plp_interval = sp.Symbol(r"L_{\mathrm{PLP}}", positive=True, integer=True)  #: max bytes between SKPs
 dllps_per_read = sp.Symbol("d", nonnegative=True, integer=True)  #: DLLPs each read waits for
+cpu_time = sp.Symbol(r"t_{\mathrm{cpu}}", nonnegative=True)  #: ns the CPU takes from a completion to its next request
 
 
 def byte_time_expr() -> sp.Expr:
@@ -71,13 +72,17 @@ def posted_writes_expr() -> dict[str, sp.Expr]:
 def serial_reads_expr() -> dict[str, sp.Expr]:
     """``n`` reads of ``S`` bytes issued one at a time: time (ns) and bytes per direction.
 
+    ``t_cpu`` is the time the program takes from one completion to its next
+    request; the tutorial's calculations take it as zero.
+
     The read direction carries the completions plus an ACK and an UpdateFC per
     request; the write direction carries the requests plus an ACK per
     completion; each direction also carries its SKP ordered sets, which the
     completion latency hides.
     """
     t = byte_time_expr()
-    per_read = _request() * t + completion_latency + dllps_per_read * pcie.dllp * t + _completion() * t
+    per_read = (_request() * t + completion_latency + dllps_per_read * pcie.dllp * t + _completion() * t
+                + cpu_time)
     plps = sp.ceiling(transactions * _completion() / plp_interval)
     return {
         "time_ns": transactions * per_read,
@@ -98,7 +103,7 @@ def pipelined_reads_expr() -> sp.Expr:
     ``k_rd`` in flight the completions arrive ``k_rd`` times as often, until the
     completion direction is full.
     """
-    round_trip = serial_reads_expr()["time_ns"].subs({transactions: 1, dllps_per_read: 0})
+    round_trip = serial_reads_expr()["time_ns"].subs({transactions: 1, dllps_per_read: 0, cpu_time: 0})
     wire_limit = pcie.payload / (_completion() * byte_time_expr())
     return 1000 * sp.Min(wire_limit, reads_in_flight * pcie.payload / round_trip)
 
@@ -122,12 +127,12 @@ INTEL_EXAMPLES = {
 
 
 def evaluate_example(kind: str, n: int, size: int, t_c: float = 0.0, d: int = 0,
-                     link: pcie.Link | None = None) -> dict:
+                     link: pcie.Link | None = None, t_cpu: float = 0.0) -> dict:
     """Throughput (MB/s) and allocated bandwidth per direction (MB/s and % of the link)."""
     link = (link or pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")).checked()
     exprs = posted_writes_expr() if kind == "write" else serial_reads_expr()
     subs = {**pcie.link_substitution(link), pcie.payload: size, transactions: n,
-            completion_latency: t_c, dllps_per_read: d, plp_bytes: 4, plp_interval: 1180}
+            completion_latency: t_c, dllps_per_read: d, plp_bytes: 4, plp_interval: 1180, cpu_time: t_cpu}
     v = {k: float(e.subs(subs)) for k, e in exprs.items()}
     link_mbyte_s = 1000 * coding.byte_rate_gbyte_s(link.generation.rate_gtps, link.lanes, link.generation.code)
     out = {"net_mbyte_s": 1000 * v["payload_bytes"] / v["time_ns"], "time_ns": v["time_ns"], "plps": v["plps"]}
@@ -136,6 +141,26 @@ def evaluate_example(kind: str, n: int, size: int, t_c: float = 0.0, d: int = 0,
         out[f"{direction}_mbyte_s"] = mbyte_s
         out[f"{direction}_share_percent"] = 100 * mbyte_s / link_mbyte_s
     return out
+
+
+def fit_test15():
+    """Fit ``t_cpu`` to Test 15's measured reads, with the authors' own model otherwise (500 ns, no DLLP).
+
+    Returns the fit and the CPU turnaround times the Test 4 trace shows
+    (completion end to next request start, ns) to compare it with.
+    """
+    t = data.load("intel-324611-test15")
+    sizes = t["payload_bytes"].to_numpy()
+
+    def predict(t_cpu):
+        return np.array([evaluate_example("read", 1, int(s), t_c=500.0, t_cpu=t_cpu)["net_mbyte_s"]
+                         for s in sizes])
+
+    result = fit.fit(predict, t["measured_mbyte_s"].to_numpy(), [fit.Bound("t_cpu", 0.0, 5000.0, "ns")])
+    trace = pcie_trace.parse(published_log(SYMBOL_LOGS[4]))
+    seen = [r["to_next_request"] * pcie_trace.SYMBOL_NS for r in pcie_trace.read_timings(trace)
+            if r["to_next_request"] is not None]
+    return result, seen
 
 
 def test15_theoretical_mbyte_s(size: int) -> float:

@@ -60,3 +60,13 @@ def test_example_1_counts_three_plps_for_2400_bytes():
 def test_example_2_waits_500_ns_per_read():
     r = pt.evaluate_example("read", 100, 4, t_c=500.0, d=1)
     assert r["time_ns"] == pytest.approx(70800)
+
+
+def test_cpu_turnaround_fitted_to_test_15_matches_the_one_in_the_test_4_trace():
+    result, seen = pt.fit_test15()
+    assert result.rms_residual < 0.02
+    assert seen and all(abs(result.values["t_cpu"] / ns - 1) < 0.1 for ns in seen)
+
+
+def test_the_authors_calculations_take_no_cpu_time():
+    assert pt.evaluate_example("read", 1, 4, t_c=500.0)["time_ns"] == pytest.approx(80 + 500 + 96)
