@@ -15,7 +15,9 @@ packet model. With ``k_req`` transfers in flight, a transfer completes every
     Max(t_s + 8 S / g, (t_s + t_l + 8 S / g) / k_req)
 
 nanoseconds: either the serial part and the wire are the bottleneck, or the
-whole round trip shared by the transfers in flight is. ``t_s`` and ``t_l`` are
+whole round trip shared by the transfers in flight is. Reads are non-posted: no
+more of them can be outstanding than the completer granted non-posted header
+credits, ``C_NP``, so for reads ``k_req`` is ``Min(k_req, C_NP)``. ``t_s`` and ``t_l`` are
 the free parameters; :func:`fit_an3935` fits them to AN3935's back-to-back
 tables with the packet model left as the document calculates it.
 """
@@ -31,12 +33,16 @@ from . import data, pcie
 from .fit import Bound, Fit, fit
 from .params import Parameter
 
-__all__ = ["serial_time", "latency_time", "outstanding", "transfer_time_expr", "latency_bound_expr",
+__all__ = ["serial_time", "latency_time", "outstanding", "credits", "AN3935_NP_CREDITS", "transfer_time_expr", "latency_bound_expr",
            "latency_bound_gbit_s", "fit_an3935", "AN3935_BACK_TO_BACK", "BOUNDS", "PARAMETERS"]
 
 serial_time = sp.Symbol("t_s", nonnegative=True)  #: ns per transfer that nothing overlaps
 latency_time = sp.Symbol("t_l", nonnegative=True)  #: ns per transfer that transfers in flight overlap
 outstanding = sp.Symbol(r"k_{\mathrm{req}}", positive=True, integer=True)  #: transfers in flight
+credits = sp.Symbol(r"C_{\mathrm{NP}}", positive=True, integer=True)  #: non-posted header credits
+
+#: MSC8156's initial non-posted header credits (AN3935 §7.3): at most 8 reads outstanding.
+AN3935_NP_CREDITS = 8
 
 #: AN3935 Tables 11 and 12: measured columns and the transfers in flight behind each.
 AN3935_BACK_TO_BACK = {
@@ -65,7 +71,8 @@ def transfer_time_expr(kind: str, policy: str = "every", duplex: bool = False) -
     directions = 2 if duplex else 1
     g = pcie.goodput_expr(kind, policy, duplex) / directions  # Gbit/s = bit/ns, one direction
     wire = 8 * pcie.payload / g
-    return sp.Max(serial_time + wire, (serial_time + latency_time + wire) / outstanding)
+    in_flight = sp.Min(outstanding, credits) if kind == "read" else outstanding
+    return sp.Max(serial_time + wire, (serial_time + latency_time + wire) / in_flight)
 
 
 def latency_bound_expr(kind: str, policy: str = "every", duplex: bool = False) -> sp.Expr:
@@ -76,19 +83,20 @@ def latency_bound_expr(kind: str, policy: str = "every", duplex: bool = False) -
 
 @lru_cache(maxsize=None)
 def _numeric(kind: str, policy: str, duplex: bool):
-    return sp.lambdify((*pcie._SYMBOLS, serial_time, latency_time, outstanding),
+    return sp.lambdify((*pcie._SYMBOLS, serial_time, latency_time, outstanding, credits),
                        latency_bound_expr(kind, policy, duplex), "numpy")
 
 
 def latency_bound_gbit_s(kind: str, link: pcie.Link, sizes, serial_ns: float, latency_ns: float,
-                         in_flight: int, duplex: bool = False) -> np.ndarray:
+                         in_flight: int, duplex: bool = False,
+                         np_credits: int = AN3935_NP_CREDITS) -> np.ndarray:
     """:func:`latency_bound_expr` at ``sizes`` (bytes, array-like) on ``link``."""
     link = link.checked()
     sizes = np.asarray(sizes, dtype=float)
     values = list(pcie._values(link, 1))
     values[0] = sizes
     f = _numeric(kind, link.dllp_policy()[0], duplex)
-    return np.broadcast_to(f(*values, serial_ns, latency_ns, in_flight), sizes.shape).astype(float)
+    return np.broadcast_to(f(*values, serial_ns, latency_ns, in_flight, np_credits), sizes.shape).astype(float)
 
 
 def fit_an3935(kind: str) -> tuple[Fit, dict]:

@@ -32,11 +32,12 @@ def test_in_flight_transfers_hide_only_the_overlappable_latency():
 
 
 def test_numeric_latency_model_matches_its_expression():
-    expr = pcie_latency.latency_bound_expr("write", "every", duplex=True).subs(pcie.link_substitution(LINK))
+    expr = pcie_latency.latency_bound_expr("read", "every", duplex=True).subs(
+        {**pcie.link_substitution(LINK), pcie_latency.credits: 8})
     for size in (8, 300, 4096):
         exact = float(expr.subs({pcie.payload: size, pcie_latency.serial_time: 120,
                                  pcie_latency.latency_time: 300, pcie_latency.outstanding: 4}))
-        got = pcie_latency.latency_bound_gbit_s("write", LINK, [size], 120, 300, 4, duplex=True)[0]
+        got = pcie_latency.latency_bound_gbit_s("read", LINK, [size], 120, 300, 4, duplex=True)[0]
         assert got == pytest.approx(exact, rel=1e-12)
 
 
@@ -72,3 +73,12 @@ def test_latency_fit_explains_an3935_far_better_than_the_packet_model_alone(kind
     packet_only_rms = float(np.sqrt(np.mean((measured / ceiling - 1) ** 2)))
     assert result.rms_residual < packet_only_rms / 2
     assert 0 < result.values["t_s"] < 2000 and 0 < result.values["t_l"] < 10000
+
+
+def test_reads_in_flight_stop_at_the_non_posted_credits_and_writes_do_not():
+    eight = pcie_latency.latency_bound_gbit_s("read", LINK, [64], 100, 5000, 8, duplex=True, np_credits=8)[0]
+    sixteen = pcie_latency.latency_bound_gbit_s("read", LINK, [64], 100, 5000, 16, duplex=True, np_credits=8)[0]
+    assert sixteen == eight
+    w8 = pcie_latency.latency_bound_gbit_s("write", LINK, [64], 0, 5000, 8, duplex=True, np_credits=8)[0]
+    w16 = pcie_latency.latency_bound_gbit_s("write", LINK, [64], 0, 5000, 16, duplex=True, np_credits=8)[0]
+    assert w16 > w8

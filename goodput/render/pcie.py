@@ -204,7 +204,7 @@ def latency_chart(kind: str) -> alt.LayerChart:
     fit, _ = pcie_latency.fit_an3935(kind)
     table = data.load("an3935-table11" if kind == "write" else "an3935-table12")
     link = pcie.an3935_link("MSC8156")
-    subs = pcie.link_substitution(link)
+    subs = {**pcie.link_substitution(link), pcie_latency.credits: pcie_latency.AN3935_NP_CREDITS}
     expr = pcie_latency.latency_bound_expr(kind, "every", duplex=True).subs(subs)
     ceiling = pcie.goodput_expr(kind, "every", duplex=True).subs(subs)
     cases = table[["bytes"]].rename(columns={"bytes": "size_bytes"})
