@@ -20,7 +20,7 @@ SOURCES := $(shell find goodput book data -type f -not -path '*/__pycache__/*') 
 book: $(HTML)
 
 $(HTML): $(STAMP) $(VENDOR) $(SOURCES)
-	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
+	$(BIN)/jupyter-book build . --all --warningiserror --nitpick --keep-going
 	@touch $@
 
 ## test: run every test: unit, data, notebooks (nbval), the built book in a browser

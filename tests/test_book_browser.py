@@ -245,3 +245,26 @@ def test_pcie_reads_sliders_recompute_the_read_curve(browser, book_url):
         assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
     finally:
         context.close()
+
+
+def test_built_errata_page_is_current_with_the_checks():
+    from goodput import checks
+
+    errata = sum(c.status == "erratum" for c in checks.collect())
+    rounding = sum(c.status == "rounding" for c in checks.collect())
+    text = (HTML / "book" / "errata.html").read_text(encoding="utf-8")
+    assert f"{errata} published numbers disagree" in text
+    assert f"{rounding} published numbers are off by up to one unit" in text
+
+
+def test_every_chapter_in_the_toc_is_in_every_pages_navigation():
+    import yaml
+
+    toc = yaml.safe_load((HTML.parent.parent / "_toc.yml").read_text())
+    chapters = [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    for page in PAGES:
+        if page.startswith(("book/", "notebooks/")):
+            text = (HTML / page).read_text(encoding="utf-8")
+            for chapter in chapters:
+                if page != f"{chapter}.html":  # a page links to itself as "#"
+                    assert f"{chapter.split('/')[-1]}.html" in text, (page, chapter)
