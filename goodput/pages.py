@@ -24,15 +24,15 @@ def _cell(text: str) -> str:
 
 
 def _check_rows(items) -> str:
-    lines = [
-        "| chapter | document | where | row | quantity | printed | model | note |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+    """Checks as Markdown bullets, one per source table and explanation, the rows listed inside."""
+    groups: dict[tuple, list] = {}
     for c in items:
-        lines.append("| " + " | ".join(_cell(x) for x in (
-            chapter_link(c.chapter), c.document, c.where, c.row,
-            f"{c.quantity} ({c.unit})", c.published, f"{c.model:.6g}", c.note or "",
-        )) + " |")
+        groups.setdefault((c.chapter, c.document, c.where, c.quantity, c.unit, c.note), []).append(c)
+    lines = []
+    for (chapter, document, where, quantity, unit, note), group in groups.items():
+        cells = "; ".join(f"{c.row}: printed **{c.published}**, model {c.model:.6g}" for c in group)
+        lines.append(f"- **{document}, {where}** — {quantity} ({unit}). {cells}."
+                     + (f" {note}" if note else "") + f" ({chapter_link(chapter)})")
     return "\n".join(lines)
 
 
