@@ -129,7 +129,7 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
 
 
 def compare(chapter: str, table: pd.DataFrame, index, column: str, model: float,
-            row_label: str = "", note: str = "") -> SourceCheck:
+            row_label: str = "", note: str = "", quantity: str = "", unit: str = "") -> SourceCheck:
     """A check of cell (``index``, ``column``) of a published table against ``model``.
 
     ``table`` is a frame from :func:`goodput.data.load`: its provenance names the
@@ -139,7 +139,8 @@ def compare(chapter: str, table: pd.DataFrame, index, column: str, model: float,
     """
     prov = table.attrs["provenance"]
     return check(chapter, prov["document"], prov["table"], row_label or str(index),
-                 table.attrs["titles"].get(column, column), table.attrs["units"].get(column, ""),
+                 quantity or table.attrs["titles"].get(column, column),
+                 unit or table.attrs["units"].get(column, ""),
                  table.attrs["printed"][column][index], model, note, prov["resource"])
 
 

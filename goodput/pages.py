@@ -31,7 +31,8 @@ def _check_rows(items) -> str:
     lines = []
     for (chapter, document, where, quantity, unit, note), group in groups.items():
         cells = "; ".join(f"{c.row}: printed **{c.published}**, model {c.model:.6g}" for c in group)
-        lines.append(f"- **{document}, {where}** — {quantity} ({unit}). {cells}."
+        what = f"{quantity} ({unit})" if unit else quantity
+        lines.append(f"- **{document}, {where}** — {what}. {cells}."
                      + (f" {note}" if note else "") + f" ({chapter_link(chapter)})")
     return "\n".join(lines)
 

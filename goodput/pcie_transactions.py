@@ -187,7 +187,8 @@ def source_checks():
             continue  # trace figures are checked against the parsed traces
         out.append(checks.compare("pcie-reads", t, row.Index, "value",
                                   results[row.example][_QUANTITY[row.quantity]],
-                                  f"Example {row.example}: {row.quantity} ({row.unit})"))
+                                  f"Example {row.example}: {row.quantity} ({row.unit})",
+                                  quantity=row.quantity, unit=row.unit))
 
     t = data.load("intel-324611-test14")
     for row in t.itertuples():
@@ -293,7 +294,8 @@ def symbol_trace_checks():
         note = _EXAMPLE_TRACE_NOTES.get((row.example, row.quantity), "").format(
             cycles=s["cycles"], time=s["time_ns"], payload=s["payload_bytes"], busy=s[f"{read}_busy_symbols"])
         out.append(checks.compare("pcie-reads", t, row.Index, "value", model,
-                                  f"Example {row.example} trace: {row.quantity} ({row.unit})", note))
+                                  f"Example {row.example} trace: {row.quantity} ({row.unit})", note,
+                                  quantity=row.quantity, unit=row.unit))
 
     t = data.load("intel-324611-s4-6-s4-7-trace-figures")
     test3 = pcie_trace.parse(published_log(SYMBOL_LOGS[3]))
@@ -317,5 +319,6 @@ def symbol_trace_checks():
             if value is None:
                 continue  # not in the trace as converted: see the log's header
             model = value * ns if row.unit == "ns" else 1000 * 4 / (value * ns)
-        out.append(checks.compare("pcie-reads", t, row.Index, "value", model, label))
+        out.append(checks.compare("pcie-reads", t, row.Index, "value", model, label,
+                                  quantity=row.quantity, unit=row.unit))
     return out
