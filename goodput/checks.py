@@ -48,7 +48,7 @@ __all__ = [
 STATUSES = ("ok", "rounding", "erratum")
 
 #: Modules whose import registers providers, in chapter order.
-PROVIDER_MODULES = ("goodput.coding", "goodput.pcie", "goodput.pcie_transactions")
+PROVIDER_MODULES = ("goodput.coding", "goodput.pcie", "goodput.pcie_transactions", "goodput.hyperlink")
 
 _providers: dict[str, list[Callable[[], Iterable["SourceCheck"]]]] = {}
 

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from . import checks, coding, pcie
+from . import checks, coding, hyperlink, pcie
 from .errors import GoodputError, ParameterError
 
 __all__ = ["main", "build_parser"]
@@ -87,6 +87,34 @@ def _run_pcie(args) -> int:
     return 0
 
 
+def _add_hyperlink(sub) -> None:
+    p = sub.add_parser(
+        "hyperlink",
+        help="goodput of TI KeyStone HyperLink transfers",
+        description="Payload bit rate of HyperLink transfers of SIZE bytes in packets of at most "
+                    "PACKET bytes (8 control bytes each, 8b/9b coding).",
+    )
+    p.add_argument("--rate-gbaud", dest="line_rate_gbaud", default="6.25", metavar="GBAUD",
+                   help="line rate per lane: " + hyperlink.PARAMETERS["line_rate_gbaud"].describe_range())
+    p.add_argument("--lanes", default="4", metavar="N",
+                   help="lanes: " + hyperlink.PARAMETERS["lanes"].describe_range())
+    p.add_argument("--size", dest="size_bytes", required=True, metavar="BYTES", help="transfer size, bytes")
+    p.add_argument("--packet", dest="packet_bytes", default=str(hyperlink.MAX_PACKET_BYTES), metavar="BYTES",
+                   help="payload per packet: " + hyperlink.PARAMETERS["packet_bytes"].describe_range())
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_run_hyperlink)
+
+
+def _run_hyperlink(args) -> int:
+    r = hyperlink.evaluate(args.line_rate_gbaud, args.lanes, args.size_bytes, args.packet_bytes)
+    if args.json:
+        print(json.dumps(r))
+    else:
+        print(f"HyperLink {r['lanes']} x {r['line_rate_gbaud']:g} Gbaud, {r['size_bytes']} bytes in "
+              f"{r['packets']} packets: {r['goodput_gbit_s']:.6g} Gbit/s, efficiency {r['efficiency']:.4f}")
+    return 0
+
+
 def _add_checks(sub) -> None:
     p = sub.add_parser(
         "checks",
@@ -119,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_coding(sub)
     _add_pcie(sub)
+    _add_hyperlink(sub)
     _add_checks(sub)
     return parser
 

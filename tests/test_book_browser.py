@@ -268,3 +268,21 @@ def test_every_chapter_in_the_toc_is_in_every_pages_navigation():
             for chapter in chapters:
                 if page != f"{chapter}.html":  # a page links to itself as "#"
                     assert f"{chapter.split('/')[-1]}.html" in text, (page, chapter)
+
+
+def test_hyperlink_sliders_recompute_the_curve(browser, book_url):
+    from goodput import hyperlink
+
+    context, page, log = _open(browser, book_url + "notebooks/hyperlink.html")
+    try:
+        page.wait_for_function("() => window.__views.length >= 1", timeout=15000)
+        view = _view_index(page, "line_rate_gbaud")
+        _move(page, view, "line_rate_gbaud", 10)
+        _move(page, view, "lanes", 2)
+        rows = {r["packet_bytes"]: r["model_gbit_s"] for r in _rows(page, view, "model_gbit_s")}
+        assert len(rows) >= 10
+        for packet, got in rows.items():
+            assert got == pytest.approx(hyperlink.goodput_gbit_s(10, 2, packet, packet), rel=1e-12)
+        assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
+    finally:
+        context.close()

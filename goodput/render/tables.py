@@ -9,7 +9,8 @@ from .. import checks, coding, data
 
 __all__ = ["checks_summary", "checks_table", "published_vs_model", "pcie_generations_table",
            "dllp_share_table", "latency_fit_table", "measured_over_model_table",
-           "above_ceiling_table", "intel_examples_table", "intel_table3", "provenance_sentence", "efficiency_table", "common_links_table"]
+           "above_ceiling_table", "intel_examples_table", "intel_table3", "hyperlink_implied_overhead",
+           "published_table", "provenance_sentence", "efficiency_table", "common_links_table"]
 
 
 def checks_summary(chapter: str) -> pd.DataFrame:
@@ -220,6 +221,30 @@ def intel_examples_table() -> pd.DataFrame:
 
 
 def intel_table3() -> pd.DataFrame:
-    """Intel 324611 Table 3 (dma-demo results) as printed, with its provenance in the attrs."""
-    t = data.load("intel-324611-table3")
+    """Intel 324611 Table 3 (dma-demo results) as printed."""
+    return published_table("intel-324611-table3")
+
+
+def hyperlink_implied_overhead() -> pd.DataFrame:
+    """Bytes per packet that the guide's 'maximum achievable' figures imply, at 6.25 Gbaud x 4.
+
+    Solving ``B * P / (P + C) = G`` for ``C``, with ``B`` the 8b/9b bit rate and
+    ``P`` the packet payload of each row (see :func:`goodput.render.hyperlink.measured_points`).
+    """
+    from . import hyperlink as charts
+
+    bits = coding.bit_rate_gbit_s(6.25, 4, "8b9b")
+    points = charts.measured_points()
+    best = points[points["what"] == "maximum achievable"].drop_duplicates(["series", "memory"])
+    rows = []
+    for r in best.itertuples():
+        rows.append({"transfer": r.series, "memory": r.memory, "payload per packet (bytes)": r.packet_bytes,
+                     "maximum achievable (Gbit/s)": f"{r.gbit_s:g}",
+                     "implied bytes per packet": f"{r.packet_bytes * (bits / r.gbit_s - 1):.1f}"})
+    return pd.DataFrame(rows)
+
+
+def published_table(name: str) -> pd.DataFrame:
+    """A published table exactly as printed (its provenance is on the sources page)."""
+    t = data.load(name)
     return pd.DataFrame({c: t.attrs["printed"][c] for c in t.columns})

@@ -1,0 +1,115 @@
+"""TI KeyStone HyperLink: goodput of packets that carry at most 256 bytes and 8 bytes of control.
+
+HyperLink bridges the interconnect of two KeyStone devices over up to four
+SerDes lanes with 8b/9b coding. Every packet carries a payload of at most
+``P`` bytes plus ``C = 8`` bytes of control. Writes are cut into packets at
+256-byte boundaries (or smaller, by the bursts of the master: an EDMA transfer
+controller's data burst size); a read is answered in bursts of the memory that
+answers it (DDR3 64 B, MSMC SRAM 32 B, L1/L2 16 B: Table 22), each in a packet
+of its own. A transfer of ``S`` bytes then costs ``S + C * ceiling(S / P)``
+bytes before coding, at the bit rate ``B`` of :mod:`goodput.coding`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import sympy as sp
+
+from . import checks, coding, data
+from .errors import ParameterError
+from .params import Parameter
+
+__all__ = ["transfer", "packet", "control", "MAX_PACKET_BYTES", "CONTROL_BYTES", "PARAMETERS",
+           "packets_expr", "goodput_expr", "read_response_bytes", "goodput_gbit_s", "evaluate"]
+
+transfer = sp.Symbol("S", positive=True, integer=True)  #: transfer size, bytes
+packet = sp.Symbol("P", positive=True, integer=True)  #: payload per packet, bytes
+control = sp.Symbol("C", nonnegative=True, integer=True)  #: control bytes per packet
+
+MAX_PACKET_BYTES = 256
+CONTROL_BYTES = 8
+
+PARAMETERS = {
+    p.name: p
+    for p in (
+        Parameter("line_rate_gbaud", coding.line_rate, "Gbaud", 0.0, 12.5, default=6.25, step=0.125,
+                  label="line rate per lane (Gbaud)", exclusive_minimum=True),
+        Parameter("lanes", coding.lanes, "lanes", 1, 4, default=4, step=1, label="lanes", integer=True),
+        Parameter("packet_bytes", packet, "bytes", 1, MAX_PACKET_BYTES, default=MAX_PACKET_BYTES, step=1,
+                  label="payload per packet (bytes)", integer=True),
+        Parameter("size_bytes", transfer, "bytes", 1, 1 << 32, default=32768, step=1,
+                  label="transfer size (bytes)", integer=True),
+    )
+}
+
+
+def packets_expr() -> sp.Expr:
+    """Packets for a transfer of ``S`` bytes in packets of at most ``P`` bytes."""
+    return sp.ceiling(transfer / packet)
+
+
+def goodput_expr() -> sp.Expr:
+    """Payload goodput (Gbit/s) of back-to-back transfers of ``S`` bytes, one direction."""
+    return coding.bit_rate_expr(coding.CODES["8b9b"]) * transfer / (transfer + control * packets_expr())
+
+
+@lru_cache(maxsize=1)
+def _numeric():
+    return sp.lambdify((coding.line_rate, coding.lanes, transfer, packet, control), goodput_expr(), "math")
+
+
+def read_response_bytes(memory: str) -> int:
+    """Burst in which ``memory`` answers a HyperLink read (Table 22)."""
+    t = data.load("keystone2-table22")
+    sizes = dict(zip(t["memory"], t["max_read_response_bytes"]))
+    if memory not in sizes:
+        raise ParameterError("memory", memory, "one of " + ", ".join(sizes))
+    return int(sizes[memory])
+
+
+def goodput_gbit_s(line_rate_gbaud: float, lanes: int, size_bytes: int, packet_bytes: int = MAX_PACKET_BYTES) -> float:
+    """Goodput (Gbit/s) of ``size_bytes`` transfers in packets of ``packet_bytes`` over HyperLink."""
+    values = {name: PARAMETERS[name].check(v) for name, v in (
+        ("line_rate_gbaud", line_rate_gbaud), ("lanes", lanes), ("size_bytes", size_bytes),
+        ("packet_bytes", packet_bytes))}
+    return _numeric()(values["line_rate_gbaud"], values["lanes"], values["size_bytes"],
+                      values["packet_bytes"], CONTROL_BYTES)
+
+
+def evaluate(line_rate_gbaud: float, lanes: int, size_bytes: int, packet_bytes: int = MAX_PACKET_BYTES) -> dict:
+    """Inputs, goodput and efficiency as a JSON-ready dict."""
+    g = goodput_gbit_s(line_rate_gbaud, lanes, size_bytes, packet_bytes)
+    packets = -(-int(size_bytes) // int(packet_bytes))
+    return {"line_rate_gbaud": float(line_rate_gbaud), "lanes": int(lanes), "size_bytes": int(size_bytes),
+            "packet_bytes": int(packet_bytes), "packets": packets, "goodput_gbit_s": g,
+            "efficiency": g / (float(line_rate_gbaud) * int(lanes))}
+
+
+@checks.provider("hyperlink")
+def source_checks():
+    """The maximum throughputs §8.2 calculates, and the percentages of Tables 24 and 26."""
+    out = []
+    t = data.load("keystone2-s8-hyperlink-theoretical")
+    for row in t.itertuples():
+        # The text's formulas take one packet's worth: S = P.
+        model = goodput_gbit_s(row.line_rate_gbaud, row.lanes, row.packet_bytes, row.packet_bytes)
+        printed = t.attrs["printed"]["throughput_gbit_s"][row.Index]
+        note = ""
+        status = checks.classify(printed, model)
+        if status == "rounding":
+            note = "The product is {model:.4f}; the guide cuts it to {published} where rounding gives {rounded}."
+        elif status == "erratum":
+            note = (f"{row.line_rate_gbaud * row.lanes:g} x 8/9 x {row.packet_bytes} / "
+                    f"({row.packet_bytes} + {CONTROL_BYTES}) is {{model:.2f}}, not {{published}}: the text's own "
+                    "formula does not give its figure.")
+        label = f"{row.transfer}, {row.packet_bytes}-byte packets" + (
+            f" ({row.memory})" if row.memory != "any" else "")
+        out.append(checks.compare("hyperlink", t, row.Index, "throughput_gbit_s", model, label, note))
+    t = data.load("keystone2-table23-26")
+    for row in t.itertuples():
+        out.append(checks.compare(
+            "hyperlink", t, row.Index, "measured_percent",
+            100 * row.measured_gbit_s / row.max_achievable_gbit_s,
+            f"Table {row.table.split('/')[1]}: {row.transfer} {row.memory_as_printed.split()[-1]}, EDMA {row.edma}"))
+    return out

@@ -1,0 +1,63 @@
+"""Charts of the HyperLink chapter."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from .. import coding, data, hyperlink
+from .charts import Slider, live_model
+
+__all__ = ["PACKET_SIZES", "measured_points", "explore_chart"]
+
+#: Payloads per packet the curve is drawn at, bytes.
+PACKET_SIZES = (8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256)
+
+#: Packet payload behind each row of Tables 23-26: reads in the memory's response burst
+#: (Table 22), writes in the EDMA transfer controller's data burst (§8.1.4: 128 B for CC0
+#: and CC4, 64 B for CC1-CC3).
+_WRITE_BURST = {"CC0 and CC4": 128, "CC1, CC2 and CC3": 64}
+_MEMORY = {"L2": "C66x L1/L2", "MSMC": "MSMC SRAM", "DDR3": "DDR3"}
+
+
+def measured_points() -> pd.DataFrame:
+    """Tables 23-26 with the packet payload each row's transfers used."""
+    t = data.load("keystone2-table23-26")
+    rows = []
+    for r in t.itertuples():
+        memory = _MEMORY[r.memory_as_printed.split()[-1]]
+        packet = (_WRITE_BURST[r.edma] if r.transfer == "write" else hyperlink.read_response_bytes(memory))
+        for kind, value in (("maximum achievable", r.max_achievable_gbit_s), ("measured", r.measured_gbit_s)):
+            rows.append({"packet_bytes": packet, "gbit_s": value, "what": kind,
+                         "series": f"{r.transfer}s, EDMA {r.edma}", "memory": memory})
+    return pd.DataFrame(rows)
+
+
+def explore_chart() -> alt.LayerChart:
+    """Goodput against payload per packet, live on line rate and lanes, with Tables 23-26 on top."""
+    p = hyperlink.PARAMETERS
+    cases = pd.DataFrame({"packet_bytes": list(PACKET_SIZES)})
+    live = live_model(
+        cases,
+        # one packet's worth per transfer: S = P, as the guide's formulas take it
+        outputs={"model_gbit_s": hyperlink.goodput_expr().subs(
+            {hyperlink.transfer: hyperlink.packet, hyperlink.control: hyperlink.CONTROL_BYTES}),
+            "bit_rate_gbit_s": coding.bit_rate_expr(coding.CODES["8b9b"])},
+        sliders=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"])],
+        fields={hyperlink.packet: "packet_bytes"},
+        name="hyperlink_packets",
+    )
+    x = alt.X("packet_bytes:Q", scale=alt.Scale(type="log", base=2), title="payload per packet (bytes)")
+    model = live.base.mark_line(color="black").encode(
+        x=x, y=alt.Y("model_gbit_s:Q", title="goodput, one direction (Gbit/s)"),
+        tooltip=["packet_bytes:Q", alt.Tooltip("model_gbit_s:Q", format=".2f", title="model (Gbit/s)")])
+    roof = live.base.mark_line(color="#777", strokeDash=[5, 3]).encode(x=x, y="bit_rate_gbit_s:Q")
+    points = alt.Chart(measured_points()).mark_point(filled=True, size=60).encode(
+        x=x, y="gbit_s:Q",
+        color=alt.Color("series:N", title=None),
+        shape=alt.Shape("what:N", title=None),
+        tooltip=["series:N", "memory:N", "what:N", "packet_bytes:Q", "gbit_s:Q"],
+    )
+    return live.layer(roof, model, points).properties(
+        width=520, height=280,
+        title="HyperLink: model for the sliders (black), 8b/9b bit rate (dashed), Tables 23-26 (points)")
