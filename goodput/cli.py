@@ -90,28 +90,36 @@ def _run_pcie(args) -> int:
 def _add_hyperlink(sub) -> None:
     p = sub.add_parser(
         "hyperlink",
-        help="goodput of TI KeyStone HyperLink transfers",
-        description="Payload bit rate of HyperLink transfers of SIZE bytes in packets of at most "
-                    "PACKET bytes (8 control bytes each, 8b/9b coding).",
+        help="goodput of TI KeyStone HyperLink writes and reads",
+        description="Payload bit rate of HyperLink transfers of SIZE bytes: writes in packets of the "
+                    "master's burst (at most 256 bytes), reads in the answering memory's burst; "
+                    "8 control bytes per packet, 8b/9b coding.",
     )
+    p.add_argument("kind", choices=("write", "read"))
     p.add_argument("--rate-gbaud", dest="line_rate_gbaud", default="6.25", metavar="GBAUD",
                    help="line rate per lane: " + hyperlink.PARAMETERS["line_rate_gbaud"].describe_range())
     p.add_argument("--lanes", default="4", metavar="N",
                    help="lanes: " + hyperlink.PARAMETERS["lanes"].describe_range())
     p.add_argument("--size", dest="size_bytes", required=True, metavar="BYTES", help="transfer size, bytes")
-    p.add_argument("--packet", dest="packet_bytes", default=str(hyperlink.MAX_PACKET_BYTES), metavar="BYTES",
-                   help="payload per packet: " + hyperlink.PARAMETERS["packet_bytes"].describe_range())
+    p.add_argument("--burst", dest="burst_bytes", default=str(hyperlink.MAX_PACKET_BYTES), metavar="BYTES",
+                   help="the master's burst (EDMA data burst size): "
+                        + hyperlink.PARAMETERS["packet_bytes"].describe_range())
+    p.add_argument("--memory", help="reads: the memory that answers (DDR3, 'MSMC SRAM', 'C66x L1/L2')")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=_run_hyperlink)
 
 
 def _run_hyperlink(args) -> int:
-    r = hyperlink.evaluate(args.line_rate_gbaud, args.lanes, args.size_bytes, args.packet_bytes)
+    r = hyperlink.evaluate(args.kind, args.line_rate_gbaud, args.lanes, args.size_bytes, args.burst_bytes,
+                           args.memory)
     if args.json:
         print(json.dumps(r))
-    else:
-        print(f"HyperLink {r['lanes']} x {r['line_rate_gbaud']:g} Gbaud, {r['size_bytes']} bytes in "
-              f"{r['packets']} packets: {r['goodput_gbit_s']:.6g} Gbit/s, efficiency {r['efficiency']:.4f}")
+        return 0
+    print(f"HyperLink {r['kind']} of {r['size_bytes']} bytes over {r['lanes']} x {r['line_rate_gbaud']:g} Gbaud "
+          f"in {r['packets']} packets of {r['packet_bytes']} bytes")
+    print(f"  goodput     {r['goodput_gbit_s']:.6g} Gbit/s, efficiency {r['efficiency']:.4f}")
+    for name, value in r["bytes"].items():
+        print(f"  {name:<11} {value:10.2f} line bytes per transfer")
     return 0
 
 

@@ -12,15 +12,16 @@ bytes before coding, at the bit rate ``B`` of :mod:`goodput.coding`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 import sympy as sp
 
 from . import checks, coding, data
-from .errors import ParameterError
+from .errors import GoodputError, ParameterError
 from .params import Parameter
 
-__all__ = ["transfer", "packet", "control", "MAX_PACKET_BYTES", "CONTROL_BYTES", "PARAMETERS",
+__all__ = ["transfer", "packet", "control", "MAX_PACKET_BYTES", "CONTROL_BYTES", "PARAMETERS", "BURST",
            "packets_expr", "goodput_expr", "read_response_bytes", "goodput_gbit_s", "evaluate"]
 
 transfer = sp.Symbol("S", positive=True, integer=True)  #: transfer size, bytes
@@ -42,6 +43,10 @@ PARAMETERS = {
                   label="transfer size (bytes)", integer=True),
     )
 }
+
+
+#: The master's burst (an EDMA transfer controller's data burst size) is checked like a packet.
+BURST = replace(PARAMETERS["packet_bytes"], name="burst_bytes", label="master's burst (bytes)")
 
 
 def packets_expr() -> sp.Expr:
@@ -77,13 +82,29 @@ def goodput_gbit_s(line_rate_gbaud: float, lanes: int, size_bytes: int, packet_b
                       values["packet_bytes"], CONTROL_BYTES)
 
 
-def evaluate(line_rate_gbaud: float, lanes: int, size_bytes: int, packet_bytes: int = MAX_PACKET_BYTES) -> dict:
-    """Inputs, goodput and efficiency as a JSON-ready dict."""
+def evaluate(kind: str, line_rate_gbaud: float, lanes: int, size_bytes: int,
+             burst_bytes: int = MAX_PACKET_BYTES, memory: str | None = None) -> dict:
+    """A write (packets of the master's burst, at most 256 B) or a read (packets of the answering
+    memory's burst, Table 22) as a JSON-ready dict: inputs, goodput, efficiency, line bytes by kind."""
+    if kind not in ("write", "read"):
+        raise ParameterError("kind", kind, "write or read")
+    burst = BURST.check(burst_bytes)
+    if kind == "read":
+        if memory is None:
+            raise GoodputError("a read needs --memory, the memory that answers it: DDR3, 'MSMC SRAM' "
+                               "or 'C66x L1/L2' (Table 22)")
+        packet_bytes = min(read_response_bytes(memory), burst)
+    else:
+        packet_bytes = burst
     g = goodput_gbit_s(line_rate_gbaud, lanes, size_bytes, packet_bytes)
-    packets = -(-int(size_bytes) // int(packet_bytes))
-    return {"line_rate_gbaud": float(line_rate_gbaud), "lanes": int(lanes), "size_bytes": int(size_bytes),
-            "packet_bytes": int(packet_bytes), "packets": packets, "goodput_gbit_s": g,
-            "efficiency": g / (float(line_rate_gbaud) * int(lanes))}
+    size, packets = int(size_bytes), -(-int(size_bytes) // packet_bytes)
+    coded = size + CONTROL_BYTES * packets
+    code = coding.CODES["8b9b"]
+    return {"kind": kind, "line_rate_gbaud": float(line_rate_gbaud), "lanes": int(lanes), "size_bytes": size,
+            "burst_bytes": int(burst_bytes), "memory": memory, "packet_bytes": packet_bytes, "packets": packets,
+            "goodput_gbit_s": g, "efficiency": g / (float(line_rate_gbaud) * int(lanes)),
+            "bytes": {"payload": float(size), "control": float(CONTROL_BYTES * packets),
+                      "encoding": coded * (code.coded_bits / code.data_bits - 1)}}
 
 
 @checks.provider("hyperlink")

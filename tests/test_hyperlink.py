@@ -53,9 +53,32 @@ def test_maximum_achievable_reads_imply_twelve_bytes_per_packet():
     assert set(reads["implied bytes per packet"]) == {"12.0"}
 
 
-def test_cli_prints_goodput_and_rejects_bad_lanes():
-    exe = str(Path(sys.executable).parent / "goodput")
-    p = subprocess.run([exe, "hyperlink", "--size", "32768", "--json"], capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0 and json.loads(p.stdout)["goodput_gbit_s"] == pytest.approx(25 * 8 / 9 * 256 / 264)
-    bad = subprocess.run([exe, "hyperlink", "--size", "64", "--lanes", "5"], capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2 and "--lanes 5" in bad.stderr
+EXE = str(Path(sys.executable).parent / "goodput")
+
+
+def _cli(*args):
+    return subprocess.run([EXE, "hyperlink", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_cli_write_prints_goodput_and_a_breakdown_that_adds_up():
+    p = _cli("write", "--size", "32768", "--json")
+    assert p.returncode == 0, p.stderr
+    r = json.loads(p.stdout)
+    assert r["goodput_gbit_s"] == pytest.approx(25 * 8 / 9 * 256 / 264)
+    assert sum(r["bytes"].values()) == pytest.approx(8 * r["size_bytes"] / r["goodput_gbit_s"] * 25 / 8)
+
+
+def test_cli_read_uses_the_memorys_burst():
+    r = json.loads(_cli("read", "--size", "32768", "--memory", "MSMC SRAM", "--json").stdout)
+    assert r["packet_bytes"] == 32 and r["packets"] == 1024
+
+
+@pytest.mark.parametrize("args, words", [
+    (["write", "--size", "64", "--lanes", "5"], "--lanes 5"),
+    (["read", "--size", "64"], "--memory"),
+    (["read", "--size", "64", "--memory", "SRAM"], "--memory SRAM"),
+    (["write", "--size", "64", "--burst", "512"], "--burst 512"),
+])
+def test_cli_rejects_impossible_input_with_exit_2(args, words):
+    p = _cli(*args)
+    assert p.returncode == 2 and words in p.stderr
