@@ -48,7 +48,8 @@ __all__ = [
 STATUSES = ("ok", "rounding", "erratum")
 
 #: Modules whose import registers providers, in chapter order.
-PROVIDER_MODULES = ("goodput.coding", "goodput.pcie", "goodput.pcie_transactions", "goodput.hyperlink")
+PROVIDER_MODULES = ("goodput.coding", "goodput.pcie", "goodput.pcie_transactions", "goodput.hyperlink",
+                    "goodput.ethernet")
 
 _providers: dict[str, list[Callable[[], Iterable["SourceCheck"]]]] = {}
 

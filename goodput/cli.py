@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from . import checks, coding, hyperlink, pcie
+from . import checks, coding, ethernet, hyperlink, pcie
 from .errors import GoodputError, ParameterError
 
 __all__ = ["main", "build_parser"]
@@ -123,6 +123,34 @@ def _run_hyperlink(args) -> int:
     return 0
 
 
+def _add_ethernet(sub) -> None:
+    p = sub.add_parser(
+        "ethernet",
+        help="goodput of back-to-back Ethernet frames",
+        description="Frame rate and payload goodput of back-to-back frames of FRAME bytes (MAC header "
+                    "to FCS), with preamble, SFD and inter-packet gap on the wire.",
+    )
+    p.add_argument("--frame", dest="frame_bytes", required=True, metavar="BYTES",
+                   help="frame size: " + ethernet.PARAMETERS["frame_bytes"].describe_range())
+    p.add_argument("--rate-gbit-s", dest="mac_rate_gbit_s", default="10", metavar="GBIT_S",
+                   help="MAC rate: " + ethernet.PARAMETERS["mac_rate_gbit_s"].describe_range())
+    p.add_argument("--stack", default="raw", help="protocol stack: " + ", ".join(ethernet.STACKS))
+    p.add_argument("--vlan", action="store_true", help="frames carry an 802.1Q tag")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_run_ethernet)
+
+
+def _run_ethernet(args) -> int:
+    r = ethernet.evaluate(args.frame_bytes, args.mac_rate_gbit_s, args.stack, args.vlan)
+    if args.json:
+        print(json.dumps(r))
+        return 0
+    print(f"{r['frame_bytes']}-byte frames at {r['mac_rate_gbit_s']:g} Gbit/s, {ethernet.STACKS[r['stack']].name}: "
+          f"{r['frames_per_s']:.6g} frames/s")
+    print(f"  goodput     {r['goodput_gbit_s']:.6g} Gbit/s, efficiency {r['efficiency']:.4f}")
+    return 0
+
+
 def _add_checks(sub) -> None:
     p = sub.add_parser(
         "checks",
@@ -156,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_coding(sub)
     _add_pcie(sub)
     _add_hyperlink(sub)
+    _add_ethernet(sub)
     _add_checks(sub)
     return parser
 

@@ -286,3 +286,23 @@ def test_hyperlink_sliders_recompute_the_curve(browser, book_url):
         assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
     finally:
         context.close()
+
+
+def test_ethernet_sliders_recompute_the_goodput_curves(browser, book_url):
+    from goodput import ethernet
+
+    context, page, log = _open(browser, book_url + "notebooks/ethernet-framing.html")
+    try:
+        page.wait_for_function("() => window.__views.length >= 1", timeout=15000)
+        view = _view_index(page, "mac_rate_gbit_s")
+        _move(page, view, "mac_rate_gbit_s", 25)
+        _move(page, view, "vlan_bytes", 4)
+        rows = _rows(page, view, "goodput_gbit_s")
+        assert rows
+        names = {s.name: s.key for s in ethernet.STACKS.values()}
+        for r in rows:
+            want = ethernet.evaluate(r["frame_bytes"], 25, names[r["stack"]], vlan_tag=True)["goodput_gbit_s"]
+            assert r["goodput_gbit_s"] == pytest.approx(want, rel=1e-12)
+        assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
+    finally:
+        context.close()

@@ -1,0 +1,193 @@
+"""Ethernet: what each frame costs on the wire, and the goodput left above the MAC or a protocol.
+
+A frame of ``L`` bytes (MAC header to FCS) occupies ``L + 20`` byte times on the
+wire: preamble (7), start-of-frame delimiter (1) and the minimum inter-packet
+gap (12). A frame is at least 64 bytes; shorter contents are padded. Above the
+MAC, each frame carries a 14-byte header, an optional 4-byte VLAN tag and a
+4-byte FCS; a protocol stack (IPv4 20 or IPv6 40 bytes, then UDP 8 or TCP 20,
+with 12 more for TCP timestamps) takes its share of what is left. The MAC
+rate ``R`` (Gbit/s) is the bit rate after the physical layer's code: 10GBASE-R
+signals 10.3125 Gbaud and keeps 10 Gbit/s after 64b/66b (:mod:`goodput.coding`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import sympy as sp
+
+from . import checks, data
+from .errors import ParameterError
+from .params import Parameter
+
+__all__ = ["frame", "preamble", "sfd", "gap", "mac_header", "vlan", "fcs", "stack", "mac_rate",
+           "WIRE_OVERHEAD_BYTES", "MIN_FRAME_BYTES", "STACKS", "Stack", "PARAMETERS",
+           "wire_bytes_expr", "frame_rate_expr", "line_goodput_expr", "payload_goodput_expr",
+           "frame_bytes_for", "evaluate"]
+
+frame = sp.Symbol("L", positive=True, integer=True)  #: frame bytes, MAC header to FCS
+preamble = sp.Symbol(r"B_{\mathrm{pre}}", positive=True, integer=True)
+sfd = sp.Symbol(r"B_{\mathrm{SFD}}", positive=True, integer=True)
+gap = sp.Symbol(r"B_{\mathrm{IPG}}", positive=True, integer=True)
+mac_header = sp.Symbol(r"B_{\mathrm{MAC}}", positive=True, integer=True)
+vlan = sp.Symbol(r"B_{\mathrm{VLAN}}", nonnegative=True, integer=True)
+fcs = sp.Symbol(r"B_{\mathrm{FCS}}", positive=True, integer=True)
+stack = sp.Symbol(r"B_{\mathrm{stack}}", nonnegative=True, integer=True)  #: IP + transport headers
+mac_rate = sp.Symbol("R", positive=True)  #: MAC bit rate, Gbit/s
+
+VALUES = {preamble: 7, sfd: 1, gap: 12, mac_header: 14, fcs: 4}
+WIRE_OVERHEAD_BYTES = 7 + 1 + 12  #: preamble + SFD + inter-packet gap
+MIN_FRAME_BYTES = 64
+MAX_FRAME_BYTES = 9018  #: a jumbo frame with a VLAN tag; 1518 without jumbo frames
+
+
+@dataclass(frozen=True)
+class Stack:
+    """A protocol stack above the MAC: its header bytes per frame."""
+
+    key: str
+    name: str
+    header_bytes: int
+
+
+STACKS = {s.key: s for s in (
+    Stack("raw", "raw Ethernet", 0),
+    Stack("udp4", "UDP over IPv4", 20 + 8),
+    Stack("tcp4", "TCP over IPv4", 20 + 20),
+    Stack("tcp4ts", "TCP over IPv4 with timestamps", 20 + 20 + 12),
+    Stack("udp6", "UDP over IPv6", 40 + 8),
+    Stack("tcp6", "TCP over IPv6", 40 + 20),
+    Stack("tcp6ts", "TCP over IPv6 with timestamps", 40 + 20 + 12),
+)}
+
+PARAMETERS = {
+    p.name: p
+    for p in (
+        Parameter("frame_bytes", frame, "bytes", MIN_FRAME_BYTES, MAX_FRAME_BYTES, default=1518, step=1,
+                  label="frame size (bytes)", integer=True),
+        Parameter("mac_rate_gbit_s", mac_rate, "Gbit/s", 0.0, 400.0, default=10.0, step=0.1,
+                  label="MAC rate (Gbit/s)", exclusive_minimum=True),
+    )
+}
+
+
+def wire_bytes_expr() -> sp.Expr:
+    """Byte times one frame of ``L`` bytes occupies on the wire."""
+    return frame + preamble + sfd + gap
+
+
+def frame_rate_expr() -> sp.Expr:
+    """Frames per second (millions) at MAC rate ``R``."""
+    return 1000 * mac_rate / (8 * wire_bytes_expr())
+
+
+def line_goodput_expr() -> sp.Expr:
+    """Frame bits per second (Gbit/s) at MAC rate ``R``: what a counter of frame bytes sees."""
+    return mac_rate * frame / wire_bytes_expr()
+
+
+def payload_goodput_expr() -> sp.Expr:
+    """Payload bits per second (Gbit/s) above the protocol stack, for full frames of ``L`` bytes."""
+    return mac_rate * (frame - mac_header - vlan - fcs - stack) / wire_bytes_expr()
+
+
+@lru_cache(maxsize=None)
+def _numeric(name: str):
+    expr = {"line": line_goodput_expr(), "payload": payload_goodput_expr(),
+            "frames": frame_rate_expr()}[name].subs(VALUES)
+    return sp.lambdify((frame, mac_rate, vlan, stack), expr, "math")
+
+
+def frame_bytes_for(payload_bytes: int, stack_key: str = "raw", vlan_tag: bool = False) -> int:
+    """Frame size for ``payload_bytes`` above ``stack_key``, padded to the minimum frame."""
+    s = _stack(stack_key)
+    content = payload_bytes + s.header_bytes + 14 + (4 if vlan_tag else 0) + 4
+    return max(MIN_FRAME_BYTES, content)
+
+
+def _stack(key: str) -> Stack:
+    try:
+        return STACKS[key]
+    except KeyError:
+        raise ParameterError("stack", key, "one of " + ", ".join(STACKS)) from None
+
+
+def evaluate(frame_bytes: int, mac_rate_gbit_s: float = 10.0, stack_key: str = "raw",
+             vlan_tag: bool = False) -> dict:
+    """Frame rate, frame goodput and payload goodput of back-to-back frames (JSON-ready)."""
+    frame_bytes = PARAMETERS["frame_bytes"].check(frame_bytes)
+    rate = PARAMETERS["mac_rate_gbit_s"].check(mac_rate_gbit_s)
+    s = _stack(stack_key)
+    headers = 14 + (4 if vlan_tag else 0) + 4 + s.header_bytes
+    if frame_bytes - headers < 0:
+        raise ParameterError("frame_bytes", frame_bytes,
+                             f"at least {headers} bytes to hold the headers of {s.name}")
+    v = 4 if vlan_tag else 0
+    return {
+        "frame_bytes": frame_bytes, "mac_rate_gbit_s": rate, "stack": s.key, "vlan": vlan_tag,
+        "frames_per_s": 1e6 * _numeric("frames")(frame_bytes, rate, v, s.header_bytes),
+        "frame_gbit_s": _numeric("line")(frame_bytes, rate, v, s.header_bytes),
+        "goodput_gbit_s": _numeric("payload")(frame_bytes, rate, v, s.header_bytes),
+        "efficiency": _numeric("payload")(frame_bytes, rate, v, s.header_bytes) / rate,
+        "bytes": {"payload": float(frame_bytes - headers), "headers": float(headers - 4),
+                  "fcs": 4.0, "preamble_sfd": 8.0, "gap": 12.0},
+    }
+
+
+@checks.provider("ethernet-framing")
+def source_checks():
+    """KeyStone II §9: the bits the 512-packet test counts, per packet size."""
+    out = []
+    t = data.load("keystone2-s9-10gbe")
+    for row in t.itertuples():
+        bits = 512 * 8 * (row.packet_bytes + row.per_packet_overhead_bytes)
+        out.append(checks.compare("ethernet-framing", t, row.Index, "total_bits_512_packets", bits,
+                                  f"{row.packet_bytes}-byte packets"))
+        out.append(checks.compare(
+            "ethernet-framing", t, row.Index, "per_packet_overhead_bytes",
+            float(wire_bytes_expr().subs(VALUES).subs(frame, 0)), f"{row.packet_bytes}-byte packets"))
+    return out
+
+
+# --- the receiver's per-packet cost (KeyStone II §9) --------------------------------------------
+
+packet_time = sp.Symbol("t_0", nonnegative=True)  #: ns per packet the Packet DMA needs regardless of size
+dma_rate = sp.Symbol(r"\beta", positive=True)  #: bytes per ns the Packet DMA moves into memory
+
+
+def dma_bound_expr() -> sp.Expr:
+    """Frame-plus-overhead bits per second (Gbit/s, as §9 counts them) when each packet also costs
+    the receiver ``t_0 + L / beta`` ns, overlapped with the next packet's arrival."""
+    wire_ns = 8 * wire_bytes_expr() / mac_rate
+    return 8 * wire_bytes_expr() / sp.Max(wire_ns, packet_time + frame / dma_rate)
+
+
+def saturation_frame_expr() -> sp.Expr:
+    """The frame size above which the wire, not the receiver, sets the rate."""
+    wire_ns = 8 * wire_bytes_expr() / mac_rate
+    (solution,) = sp.solve(sp.Eq(wire_ns, packet_time + frame / dma_rate), frame)
+    return solution
+
+
+def fit_keystone_10gbe():
+    """Fit ``t_0`` and ``beta`` to §9's 512-packet table at 10 Gbit/s; returns the fit and the curve."""
+    import numpy as np
+
+    from .fit import Bound, fit
+
+    t = data.load("keystone2-s9-10gbe")
+    f = sp.lambdify((frame, packet_time, dma_rate), dma_bound_expr().subs(VALUES).subs(mac_rate, 10), "numpy")
+    sizes = t["packet_bytes"].to_numpy(dtype=float)
+    measured = t["throughput_mbit_s"].to_numpy() / 1000
+
+    def predict(t0, beta):
+        return np.asarray(f(sizes, t0, beta), dtype=float)
+
+    result = fit(predict, measured, [Bound("t_0", 0.0, 1000.0, "ns"), Bound("beta", 0.5, 20.0, "B/ns")])
+    saturation = float(saturation_frame_expr().subs(VALUES).subs(
+        {mac_rate: 10, packet_time: result.values["t_0"], dma_rate: result.values["beta"]}))
+    return result, predict(result.values["t_0"], result.values["beta"]), saturation
+
+
+__all__ += ["packet_time", "dma_rate", "dma_bound_expr", "saturation_frame_expr", "fit_keystone_10gbe"]

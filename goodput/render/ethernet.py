@@ -1,0 +1,56 @@
+"""Charts of the Ethernet framing chapter."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from .. import data, ethernet
+from ..params import Parameter
+from .charts import Slider, live_model
+
+__all__ = ["FRAME_SIZES", "VLAN", "explore_chart", "keystone_chart"]
+
+FRAME_SIZES = (64, 96, 128, 192, 256, 384, 512, 768, 1024, 1280, 1518)
+SHOWN_STACKS = ("raw", "udp4", "tcp4", "tcp4ts", "tcp6ts")
+VLAN = Parameter("vlan_bytes", ethernet.vlan, "bytes", 0, 4, default=0, step=4, label="VLAN tag (0 or 4 bytes)",
+                 integer=True)
+
+
+def explore_chart() -> alt.LayerChart:
+    """Payload goodput per protocol stack against frame size, live on MAC rate and VLAN tag."""
+    cases = pd.DataFrame([{"frame_bytes": f, "stack": ethernet.STACKS[k].name,
+                           "stack_bytes": ethernet.STACKS[k].header_bytes}
+                          for k in SHOWN_STACKS for f in FRAME_SIZES])
+    cases = cases[cases["frame_bytes"] >= 14 + 4 + 4 + cases["stack_bytes"]]
+    live = live_model(
+        cases,
+        outputs={"goodput_gbit_s": ethernet.payload_goodput_expr().subs(ethernet.VALUES)},
+        sliders=[Slider(ethernet.PARAMETERS["mac_rate_gbit_s"], maximum=100.0), Slider(VLAN)],
+        fields={ethernet.frame: "frame_bytes", ethernet.stack: "stack_bytes"},
+        name="ethernet_frames",
+    )
+    x = alt.X("frame_bytes:Q", scale=alt.Scale(type="log", base=2), title="frame size, MAC header to FCS (bytes)")
+    lines = live.base.mark_line(point=True).encode(
+        x=x, y=alt.Y("goodput_gbit_s:Q", title="payload goodput (Gbit/s)"),
+        color=alt.Color("stack:N", sort=[ethernet.STACKS[k].name for k in SHOWN_STACKS], title=None),
+        tooltip=["stack:N", "frame_bytes:Q", alt.Tooltip("goodput_gbit_s:Q", format=".3f")])
+    return live.layer(lines).properties(width=520, height=260,
+                                        title="Payload goodput above each protocol stack, back-to-back frames")
+
+
+def keystone_chart() -> alt.LayerChart:
+    """KeyStone II §9: measured, the line-rate model, and the fitted Packet DMA model."""
+    t = data.load("keystone2-s9-10gbe")
+    _, curve, _ = ethernet.fit_keystone_10gbe()
+    frame = pd.DataFrame({
+        "packet_bytes": t["packet_bytes"], "measured": t["throughput_mbit_s"] / 1000,
+        "line rate (frame + 20 bytes at 10 Gbit/s)": 10.0, "line rate and Packet DMA (fit)": curve})
+    long = frame.melt("packet_bytes", var_name="series", value_name="gbit_s")
+    x = alt.X("packet_bytes:Q", scale=alt.Scale(type="log", base=2), title="packet size (bytes)")
+    base = alt.Chart(long).encode(x=x, y=alt.Y("gbit_s:Q", title="Gbit/s, 20 bytes per packet counted"),
+                                  color=alt.Color("series:N", title=None))
+    return alt.layer(
+        base.transform_filter("datum.series !== 'measured'").mark_line(strokeDash=[5, 3]),
+        base.transform_filter("datum.series === 'measured'").mark_point(filled=True, size=60),
+    ).properties(width=520, height=240, title="10GbE, 512 packets (KeyStone II §9)")
