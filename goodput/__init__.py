@@ -1,12 +1,23 @@
 """Goodput: how fast data really moves over embedded interconnects.
 
-The library behind the book: one module per link model (``coding``), the
-published tables and their provenance (``data``), the source checks every
-chapter registers (``checks``), and the renderers that turn a sympy model into
-live charts and widget panels (``render``).
+The library behind the book, one module per link model and one per concern:
+
+models
+    ``coding`` (line codes), ``pcie`` (packets), ``pcie_latency`` (latency-bound
+    transfers), ``pcie_transactions`` (transaction sequences, the Intel
+    examples), ``hyperlink``, ``ethernet``
+data and checks
+    ``data`` (published tables and provenance), ``checks`` (source checks),
+    ``pcie_spec`` (the Base Specification's latency tables), ``logs`` (one parser
+    per log format), ``fit`` (fitting free parameters)
+book
+    ``render`` (Vega printer, live charts, tables, widget panels), ``pages``
+    (errata and sources pages), ``status`` (what built the book)
 """
 
-from . import checks, coding, data, errors, params
+from . import (checks, coding, data, errors, ethernet, fit, hyperlink, logs, pages, params, pcie,
+               pcie_latency, pcie_spec, pcie_transactions, status)
 
-__all__ = ["checks", "coding", "data", "errors", "params"]
+__all__ = ["checks", "coding", "data", "errors", "ethernet", "fit", "hyperlink", "logs", "pages", "params",
+           "pcie", "pcie_latency", "pcie_spec", "pcie_transactions", "status"]
 __version__ = "0.1.0"
