@@ -208,43 +208,67 @@ def test_pcie_packets_sliders_recompute_the_goodput_curve_as_the_model_does(brow
         context.close()
 
 
-def test_pcie_measured_latency_sliders_recompute_the_model_curve(browser, book_url):
-    context, page, log = _open(browser, book_url + "notebooks/pcie-measured.html")
+def _live_chart_follows_the_model(browser, url, moves, field, want):
+    """Move the sliders of the chart that has the first of ``moves``; every datum's ``field``
+    must equal ``want(datum, signals)`` from the Python model. Returns the rows checked."""
+    context, page, log = _open(browser, url)
     try:
-        page.wait_for_function("() => window.__views.length >= 2", timeout=15000)
-        view = _view_index(page, "in_flight")
-        for name, value in {"in_flight": 4, "serial_ns": 250, "latency_ns": 1200}.items():
+        page.wait_for_function("() => window.__views.length >= 1", timeout=15000)
+        view = _view_index(page, next(iter(moves)))
+        for name, value in moves.items():
             _move(page, view, name, value)
-        ts, tl, k = (_signal(page, view, n) for n in ("serial_ns", "latency_ns", "in_flight"))
-        assert (ts, tl, k) == (250, 1200, 4)
-        rows = {r["size_bytes"]: r["model_gbit_s"] for r in _rows(page, view, "model_gbit_s")}
-        sizes = sorted(rows)
-        want = pcie_latency.latency_bound_gbit_s("write", pcie.an3935_link("MSC8156"), sizes, ts, tl, k, duplex=True)
-        assert [rows[s] for s in sizes] == pytest.approx(list(want), rel=1e-12)
+        signals = {name: _signal(page, view, name) for name in moves}
+        assert signals == moves
+        rows = _rows(page, view, field)
+        assert rows, f"no datum with {field}"
+        for r in rows:
+            assert r[field] == pytest.approx(want(r, signals), rel=1e-12), r
         assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
+        return rows
     finally:
         context.close()
+
+
+def test_pcie_measured_latency_sliders_recompute_the_model_curve(browser, book_url):
+    link = pcie.an3935_link("MSC8156")
+    _live_chart_follows_the_model(
+        browser, book_url + "notebooks/pcie-measured.html",
+        {"in_flight": 4, "serial_ns": 250, "latency_ns": 1200}, "model_gbit_s",
+        lambda r, s: pcie_latency.latency_bound_gbit_s("write", link, [r["size_bytes"]], s["serial_ns"],
+                                                        s["latency_ns"], s["in_flight"], duplex=True)[0])
 
 
 def test_pcie_reads_sliders_recompute_the_read_curve(browser, book_url):
-    context, page, log = _open(browser, book_url + "notebooks/pcie-reads.html")
-    try:
-        page.wait_for_function("() => window.__views.length >= 1", timeout=15000)
-        view = _view_index(page, "reads_in_flight")
-        _move(page, view, "completion_ns", 800)
-        _move(page, view, "reads_in_flight", 3)
-        assert (_signal(page, view, "completion_ns"), _signal(page, view, "reads_in_flight")) == (800, 3)
-        expr = pcie_transactions.pipelined_reads_expr().subs(
-            pcie.link_substitution(pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")))
-        rows = {r["size_bytes"]: r["read_mbyte_s"] for r in _rows(page, view, "read_mbyte_s")}
-        assert len(rows) == 13
-        for size, got in rows.items():
-            want = float(expr.subs({pcie.payload: size, pcie_transactions.completion_latency: 800,
-                                    pcie_transactions.reads_in_flight: 3}))
-            assert got == pytest.approx(want, rel=1e-12)
-        assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
-    finally:
-        context.close()
+    expr = pcie_transactions.pipelined_reads_expr().subs(
+        pcie.link_substitution(pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")))
+    rows = _live_chart_follows_the_model(
+        browser, book_url + "notebooks/pcie-reads.html", {"reads_in_flight": 3, "completion_ns": 800},
+        "read_mbyte_s",
+        lambda r, s: float(expr.subs({pcie.payload: r["size_bytes"],
+                                      pcie_transactions.completion_latency: s["completion_ns"],
+                                      pcie_transactions.reads_in_flight: s["reads_in_flight"]})))
+    assert len({r["size_bytes"] for r in rows}) == 13
+
+
+def test_hyperlink_sliders_recompute_the_curve(browser, book_url):
+    from goodput import hyperlink
+
+    rows = _live_chart_follows_the_model(
+        browser, book_url + "notebooks/hyperlink.html", {"line_rate_gbaud": 10, "lanes": 2}, "model_gbit_s",
+        lambda r, s: hyperlink.goodput_gbit_s(s["line_rate_gbaud"], s["lanes"], r["packet_bytes"],
+                                              r["packet_bytes"]))
+    assert len({r["packet_bytes"] for r in rows}) >= 10
+
+
+def test_ethernet_sliders_recompute_the_goodput_curves(browser, book_url):
+    from goodput import ethernet
+
+    names = {s.name: s.key for s in ethernet.STACKS.values()}
+    _live_chart_follows_the_model(
+        browser, book_url + "notebooks/ethernet-framing.html", {"mac_rate_gbit_s": 25, "vlan_bytes": 4},
+        "goodput_gbit_s",
+        lambda r, s: ethernet.evaluate(r["frame_bytes"], s["mac_rate_gbit_s"], names[r["stack"]],
+                                       vlan_tag=s["vlan_bytes"] == 4)["goodput_gbit_s"])
 
 
 def test_built_errata_page_is_current_with_the_checks():
@@ -268,41 +292,3 @@ def test_every_chapter_in_the_toc_is_in_every_pages_navigation():
             for chapter in chapters:
                 if page != f"{chapter}.html":  # a page links to itself as "#"
                     assert f"{chapter.split('/')[-1]}.html" in text, (page, chapter)
-
-
-def test_hyperlink_sliders_recompute_the_curve(browser, book_url):
-    from goodput import hyperlink
-
-    context, page, log = _open(browser, book_url + "notebooks/hyperlink.html")
-    try:
-        page.wait_for_function("() => window.__views.length >= 1", timeout=15000)
-        view = _view_index(page, "line_rate_gbaud")
-        _move(page, view, "line_rate_gbaud", 10)
-        _move(page, view, "lanes", 2)
-        rows = {r["packet_bytes"]: r["model_gbit_s"] for r in _rows(page, view, "model_gbit_s")}
-        assert len(rows) >= 10
-        for packet, got in rows.items():
-            assert got == pytest.approx(hyperlink.goodput_gbit_s(10, 2, packet, packet), rel=1e-12)
-        assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
-    finally:
-        context.close()
-
-
-def test_ethernet_sliders_recompute_the_goodput_curves(browser, book_url):
-    from goodput import ethernet
-
-    context, page, log = _open(browser, book_url + "notebooks/ethernet-framing.html")
-    try:
-        page.wait_for_function("() => window.__views.length >= 1", timeout=15000)
-        view = _view_index(page, "mac_rate_gbit_s")
-        _move(page, view, "mac_rate_gbit_s", 25)
-        _move(page, view, "vlan_bytes", 4)
-        rows = _rows(page, view, "goodput_gbit_s")
-        assert rows
-        names = {s.name: s.key for s in ethernet.STACKS.values()}
-        for r in rows:
-            want = ethernet.evaluate(r["frame_bytes"], 25, names[r["stack"]], vlan_tag=True)["goodput_gbit_s"]
-            assert r["goodput_gbit_s"] == pytest.approx(want, rel=1e-12)
-        assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
-    finally:
-        context.close()
