@@ -16,6 +16,18 @@ from .errors import GoodputError, ParameterError
 __all__ = ["main", "build_parser"]
 
 
+def _report(args, result: dict, headline: str) -> int:
+    """Print ``result`` as one JSON object with ``--json``; else the headline, goodput and byte breakdown."""
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(headline)
+    print(f"  goodput     {result['goodput_gbit_s']:.6g} Gbit/s, efficiency {result['efficiency']:.4f}")
+    for name, value in result.get("bytes", {}).items():
+        print(f"  {name:<12} {value:10.2f} line bytes per transfer")
+    return 0
+
+
 def _add_coding(sub) -> None:
     p = sub.add_parser(
         "coding",
@@ -76,15 +88,8 @@ def _run_pcie(args) -> int:
     link = pcie.Link(gen=args.gen, lanes=args.lanes, mps=args.mps, mrrs=args.mrrs, rcb=args.rcb,
                      addr=args.addr, ecrc=args.ecrc, dllp=args.dllp, skp=args.skp, split=args.split)
     r = pcie.evaluate(args.kind, link, args.size, duplex=args.duplex)
-    if args.json:
-        print(json.dumps(r))
-        return 0
-    print(f"PCIe gen{link.gen} x{link.lanes} {args.kind} of {args.size} bytes"
-          f"{' (both directions)' if args.duplex else ''}: {r['tlps']} TLPs")
-    print(f"  goodput     {r['goodput_gbit_s']:.6g} Gbit/s, efficiency {r['efficiency']:.4f}")
-    for name, value in r["bytes"].items():
-        print(f"  {name:<12} {value:10.2f} line bytes per transfer")
-    return 0
+    return _report(args, r, f"PCIe gen{link.gen} x{link.lanes} {args.kind} of {args.size} bytes"
+                            f"{' (both directions)' if args.duplex else ''}: {r['tlps']} TLPs")
 
 
 def _add_hyperlink(sub) -> None:
@@ -112,15 +117,8 @@ def _add_hyperlink(sub) -> None:
 def _run_hyperlink(args) -> int:
     r = hyperlink.evaluate(args.kind, args.line_rate_gbaud, args.lanes, args.size_bytes, args.burst_bytes,
                            args.memory)
-    if args.json:
-        print(json.dumps(r))
-        return 0
-    print(f"HyperLink {r['kind']} of {r['size_bytes']} bytes over {r['lanes']} x {r['line_rate_gbaud']:g} Gbaud "
-          f"in {r['packets']} packets of {r['packet_bytes']} bytes")
-    print(f"  goodput     {r['goodput_gbit_s']:.6g} Gbit/s, efficiency {r['efficiency']:.4f}")
-    for name, value in r["bytes"].items():
-        print(f"  {name:<11} {value:10.2f} line bytes per transfer")
-    return 0
+    return _report(args, r, f"HyperLink {r['kind']} of {r['size_bytes']} bytes over {r['lanes']} x "
+                            f"{r['line_rate_gbaud']:g} Gbaud in {r['packets']} packets of {r['packet_bytes']} bytes")
 
 
 def _add_ethernet(sub) -> None:
@@ -142,13 +140,8 @@ def _add_ethernet(sub) -> None:
 
 def _run_ethernet(args) -> int:
     r = ethernet.evaluate(args.frame_bytes, args.mac_rate_gbit_s, args.stack, args.vlan)
-    if args.json:
-        print(json.dumps(r))
-        return 0
-    print(f"{r['frame_bytes']}-byte frames at {r['mac_rate_gbit_s']:g} Gbit/s, {ethernet.STACKS[r['stack']].name}: "
-          f"{r['frames_per_s']:.6g} frames/s")
-    print(f"  goodput     {r['goodput_gbit_s']:.6g} Gbit/s, efficiency {r['efficiency']:.4f}")
-    return 0
+    return _report(args, r, f"{r['frame_bytes']}-byte frames at {r['mac_rate_gbit_s']:g} Gbit/s, "
+                            f"{ethernet.STACKS[r['stack']].name}: {r['frames_per_s']:.6g} frames/s")
 
 
 def _add_checks(sub) -> None:

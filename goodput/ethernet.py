@@ -22,7 +22,7 @@ from .errors import ParameterError
 from .params import Parameter
 
 __all__ = ["frame", "preamble", "sfd", "gap", "mac_header", "vlan", "fcs", "stack", "mac_rate",
-           "WIRE_OVERHEAD_BYTES", "MIN_FRAME_BYTES", "STACKS", "Stack", "PARAMETERS",
+           "WIRE_OVERHEAD_BYTES", "VLAN_TAG_BYTES", "MIN_FRAME_BYTES", "STACKS", "Stack", "PARAMETERS",
            "wire_bytes_expr", "frame_rate_expr", "line_goodput_expr", "payload_goodput_expr",
            "frame_bytes_for", "evaluate"]
 
@@ -37,7 +37,8 @@ stack = sp.Symbol(r"B_{\mathrm{stack}}", nonnegative=True, integer=True)  #: IP 
 mac_rate = sp.Symbol("R", positive=True)  #: MAC bit rate, Gbit/s
 
 VALUES = {preamble: 7, sfd: 1, gap: 12, mac_header: 14, fcs: 4}
-WIRE_OVERHEAD_BYTES = 7 + 1 + 12  #: preamble + SFD + inter-packet gap
+VLAN_TAG_BYTES = 4
+WIRE_OVERHEAD_BYTES = VALUES[preamble] + VALUES[sfd] + VALUES[gap]
 MIN_FRAME_BYTES = 64
 MAX_FRAME_BYTES = 9018  #: a jumbo frame with a VLAN tag; 1518 without jumbo frames
 
@@ -99,11 +100,14 @@ def _numeric(name: str):
     return sp.lambdify((frame, mac_rate, vlan, stack), expr, "math")
 
 
+def _frame_headers(s: Stack, vlan_tag: bool) -> int:
+    """Bytes of a frame that are not payload: MAC header, VLAN tag, FCS and the stack's headers."""
+    return VALUES[mac_header] + (VLAN_TAG_BYTES if vlan_tag else 0) + VALUES[fcs] + s.header_bytes
+
+
 def frame_bytes_for(payload_bytes: int, stack_key: str = "raw", vlan_tag: bool = False) -> int:
     """Frame size for ``payload_bytes`` above ``stack_key``, padded to the minimum frame."""
-    s = _stack(stack_key)
-    content = payload_bytes + s.header_bytes + 14 + (4 if vlan_tag else 0) + 4
-    return max(MIN_FRAME_BYTES, content)
+    return max(MIN_FRAME_BYTES, payload_bytes + _frame_headers(_stack(stack_key), vlan_tag))
 
 
 def _stack(key: str) -> Stack:
@@ -119,19 +123,20 @@ def evaluate(frame_bytes: int, mac_rate_gbit_s: float = 10.0, stack_key: str = "
     frame_bytes = PARAMETERS["frame_bytes"].check(frame_bytes)
     rate = PARAMETERS["mac_rate_gbit_s"].check(mac_rate_gbit_s)
     s = _stack(stack_key)
-    headers = 14 + (4 if vlan_tag else 0) + 4 + s.header_bytes
+    headers = _frame_headers(s, vlan_tag)
     if frame_bytes - headers < 0:
         raise ParameterError("frame_bytes", frame_bytes,
                              f"at least {headers} bytes to hold the headers of {s.name}")
-    v = 4 if vlan_tag else 0
+    v = VLAN_TAG_BYTES if vlan_tag else 0
     return {
         "frame_bytes": frame_bytes, "mac_rate_gbit_s": rate, "stack": s.key, "vlan": vlan_tag,
         "frames_per_s": 1e6 * _numeric("frames")(frame_bytes, rate, v, s.header_bytes),
         "frame_gbit_s": _numeric("line")(frame_bytes, rate, v, s.header_bytes),
         "goodput_gbit_s": _numeric("payload")(frame_bytes, rate, v, s.header_bytes),
         "efficiency": _numeric("payload")(frame_bytes, rate, v, s.header_bytes) / rate,
-        "bytes": {"payload": float(frame_bytes - headers), "headers": float(headers - 4),
-                  "fcs": 4.0, "preamble_sfd": 8.0, "gap": 12.0},
+        "bytes": {"payload": float(frame_bytes - headers), "headers": float(headers - VALUES[fcs]),
+                  "fcs": float(VALUES[fcs]), "preamble_sfd": float(VALUES[preamble] + VALUES[sfd]),
+                  "gap": float(VALUES[gap])},
     }
 
 
@@ -146,7 +151,7 @@ def source_checks():
                                   f"{row.packet_bytes}-byte packets"))
         out.append(checks.compare(
             "ethernet-framing", t, row.Index, "per_packet_overhead_bytes",
-            float(wire_bytes_expr().subs(VALUES).subs(frame, 0)), f"{row.packet_bytes}-byte packets"))
+            WIRE_OVERHEAD_BYTES, f"{row.packet_bytes}-byte packets"))
     return out
 
 

@@ -64,6 +64,11 @@ def _numeric():
     return sp.lambdify((coding.line_rate, coding.lanes, transfer, packet, control), goodput_expr(), "math")
 
 
+@lru_cache(maxsize=1)
+def _packets():
+    return sp.lambdify((transfer, packet), packets_expr(), "math")
+
+
 def read_response_bytes(memory: str) -> int:
     """Burst in which ``memory`` answers a HyperLink read (Table 22)."""
     t = data.load("keystone2-table22")
@@ -97,7 +102,8 @@ def evaluate(kind: str, line_rate_gbaud: float, lanes: int, size_bytes: int,
     else:
         packet_bytes = burst
     g = goodput_gbit_s(line_rate_gbaud, lanes, size_bytes, packet_bytes)
-    size, packets = int(size_bytes), -(-int(size_bytes) // packet_bytes)
+    size = int(size_bytes)
+    packets = int(_packets()(size, packet_bytes))
     coded = size + CONTROL_BYTES * packets
     code = coding.CODES["8b9b"]
     return {"kind": kind, "line_rate_gbaud": float(line_rate_gbaud), "lanes": int(lanes), "size_bytes": size,

@@ -393,11 +393,6 @@ def evaluate(kind: str, link: Link, size: int, duplex: bool = False) -> dict:
     }
 
 
-def with_link(link: Link, **changes) -> Link:
-    """A copy of ``link`` with ``changes``, checked."""
-    return replace(link, **changes).checked()
-
-
 # --- source checks ---------------------------------------------------------------------------
 
 #: AN3935's calculation assumptions (§6.1, §6.2): x4, MPS and MRRS 256, ACK + UpdateFC per 4 TLPs.

@@ -13,8 +13,8 @@ __all__ = ["FRAME_SIZES", "VLAN", "explore_chart", "keystone_chart"]
 
 FRAME_SIZES = (64, 96, 128, 192, 256, 384, 512, 768, 1024, 1280, 1518)
 SHOWN_STACKS = ("raw", "udp4", "tcp4", "tcp4ts", "tcp6ts")
-VLAN = Parameter("vlan_bytes", ethernet.vlan, "bytes", 0, 4, default=0, step=4, label="VLAN tag (0 or 4 bytes)",
-                 integer=True)
+VLAN = Parameter("vlan_bytes", ethernet.vlan, "bytes", 0, ethernet.VLAN_TAG_BYTES, default=0,
+                 step=ethernet.VLAN_TAG_BYTES, label="VLAN tag (bytes)", integer=True)
 
 
 def explore_chart() -> alt.LayerChart:
@@ -22,7 +22,8 @@ def explore_chart() -> alt.LayerChart:
     cases = pd.DataFrame([{"frame_bytes": f, "stack": ethernet.STACKS[k].name,
                            "stack_bytes": ethernet.STACKS[k].header_bytes}
                           for k in SHOWN_STACKS for f in FRAME_SIZES])
-    cases = cases[cases["frame_bytes"] >= 14 + 4 + 4 + cases["stack_bytes"]]
+    headers = ethernet.VALUES[ethernet.mac_header] + ethernet.VLAN_TAG_BYTES + ethernet.VALUES[ethernet.fcs]
+    cases = cases[cases["frame_bytes"] >= headers + cases["stack_bytes"]]
     live = live_model(
         cases,
         outputs={"goodput_gbit_s": ethernet.payload_goodput_expr().subs(ethernet.VALUES)},

@@ -9,7 +9,7 @@ from .. import checks, coding, data
 
 __all__ = ["checks_summary", "checks_table", "published_vs_model", "pcie_generations_table",
            "dllp_share_table", "latency_fit_table", "measured_over_model_table",
-           "above_ceiling_table", "intel_examples_table", "intel_table3", "hyperlink_implied_overhead",
+           "above_ceiling_table", "intel_examples_table", "hyperlink_implied_overhead",
            "published_table", "provenance_sentence", "efficiency_table", "common_links_table"]
 
 
@@ -218,11 +218,6 @@ def intel_examples_table() -> pd.DataFrame:
                      "model" if r.basis == "calculation" else "model / parsed trace": f"{c.model:.4g} {r.unit}",
                      "status": c.status})
     return pd.DataFrame(rows)
-
-
-def intel_table3() -> pd.DataFrame:
-    """Intel 324611 Table 3 (dma-demo results) as printed."""
-    return published_table("intel-324611-table3")
 
 
 def hyperlink_implied_overhead() -> pd.DataFrame:
