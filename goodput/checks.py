@@ -48,8 +48,8 @@ __all__ = [
 STATUSES = ("ok", "rounding", "erratum")
 
 #: Modules whose import registers providers, in chapter order.
-PROVIDER_MODULES = ("goodput.coding", "goodput.pcie", "goodput.pcie_transactions", "goodput.hyperlink",
-                    "goodput.ethernet")
+PROVIDER_MODULES = ("goodput.coding", "goodput.pcie", "goodput.pcie_transactions", "goodput.bus",
+                    "goodput.hyperlink", "goodput.ethernet")
 
 _providers: dict[str, list[Callable[[], Iterable["SourceCheck"]]]] = {}
 
@@ -130,19 +130,24 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
 
 
 def compare(chapter: str, table: pd.DataFrame, index, column: str, model: float,
-            row_label: str = "", note: str = "", quantity: str = "", unit: str = "") -> SourceCheck:
+            row_label: str = "", note: str = "", quantity: str = "", unit: str = "",
+            off_note: str = "") -> SourceCheck:
     """A check of cell (``index``, ``column``) of a published table against ``model``.
 
     ``table`` is a frame from :func:`goodput.data.load`: its provenance names the
     document and table, and it keeps each cell's text as printed. ``note`` may
     name ``{model}``, ``{published}`` and ``{rounded}`` (the model's value at the
     printed precision); they are filled in, so a note never types a number.
+    ``off_note`` is a note used only when the status is not ``ok``.
     """
     prov = table.attrs["provenance"]
+    printed = table.attrs["printed"][column][index]
+    if off_note and classify(printed, model) != "ok":
+        note = off_note
     return check(chapter, prov["document"], prov["table"], row_label or str(index),
                  quantity or table.attrs["titles"].get(column, column),
                  unit or table.attrs["units"].get(column, ""),
-                 table.attrs["printed"][column][index], model, note, prov["resource"])
+                 printed, model, note, prov["resource"])
 
 
 def collect(chapter: str | None = None) -> list[SourceCheck]:

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from . import checks, coding, ethernet, hyperlink, pcie
+from . import bus, checks, coding, ethernet, hyperlink, pcie
 from .errors import GoodputError, ParameterError
 
 __all__ = ["main", "build_parser"]
@@ -144,6 +144,49 @@ def _run_ethernet(args) -> int:
                             f"{ethernet.STACKS[r['stack']].name}: {r['frames_per_s']:.6g} frames/s")
 
 
+def _add_bus(sub) -> None:
+    p = sub.add_parser(
+        "bus",
+        help="which port, memory or transfer controller bounds a KeyStone II EDMA copy",
+        description="Theoretical maximum of a copy between two KeyStone II endpoints by EDMA transfer "
+                    "controllers: the lowest of the TCs' buses, the source and the destination (SPRABK5 "
+                    "§3-5). Name the TCs (--tc TC0 --tc TC1) or describe alike ones (--tcs, --tc-width, "
+                    "--tc-divider).",
+    )
+    where = "one of MSMC SRAM, DDR3A, DDR3B, CorePac<k> L2"
+    p.add_argument("--from", dest="endpoint_a", required=True, metavar="ENDPOINT", help="source: " + where)
+    p.add_argument("--to", dest="endpoint_b", required=True, metavar="ENDPOINT", help="destination: " + where)
+    p.add_argument("--tc", dest="tc_names", action="append", default=[], metavar="TCn",
+                   help="a transfer controller by the guide's number, TC0 to TC13 (repeat for more)")
+    par = bus.PARAMETERS
+    for option, name, default in (("--tcs", "tcs", "2"), ("--tc-width", "tc_width_bits", "128"),
+                                  ("--tc-divider", "tc_clock_divider", "3"),
+                                  ("--cpu-clock", "cpu_clock_mhz", "1200"), ("--ddr3-mtps", "ddr3_mtps", "1600"),
+                                  ("--ddr3-width", "ddr3_width_bits", "64")):
+        p.add_argument(option, dest=name, default=default, metavar="N",
+                       help=f"{par[name].label}: {par[name].describe_range()}")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_run_bus)
+
+
+def _run_bus(args) -> int:
+    if args.tc_names and args.tcs != "2":
+        raise GoodputError("give either --tc (named transfer controllers) or --tcs (a number of alike ones)")
+    r = bus.evaluate(args.endpoint_a, args.endpoint_b, tuple(args.tc_names), args.tcs, args.tc_width_bits,
+                     args.tc_clock_divider, args.cpu_clock_mhz, args.ddr3_mtps, args.ddr3_width_bits)
+    if args.json:
+        print(json.dumps(r))
+        return 0
+    tcs = ", ".join(r["tcs"]) if args.tc_names else f"{r['tcs']} x {r['tc_width_bits']}-bit TC at CPU/{r['tc_clock_divider']}"
+    print(f"copy {r['endpoint_a']} <-> {r['endpoint_b']} by {tcs}: at most {r['bound_mb_s']:.6g} MB/s "
+          f"({r['goodput_gbit_s']:.6g} Gbit/s), bound by {' and '.join(r['binding'])}")
+    for name, value in r["limits_mb_s"].items():
+        print(f"  {name:<22} {value:10.1f} MB/s")
+    for bridge, users in r["shared_bridges"].items():
+        print(f"  bridge {bridge} is shared by {', '.join(users)} (Table 5)")
+    return 0
+
+
 def _add_checks(sub) -> None:
     p = sub.add_parser(
         "checks",
@@ -178,6 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_pcie(sub)
     _add_hyperlink(sub)
     _add_ethernet(sub)
+    _add_bus(sub)
     _add_checks(sub)
     return parser
 

@@ -109,11 +109,18 @@ def load(name: str) -> pd.DataFrame:
     expected = [f["name"] for f in schema]
     if list(raw.columns) != expected:
         raise DataError(f"{path}:1: columns {list(raw.columns)} do not match the schema {expected}")
+    missing = set(r["schema"].get("missingValues", []))
     frame = pd.DataFrame(index=raw.index)
     for f in schema:
         convert = _CONVERTERS[f["type"]]
+        optional = not f.get("constraints", {}).get("required", False)
         values = []
         for i, text in enumerate(raw[f["name"]]):
+            if text in missing:
+                if not optional:
+                    raise DataError(f"{path}:{i + 2}: column {f['name']!r} is required but empty")
+                values.append(float("nan"))
+                continue
             try:
                 values.append(convert(text))
             except ValueError:

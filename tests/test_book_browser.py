@@ -271,6 +271,17 @@ def test_ethernet_sliders_recompute_the_goodput_curves(browser, book_url):
                                        vlan_tag=s["vlan_bytes"] == 4)["goodput_gbit_s"])
 
 
+def test_edma_copy_sliders_recompute_every_limit_as_the_model_does(browser, book_url):
+    from goodput import bus
+
+    moves = {"tcs": 3, "cpu_clock_mhz": 1000, "ddr3_mtps": 1333}
+    rows = _live_chart_follows_the_model(
+        browser, book_url + "notebooks/keystone-memory-edma.html", moves, "limit_mb_s",
+        lambda r, s: bus.copy_limits(r["endpoint_a"], r["endpoint_b"], tcs=s["tcs"],
+                                     cpu_clock_mhz=s["cpu_clock_mhz"], ddr3_mtps=s["ddr3_mtps"])[r["limit"]])
+    assert {r["limit"] for r in rows} >= {"transfer controllers", "MSMC SRAM", "DDR3A"}
+
+
 def test_built_errata_page_is_current_with_the_checks():
     from goodput import checks
 

@@ -82,8 +82,8 @@ class Choice:
             value=self.value,
             bind=alt.binding_select(
                 options=list(self.options),
-                labels=list(self.labels) or None,
                 name=self.label + " ",
+                **({"labels": list(self.labels)} if self.labels else {}),
             ),
         )
 

@@ -14,8 +14,9 @@ __all__ = ["PACKET_SIZES", "measured_points", "explore_chart"]
 PACKET_SIZES = (8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256)
 
 #: Packet payload behind each row of Tables 23-26: reads in the memory's response burst
-#: (Table 22), writes in the EDMA transfer controller's data burst (§8.1.4: 128 B for CC0
-#: and CC4, 64 B for CC1-CC3).
+#: (Table 22), writes in the EDMA transfer controller's data burst: 128 B for CC0 and CC4.
+#: The guide's maximum for the "CC1, CC2 and CC3" writes is the 64-byte packet figure,
+#: the burst of CC3 alone (§5.3.1 gives CC1 and CC2 128 bytes; see the EDMA chapter).
 _WRITE_BURST = {"CC0 and CC4": 128, "CC1, CC2 and CC3": 64}
 _MEMORY = {"L2": "C66x L1/L2", "MSMC": "MSMC SRAM", "DDR3": "DDR3"}
 

@@ -1,0 +1,421 @@
+"""KeyStone II memory buses and EDMA: which port, memory or transfer controller bounds a copy.
+
+A port moves ``w / 8`` bytes per transfer, ``k`` transfers per clock of ``f / d``
+(a divider of the CPU clock ``f``): its bandwidth is ``w / 8 * f / d * k`` MB/s
+with ``f`` in MHz. DDR3 runs on its own clock and is written with its data rate
+``r`` in MT/s: ``w_DDR / 8 * r``.
+
+A copy is bounded by the lowest of the bus, its source and its destination
+(:func:`bound_expr`, a sympy ``Min``). The guide's multi-TC scenarios (§5.2)
+have ``n`` transfer controllers each moving the same amount of data in both
+directions between two endpoints, so the model counts, per byte of the copy, how
+many bytes each endpoint carries (its *load*):
+
+- a TC moves ``T / n`` of the aggregate ``T``; the slowest one finishes last, so
+  the TCs bound ``T`` at ``n`` times the slowest TC's bandwidth;
+- an endpoint that is both source and destination of a TC (MSMC to MSMC, DDR3A to
+  DDR3A) carries every byte of it twice, once read and once written: that is the
+  guide's "cannot read and write at the same time, so the throughput is halved";
+- two TCs between the same CorePac L2 memories share the CorePac's slave port,
+  so the transfers take turns ("only one TC transfer is done at a time");
+- DDR3A and DDR3B are separate endpoints with a load of their own each.
+
+The CorePac's slave (SDMA) port is taken as 128 bits at CPU/3: the width and clock
+the guide itself multiplies in scenarios 1 and 2; Table 2's L2 figure is the
+memory behind that port.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import sympy as sp
+
+from . import checks, data
+from .errors import ParameterError
+from .params import Parameter
+
+__all__ = ["cpu_clock", "ddr3_rate", "ddr3_width", "tc_count", "tc_width", "tc_divider", "width", "clock",
+           "divider", "transfers", "PARAMETERS", "TC", "TRANSFER_CONTROLLERS", "ENDPOINTS", "FIFO_BYTES",
+           "port_bandwidth_expr", "ddr3_bandwidth_expr", "endpoint_bandwidth_expr", "Case", "table_cases",
+           "limit_exprs", "copy_limit_exprs", "copy_limits", "evaluate", "bound_expr", "limits", "bound_mb_s", "binding", "shared_bridges",
+           "array_commands_expr", "transfer_guidance"]
+
+cpu_clock = sp.Symbol("f_CPU", positive=True)  #: CPU (Main PLL) clock, MHz
+ddr3_rate = sp.Symbol("r_DDR", positive=True)  #: DDR3 data rate, MT/s
+ddr3_width = sp.Symbol("w_DDR", positive=True, integer=True)  #: DDR3 data bus width, bits
+tc_count = sp.Symbol("n_TC", positive=True, integer=True)  #: number of transfer controllers in a copy
+tc_width = sp.Symbol("w_TC", positive=True, integer=True)  #: a TC's bus width, bits
+tc_divider = sp.Symbol("d_TC", positive=True, integer=True)  #: a TC's clock divider of the CPU clock
+width = sp.Symbol("w", positive=True, integer=True)  #: a port's width, bits
+clock = sp.Symbol("f", positive=True)  #: a clock, MHz
+divider = sp.Symbol("d", positive=True, integer=True)  #: divider of that clock
+transfers = sp.Symbol("k", positive=True, integer=True)  #: transfers per clock (2 for DDR)
+
+FIFO_BYTES = 1024  #: every TC's FIFO (§5.3.1)
+
+PARAMETERS = {
+    p.name: p
+    for p in (
+        Parameter("cpu_clock_mhz", cpu_clock, "MHz", 0, 2000, default=1200, step=50,
+                  label="CPU clock (MHz)", exclusive_minimum=True),
+        Parameter("ddr3_mtps", ddr3_rate, "MT/s", 0, 2133, default=1600, step=1,
+                  label="DDR3 data rate (MT/s)", exclusive_minimum=True),
+        Parameter("ddr3_width_bits", ddr3_width, "bits", 16, 64, default=64, step=16,
+                  label="DDR3 bus width (bits)", integer=True),
+        Parameter("tcs", tc_count, "transfer controllers", 1, 14, default=2, step=1,
+                  label="transfer controllers", integer=True),
+        Parameter("tc_width_bits", tc_width, "bits", 8, 1024, default=128, step=8,
+                  label="TC bus width (bits)", integer=True),
+        Parameter("tc_clock_divider", tc_divider, "", 1, 8, default=3, step=1,
+                  label="TC clock = CPU clock /", integer=True),
+    )
+}
+
+_DDR3_WIDTHS = (16, 32, 64)  # the EMIF's configurable data bus widths (§2.4)
+
+
+def port_bandwidth_expr() -> sp.Expr:
+    """Bandwidth of a port (MB/s): ``w`` bits per transfer, ``k`` transfers per cycle of ``f / d`` MHz."""
+    return width / 8 * clock / divider * transfers
+
+
+def ddr3_bandwidth_expr() -> sp.Expr:
+    """DDR3 bandwidth (MB/s) from its bus width and data rate (two transfers per memory clock)."""
+    return port_bandwidth_expr().subs({width: ddr3_width, clock: ddr3_rate / 2, divider: 1, transfers: 2})
+
+
+def _on_cpu_clock(bits: int, div: int) -> sp.Expr:
+    return port_bandwidth_expr().subs({width: bits, clock: cpu_clock, divider: div, transfers: 1})
+
+
+@dataclass(frozen=True)
+class TC:
+    """An EDMA transfer controller: channel controller, bus width, clock divider, data burst size."""
+
+    name: str
+    cc: int
+    tc: int
+    width_bits: int
+    clock_divider: int
+    dbs_bytes: int
+
+    def bandwidth_expr(self) -> sp.Expr:
+        return _on_cpu_clock(self.width_bits, self.clock_divider)
+
+
+def _transfer_controllers() -> dict[str, TC]:
+    # §5 numbers TC0-TC13 across the channel controllers; Table 1 gives each CC's bus
+    # (CC0 and CC4: 256 bits at CPU/2; CC1-CC3: 128 bits at CPU/3), §5.3.1 the burst
+    # sizes (64 bytes on CC3, 128 on all others).
+    per_cc = {0: 2, 1: 4, 2: 4, 3: 2, 4: 2}
+    out, number = {}, 0
+    for cc, count in per_cc.items():
+        for tc in range(count):
+            wide = cc in (0, 4)
+            out[f"TC{number}"] = TC(f"TC{number}", cc, tc, 256 if wide else 128, 2 if wide else 3,
+                                    64 if cc == 3 else 128)
+            number += 1
+    return out
+
+
+TRANSFER_CONTROLLERS = _transfer_controllers()
+
+#: Endpoint bandwidths (MB/s). MSMC SRAM: 256 bits at the CPU clock (Table 2); a CorePac's
+#: slave port: 128 bits at CPU/3 (§5.2.1-5.2.2); DDR3A and DDR3B: the EMIF (Table 2).
+ENDPOINTS = {
+    "MSMC SRAM": _on_cpu_clock(256, 1),
+    "CorePac slave port": _on_cpu_clock(128, 3),
+    "DDR3A": ddr3_bandwidth_expr(),
+    "DDR3B": ddr3_bandwidth_expr(),
+}
+
+
+def endpoint_bandwidth_expr(endpoint: str) -> sp.Expr:
+    """Bandwidth (MB/s) of an endpoint: ``"MSMC SRAM"``, ``"DDR3A"``, ``"DDR3B"``, ``"CorePac<k> L2"``."""
+    if re.fullmatch(r"CorePac\d L2", endpoint):
+        return ENDPOINTS["CorePac slave port"]
+    if endpoint not in ENDPOINTS or endpoint == "CorePac slave port":
+        raise ParameterError("endpoint", endpoint, "MSMC SRAM, DDR3A, DDR3B or CorePac<k> L2")
+    return ENDPOINTS[endpoint]
+
+
+@dataclass(frozen=True)
+class Case:
+    """``tcs[i]`` copies in both directions between ``pairs[i][0]`` and ``pairs[i][1]``, equal shares."""
+
+    label: str
+    tcs: tuple[str, ...]
+    pairs: tuple[tuple[str, str], ...]
+
+    def __post_init__(self):
+        if not self.tcs:
+            raise ParameterError("tcs", "none", "at least one transfer controller")
+        for name in self.tcs:
+            if name not in TRANSFER_CONTROLLERS:
+                raise ParameterError("tc", name, "one of TC0 to TC13")
+        if len(self.pairs) != len(self.tcs):
+            raise ValueError("one endpoint pair per transfer controller")
+        for pair in self.pairs:
+            for endpoint in pair:
+                endpoint_bandwidth_expr(endpoint)
+
+    def loads(self) -> dict[str, Fraction]:
+        """Bytes each endpoint (a CorePac counts as its slave port) carries per byte of the copy."""
+        share = Fraction(1, len(self.tcs))
+        out: dict[str, Fraction] = {}
+        for a, b in self.pairs:
+            for endpoint in (a, b):
+                out[endpoint] = out.get(endpoint, Fraction(0)) + share
+        return out
+
+
+def table_cases() -> list[Case]:
+    """The TC combinations of Tables 6-15, with the endpoints §5.2 gives each TC."""
+    t = data.load("keystone2-table6-15")
+    out = []
+    for row in t.itertuples():
+        names = tuple(re.findall(r"TC\d+", row.tcs_as_printed))
+        pairs = []
+        for i, _ in enumerate(names):
+            a = row.endpoint_a.replace("CorePac L2 (one per TC)", f"CorePac{i} L2")
+            pairs.append((a, row.endpoint_b))
+        out.append(Case(f"Table {row.table}: {row.tcs_as_printed}", names, tuple(pairs)))
+    return out
+
+
+def limit_exprs(case: Case) -> dict[str, sp.Expr]:
+    """Each bound on the aggregate throughput (MB/s) of ``case``, by what imposes it."""
+    slowest = sp.Min(*[TRANSFER_CONTROLLERS[n].bandwidth_expr() for n in case.tcs])
+    out = {"transfer controllers": len(case.tcs) * slowest}
+    for endpoint, load in case.loads().items():
+        out[endpoint] = endpoint_bandwidth_expr(endpoint) / sp.Rational(load.numerator, load.denominator)
+    return out
+
+
+def copy_limit_exprs(endpoint_a: str, endpoint_b: str) -> dict[str, sp.Expr]:
+    """Limits (MB/s) of ``n_TC`` alike TCs copying between ``endpoint_a`` and ``endpoint_b``
+    (either way or both: an endpoint carries every byte once, or twice if it is both ends)."""
+    tc_total = tc_count * port_bandwidth_expr().subs({width: tc_width, clock: cpu_clock, divider: tc_divider,
+                                                 transfers: 1})
+    out = {"transfer controllers": tc_total}
+    for endpoint in dict.fromkeys((endpoint_a, endpoint_b)):
+        load = 2 if endpoint_a == endpoint_b else 1
+        out[endpoint] = endpoint_bandwidth_expr(endpoint) / load
+    return out
+
+
+def copy_limits(endpoint_a: str, endpoint_b: str, tcs: int = 2, tc_width_bits: int = 128,
+                tc_clock_divider: int = 3, cpu_clock_mhz: float = 1200, ddr3_mtps: float = 1600,
+                ddr3_width_bits: int = 64) -> dict[str, float]:
+    """:func:`copy_limit_exprs` in MB/s at the given values."""
+    p = PARAMETERS
+    v = _values(cpu_clock_mhz, ddr3_mtps, ddr3_width_bits)
+    v.update({tc_count: p["tcs"].check(tcs), tc_width: p["tc_width_bits"].check(tc_width_bits),
+              tc_divider: p["tc_clock_divider"].check(tc_clock_divider)})
+    return {name: float(e.subs(v)) for name, e in copy_limit_exprs(endpoint_a, endpoint_b).items()}
+
+
+def bound_expr(case: Case) -> sp.Expr:
+    """The copy's theoretical maximum: the lowest of its limits."""
+    return sp.Min(*limit_exprs(case).values())
+
+
+def _values(cpu_clock_mhz, ddr3_mtps, ddr3_width_bits) -> dict:
+    p = PARAMETERS
+    w = p["ddr3_width_bits"].check(ddr3_width_bits)
+    if w not in _DDR3_WIDTHS:
+        raise ParameterError("ddr3_width_bits", ddr3_width_bits, "16, 32 or 64 bits")
+    return {cpu_clock: p["cpu_clock_mhz"].check(cpu_clock_mhz), ddr3_rate: p["ddr3_mtps"].check(ddr3_mtps),
+            ddr3_width: w}
+
+
+@lru_cache(maxsize=None)
+def _numeric(expr: sp.Expr):
+    return sp.lambdify((cpu_clock, ddr3_rate, ddr3_width), expr, "math")
+
+
+def limits(case: Case, cpu_clock_mhz: float = 1200, ddr3_mtps: float = 1600,
+           ddr3_width_bits: int = 64) -> dict[str, float]:
+    """Each limit of ``case`` in MB/s at the given clocks."""
+    v = _values(cpu_clock_mhz, ddr3_mtps, ddr3_width_bits)
+    return {name: float(_numeric(e)(v[cpu_clock], v[ddr3_rate], v[ddr3_width]))
+            for name, e in limit_exprs(case).items()}
+
+
+def bound_mb_s(case: Case, **clocks) -> float:
+    """Theoretical maximum aggregate throughput of ``case`` (MB/s)."""
+    return min(limits(case, **clocks).values())
+
+
+def binding(case: Case, **clocks) -> list[str]:
+    """The limits equal to the bound (more than one when they tie)."""
+    values = limits(case, **clocks)
+    low = min(values.values())
+    return [name for name, v in values.items() if math.isclose(v, low, rel_tol=1e-12)]
+
+
+def shared_bridges(names) -> dict[str, list[str]]:
+    """Bridges of Table 5 that two or more of the TCs ``names`` cross (reads and writes alike)."""
+    t = data.load("keystone2-table5")
+    connected = t[t["mark"] == "X"]
+    users: dict[str, set[str]] = {}
+    for name in names:
+        tc = TRANSFER_CONTROLLERS[name]
+        rows = connected[(connected["edma"] == tc.cc) & (connected["tc"] == tc.tc)]
+        for bridge in sorted(set(rows["bridge"])):
+            users.setdefault(bridge, set()).add(name)
+    return {b: sorted(u, key=lambda n: int(n[2:])) for b, u in users.items() if len(u) > 1}
+
+
+def evaluate(endpoint_a: str, endpoint_b: str, tc_names=(), tcs: int = 2, tc_width_bits: int = 128,
+             tc_clock_divider: int = 3, cpu_clock_mhz: float = 1200, ddr3_mtps: float = 1600,
+             ddr3_width_bits: int = 64) -> dict:
+    """A copy between two endpoints by named TCs (``tc_names``) or by ``tcs`` alike ones, as a
+    JSON-ready dict: inputs, every limit, the bound and what binds, bridges the named TCs share."""
+    for name, endpoint in (("endpoint_a", endpoint_a), ("endpoint_b", endpoint_b)):
+        try:
+            endpoint_bandwidth_expr(endpoint)
+        except ParameterError as exc:
+            raise ParameterError(name, endpoint, exc.allowed) from None
+    for tc in tc_names:
+        if tc not in TRANSFER_CONTROLLERS:
+            raise ParameterError("tc_names", tc, "one of TC0 to TC13")
+    v = _values(cpu_clock_mhz, ddr3_mtps, ddr3_width_bits)
+    clocks = {"cpu_clock_mhz": v[cpu_clock], "ddr3_mtps": v[ddr3_rate], "ddr3_width_bits": v[ddr3_width]}
+    if tc_names:
+        case = Case("copy", tuple(tc_names), ((endpoint_a, endpoint_b),) * len(tc_names))
+        values = limits(case, **clocks)
+        tc_total = sum(limits(Case("one", (n,), ((endpoint_a, endpoint_b),)), **clocks)["transfer controllers"]
+                       for n in tc_names)
+        inputs = {"tcs": list(tc_names)}
+    else:
+        values = copy_limits(endpoint_a, endpoint_b, tcs, tc_width_bits, tc_clock_divider, **clocks)
+        tc_total = values["transfer controllers"]
+        inputs = {"tcs": int(tcs), "tc_width_bits": int(tc_width_bits), "tc_clock_divider": int(tc_clock_divider)}
+    low = min(values.values())
+    return {"endpoint_a": endpoint_a, "endpoint_b": endpoint_b, **inputs,
+            **clocks,
+            "limits_mb_s": values, "bound_mb_s": low, "goodput_gbit_s": low * 8 / 1000,
+            "efficiency": low / tc_total,
+            "binding": [n for n, v in values.items() if math.isclose(v, low, rel_tol=1e-12)],
+            "shared_bridges": shared_bridges(tc_names) if tc_names else {}}
+
+
+# --- §5.3: transfer geometry -------------------------------------------------------------
+
+acnt = sp.Symbol("A", positive=True, integer=True)  #: bytes in one array (ACNT)
+offset = sp.Symbol("o", nonnegative=True, integer=True)  #: start address modulo the burst
+burst = sp.Symbol("D", positive=True, integer=True)  #: data burst size (DBS), bytes
+
+
+def array_commands_expr() -> sp.Expr:
+    """Read (or write) commands a TC issues for one array of ``A`` bytes starting ``o`` bytes
+    past a ``D``-byte boundary: commands never exceed ``D`` bytes or cross a ``D`` boundary."""
+    return sp.ceiling((offset + acnt) / burst)
+
+
+@lru_cache(maxsize=1)
+def _commands():
+    return sp.lambdify((acnt, offset, burst), array_commands_expr(), "math")
+
+
+def _side(start: int, acnt_bytes: int, bcnt: int, index: int, chunk: int) -> tuple[int, int]:
+    """(units touched, bytes) of BCNT arrays at ``start + b * index`` split at ``chunk`` boundaries."""
+    if index == acnt_bytes:  # a linear transfer: one array of ACNT x BCNT bytes
+        return int(_commands()(acnt_bytes * bcnt, start % chunk, chunk)), acnt_bytes * bcnt
+    touched = sum(int(_commands()(acnt_bytes, (start + b * index) % chunk, chunk)) for b in range(bcnt))
+    return touched, acnt_bytes * bcnt
+
+
+def transfer_guidance(acnt_bytes: int, bcnt: int = 1, src_index: int | None = None,
+                      dst_index: int | None = None, src_address: int = 0, dst_address: int = 0,
+                      tc: str = "TC0", msmc_subbank_bytes: int = 32) -> dict:
+    """§5.3 as numbers: commands issued, how full they are, the MSMC sub-bank use, the rules broken.
+
+    ``src_index``/``dst_index`` default to ``acnt_bytes`` (a linear transfer).
+    """
+    for name, value in (("acnt_bytes", acnt_bytes), ("bcnt", bcnt)):
+        if int(value) != value or value < 1 or value > 65535:
+            raise ParameterError(name, value, "an integer from 1 to 65535")
+    if tc not in TRANSFER_CONTROLLERS:
+        raise ParameterError("tc", tc, "one of TC0 to TC13")
+    src_index = acnt_bytes if src_index is None else src_index
+    dst_index = acnt_bytes if dst_index is None else dst_index
+    for name, value in (("src_index", src_index), ("dst_index", dst_index)):
+        if int(value) != value or not -32768 <= value <= 32767:
+            raise ParameterError(name, value, "an integer from -32768 to 32767 (BIDX is 16 bits, signed)")
+    for name, value in (("src_address", src_address), ("dst_address", dst_address)):
+        if int(value) != value or value < 0:
+            raise ParameterError(name, value, "a non-negative integer")
+    t = TRANSFER_CONTROLLERS[tc]
+    reads, total = _side(src_address, acnt_bytes, bcnt, src_index, t.dbs_bytes)
+    writes, _ = _side(dst_address, acnt_bytes, bcnt, dst_index, t.dbs_bytes)
+    ideal = math.ceil(total / t.dbs_bytes) if src_index == acnt_bytes else bcnt * math.ceil(acnt_bytes / t.dbs_bytes)
+    banks, _ = _side(src_address, acnt_bytes, bcnt, src_index, msmc_subbank_bytes)
+    size = acnt_bytes * (bcnt if src_index == acnt_bytes and dst_index == acnt_bytes else 1)
+    rules = []
+    if size <= t.width_bits // 8:
+        rules.append(f"{'ACNT x BCNT' if size > acnt_bytes else 'ACNT'} ({size} B) is not larger than "
+                     f"the TC's bus width ({t.width_bits // 8} B)")
+    if size <= t.dbs_bytes:
+        rules.append(f"it is not larger than the TC's default burst size ({t.dbs_bytes} B)")
+    if size <= FIFO_BYTES:
+        rules.append(f"it is not larger than the TC's FIFO ({FIFO_BYTES} B)")
+    for side, index in (("source", src_index), ("destination", dst_index)):
+        if index != acnt_bytes:
+            rules.append(f"the {side} is not linear (index {index} != ACNT {acnt_bytes})")
+            if index % 2:
+                rules.append(f"the {side} index is odd")
+    for side, address in (("source", src_address), ("destination", dst_address)):
+        if address % t.dbs_bytes:
+            rules.append(f"the {side} address is not aligned to the {t.dbs_bytes}-byte burst")
+    return {"tc": tc, "acnt_bytes": acnt_bytes, "bcnt": bcnt, "src_index": src_index, "dst_index": dst_index,
+            "bytes": total, "read_commands": reads, "write_commands": writes, "ideal_commands": ideal,
+            "command_fill": total / (t.dbs_bytes * max(reads, writes)),
+            "msmc_subbank_use": total / (msmc_subbank_bytes * banks), "rules_broken": rules}
+
+
+# --- source checks -----------------------------------------------------------------------
+
+@checks.provider("keystone-memory-edma")
+def source_checks():
+    """Tables 1 and 2 (value and worked formula), the §4-5 text, Tables 6-15 (maximum, efficiency)."""
+    out = []
+    for name, what in (("keystone2-table1", "master"), ("keystone2-table2", "memory")):
+        t = data.load(name)
+        for row in t.itertuples():
+            k = getattr(row, "transfers_per_clock", 1)
+            model = float(port_bandwidth_expr().subs(
+                {width: row.width_bits, clock: row.clock_mhz,
+                 divider: row.clock_divider, transfers: k}))
+            label = f"{getattr(row, what)} ({row.width_bits} bits x {row.clock_as_printed})"
+            if name == "keystone2-table1" and row.devices != "all":
+                label += f", {row.devices}"
+            note = (f"{row.width_bits} / 8 x {row.clock_as_printed} is {{model:g}} MB/s, not {{published}}")
+            for column, where in (("max_bandwidth_mb_s", "the table's value"),
+                                  ("comment_result_mb_s", "the result of its worked formula")):
+                out.append(checks.compare("keystone-memory-edma", t, row.Index, column, model, label,
+                                          off_note=note + f" ({where})."))
+    t = data.load("keystone2-s4-s5-calculations")
+    for row in t.itertuples():
+        model = row.factor * float(port_bandwidth_expr().subs(
+            {width: row.width_bits, clock: row.clock_mhz, divider: 1, transfers: row.transfers_per_clock}))
+        out.append(checks.compare("keystone-memory-edma", t, row.Index, "value_mb_s", model,
+                                  f"§{row.section.split()[0]}: {row.what}"))
+    t = data.load("keystone2-table6-15")
+    for case, row in zip(table_cases(), t.itertuples()):
+        binds = " and ".join(binding(case))
+        out.append(checks.compare(
+            "keystone-memory-edma", t, row.Index, "theoretical_mb_s", bound_mb_s(case), case.label,
+            f"Bound by the {binds}.",
+            off_note=f"The lowest limit is the {binds}: {{model:g}} MB/s, not {{published}}."))
+        out.append(checks.compare(
+            "keystone-memory-edma", t, row.Index, "efficiency_percent",
+            100 * row.measured_mb_s / row.theoretical_mb_s, case.label,
+            off_note=f"{row.measured_mb_s} / {row.theoretical_mb_s} is {{model:.1f}}%, not {{published}}%."))
+    return out

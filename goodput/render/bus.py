@@ -1,0 +1,184 @@
+"""Charts and tables of the KeyStone memory and EDMA chapter.
+
+Every limit of :mod:`goodput.bus` is linear in one of three rates: the CPU clock
+``f``, the DDR3 rate ``w_DDR * r`` or the TCs' total ``n_TC * w_TC * f / d_TC``.
+:func:`linear_parts` splits a limit into its coefficients on those three; a chart
+row carries the coefficients and the page multiplies them out again, printed from
+the same sympy expressions, so a slider move recomputes every limit in Vega.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import altair as alt
+import pandas as pd
+import sympy as sp
+
+from .. import bus, data
+from .charts import Choice, Slider, live_model
+
+__all__ = ["BASIS", "linear_parts", "scenario_rows", "scenario_chart", "scenario_table", "measured_share_table", "port_table", "copy_rows", "copy_chart",
+           "COPY_ENDPOINTS", "guidance_frame", "index_chart"]
+
+_a, _b, _c = sp.symbols("a_f a_DDR a_TC")
+#: The three rates every limit is a multiple of.
+BASIS = (bus.cpu_clock, bus.ddr3_width * bus.ddr3_rate,
+         bus.tc_count * bus.tc_width * bus.cpu_clock / bus.tc_divider)
+_VALUE = _a * BASIS[0] + _b * BASIS[1] + _c * BASIS[2]
+
+COPY_ENDPOINTS = ("CorePac0 L2", "CorePac1 L2", "MSMC SRAM", "DDR3A", "DDR3B")
+
+
+def linear_parts(expr: sp.Expr) -> tuple[float, float, float]:
+    """Coefficients of ``expr`` on :data:`BASIS`; raises if ``expr`` is not such a multiple."""
+    for i, rate in enumerate(BASIS):
+        coeff = sp.simplify(expr / rate)
+        if not coeff.free_symbols:
+            parts = [0.0, 0.0, 0.0]
+            parts[i] = float(coeff)
+            return tuple(parts)
+    raise ValueError(f"{expr} is not a multiple of one of {BASIS}")
+
+
+def _limit_rows(key: dict, limits: dict[str, sp.Expr]) -> list[dict]:
+    rows = []
+    for name, expr in limits.items():
+        a, b, c = linear_parts(expr)
+        shown = "CorePac slave port" if name.startswith("CorePac") else name
+        rows.append({**key, "limit": shown, "endpoint": name, "a_f": a, "a_DDR": b, "a_TC": c})
+    return rows
+
+
+def scenario_rows() -> pd.DataFrame:
+    """One row per (Tables 6-15 case, limit), with the measured throughput of the case."""
+    t = data.load("keystone2-table6-15")
+    rows = []
+    for case, r in zip(bus.table_cases(), t.itertuples()):
+        rows += _limit_rows({"case": case.label, "measured_mb_s": r.measured_mb_s}, bus.limit_exprs(case))
+    return pd.DataFrame(rows)
+
+
+def _sliders(*names):
+    return [Slider(bus.PARAMETERS[n]) for n in names]
+
+
+def _binding(chart: alt.Chart, group: str) -> alt.Chart:
+    return (chart.transform_joinaggregate(bound_mb_s="min(limit_mb_s)", groupby=[group])
+            .transform_calculate(binds="datum.limit_mb_s <= datum.bound_mb_s * (1 + 1e-9)"))
+
+
+def scenario_chart() -> alt.LayerChart:
+    """Every case of Tables 6-15: its limits at the sliders' clocks, the binding ones filled,
+    and the measured throughput as a bar."""
+    live = live_model(scenario_rows(), outputs={"limit_mb_s": _VALUE.subs(_c, 0)},
+                      sliders=_sliders("cpu_clock_mhz", "ddr3_mtps", "ddr3_width_bits"),
+                      fields={_a: "a_f", _b: "a_DDR"}, name="edma_scenarios")
+    base = _binding(live.base, "case")
+    y = alt.Y("case:N", sort=None, title=None)
+    measured = base.transform_filter("datum.limit == 'transfer controllers'").mark_bar(
+        color="#ccc").encode(y=y, x=alt.X("measured_mb_s:Q", title="MB/s"),
+                             tooltip=["case:N", "measured_mb_s:Q"])
+    limits = base.mark_point(size=70).encode(
+        y=y, x=alt.X("limit_mb_s:Q", scale=alt.Scale(domain=[0, 40000], clamp=True)),
+        color=alt.Color("limit:N", title="limit"),
+        fill=alt.condition("datum.binds", alt.Color("limit:N"), alt.value("white")),
+        tooltip=["case:N", "limit:N", alt.Tooltip("limit_mb_s:Q", format=".0f"),
+                 alt.Tooltip("bound_mb_s:Q", format=".0f", title="bound")])
+    return live.layer(measured, limits).properties(
+        width=460, title="Tables 6-15: limits (points; filled = binding) and measured (bars)")
+
+
+def scenario_table() -> pd.DataFrame:
+    """Tables 6-15 with the model's bound, what binds it, and the Table 5 bridges the TCs share."""
+    t = data.load("keystone2-table6-15")
+    rows = []
+    for case, r in zip(bus.table_cases(), t.itertuples()):
+        shared = bus.shared_bridges(case.tcs)
+        rows.append({"case": case.label, "endpoints": f"{r.endpoint_a} <-> {r.endpoint_b}",
+                     "bound by": ", ".join(bus.binding(case)), "model (MB/s)": f"{bus.bound_mb_s(case):.0f}",
+                     "guide (MB/s)": r.theoretical_mb_s, "measured (MB/s)": r.measured_mb_s,
+                     "measured / model": f"{r.measured_mb_s / bus.bound_mb_s(case):.1%}",
+                     "shared bridges": "; ".join(f"{b}: {', '.join(u)}" for b, u in shared.items())})
+    return pd.DataFrame(rows)
+
+
+def measured_share_table() -> pd.DataFrame:
+    """Measured throughput as a share of the model's bound, per pair of endpoints (Tables 6-15)."""
+    t = data.load("keystone2-table6-15")
+    frame = pd.DataFrame({
+        "endpoints": [f"{r.endpoint_a} <-> {r.endpoint_b}" for r in t.itertuples()],
+        "share": [r.measured_mb_s / bus.bound_mb_s(c) for c, r in zip(bus.table_cases(), t.itertuples())]})
+    out = frame.groupby("endpoints", sort=False)["share"].agg(["count", "min", "max"]).reset_index()
+    out.columns = ["endpoints", "cases", "lowest measured / model", "highest measured / model"]
+    for c in out.columns[2:]:
+        out[c] = [f"{v:.1%}" for v in out[c]]
+    return out
+
+
+def port_table() -> pd.DataFrame:
+    """Tables 1 and 2 as printed beside ``w / 8 * f / d * k`` for each row."""
+    rows = []
+    for name, what in (("keystone2-table1", "master"), ("keystone2-table2", "memory")):
+        t = data.load(name)
+        for r in t.itertuples():
+            k = getattr(r, "transfers_per_clock", 1)
+            model = float(bus.port_bandwidth_expr().subs(
+                {bus.width: r.width_bits, bus.clock: r.clock_mhz, bus.divider: r.clock_divider, bus.transfers: k}))
+            rows.append({"table": t.attrs["provenance"]["table"],
+                         "port": getattr(r, what) + ("" if getattr(r, "devices", "all") == "all" else f" ({r.devices})"),
+                         "w (bits)": r.width_bits, "clock": r.clock_as_printed, "k": k,
+                         "w/8 f/d k (MB/s)": f"{model:.0f}", "table value": r.max_bandwidth_mb_s,
+                         "worked formula's result": r.comment_result_mb_s})
+    return pd.DataFrame(rows)
+
+
+def copy_rows() -> pd.DataFrame:
+    """One row per (source, destination, limit) of a copy by alike TCs."""
+    rows = []
+    for a, b in itertools.product(COPY_ENDPOINTS, repeat=2):
+        rows += _limit_rows({"endpoint_a": a, "endpoint_b": b}, bus.copy_limit_exprs(a, b))
+    return pd.DataFrame(rows)
+
+
+def copy_chart() -> alt.LayerChart:
+    """A copy you set up: endpoints from the drop-downs, TCs and clocks from the sliders."""
+    choices = [Choice("endpoint_a", COPY_ENDPOINTS, "MSMC SRAM", "source"),
+               Choice("endpoint_b", COPY_ENDPOINTS, "DDR3A", "destination")]
+    live = live_model(copy_rows(), outputs={"limit_mb_s": _VALUE},
+                      sliders=_sliders("tcs", "tc_width_bits", "tc_clock_divider", "cpu_clock_mhz",
+                                       "ddr3_mtps", "ddr3_width_bits"),
+                      fields={_a: "a_f", _b: "a_DDR", _c: "a_TC"}, choices=choices, name="edma_copy")
+    base = _binding(live.base.transform_filter(
+        "datum.endpoint_a == endpoint_a && datum.endpoint_b == endpoint_b"), "endpoint_a")
+    bars = base.mark_bar().encode(
+        y=alt.Y("limit:N", sort=None, title=None),
+        x=alt.X("limit_mb_s:Q", title="MB/s"),
+        color=alt.condition("datum.binds", alt.value("#c0392b"), alt.value("#999")),
+        tooltip=["limit:N", alt.Tooltip("limit_mb_s:Q", format=".0f"), alt.Tooltip("bound_mb_s:Q", format=".0f")])
+    return live.layer(bars).properties(width=460, title="Your copy: its limits (red = the one that binds)")
+
+
+def guidance_frame(acnt_sizes=(8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192),
+                   bcnt: int = 128, tc: str = "TC0") -> pd.DataFrame:
+    """§5.3.2's experiment on the model: MSMC sub-bank use and command fill for linear,
+    ACNT + power-of-two and odd source indexes, against ACNT."""
+    rows = []
+    for acnt in acnt_sizes:
+        for name, index in (("linear (index = ACNT)", acnt), ("index = ACNT + 64", acnt + 64),
+                            ("odd index (ACNT + 1)", acnt + 1)):
+            g = bus.transfer_guidance(acnt, bcnt, src_index=index, tc=tc)
+            rows.append({"acnt_bytes": acnt, "index": name, "msmc_subbank_use": g["msmc_subbank_use"],
+                         "read_commands_per_kib": 1024 * g["read_commands"] / g["bytes"]})
+    return pd.DataFrame(rows)
+
+
+def index_chart() -> alt.Chart:
+    """Share of each touched 32-byte MSMC sub-bank that a source read uses, against ACNT."""
+    return alt.Chart(guidance_frame()).mark_line(point=True).encode(
+        x=alt.X("acnt_bytes:Q", scale=alt.Scale(type="log", base=2), title="ACNT (bytes)"),
+        y=alt.Y("msmc_subbank_use:Q", title="MSMC sub-bank use", axis=alt.Axis(format="%")),
+        color=alt.Color("index:N", title=None),
+        tooltip=["index:N", "acnt_bytes:Q", alt.Tooltip("msmc_subbank_use:Q", format=".1%"),
+                 alt.Tooltip("read_commands_per_kib:Q", format=".1f")],
+    ).properties(width=460, height=240, title="Source reads from MSMC SRAM, BCNT = 128 (model)")

@@ -1,0 +1,184 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from goodput import bus, checks, data
+from goodput.errors import ParameterError
+from goodput.render import bus as bus_charts
+
+GOODPUT = Path(sys.executable).parent / "goodput"
+CHECKS = checks.collect("keystone-memory-edma")
+ERRATA = {
+    ("Table 1", "EDMA4(Single TC) (256 bits x 1200M/2)", "result of the comment's formula"),
+    ("Table 2", "DSP L2 (256 bits x 1200M/2)", "maximum bandwidth"),
+    ("Table 2", "DSP L2 (256 bits x 1200M/2)", "result of the comment's formula"),
+    ("Tables 6-15", "Table 11: TC0 and TC1", "total transfer efficiency"),
+    ("Tables 6-15", "Table 11: TC2 and TC6", "total transfer efficiency"),
+    ("Tables 6-15", "Table 11: TC10 and TC11", "total transfer efficiency"),
+}
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=lambda c: f"{c.where}-{c.row}-{c.quantity}")
+def test_every_section_3_to_5_figure_is_reproduced_or_an_erratum(check):
+    expected = "erratum" if (check.where, check.row, check.quantity) in ERRATA else "ok"
+    assert check.status == expected, check
+
+
+def test_every_table_6_to_15_maximum_and_efficiency_is_checked():
+    rows = len(data.load("keystone2-table6-15"))
+    assert rows == 30
+    assert sum(c.resource == "keystone2-table6-15" for c in CHECKS) == 2 * rows
+    assert {c.status for c in CHECKS if c.quantity.startswith("theoretical")} == {"ok"}
+
+
+def test_an_endpoint_that_is_both_ends_halves_and_two_ddr3s_do_not():
+    msmc = bus.copy_limits("MSMC SRAM", "MSMC SRAM", tcs=2, tc_width_bits=256, tc_clock_divider=2)
+    assert msmc["MSMC SRAM"] == 19200
+    same = bus.copy_limits("DDR3A", "DDR3A", tcs=2)
+    apart = bus.copy_limits("DDR3A", "DDR3B", tcs=2)
+    assert same["DDR3A"] == 6400 and apart["DDR3A"] == apart["DDR3B"] == 12800
+
+
+def test_two_tcs_between_the_same_corepacs_take_turns_at_their_slave_ports():
+    same_pair = bus.Case("x", ("TC0", "TC1"), (("CorePac0 L2", "CorePac1 L2"),) * 2)
+    one_each = bus.Case("y", ("TC0", "TC1"), (("CorePac0 L2", "MSMC SRAM"), ("CorePac1 L2", "MSMC SRAM")))
+    assert bus.bound_mb_s(same_pair) == 6400
+    assert bus.bound_mb_s(one_each) == 12800
+
+
+def test_the_slowest_tc_sets_the_pace_of_a_mixed_group():
+    case = bus.Case("z", ("TC0", "TC2"), (("MSMC SRAM", "DDR3A"),) * 2)
+    assert bus.limits(case)["transfer controllers"] == 2 * 6400
+
+
+def test_limits_scale_with_the_clocks():
+    case = bus.table_cases()[0]
+    assert bus.bound_mb_s(case, cpu_clock_mhz=600) == pytest.approx(bus.bound_mb_s(case) / 2)
+    ddr = [c for c in bus.table_cases() if c.label == "Table 9: TC0 and TC1"][0]
+    assert bus.limits(ddr, ddr3_mtps=800, ddr3_width_bits=32)["DDR3A"] == 3200
+    assert bus.binding(ddr, cpu_clock_mhz=300) == ["transfer controllers", "MSMC SRAM"]
+
+
+def test_numeric_limits_equal_the_expressions_over_a_grid():
+    for case in bus.table_cases():
+        for f, r, w in [(1200, 1600, 64), (1000, 1333, 32), (350, 2133, 16)]:
+            values = bus.limits(case, cpu_clock_mhz=f, ddr3_mtps=r, ddr3_width_bits=w)
+            for name, expr in bus.limit_exprs(case).items():
+                exact = expr.subs({bus.cpu_clock: f, bus.ddr3_rate: r, bus.ddr3_width: w})
+                assert values[name] == pytest.approx(float(exact), rel=1e-12)
+
+
+def test_each_limit_splits_exactly_into_the_charts_three_rates():
+    exprs = [e for c in bus.table_cases() for e in bus.limit_exprs(c).values()]
+    exprs += [e for a in bus_charts.COPY_ENDPOINTS for b in bus_charts.COPY_ENDPOINTS
+              for e in bus.copy_limit_exprs(a, b).values()]
+    for e in exprs:
+        a, b, c = bus_charts.linear_parts(e)
+        rebuilt = a * bus_charts.BASIS[0] + b * bus_charts.BASIS[1] + c * bus_charts.BASIS[2]
+        assert sp.simplify(sp.nsimplify(rebuilt) - e) == 0, e
+    with pytest.raises(ValueError, match="not a multiple"):
+        bus_charts.linear_parts(bus.cpu_clock + bus.ddr3_rate)
+
+
+def test_tc8_and_tc9_share_bridges_that_table_5_lists():
+    assert bus.shared_bridges(["TC7", "TC8", "TC9"]) == {"Br_SES0": ["TC8", "TC9"], "Br_SMS0": ["TC8", "TC9"]}
+    assert bus.shared_bridges(["TC0", "TC1"]) == {}
+
+
+def test_every_tc_port_of_table_5_reaches_one_teranet_one_msmc_and_one_ddr3_bridge():
+    t = data.load("keystone2-table5")
+    marked = t[t["mark"] == "X"].groupby("master")["bridge_to"].apply(sorted)
+    assert len(marked) == 28
+    for targets in marked:
+        assert len(targets) == 3 and "MSMC SRAM" in targets and "DDR3" in targets
+
+
+def test_the_tc_list_follows_the_guides_numbering():
+    tc = bus.TRANSFER_CONTROLLERS
+    assert len(tc) == 14
+    assert (tc["TC12"].cc, tc["TC12"].tc, tc["TC12"].width_bits) == (4, 0, 256)
+    assert (tc["TC10"].cc, tc["TC10"].dbs_bytes) == (3, 64)
+    assert (tc["TC7"].cc, tc["TC7"].tc, tc["TC7"].clock_divider) == (2, 1, 3)
+
+
+def test_a_linear_aligned_transfer_issues_full_bursts():
+    g = bus.transfer_guidance(1024, 8)
+    assert g["read_commands"] == g["write_commands"] == g["ideal_commands"] == 64
+    assert g["command_fill"] == 1 and g["msmc_subbank_use"] == 1
+    assert g["rules_broken"] == []
+
+
+def test_a_misaligned_source_costs_an_extra_burst():
+    g = bus.transfer_guidance(1024, 1, src_address=64)
+    assert g["read_commands"] == 9 and g["write_commands"] == 8
+    assert any("not aligned" in r for r in g["rules_broken"])
+
+
+def test_an_odd_index_uses_msmc_sub_banks_worst():
+    def use(index):
+        return bus.transfer_guidance(64, 128, src_index=index)["msmc_subbank_use"]
+    assert use(64) == 1 and use(128) == 1
+    assert use(65) < use(96) <= 1
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"acnt_bytes": 0}, "acnt_bytes"), ({"acnt_bytes": 16, "bcnt": 0}, "bcnt"),
+    ({"acnt_bytes": 16, "src_index": 40000}, "src_index"), ({"acnt_bytes": 16, "tc": "TC14"}, "tc"),
+    ({"acnt_bytes": 16, "dst_address": -1}, "dst_address"),
+])
+def test_transfer_guidance_rejects_impossible_geometry(kwargs, name):
+    with pytest.raises(ParameterError, match=name):
+        bus.transfer_guidance(**kwargs)
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"tcs": 0}, "tcs"), ({"ddr3_width_bits": 48}, "ddr3_width_bits"), ({"cpu_clock_mhz": 0}, "cpu_clock_mhz"),
+    ({"tc_width_bits": 0}, "tc_width_bits"),
+])
+def test_copy_limits_reject_impossible_parameters(kwargs, name):
+    with pytest.raises(ParameterError, match=name):
+        bus.copy_limits("MSMC SRAM", "DDR3A", **kwargs)
+
+
+def test_a_case_rejects_an_unknown_endpoint_or_tc():
+    with pytest.raises(ParameterError, match="endpoint"):
+        bus.Case("x", ("TC0",), (("DDR3C", "MSMC SRAM"),))
+    with pytest.raises(ParameterError, match="tc"):
+        bus.Case("x", ("TC14",), (("DDR3A", "MSMC SRAM"),))
+
+
+def run(*args):
+    return subprocess.run([str(GOODPUT), "bus", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_goodput_bus_json_gives_limits_bound_and_bridges():
+    p = run("--from", "MSMC SRAM", "--to", "DDR3B", "--tc", "TC7", "--tc", "TC8", "--tc", "TC9", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["tcs"] == ["TC7", "TC8", "TC9"] and out["endpoint_b"] == "DDR3B"
+    assert out["bound_mb_s"] == 12800 and out["binding"] == ["DDR3B"]
+    assert out["goodput_gbit_s"] == pytest.approx(102.4)
+    assert out["efficiency"] == pytest.approx(12800 / 19200)
+    assert out["shared_bridges"] == {"Br_SES0": ["TC8", "TC9"], "Br_SMS0": ["TC8", "TC9"]}
+
+
+def test_goodput_bus_text_names_the_binding_limit():
+    p = run("--from", "DDR3A", "--to", "DDR3A", "--tcs", "3")
+    assert p.returncode == 0, p.stderr
+    assert "at most 6400 MB/s" in p.stdout and "bound by DDR3A" in p.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--from", "DDR3C", "--to", "DDR3A"], "--from DDR3C: endpoint_a must be"),
+    (["--from", "DDR3A", "--to", "DDR3A", "--tcs", "0"], "--tcs 0: tcs must be an integer from 1 to 14"),
+    (["--from", "DDR3A", "--to", "DDR3A", "--ddr3-width", "48"], "--ddr3-width 48"),
+    (["--from", "DDR3A", "--to", "DDR3A", "--tc", "TC99"], "--tc TC99"),
+    (["--from", "DDR3A", "--to", "DDR3A", "--tc", "TC1", "--tcs", "3"], "either --tc"),
+])
+def test_goodput_bus_rejects_bad_input_with_exit_2(args, words):
+    p = run(*args)
+    assert p.returncode == 2 and words in p.stderr, p.stderr
