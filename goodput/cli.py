@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from . import bus, checks, coding, ethernet, hyperlink, pcie
+from . import bus, checks, coding, ethernet, hyperlink, pcie, srio
 from .errors import GoodputError, ParameterError
 
 __all__ = ["main", "build_parser"]
@@ -24,7 +24,7 @@ def _report(args, result: dict, headline: str) -> int:
     print(headline)
     print(f"  goodput     {result['goodput_gbit_s']:.6g} Gbit/s, efficiency {result['efficiency']:.4f}")
     for name, value in result.get("bytes", {}).items():
-        print(f"  {name:<12} {value:10.2f} line bytes per transfer")
+        print(f"  {name:<16} {value:10.2f} line bytes per transfer")
     return 0
 
 
@@ -187,6 +187,36 @@ def _run_bus(args) -> int:
     return 0
 
 
+def _add_srio(sub) -> None:
+    p = sub.add_parser(
+        "srio",
+        help="goodput of Serial RapidIO NWRITE, NREAD and Type 11 transfers",
+        description="Payload bit rate of back-to-back Serial RapidIO transfers of SIZE bytes, cut into "
+                    "packets of at most 256 bytes, each with its header, CRC(s), padding and start-of-"
+                    "packet control symbol; 8b/10b on 1, 2 or 4 lanes. For NREAD, the response direction.",
+    )
+    par = srio.PARAMETERS
+    p.add_argument("kind", choices=tuple(srio.KINDS))
+    p.add_argument("--rate-gbaud", dest="line_rate_gbaud", default="3.125", metavar="GBAUD",
+                   help="line rate per lane: " + par["line_rate_gbaud"].describe_range())
+    p.add_argument("--lanes", default="4", metavar="N", help="lanes: 1, 2 or 4")
+    p.add_argument("--size", dest="size_bytes", required=True, metavar="BYTES",
+                   help="transfer or message size, bytes (a message is at most 4096)")
+    p.add_argument("--id-bits", dest="id_bits", default="16", metavar="BITS", help="device ID width: 8 or 16")
+    p.add_argument("--control-symbols", dest="control_symbols", default="1", metavar="N",
+                   help="4-byte control symbols per packet: " + par["control_symbols"].describe_range())
+    p.add_argument("--strict", action="store_true", help="accept only the baud rates RapidIO defines")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_run_srio)
+
+
+def _run_srio(args) -> int:
+    r = srio.evaluate(args.kind, args.line_rate_gbaud, args.lanes, args.size_bytes, args.id_bits,
+                      args.control_symbols, args.strict)
+    return _report(args, r, f"SRIO {srio.KINDS[r['kind']].name} of {r['size_bytes']} bytes over {r['lanes']}x "
+                            f"{r['line_rate_gbaud']:g} Gbaud in {r['packets']} packets")
+
+
 def _add_checks(sub) -> None:
     p = sub.add_parser(
         "checks",
@@ -222,6 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_hyperlink(sub)
     _add_ethernet(sub)
     _add_bus(sub)
+    _add_srio(sub)
     _add_checks(sub)
     return parser
 

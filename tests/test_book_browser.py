@@ -282,6 +282,18 @@ def test_edma_copy_sliders_recompute_every_limit_as_the_model_does(browser, book
     assert {r["limit"] for r in rows} >= {"transfer controllers", "MSMC SRAM", "DDR3A"}
 
 
+def test_srio_sliders_recompute_every_transaction_curve(browser, book_url):
+    from goodput import srio
+
+    kinds = {k.name: key for key, k in srio.KINDS.items()}
+    moves = {"line_rate_gbaud": 5, "lanes": 2, "id_bits": 8}
+    rows = _live_chart_follows_the_model(
+        browser, book_url + "notebooks/srio.html", moves, "model_gbit_s",
+        lambda r, s: srio.goodput_gbit_s(kinds[r["transaction"]], s["line_rate_gbaud"], s["lanes"],
+                                         r["size_bytes"], s["id_bits"]))
+    assert {r["transaction"] for r in rows} == set(kinds)
+
+
 def test_built_errata_page_is_current_with_the_checks():
     from goodput import checks
 

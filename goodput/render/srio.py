@@ -1,0 +1,141 @@
+"""Charts and tables of the Serial RapidIO chapter."""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from .. import coding, srio
+from .charts import Slider, live_model
+
+__all__ = ["SIZES", "field_table", "explore_rows", "explore_chart", "fit_table", "fit_chart", "regime_table",
+           "proportional_table"]
+
+#: Transfer sizes of Tables 16-21, bytes.
+SIZES = (8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192)
+
+_TABLE_KIND = {"NWRITE": "nwrite", "NREAD": "nread", "Type 11": "type11"}
+
+
+def field_table(payloads=(8, 64, 256), ids: int = 16) -> pd.DataFrame:
+    """Bytes of each field of the data packet, per transaction and payload."""
+    rows = []
+    for key, k in srio.KINDS.items():
+        for p in payloads:
+            header = 2 + 2 * ids // 8 + k.logical_header_bytes
+            crc = 4 if header + p > 80 else 2
+            pad = -(header + p + crc) % 4
+            wire = srio.wire_bytes(key, p, ids)
+            rows.append({"transaction": k.name, "payload": p, "control + tt + ftype": 2,
+                         "device IDs": 2 * ids // 8, "logical header": k.logical_header_bytes, "CRC": crc,
+                         "pad": pad, "start-of-packet symbol": 4, "acks riding along": 4 * k.acks_in_data_direction,
+                         "overhead": wire - p})
+    return pd.DataFrame(rows)
+
+
+def explore_rows() -> pd.DataFrame:
+    """One row per (transaction, size) for the model curves, plus the measured points of Tables 16-21."""
+    rows = [{"transaction": k.name, "size_bytes": s, "L": k.logical_header_bytes, "a": k.acks_in_data_direction}
+            for k in srio.KINDS.values() for s in SIZES if s <= k.max_bytes]
+    return pd.DataFrame(rows)
+
+
+def _measured_rows() -> pd.DataFrame:
+    t = srio.measured()
+    return pd.DataFrame({
+        "transaction": [srio.KINDS[_TABLE_KIND[x]].name for x in t["transaction"]],
+        "size_bytes": t["payload_bytes"], "lanes": t["lanes"], "phy_gbaud": t["phy_gbaud"],
+        "memory": t["memory"], "measured_gbit_s": t["throughput_mbit_s"] / 1000,
+        "table": [f"Table {n}" for n in t["table"]]})
+
+
+def explore_chart() -> alt.LayerChart:
+    """Model goodput against transfer size for the sliders; the guide's points when the sliders
+    sit on a configuration it measured (3.125 or 5 Gbaud, 1, 2 or 4 lanes)."""
+    p = srio.PARAMETERS
+    live = live_model(
+        explore_rows(),
+        outputs={"model_gbit_s": srio.transfer_goodput_expr()},
+        sliders=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"]), Slider(p["id_bits"]),
+                 Slider(p["control_symbols"])],
+        fields={srio.transfer: "size_bytes", srio.logical_header: "L", srio.acks: "a"},
+        name="srio_model")
+    x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)")
+    color = alt.Color("transaction:N", title=None)
+    model = live.base.mark_line().encode(
+        x=x, y=alt.Y("model_gbit_s:Q", title="goodput (Gbit/s)"), color=color,
+        tooltip=["transaction:N", "size_bytes:Q", alt.Tooltip("model_gbit_s:Q", format=".3f")])
+    points = alt.Chart(_measured_rows()).transform_filter(
+        "datum.lanes == lanes && datum.phy_gbaud == line_rate_gbaud").mark_point(filled=True).encode(
+        x=x, y="measured_gbit_s:Q", color=color, shape=alt.Shape("memory:N", title="measured"),
+        tooltip=["table:N", "transaction:N", "memory:N", "size_bytes:Q", "measured_gbit_s:Q"])
+    return live.layer(model, points).properties(
+        width=520, height=300, title="SRIO: model for the sliders (lines), Tables 16-21 at the same port (points)")
+
+
+def fit_table() -> pd.DataFrame:
+    """Every column of Tables 16-21: timing form, per-transaction time, bandwidth, knee, residuals,
+    and the fitted bandwidth against the packet model's 256-byte ceiling."""
+    rows = []
+    for f in srio.fits():
+        ceiling = srio.goodput_gbit_s(_TABLE_KIND[f.transaction], f.phy_gbaud, f.lanes, 256)
+        rows.append({"table": f.table, "transaction": f.transaction, "Gbaud": f.phy_gbaud, "lanes": f.lanes,
+                     "memory": f.memory, "timing": f.form, "t0 (ns)": round(f.t0_ns, 1),
+                     "B (Gbit/s)": round(f.bandwidth_gbit_s, 3), "model ceiling (Gbit/s)": round(ceiling, 3),
+                     "B / ceiling": f"{f.bandwidth_gbit_s / ceiling:.1%}", "knee (bytes)": round(f.knee_bytes),
+                     "rms residual": f"{f.result.rms_residual:.1%}",
+                     "worst residual": f"{f.result.worst_residual:.1%}"})
+    return pd.DataFrame(rows)
+
+
+def _fit_rows() -> pd.DataFrame:
+    rows = []
+    for f in srio.fits():
+        fitted = srio.predict_mbit_s(f.form, f.sizes, f.t0_ns, f.bandwidth_gbit_s)
+        measured = fitted * (1 + f.result.residuals)
+        for s, m, y, r in zip(f.sizes, measured, fitted, f.result.residuals):
+            rows.append({"table": f"Table {f.table}: {f.transaction}, {f.phy_gbaud:g} Gbaud", "size_bytes": s,
+                         "series": f"{f.lanes}x {f.memory}", "measured_gbit_s": m / 1000,
+                         "fitted_gbit_s": y / 1000, "residual": r,
+                         "regime": "per transaction" if s < f.knee_bytes else "bandwidth"})
+    return pd.DataFrame(rows)
+
+
+def fit_chart() -> alt.FacetChart:
+    """Measured points and the fitted timing per column, one panel per table."""
+    x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)")
+    y = alt.Y("gbit_s:Q", scale=alt.Scale(type="log"), title="Gbit/s")
+    base = alt.Chart(_fit_rows())
+    lines = base.mark_line(opacity=0.7).encode(
+        x=x, y=alt.Y("fitted_gbit_s:Q", scale=alt.Scale(type="log"), title="Gbit/s"),
+        color=alt.Color("series:N", title=None))
+    points = base.mark_point().encode(
+        x=x, y="measured_gbit_s:Q", color="series:N", shape=alt.Shape("regime:N"),
+        tooltip=["table:N", "series:N", "size_bytes:Q", alt.Tooltip("measured_gbit_s:Q", format=".3f"),
+                 alt.Tooltip("fitted_gbit_s:Q", format=".3f"), alt.Tooltip("residual:Q", format=".1%"), "regime:N"])
+    del y
+    return alt.layer(lines, points).properties(width=240, height=170).facet(
+        facet=alt.Facet("table:N", title=None), columns=2)
+
+
+def regime_table(table: int) -> pd.DataFrame:
+    """One table's residuals per size and column, with the regime the fit puts each size in."""
+    f = _fit_rows()
+    f = f[f["table"].str.startswith(f"Table {table}:")]
+    cell = [f"{r:+.1%} {'T' if g == 'per transaction' else 'B'}" for r, g in zip(f["residual"], f["regime"])]
+    return (f.assign(cell=cell).pivot(index="size_bytes", columns="series", values="cell")
+            .rename_axis(columns=None).reset_index())
+
+
+def proportional_table() -> pd.DataFrame:
+    """NWRITE rates divided by size: one constant below the knee, whatever the port."""
+    t = srio.measured()
+    t = t[t["transaction"] == "NWRITE"]
+    per_byte = t["throughput_mbit_s"] / t["payload_bytes"]
+    out = t.assign(per_byte=per_byte, time_ns=8000 * t["payload_bytes"] / t["throughput_mbit_s"])
+    small = out[out["payload_bytes"] <= 64]
+    return (small.groupby("payload_bytes")
+            .agg(columns=("per_byte", "size"), rate_per_byte_mbit_s=("per_byte", "median"),
+                 lowest=("per_byte", "min"), time_per_transaction_ns=("time_ns", "median"))
+            .reset_index())
