@@ -11,17 +11,24 @@ HTML    := _build/html/index.html
 PORT    ?= 8000
 CHROMIUM ?= /usr/bin/chromium
 NOTEBOOKS := $(wildcard notebooks/*.ipynb)
-SOURCES := $(shell find goodput book data -type f -not -path '*/__pycache__/*') \
-           $(NOTEBOOKS) _config.yml _toc.yml
+MODELS  := $(shell find goodput data -type f -not -path '*/__pycache__/*')
+SOURCES := $(MODELS) $(shell find book -type f) $(NOTEBOOKS) _config.yml _toc.yml
+# jupyter-cache re-executes a notebook when its code changes, not when the library
+# it imports does: a change under goodput/ or data/ drops the cache.
+MODELS_STAMP := _build/.models-stamp
 
 .PHONY: book test serve lab refresh lock clean venv assets chromium
 
 ## book: build the HTML book into _build/html (sets everything up first)
 book: $(HTML)
 
-$(HTML): $(STAMP) $(VENDOR) $(SOURCES)
+$(HTML): $(STAMP) $(VENDOR) $(SOURCES) $(MODELS_STAMP)
 	$(BIN)/jupyter-book build . --all --warningiserror --nitpick --keep-going
 	@touch $@
+
+$(MODELS_STAMP): $(MODELS)
+	rm -rf _build/.jupyter_cache
+	@mkdir -p _build && touch $@
 
 ## test: run every test: unit, data, notebooks (nbval), the built book in a browser
 test: $(HTML) chromium

@@ -21,7 +21,7 @@ from . import checks, coding, data
 from .errors import GoodputError, ParameterError
 from .params import Parameter
 
-__all__ = ["transfer", "packet", "control", "MAX_PACKET_BYTES", "CONTROL_BYTES", "PARAMETERS", "BURST",
+__all__ = ["transfer", "packet", "control", "MAX_PACKET_BYTES", "CONTROL_BYTES", "PARAMETERS", "BURST", "RESPONSE", "packet_for_expr",
            "packets_expr", "goodput_expr", "read_response_bytes", "goodput_gbit_s", "evaluate"]
 
 transfer = sp.Symbol("S", positive=True, integer=True)  #: transfer size, bytes
@@ -45,8 +45,19 @@ PARAMETERS = {
 }
 
 
-#: The master's burst (an EDMA transfer controller's data burst size) is checked like a packet.
-BURST = replace(PARAMETERS["packet_bytes"], name="burst_bytes", label="master's burst (bytes)")
+#: The master's burst (an EDMA transfer controller's data burst size) and the answering memory's
+#: read response burst are checked like a packet; each has a symbol of its own for the sliders.
+BURST = replace(PARAMETERS["packet_bytes"], name="burst_bytes", symbol=sp.Symbol("D_burst", positive=True),
+                label="master's burst (bytes)", default=128)
+RESPONSE = replace(PARAMETERS["packet_bytes"], name="response_bytes", symbol=sp.Symbol("D_resp", positive=True),
+                   label="read response burst (bytes)", default=64)
+
+
+def packet_for_expr(write: sp.Expr) -> sp.Expr:
+    """Payload per packet of a write (``write = 1``: the master's burst, at most 256 bytes) or a
+    read (``write = 0``: the response burst, cut further by the master's burst)."""
+    return (write * sp.Min(BURST.symbol, MAX_PACKET_BYTES)
+            + (1 - write) * sp.Min(RESPONSE.symbol, BURST.symbol))
 
 
 def packets_expr() -> sp.Expr:

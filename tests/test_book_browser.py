@@ -271,6 +271,33 @@ def test_ethernet_sliders_recompute_the_goodput_curves(browser, book_url):
                                        vlan_tag=s["vlan_bytes"] == 4)["goodput_gbit_s"])
 
 
+def test_hyperlink_burst_and_response_sliders_move_your_transfers(browser, book_url):
+    from goodput import hyperlink
+
+    def want(r, s):
+        packet = min(s["burst_bytes"], 256) if r["transfer"] == "your write" else min(
+            s["response_bytes"], s["burst_bytes"])
+        assert r["your_packet_bytes"] == packet
+        return hyperlink.goodput_gbit_s(s["line_rate_gbaud"], s["lanes"], packet, packet)
+
+    rows = _live_chart_follows_the_model(
+        browser, book_url + "notebooks/hyperlink.html",
+        {"burst_bytes": 96, "response_bytes": 200, "lanes": 2, "line_rate_gbaud": 6.25}, "your_gbit_s", want)
+    assert {r["transfer"] for r in rows} == {"your write", "your read"}
+
+
+def test_ethernet_frame_size_slider_moves_your_frame_on_every_stack(browser, book_url):
+    from goodput import ethernet
+
+    names = {s.name: s.key for s in ethernet.STACKS.values()}
+    rows = _live_chart_follows_the_model(
+        browser, book_url + "notebooks/ethernet-framing.html",
+        {"frame_bytes": 300, "mac_rate_gbit_s": 25, "vlan_bytes": 4}, "your_goodput_gbit_s",
+        lambda r, s: ethernet.evaluate(s["frame_bytes"], s["mac_rate_gbit_s"], names[r["stack"]],
+                                       vlan_tag=True)["goodput_gbit_s"])
+    assert len({r["stack"] for r in rows}) == 5
+
+
 def test_edma_copy_sliders_recompute_every_limit_as_the_model_does(browser, book_url):
     from goodput import bus
 
@@ -278,8 +305,8 @@ def test_edma_copy_sliders_recompute_every_limit_as_the_model_does(browser, book
     rows = _live_chart_follows_the_model(
         browser, book_url + "notebooks/keystone-memory-edma.html", moves, "limit_mb_s",
         lambda r, s: bus.copy_limits(r["endpoint_a"], r["endpoint_b"], tcs=s["tcs"],
-                                     cpu_clock_mhz=s["cpu_clock_mhz"], ddr3_mtps=s["ddr3_mtps"])[r["limit"]])
-    assert {r["limit"] for r in rows} >= {"transfer controllers", "MSMC SRAM", "DDR3A"}
+                                     cpu_clock_mhz=s["cpu_clock_mhz"], ddr3_mtps=s["ddr3_mtps"])[r["endpoint"]])
+    assert {r["endpoint"] for r in rows} >= {"transfer controllers", "MSMC SRAM", "DDR3A"}
 
 
 def test_srio_sliders_recompute_every_transaction_curve(browser, book_url):

@@ -24,20 +24,37 @@ def explore_chart() -> alt.LayerChart:
                           for k in SHOWN_STACKS for f in FRAME_SIZES])
     headers = ethernet.VALUES[ethernet.mac_header] + ethernet.VLAN_TAG_BYTES + ethernet.VALUES[ethernet.fcs]
     cases = cases[cases["frame_bytes"] >= headers + cases["stack_bytes"]]
+    sliders = [Slider(ethernet.PARAMETERS["mac_rate_gbit_s"], maximum=100.0), Slider(VLAN)]
     live = live_model(
         cases,
         outputs={"goodput_gbit_s": ethernet.payload_goodput_expr().subs(ethernet.VALUES)},
-        sliders=[Slider(ethernet.PARAMETERS["mac_rate_gbit_s"], maximum=100.0), Slider(VLAN)],
+        sliders=sliders,
         fields={ethernet.frame: "frame_bytes", ethernet.stack: "stack_bytes"},
         name="ethernet_frames",
     )
+    # the reader's frame: one point per stack at the frame-size slider
+    yours = live_model(
+        pd.DataFrame([{"stack": ethernet.STACKS[k].name, "stack_bytes": ethernet.STACKS[k].header_bytes}
+                      for k in SHOWN_STACKS]),
+        outputs={"your_goodput_gbit_s": ethernet.payload_goodput_expr().subs(ethernet.VALUES),
+                 "your_frame_bytes": ethernet.frame},
+        sliders=sliders + [Slider(ethernet.PARAMETERS["frame_bytes"])],
+        fields={ethernet.stack: "stack_bytes"},
+        name="ethernet_your_frame",
+    )
     x = alt.X("frame_bytes:Q", scale=alt.Scale(type="log", base=2), title="frame size, MAC header to FCS (bytes)")
+    color = alt.Color("stack:N", sort=[ethernet.STACKS[k].name for k in SHOWN_STACKS], title=None)
     lines = live.base.mark_line(point=True).encode(
-        x=x, y=alt.Y("goodput_gbit_s:Q", title="payload goodput (Gbit/s)"),
-        color=alt.Color("stack:N", sort=[ethernet.STACKS[k].name for k in SHOWN_STACKS], title=None),
+        x=x, y=alt.Y("goodput_gbit_s:Q", title="payload goodput (Gbit/s)"), color=color,
         tooltip=["stack:N", "frame_bytes:Q", alt.Tooltip("goodput_gbit_s:Q", format=".3f")])
-    return live.layer(lines).properties(width=520, height=260,
-                                        title="Payload goodput above each protocol stack, back-to-back frames")
+    # a frame too small for a stack's headers carries no payload of it: no point drawn
+    points = yours.base.transform_filter(
+        f"datum.your_frame_bytes >= {headers} - {ethernet.VLAN_TAG_BYTES} + vlan_bytes + datum.stack_bytes"
+    ).mark_point(shape="diamond", size=140, filled=True).encode(
+        x=alt.X("your_frame_bytes:Q", scale=alt.Scale(type="log", base=2)), y="your_goodput_gbit_s:Q", color=color,
+        tooltip=["stack:N", "your_frame_bytes:Q", alt.Tooltip("your_goodput_gbit_s:Q", format=".3f")])
+    return yours.layer(lines, points).properties(
+        width=520, height=260, title="Payload goodput above each protocol stack; diamonds: your frame size")
 
 
 def keystone_chart() -> alt.LayerChart:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 import pandas as pd
+import sympy as sp
 
 from .. import coding, data, hyperlink
 from .charts import Slider, live_model
@@ -48,6 +49,18 @@ def explore_chart() -> alt.LayerChart:
         fields={hyperlink.packet: "packet_bytes"},
         name="hyperlink_packets",
     )
+    write = sp.Symbol("write_flag")
+    per_packet = hyperlink.goodput_expr().subs({hyperlink.transfer: hyperlink.packet,
+                                                hyperlink.control: hyperlink.CONTROL_BYTES})
+    yours = live_model(
+        pd.DataFrame({"transfer": ["your write", "your read"], "write_flag": [1, 0]}),
+        outputs={"your_packet_bytes": hyperlink.packet_for_expr(write),
+                 "your_gbit_s": per_packet.subs(hyperlink.packet, hyperlink.packet_for_expr(write))},
+        sliders=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"]), Slider(hyperlink.BURST),
+                 Slider(hyperlink.RESPONSE)],
+        fields={write: "write_flag"},
+        name="hyperlink_yours",
+    )
     x = alt.X("packet_bytes:Q", scale=alt.Scale(type="log", base=2), title="payload per packet (bytes)")
     model = live.base.mark_line(color="black").encode(
         x=x, y=alt.Y("model_gbit_s:Q", title="goodput, one direction (Gbit/s)"),
@@ -59,6 +72,9 @@ def explore_chart() -> alt.LayerChart:
         shape=alt.Shape("what:N", title=None),
         tooltip=["series:N", "memory:N", "what:N", "packet_bytes:Q", "gbit_s:Q"],
     )
-    return live.layer(roof, model, points).properties(
+    mine = yours.base.mark_point(shape="diamond", size=160, filled=True, color="#c0392b").encode(
+        x=alt.X("your_packet_bytes:Q", scale=alt.Scale(type="log", base=2)), y="your_gbit_s:Q",
+        tooltip=["transfer:N", "your_packet_bytes:Q", alt.Tooltip("your_gbit_s:Q", format=".2f")])
+    return yours.layer(roof, model, points, mine).properties(
         width=520, height=280,
-        title="HyperLink: model for the sliders (black), 8b/9b bit rate (dashed), Tables 23-26 (points)")
+        title="HyperLink: model (black), 8b/9b bit rate (dashed), Tables 23-26 (points), your transfers (red)")
