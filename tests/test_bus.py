@@ -16,6 +16,7 @@ ERRATA = {
     ("Table 1", "EDMA4(Single TC) (256 bits x 1200M/2)", "result of the comment's formula"),
     ("Table 2", "DSP L2 (256 bits x 1200M/2)", "maximum bandwidth"),
     ("Table 2", "DSP L2 (256 bits x 1200M/2)", "result of the comment's formula"),
+    ("§2, §4-5 text", "§2.1: CorePac load/store to L1D (128 bits per cycle)", "result as printed"),
     ("Tables 6-15", "Table 11: TC0 and TC1", "total transfer efficiency"),
     ("Tables 6-15", "Table 11: TC2 and TC6", "total transfer efficiency"),
     ("Tables 6-15", "Table 11: TC10 and TC11", "total transfer efficiency"),
