@@ -1,0 +1,43 @@
+/* port.h - the small surface a benchmark core needs from its platform.
+ *
+ * The core (firmware/core) is C99 and includes only this header and the
+ * standard headers. A port implements it: firmware/port/posix for Linux and
+ * other POSIX hosts; an RTOS port (NDK sockets, a cycle counter) would
+ * implement the same functions.
+ */
+#ifndef GOODPUT_PORT_H
+#define GOODPUT_PORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Monotonic wall time in nanoseconds. */
+uint64_t port_now_ns(void);
+
+/* CPU time (user + system) this process has used, in nanoseconds. */
+uint64_t port_cpu_ns(void);
+
+/* Whole-machine CPU ticks since boot: busy and total. Returns 0, or -1 where the
+ * platform cannot tell (the caller then reports no machine load). */
+int port_machine_ticks(uint64_t *busy, uint64_t *total);
+
+/* Write one line of output (without its newline) and flush it. */
+void port_write_line(const char *line);
+
+/* Sleep for about ns nanoseconds. */
+void port_sleep_ns(uint64_t ns);
+
+/* Sockets. Functions that return int return a handle >= 0 or a negative
+ * enum bench_status value (see bench.h). Timeouts are in milliseconds. */
+int port_listen(const char *address, unsigned port);
+int port_accept_any(const int *listeners, size_t count, unsigned timeout_ms, size_t *which);
+int port_connect(const char *address, unsigned port, unsigned timeout_ms);
+/* Send all n bytes: 0 or a negative status. */
+int port_send_all(int handle, const void *buf, size_t n, unsigned timeout_ms);
+/* Receive up to n bytes: the count (0 when the peer closed) or a negative status. */
+long port_recv(int handle, void *buf, size_t n, unsigned timeout_ms);
+/* Stop sending; the peer sees the end of the stream. */
+void port_shutdown_send(int handle);
+void port_close(int handle);
+
+#endif

@@ -1,0 +1,413 @@
+/* tcp_bench.c - tester and testee of the NDK benchmark protocol (see tcp_bench.h). */
+#include "tcp_bench.h"
+#include "port.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const unsigned char MAGIC[4] = {'G', 'P', 'B', '1'};
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+void tcp_bench_put_u64(unsigned char out[8], uint64_t value)
+{
+    put_u32(out, (uint32_t)(value >> 32));
+    put_u32(out + 4, (uint32_t)value);
+}
+
+uint64_t tcp_bench_get_u64(const unsigned char in[8])
+{
+    return ((uint64_t)get_u32(in) << 32) | get_u32(in + 4);
+}
+
+void tcp_bench_encode(const struct tcp_bench_header *h, unsigned char out[TCP_BENCH_HEADER_BYTES])
+{
+    memcpy(out, MAGIC, 4);
+    put_u32(out + 4, h->kind);
+    put_u32(out + 8, h->frame_bytes);
+    put_u32(out + 12, h->frames);
+    put_u32(out + 16, h->interval_us);
+}
+
+enum bench_status tcp_bench_decode(const unsigned char in[TCP_BENCH_HEADER_BYTES], struct tcp_bench_header *h)
+{
+    if (memcmp(in, MAGIC, 4) != 0)
+        return BENCH_ERR_PROTOCOL;
+    h->kind = get_u32(in + 4);
+    h->frame_bytes = get_u32(in + 8);
+    h->frames = get_u32(in + 12);
+    h->interval_us = get_u32(in + 16);
+    if (h->kind == TCP_BENCH_QUIT)
+        return BENCH_OK;
+    if (h->kind != TCP_BENCH_RECEIVE && h->kind != TCP_BENCH_TRANSMIT)
+        return BENCH_ERR_PROTOCOL;
+    if (h->frame_bytes < 1 || h->frame_bytes > TCP_BENCH_MAX_FRAME_BYTES || h->frames < 1)
+        return BENCH_ERR_PROTOCOL;
+    return BENCH_OK;
+}
+
+/* Receive exactly n bytes; *got counts what arrived. */
+static enum bench_status recv_exact(int s, unsigned char *buf, size_t n, unsigned timeout_ms, uint64_t *got)
+{
+    size_t done = 0;
+    while (done < n) {
+        long r = port_recv(s, buf + done, n - done, timeout_ms);
+        if (r < 0)
+            return (enum bench_status)r;
+        if (r == 0)
+            return BENCH_ERR_PEER_CLOSED;
+        done += (size_t)r;
+        if (got)
+            *got += (uint64_t)r;
+    }
+    return BENCH_OK;
+}
+
+struct load {
+    uint64_t wall_ns, cpu_ns, busy, total;
+    int machine;
+};
+
+static void load_start(struct load *l)
+{
+    l->machine = port_machine_ticks(&l->busy, &l->total) == 0;
+    l->cpu_ns = port_cpu_ns();
+    l->wall_ns = port_now_ns();
+}
+
+static void load_stop(struct load *l)
+{
+    uint64_t busy = 0, total = 0;
+    l->wall_ns = port_now_ns() - l->wall_ns;
+    l->cpu_ns = port_cpu_ns() - l->cpu_ns;
+    if (l->machine && port_machine_ticks(&busy, &total) == 0) {
+        l->busy = busy - l->busy;
+        l->total = total - l->total;
+    } else {
+        l->machine = 0;
+        l->busy = l->total = 0;
+    }
+}
+
+static void testee_report(const char *direction, const struct tcp_bench_header *h, uint64_t bytes,
+                          const struct load *l)
+{
+    struct bench_line line;
+    uint64_t kbit = bench_kbit_per_s(bytes, l->wall_ns);
+    unsigned cpu = bench_percent(l->cpu_ns, l->wall_ns);
+
+    bench_line_start(&line, "BENCH-RESULT bench=tcp_testee");
+    bench_line_add(&line, " direction=%s frame_bytes=%lu frames=%lu interval_us=%lu bytes=%llu", direction,
+                   (unsigned long)h->frame_bytes, (unsigned long)h->frames, (unsigned long)h->interval_us,
+                   (unsigned long long)bytes);
+    bench_line_add(&line, " elapsed_ns=%llu cpu_ns=%llu machine_busy_ticks=%llu machine_total_ticks=%llu",
+                   (unsigned long long)l->wall_ns, (unsigned long long)l->cpu_ns, (unsigned long long)l->busy,
+                   (unsigned long long)l->total);
+    bench_line_emit(&line);
+    if (direction[0] == 'r') {
+        bench_say("Received packets of %lu bytes for a total of %llu bytes", (unsigned long)h->frame_bytes,
+                  (unsigned long long)bytes);
+        bench_say("for a throughput of %llu kb/s at a CPU load of %u%%", (unsigned long long)kbit, cpu);
+    } else {
+        bench_say("Transmitted %lu frames of %lu bytes for a total of %llu", (unsigned long)h->frames,
+                  (unsigned long)h->frame_bytes, (unsigned long long)bytes);
+        bench_say("at a rate of %llu kb/s with a CPU load of %u%%", (unsigned long long)kbit, cpu);
+    }
+    bench_say("%s", "");
+}
+
+static enum bench_status testee_error(const char *direction, const struct tcp_bench_header *h, uint64_t bytes,
+                                      enum bench_status st)
+{
+    bench_say("BENCH-ERROR bench=tcp_testee direction=%s frame_bytes=%lu expected_bytes=%llu bytes=%llu error=%s",
+              direction, (unsigned long)h->frame_bytes,
+              (unsigned long long)((uint64_t)h->frame_bytes * h->frames), (unsigned long long)bytes,
+              bench_strerror(st));
+    bench_say("Received %llu of %llu bytes before: %s", (unsigned long long)bytes,
+              (unsigned long long)((uint64_t)h->frame_bytes * h->frames), bench_strerror(st));
+    return st;
+}
+
+static void pace(uint64_t start_ns, uint32_t frame, uint32_t interval_us)
+{
+    uint64_t due, now;
+    if (interval_us == 0)
+        return;
+    due = start_ns + (uint64_t)frame * interval_us * 1000u;
+    now = port_now_ns();
+    if (due > now)
+        port_sleep_ns(due - now);
+}
+
+static enum bench_status testee_receive(int s, const struct tcp_bench_header *h, unsigned io_timeout_ms,
+                                        unsigned char *buf)
+{
+    uint64_t got = 0, expected = (uint64_t)h->frame_bytes * h->frames;
+    unsigned char reply[8];
+    struct load l;
+    uint32_t f;
+    enum bench_status st = BENCH_OK;
+
+    load_start(&l);
+    for (f = 0; f < h->frames && st == BENCH_OK; f++)
+        st = recv_exact(s, buf, h->frame_bytes, io_timeout_ms, &got);
+    load_stop(&l);
+    if (st != BENCH_OK)
+        return testee_error("receive", h, got, st);
+    tcp_bench_put_u64(reply, got);
+    st = (enum bench_status)port_send_all(s, reply, sizeof reply, io_timeout_ms);
+    if (st != BENCH_OK)
+        return testee_error("receive", h, got, st);
+    if (got != expected)
+        return testee_error("receive", h, got, BENCH_ERR_COUNT);
+    testee_report("receive", h, got, &l);
+    return BENCH_OK;
+}
+
+static enum bench_status testee_transmit(int s, const struct tcp_bench_header *h, unsigned io_timeout_ms,
+                                         unsigned char *buf)
+{
+    uint64_t sent = 0, expected = (uint64_t)h->frame_bytes * h->frames, start;
+    unsigned char reply[8];
+    struct load l;
+    uint32_t f;
+    enum bench_status st = BENCH_OK;
+
+    memset(buf, 0x5a, h->frame_bytes);
+    load_start(&l);
+    start = port_now_ns();
+    for (f = 0; f < h->frames; f++) {
+        pace(start, f, h->interval_us);
+        st = (enum bench_status)port_send_all(s, buf, h->frame_bytes, io_timeout_ms);
+        if (st != BENCH_OK)
+            return testee_error("transmit", h, sent, st);
+        sent += h->frame_bytes;
+    }
+    /* the tester's count arrives once it has every byte: the end of the run */
+    st = recv_exact(s, reply, sizeof reply, io_timeout_ms, NULL);
+    load_stop(&l);
+    if (st != BENCH_OK)
+        return testee_error("transmit", h, sent, st);
+    if (tcp_bench_get_u64(reply) != expected)
+        return testee_error("transmit", h, tcp_bench_get_u64(reply), BENCH_ERR_COUNT);
+    testee_report("transmit", h, sent, &l);
+    return BENCH_OK;
+}
+
+enum bench_status tcp_testee_run(const struct tcp_testee_config *cfg)
+{
+    int listeners[2];
+    unsigned char *buf = malloc(TCP_BENCH_MAX_FRAME_BYTES);
+    enum bench_status st = BENCH_OK;
+    unsigned served = 0;
+
+    if (!buf)
+        return BENCH_ERR_MEMORY;
+    listeners[0] = port_listen(cfg->address, cfg->receive_port);
+    listeners[1] = listeners[0] < 0 ? -1 : port_listen(cfg->address, cfg->transmit_port);
+    if (listeners[0] < 0 || listeners[1] < 0) {
+        st = (enum bench_status)(listeners[0] < 0 ? listeners[0] : listeners[1]);
+        bench_say("BENCH-ERROR bench=tcp_testee error=cannot listen on %s ports %u and %u: %s", cfg->address,
+                  cfg->receive_port, cfg->transmit_port, bench_strerror(st));
+        if (listeners[0] >= 0)
+            port_close(listeners[0]);
+        free(buf);
+        return st;
+    }
+    bench_say("BENCH-CONFIG bench=tcp_testee address=%s receive_port=%u transmit_port=%u idle_timeout_ms=%u "
+              "io_timeout_ms=%u", cfg->address, cfg->receive_port, cfg->transmit_port, cfg->idle_timeout_ms,
+              cfg->io_timeout_ms);
+    bench_say("Non-Copy TCP Testee Benchmark (goodput host port)");
+    for (;;) {
+        size_t which = 0;
+        unsigned char raw[TCP_BENCH_HEADER_BYTES];
+        struct tcp_bench_header h;
+        int s = port_accept_any(listeners, 2, cfg->idle_timeout_ms, &which);
+        if (s < 0) {
+            st = (enum bench_status)s;
+            bench_say("BENCH-ERROR bench=tcp_testee error=no tester within %u ms after %u runs: %s",
+                      cfg->idle_timeout_ms, served, bench_strerror(st));
+            break;
+        }
+        st = recv_exact(s, raw, sizeof raw, cfg->io_timeout_ms, NULL);
+        if (st == BENCH_OK)
+            st = tcp_bench_decode(raw, &h);
+        if (st != BENCH_OK) {
+            bench_say("BENCH-ERROR bench=tcp_testee error=bad header: %s", bench_strerror(st));
+            port_close(s);
+            break;
+        }
+        if (h.kind == TCP_BENCH_QUIT) {
+            port_close(s);
+            break;
+        }
+        if ((h.kind == TCP_BENCH_RECEIVE) != (which == 0)) {
+            bench_say("BENCH-ERROR bench=tcp_testee error=a %s header on the %s port", h.kind == 'R' ? "receive"
+                      : "transmit", which == 0 ? "receive" : "transmit");
+            port_close(s);
+            st = BENCH_ERR_PROTOCOL;
+            break;
+        }
+        st = h.kind == TCP_BENCH_RECEIVE ? testee_receive(s, &h, cfg->io_timeout_ms, buf)
+                                         : testee_transmit(s, &h, cfg->io_timeout_ms, buf);
+        port_close(s);
+        if (st != BENCH_OK)
+            break;
+        served++;
+    }
+    port_close(listeners[0]);
+    port_close(listeners[1]);
+    free(buf);
+    if (st == BENCH_OK)
+        bench_say("BENCH-DONE bench=tcp_testee runs=%u status=ok", served);
+    return st;
+}
+
+static enum bench_status tester_connect(const struct tcp_tester_config *cfg, unsigned port, int *s)
+{
+    *s = port_connect(cfg->address, port, cfg->connect_timeout_ms);
+    if (*s < 0) {
+        bench_say("BENCH-ERROR bench=tcp_tester error=cannot connect to %s:%u within %u ms: %s", cfg->address, port,
+                  cfg->connect_timeout_ms, bench_strerror((enum bench_status)*s));
+        return (enum bench_status)*s;
+    }
+    return BENCH_OK;
+}
+
+static void tester_report(const char *direction, const struct tcp_bench_header *h, uint64_t bytes,
+                          uint64_t elapsed_ns)
+{
+    bench_say("BENCH-RESULT bench=tcp_tester direction=%s frame_bytes=%lu frames=%lu interval_us=%lu bytes=%llu "
+              "elapsed_ns=%llu", direction, (unsigned long)h->frame_bytes, (unsigned long)h->frames,
+              (unsigned long)h->interval_us, (unsigned long long)bytes, (unsigned long long)elapsed_ns);
+    bench_say("%s %llu bytes in frames of %lu: %llu kb/s", direction[0] == 's' ? "Sent" : "Got",
+              (unsigned long long)bytes, (unsigned long)h->frame_bytes,
+              (unsigned long long)bench_kbit_per_s(bytes, elapsed_ns));
+}
+
+static enum bench_status tester_send(const struct tcp_tester_config *cfg, const struct tcp_bench_header *h,
+                                     unsigned char *buf)
+{
+    unsigned char raw[TCP_BENCH_HEADER_BYTES], reply[8];
+    uint64_t expected = (uint64_t)h->frame_bytes * h->frames, sent = 0, start, confirmed;
+    uint32_t f;
+    int s;
+    enum bench_status st = tester_connect(cfg, cfg->receive_port, &s);
+
+    if (st != BENCH_OK)
+        return st;
+    tcp_bench_encode(h, raw);
+    st = (enum bench_status)port_send_all(s, raw, sizeof raw, cfg->io_timeout_ms);
+    memset(buf, 0xa5, h->frame_bytes);
+    start = port_now_ns();
+    for (f = 0; f < h->frames && st == BENCH_OK; f++) {
+        pace(start, f, h->interval_us);
+        st = (enum bench_status)port_send_all(s, buf, h->frame_bytes, cfg->io_timeout_ms);
+        if (st == BENCH_OK)
+            sent += h->frame_bytes;
+    }
+    if (st == BENCH_OK)
+        st = recv_exact(s, reply, sizeof reply, cfg->io_timeout_ms, NULL);
+    port_close(s);
+    if (st != BENCH_OK) {
+        bench_say("BENCH-ERROR bench=tcp_tester direction=send bytes=%llu expected_bytes=%llu error=%s",
+                  (unsigned long long)sent, (unsigned long long)expected, bench_strerror(st));
+        return st;
+    }
+    confirmed = tcp_bench_get_u64(reply);
+    if (confirmed != expected) {
+        bench_say("BENCH-ERROR bench=tcp_tester direction=send bytes=%llu confirmed_bytes=%llu error=%s",
+                  (unsigned long long)sent, (unsigned long long)confirmed, bench_strerror(BENCH_ERR_COUNT));
+        return BENCH_ERR_COUNT;
+    }
+    tester_report("send", h, sent, port_now_ns() - start);
+    return BENCH_OK;
+}
+
+static enum bench_status tester_receive(const struct tcp_tester_config *cfg, const struct tcp_bench_header *h,
+                                        unsigned char *buf)
+{
+    unsigned char raw[TCP_BENCH_HEADER_BYTES], reply[8];
+    uint64_t expected = (uint64_t)h->frame_bytes * h->frames, got = 0, start;
+    struct tcp_bench_header asked = *h;
+    int s;
+    enum bench_status st = tester_connect(cfg, cfg->transmit_port, &s);
+
+    if (st != BENCH_OK)
+        return st;
+    asked.kind = TCP_BENCH_TRANSMIT;
+    tcp_bench_encode(&asked, raw);
+    start = port_now_ns();
+    st = (enum bench_status)port_send_all(s, raw, sizeof raw, cfg->io_timeout_ms);
+    while (st == BENCH_OK && got < expected) {
+        size_t want = expected - got < h->frame_bytes ? (size_t)(expected - got) : h->frame_bytes;
+        st = recv_exact(s, buf, want, cfg->io_timeout_ms, &got);
+    }
+    if (st == BENCH_OK) {
+        tcp_bench_put_u64(reply, got);
+        st = (enum bench_status)port_send_all(s, reply, sizeof reply, cfg->io_timeout_ms);
+    }
+    port_close(s);
+    if (st != BENCH_OK) {
+        bench_say("BENCH-ERROR bench=tcp_tester direction=receive bytes=%llu expected_bytes=%llu error=%s",
+                  (unsigned long long)got, (unsigned long long)expected, bench_strerror(st));
+        return st;
+    }
+    tester_report("receive", h, got, port_now_ns() - start);
+    return BENCH_OK;
+}
+
+enum bench_status tcp_tester_run(const struct tcp_tester_config *cfg)
+{
+    unsigned char *buf = malloc(TCP_BENCH_MAX_FRAME_BYTES);
+    enum bench_status st = BENCH_OK;
+    size_t i, j;
+
+    if (!buf)
+        return BENCH_ERR_MEMORY;
+    bench_say("BENCH-CONFIG bench=tcp_tester address=%s receive_port=%u transmit_port=%u frames=%lu "
+              "frame_sizes=%lu intervals=%lu connect_timeout_ms=%u io_timeout_ms=%u", cfg->address,
+              cfg->receive_port, cfg->transmit_port, (unsigned long)cfg->frames,
+              (unsigned long)cfg->frame_size_count, (unsigned long)cfg->interval_count, cfg->connect_timeout_ms,
+              cfg->io_timeout_ms);
+    for (i = 0; i < cfg->frame_size_count && st == BENCH_OK; i++) {
+        for (j = 0; j < cfg->interval_count && st == BENCH_OK; j++) {
+            struct tcp_bench_header h;
+            h.kind = TCP_BENCH_RECEIVE;
+            h.frame_bytes = cfg->frame_sizes[i];
+            h.frames = cfg->frames;
+            h.interval_us = cfg->intervals_us[j];
+            st = tester_send(cfg, &h, buf);
+            if (st == BENCH_OK)
+                st = tester_receive(cfg, &h, buf);
+        }
+    }
+    if (st == BENCH_OK && cfg->quit) {
+        unsigned char raw[TCP_BENCH_HEADER_BYTES];
+        struct tcp_bench_header q;
+        int s;
+        memset(&q, 0, sizeof q);
+        q.kind = TCP_BENCH_QUIT;
+        st = tester_connect(cfg, cfg->receive_port, &s);
+        if (st == BENCH_OK) {
+            tcp_bench_encode(&q, raw);
+            st = (enum bench_status)port_send_all(s, raw, sizeof raw, cfg->io_timeout_ms);
+            port_close(s);
+        }
+    }
+    free(buf);
+    if (st == BENCH_OK)
+        bench_say("BENCH-DONE bench=tcp_tester status=ok");
+    return st;
+}

@@ -1,0 +1,63 @@
+/* tcp_bench.h - the NDK benchmark protocol (TI SPRAAQ5 §2) on any port with sockets.
+ *
+ * The testee listens on two ports. The tester connects to the receive port,
+ * sends a header (frame size, frame count, interval between frames) and then
+ * the frames; the testee counts them, replies with the byte count it got, and
+ * reports throughput and CPU load. The tester then connects to the transmit
+ * port and asks for the reverse stream, replying with its own count. A header
+ * of kind 'Q' ends the testee. Byte counts are checked at both ends.
+ */
+#ifndef GOODPUT_TCP_BENCH_H
+#define GOODPUT_TCP_BENCH_H
+
+#include "bench.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TCP_BENCH_HEADER_BYTES 20
+#define TCP_BENCH_MAX_FRAME_BYTES ((uint32_t)1 << 20)
+#ifndef TCP_BENCH_FRAMES
+#define TCP_BENCH_FRAMES 5000u /* the NDK's BENCH_FRAMES */
+#endif
+
+enum tcp_bench_kind { TCP_BENCH_RECEIVE = 'R', TCP_BENCH_TRANSMIT = 'T', TCP_BENCH_QUIT = 'Q' };
+
+struct tcp_bench_header {
+    uint32_t kind;        /* enum tcp_bench_kind, as the testee sees it */
+    uint32_t frame_bytes;
+    uint32_t frames;
+    uint32_t interval_us; /* from one frame's start to the next; 0 = as fast as possible */
+};
+
+void tcp_bench_encode(const struct tcp_bench_header *h, unsigned char out[TCP_BENCH_HEADER_BYTES]);
+/* BENCH_OK, or BENCH_ERR_PROTOCOL for a bad magic, kind or size. */
+enum bench_status tcp_bench_decode(const unsigned char in[TCP_BENCH_HEADER_BYTES], struct tcp_bench_header *h);
+void tcp_bench_put_u64(unsigned char out[8], uint64_t value);
+uint64_t tcp_bench_get_u64(const unsigned char in[8]);
+
+struct tcp_testee_config {
+    const char *address;     /* to listen on */
+    unsigned receive_port;   /* the NDK's 1001 */
+    unsigned transmit_port;  /* the NDK's 1000 */
+    unsigned idle_timeout_ms;/* longest wait for a tester to connect */
+    unsigned io_timeout_ms;  /* longest silence in the middle of a stream */
+};
+
+struct tcp_tester_config {
+    const char *address;     /* of the testee */
+    unsigned receive_port, transmit_port;
+    const uint32_t *frame_sizes;
+    size_t frame_size_count;
+    const uint32_t *intervals_us;
+    size_t interval_count;
+    uint32_t frames;
+    unsigned connect_timeout_ms; /* a testee that is not there fails within this */
+    unsigned io_timeout_ms;
+    int quit;                    /* send 'Q' at the end */
+};
+
+enum bench_status tcp_testee_run(const struct tcp_testee_config *cfg);
+enum bench_status tcp_tester_run(const struct tcp_tester_config *cfg);
+
+#endif
