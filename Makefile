@@ -17,7 +17,7 @@ SOURCES := $(MODELS) $(shell find book -type f) $(NOTEBOOKS) _config.yml _toc.ym
 # it imports does: a change under goodput/ or data/ drops the cache.
 MODELS_STAMP := _build/.models-stamp
 
-.PHONY: book test serve lab refresh lock clean venv assets chromium
+.PHONY: book test serve lab refresh lock clean venv assets chromium capture firmware
 
 ## book: build the HTML book into _build/html (sets everything up first)
 book: $(HTML)
@@ -41,6 +41,10 @@ serve: $(HTML)
 ## lab: open the notebooks in JupyterLab (on 127.0.0.1)
 lab: $(STAMP)
 	$(BIN)/jupyter lab --ip 127.0.0.1 --notebook-dir .
+
+## capture: build the benchmark firmware and capture its logs into data/logs/host (root for the shaped link)
+capture:
+	sh tools/capture.sh
 
 ## refresh: re-execute the notebooks in place after a model change, then commit them
 refresh: $(STAMP)
