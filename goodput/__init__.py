@@ -9,15 +9,16 @@ models
 data and checks
     ``data`` (published tables and provenance), ``checks`` (source checks),
     ``pcie_spec`` (the Base Specification's latency tables), ``logs`` (one parser
-    per log format), ``fit`` (fitting free parameters)
+    per log format), ``fit`` (fitting free parameters), ``hostbench`` (our captured
+    firmware logs next to the models)
 book
     ``render`` (Vega printer, live charts, tables, widget panels), ``pages``
     (errata and sources pages), ``status`` (what built the book)
 """
 
-from . import (bus, checks, coding, data, errors, ethernet, fit, hyperlink, logs, pages, params, pcie,
+from . import (bus, checks, coding, data, errors, ethernet, fit, hostbench, hyperlink, logs, pages, params, pcie,
                pcie_latency, pcie_spec, pcie_transactions, srio, status)
 
-__all__ = ["bus", "checks", "coding", "data", "errors", "ethernet", "fit", "hyperlink", "logs", "pages", "params",
+__all__ = ["bus", "checks", "coding", "data", "errors", "ethernet", "fit", "hostbench", "hyperlink", "logs", "pages", "params",
            "pcie", "pcie_latency", "pcie_spec", "pcie_transactions", "srio", "status"]
 __version__ = "0.1.0"

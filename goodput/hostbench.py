@@ -1,0 +1,99 @@
+"""The book's own measurements: captured logs of the firmware, as tables, next to the models.
+
+Reads ``data/logs/host/`` (written by ``make capture``; never at build time):
+``memcopy.log`` (copy throughput vs size, row index and alignment), and the
+tester/testee logs of the NDK protocol on loopback and across a 100 Mbit/s link
+shaped as 100BASE-TX (``shaped-100m*``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from . import ethernet
+from .errors import DataError
+from .logs import bench, ndk_console
+
+__all__ = ["host_dir", "log_path", "provenance", "memcopy", "testee_runs", "shaped_vs_model", "tcp_stack",
+           "ndk_document_runs",
+           "LINE_RATE_GBIT_S", "MTU_BYTES", "MAC_FRAME_BYTES"]
+
+LINE_RATE_GBIT_S = 0.1  #: the shaped link: 100BASE-TX
+MTU_BYTES = 1500
+MAC_FRAME_BYTES = MTU_BYTES + 14 + 4  #: MAC header, IP packet, FCS
+
+
+def host_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "data" / "logs" / "host"
+
+
+def log_path(name: str) -> Path:
+    path = host_dir() / f"{name}.log"
+    if not path.exists():
+        raise DataError(f"{path}: no such captured log; run `make capture` to capture it")
+    return path
+
+
+def provenance(name: str) -> dict[str, str]:
+    """The header of a captured log: host, CPU, kernel, compiler, flags, command, date, git."""
+    return bench.parse(log_path(name)).header
+
+
+def memcopy() -> pd.DataFrame:
+    """Every memcopy result with its throughput: best and median over the repeats (MB/s)."""
+    t = bench.results(log_path("memcopy"))
+    moved = t["bytes"] * t["iterations"]
+    t["best_mb_s"] = moved * 1000 / t["best_ns"]
+    t["median_mb_s"] = moved * 1000 / t["median_ns"]
+    t["spread"] = t["worst_ns"] / t["best_ns"] - 1
+    t["index_kind"] = [
+        "linear (index = ACNT)" if r.src_index == r.acnt else
+        "odd index (ACNT + 1)" if r.src_index == r.acnt + 1 else f"index = ACNT + {r.src_index - r.acnt}"
+        for r in t.itertuples()]
+    return t
+
+
+def testee_runs(name: str) -> pd.DataFrame:
+    """The testee's runs: BENCH-RESULT lines joined with the NDK sentences it printed."""
+    path = log_path(f"{name}-testee")
+    machine = bench.results(path)
+    sentences = ndk_console.parse(path)
+    if len(machine) != len(sentences):
+        raise DataError(f"{path}: {len(machine)} BENCH-RESULT lines but {len(sentences)} NDK sentences")
+    out = machine.assign(kbit_s=list(sentences["kbit_s"]), cpu_load_percent=list(sentences["cpu_load_percent"]))
+    out["mbit_s"] = out["bytes"] * 8 / out["elapsed_ns"] * 1000
+    out["process_cpu"] = out["cpu_ns"] / out["elapsed_ns"]
+    total = out["machine_total_ticks"].where(out["machine_total_ticks"] > 0)
+    out["machine_cpu"] = out["machine_busy_ticks"] / total
+    out.attrs["header"] = machine.attrs["header"]
+    return out
+
+
+def ndk_document_runs() -> pd.DataFrame:
+    """The NDK testee's runs as SPRAAQ5 §4.1 prints them (a verbatim excerpt in data/logs/published)."""
+    return ndk_console.parse(host_dir().parent / "published" / "spraaq5-testee-console.log")
+
+
+def tcp_stack(header: dict[str, str]) -> str:
+    """The Ethernet model's stack for the TCP the log's host ran: with or without timestamps."""
+    value = header.get("tcp", "")
+    if value.endswith("=1"):
+        return "tcp4ts"
+    if value.endswith("=0"):
+        return "tcp4"
+    raise DataError(f"the log header does not say whether TCP timestamps were on: {value!r}")
+
+
+def shaped_vs_model(name: str = "shaped-100m") -> pd.DataFrame:
+    """Each run across the shaped link against the model's ceiling: full-size frames of the
+    host's TCP (MSS from the 1500-byte MTU) back to back on 100BASE-TX."""
+    runs = testee_runs(name)
+    stack = tcp_stack(runs.attrs["header"])
+    ceiling = ethernet.evaluate(MAC_FRAME_BYTES, LINE_RATE_GBIT_S, stack)["goodput_gbit_s"] * 1000
+    out = runs[["direction", "frame_bytes", "frames", "interval_us", "mbit_s", "process_cpu"]].copy()
+    out["ceiling_mbit_s"] = ceiling
+    out["measured_over_ceiling"] = out["mbit_s"] / ceiling
+    out.attrs["stack"] = ethernet.STACKS[stack].name
+    return out
