@@ -88,7 +88,7 @@ def sources_markdown() -> str:
 def logs_markdown() -> str:
     """Each captured or excerpted log in ``data/logs/``, with what its header says about it."""
     root = data.published_dir().parent / "logs"
-    lines = ["| log | source | excerpt | note |", "|---|---|---|---|"]
+    lines = ["| log | source | excerpt or command | note |", "|---|---|---|---|"]
     count = 0
     for path in sorted(root.rglob("*.log")):
         header = {}
@@ -97,9 +97,14 @@ def logs_markdown() -> str:
                 break
             key, _, value = line[2:].partition(": ")
             header[key] = value
-        lines.append("| " + " | ".join(_cell(x) for x in (
-            f"`{path.relative_to(root)}`", header.get("source", "?"), header.get("excerpt", ""),
-            header.get("note", ""))) + " |")
+        if "source" in header:  # a verbatim excerpt of a document
+            cells = (header["source"], header.get("excerpt", ""), header.get("note", ""))
+        else:  # a run of our firmware, as tools/capture.sh heads it
+            cells = (f"our run on {header.get('cpu', '?')}, {header.get('kernel', '?')}; "
+                     f"{header.get('compiler', '?')} {header.get('flags', '')}; {header.get('date', '?')}, "
+                     f"git {header.get('git', '?')}",
+                     f"command: `{header.get('command', '?')}`", header.get("tcp", ""))
+        lines.append("| " + " | ".join(_cell(x) for x in (f"`{path.relative_to(root)}`", *cells)) + " |")
         count += 1
     if not count:
         return "No logs yet."
