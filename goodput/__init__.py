@@ -5,7 +5,8 @@ The library behind the book, one module per link model and one per concern:
 models
     ``coding`` (line codes), ``pcie`` (packets), ``pcie_latency`` (latency-bound
     transfers), ``pcie_transactions`` (transaction sequences, the Intel
-    examples), ``bus`` (KeyStone II memory buses and EDMA), ``srio`` (Serial RapidIO), ``hyperlink``, ``ethernet``
+    examples), ``bus`` (KeyStone II memory buses and EDMA), ``srio`` (Serial
+    RapidIO), ``hyperlink``, ``ethernet``
 data and checks
     ``data`` (published tables and provenance), ``checks`` (source checks),
     ``pcie_spec`` (the Base Specification's latency tables), ``logs`` (one parser
@@ -16,9 +17,9 @@ book
     (errata and sources pages), ``status`` (what built the book)
 """
 
-from . import (bus, checks, coding, data, errors, ethernet, fit, hostbench, hyperlink, logs, pages, params, pcie,
-               pcie_latency, pcie_spec, pcie_transactions, srio, status)
+from . import (bus, checks, coding, data, errors, ethernet, fit, hostbench, hyperlink, logs, pages, params,
+               pcie, pcie_latency, pcie_spec, pcie_transactions, srio, status)
 
-__all__ = ["bus", "checks", "coding", "data", "errors", "ethernet", "fit", "hostbench", "hyperlink", "logs", "pages", "params",
-           "pcie", "pcie_latency", "pcie_spec", "pcie_transactions", "srio", "status"]
+__all__ = ["bus", "checks", "coding", "data", "errors", "ethernet", "fit", "hostbench", "hyperlink", "logs",
+           "pages", "params", "pcie", "pcie_latency", "pcie_spec", "pcie_transactions", "srio", "status"]
 __version__ = "0.1.0"

@@ -22,7 +22,6 @@ into 256-byte packets (messages into at most 16 segments).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import altair as alt
-import numpy as np
 import pandas as pd
 
-from .. import coding, srio
+from .. import srio
 from .charts import Slider, live_model
 
 __all__ = ["SIZES", "field_table", "explore_rows", "explore_chart", "fit_table", "fit_chart", "regime_table",
@@ -105,7 +104,6 @@ def _fit_rows() -> pd.DataFrame:
 def fit_chart() -> alt.FacetChart:
     """Measured points and the fitted timing per column, one panel per table."""
     x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)")
-    y = alt.Y("gbit_s:Q", scale=alt.Scale(type="log"), title="Gbit/s")
     base = alt.Chart(_fit_rows())
     lines = base.mark_line(opacity=0.7).encode(
         x=x, y=alt.Y("fitted_gbit_s:Q", scale=alt.Scale(type="log"), title="Gbit/s"),
@@ -114,7 +112,6 @@ def fit_chart() -> alt.FacetChart:
         x=x, y="measured_gbit_s:Q", color="series:N", shape=alt.Shape("regime:N"),
         tooltip=["table:N", "series:N", "size_bytes:Q", alt.Tooltip("measured_gbit_s:Q", format=".3f"),
                  alt.Tooltip("fitted_gbit_s:Q", format=".3f"), alt.Tooltip("residual:Q", format=".1%"), "regime:N"])
-    del y
     return alt.layer(lines, points).properties(width=240, height=170).facet(
         facet=alt.Facet("table:N", title=None), columns=2)
 
