@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from . import bus, checks, coding, ethernet, hyperlink, pcie, srio
+from . import bus, checks, coding, ethernet, hyperlink, pcie, srio, tcp
 from .errors import GoodputError, ParameterError
 
 __all__ = ["main", "build_parser"]
@@ -217,6 +217,36 @@ def _run_srio(args) -> int:
                             f"{r['line_rate_gbaud']:g} Gbaud in {r['packets']} packets")
 
 
+def _add_tcp(sub) -> None:
+    p = sub.add_parser(
+        "tcp",
+        help="goodput of TCP writes over Ethernet",
+        description="Goodput of back-to-back writes of MESSAGE bytes, each cut into segments of at most "
+                    "one MSS that each pay a whole Ethernet frame (headers, FCS, preamble, gap); and the "
+                    "ceiling of a stream of full segments.",
+    )
+    par = tcp.PARAMETERS
+    p.add_argument("--message", dest="message_bytes", required=True, metavar="BYTES",
+                   help="write size: " + par["message_bytes"].describe_range())
+    p.add_argument("--rate-mbit-s", dest="line_rate_mbit_s", default="100", metavar="MBIT_S",
+                   help="line rate: " + par["line_rate_mbit_s"].describe_range())
+    p.add_argument("--mtu", dest="mtu_bytes", default="1500", metavar="BYTES",
+                   help="MTU: " + par["mtu_bytes"].describe_range())
+    p.add_argument("--ipv6", action="store_true", help="IPv6 (40-byte header) instead of IPv4")
+    p.add_argument("--timestamps", action="store_true", help="TCP timestamps on (12 option bytes)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_run_tcp)
+
+
+def _run_tcp(args) -> int:
+    r = tcp.evaluate(args.message_bytes, args.line_rate_mbit_s, args.mtu_bytes, 6 if args.ipv6 else 4,
+                     args.timestamps)
+    return _report(args, r, f"{r['message_bytes']}-byte writes over IPv{r['ip_version']} at "
+                            f"{r['line_rate_mbit_s']:g} Mbit/s: {r['segments']} segments of at most "
+                            f"{r['mss_bytes']} bytes; a stream of full segments gets "
+                            f"{r['stream_goodput_mbit_s']:.6g} Mbit/s")
+
+
 def _add_checks(sub) -> None:
     p = sub.add_parser(
         "checks",
@@ -253,6 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_ethernet(sub)
     _add_bus(sub)
     _add_srio(sub)
+    _add_tcp(sub)
     _add_checks(sub)
     return parser
 

@@ -78,4 +78,5 @@ class Parameter:
 
 
 def _fmt(x: float) -> str:
-    return f"{x:g}"
+    """A bound as a reader types it: whole numbers in full (16777216, not 1.67772e+07)."""
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"

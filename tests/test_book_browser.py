@@ -321,6 +321,17 @@ def test_srio_sliders_recompute_every_transaction_curve(browser, book_url):
     assert {r["transaction"] for r in rows} == set(kinds)
 
 
+def test_tcp_sliders_recompute_both_goodput_curves(browser, book_url):
+    from goodput import tcp
+
+    moves = {"line_rate_mbit_s": 1000, "mtu_bytes": 9000, "tcp_options_bytes": 12}
+    rows = _live_chart_follows_the_model(
+        browser, book_url + "notebooks/tcp-goodput.html", moves, "per_write_mbit_s",
+        lambda r, s: tcp.evaluate(r["message_bytes"], s["line_rate_mbit_s"], s["mtu_bytes"],
+                                  timestamps=True)["goodput_mbit_s"])
+    assert len({r["message_bytes"] for r in rows}) >= 10
+
+
 def test_built_errata_page_is_current_with_the_checks():
     from goodput import checks
 

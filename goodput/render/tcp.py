@@ -1,0 +1,87 @@
+"""Charts and tables of the TCP goodput chapter."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from .. import data, tcp
+from .charts import Slider, live_model
+
+__all__ = ["MESSAGE_SIZES", "explore_chart", "ndk_table", "ndk_load_chart", "cpsw_table"]
+
+MESSAGE_SIZES = (64, 128, 256, 512, 1024, 1460, 1461, 2048, 2920, 2921, 4096, 8192, 16384, 32768, 65536)
+
+
+def explore_chart() -> alt.LayerChart:
+    """Goodput against message size for the sliders: writes that keep their boundaries, and the
+    stream ceiling; the NDK's 8192-byte runs when the line rate is 100 Mbit/s."""
+    p = tcp.PARAMETERS
+    live = live_model(
+        pd.DataFrame({"message_bytes": list(MESSAGE_SIZES)}),
+        outputs={"per_write_mbit_s": tcp.message_goodput_expr(), "stream_mbit_s": tcp.stream_goodput_expr()},
+        sliders=[Slider(p["line_rate_mbit_s"], maximum=10000), Slider(p["mtu_bytes"]),
+                 Slider(p["ip_header_bytes"]), Slider(p["tcp_options_bytes"])],
+        fields={tcp.message: "message_bytes"}, name="tcp_messages")
+    x = alt.X("message_bytes:Q", scale=alt.Scale(type="log", base=2), title="message (write) size, bytes")
+    per_write = live.base.mark_line(point=True, color="black").encode(
+        x=x, y=alt.Y("per_write_mbit_s:Q", title="goodput (Mbit/s)"),
+        tooltip=["message_bytes:Q", alt.Tooltip("per_write_mbit_s:Q", format=".3f"),
+                 alt.Tooltip("stream_mbit_s:Q", format=".3f")])
+    stream = live.base.mark_line(color="#777", strokeDash=[5, 3]).encode(x=x, y="stream_mbit_s:Q")
+    t = data.load("spraaq5-s6-throughput")
+    ndk = alt.Chart(pd.DataFrame({"message_bytes": 8192, "mbit_s": t["throughput_kbit_s"] / 1000,
+                                  "operation": t["operation"], "device": t["device"]})).transform_filter(
+        "line_rate_mbit_s == 100").mark_point(filled=True, opacity=0.6).encode(
+        x=x, y="mbit_s:Q", color=alt.Color("operation:N", title="NDK, 8192 B"),
+        tooltip=["device:N", "operation:N", "mbit_s:Q"])
+    return live.layer(stream, per_write, ndk).properties(
+        width=520, height=280, title="TCP: writes keeping their boundaries (black), full-segment stream (dashed)")
+
+
+def _ceilings() -> dict[str, float]:
+    per_write = tcp.evaluate(8192, 100)
+    return {"per_write": 1000 * per_write["goodput_mbit_s"], "stream": 1000 * per_write["stream_goodput_mbit_s"]}
+
+
+def ndk_table() -> pd.DataFrame:
+    """Every NDK run against the per-write and the stream ceilings at 100 Mbit/s."""
+    t = data.load("spraaq5-s6-throughput")
+    c = _ceilings()
+    return pd.DataFrame({
+        "device": t["device"], "driver": t["architecture"], "L2 (KB)": t["l2_cache_kbytes"],
+        "operation": t["operation"], "kbit/s": t["throughput_kbit_s"], "CPU load (%)": t["cpu_load_percent"],
+        "/ per-write ceiling": [f"{v / c['per_write']:.2%}" for v in t["throughput_kbit_s"]],
+        "/ stream ceiling": [f"{v / c['stream']:.2%}" for v in t["throughput_kbit_s"]]})
+
+
+def ndk_load_chart() -> alt.LayerChart:
+    """The NDK's throughput against CPU load for every device, driver and L2 cache size."""
+    t = data.load("spraaq5-s6-throughput")
+    frame = pd.DataFrame({"device": t["device"] + " " + t["clock_mhz"].astype(str) + " MHz",
+                          "driver": t["architecture"], "l2": t["l2_cache_kbytes"], "operation": t["operation"],
+                          "mbit_s": t["throughput_kbit_s"] / 1000, "cpu": t["cpu_load_percent"]})
+    c = _ceilings()
+    rules = pd.DataFrame({"mbit_s": [c["per_write"] / 1000, c["stream"] / 1000],
+                          "ceiling": ["per-write ceiling", "stream ceiling"]})
+    points = alt.Chart(frame).mark_point(filled=True, size=90).encode(
+        x=alt.X("cpu:Q", title="CPU load (%)"),
+        y=alt.Y("mbit_s:Q", scale=alt.Scale(zero=False), title="throughput (Mbit/s)"),
+        color=alt.Color("device:N", title=None), shape=alt.Shape("operation:N", title=None),
+        tooltip=["device:N", "driver:N", "l2:Q", "operation:N", "mbit_s:Q", "cpu:Q"])
+    lines = alt.Chart(rules).mark_rule(strokeDash=[4, 3], color="#555").encode(
+        y="mbit_s:Q", tooltip=["ceiling:N", alt.Tooltip("mbit_s:Q", format=".3f")])
+    return alt.layer(lines, points).properties(
+        width=520, height=280, title="NDK, 8192-byte frames at 100 Mbit/s: throughput against CPU load")
+
+
+def cpsw_table() -> pd.DataFrame:
+    """The AM243x CPSW iperf results against the stream ceilings with and without TCP timestamps."""
+    t = data.load("am243x-cpsw-tcp-iperf")
+    plain = tcp.evaluate(1 << 20, 100)["stream_goodput_mbit_s"]
+    stamped = tcp.evaluate(1 << 20, 100, timestamps=True)["stream_goodput_mbit_s"]
+    return pd.DataFrame({
+        "board": t["board"], "direction": t["direction"], "Mbit/s": t.attrs["printed"]["bandwidth_mbit_s"],
+        "CPU load (%)": t.attrs["printed"]["cpu_load_percent"],
+        "/ ceiling without timestamps": [f"{v / plain:.2%}" for v in t["bandwidth_mbit_s"]],
+        "/ ceiling with timestamps": [f"{v / stamped:.2%}" for v in t["bandwidth_mbit_s"]]})

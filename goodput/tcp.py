@@ -1,0 +1,151 @@
+"""TCP over Ethernet: application messages cut into segments, each paying a whole frame's overhead.
+
+An application writes messages of ``M`` bytes. TCP sends at most ``MSS`` bytes
+per segment, the MTU ``U`` less the IP header (20 bytes for IPv4, 40 for IPv6),
+the 20-byte TCP header and its options (12 bytes of timestamps, if on):
+
+- a sender that keeps each write's boundary (the NDK sends each write as its own
+  segments) makes ``floor(M / MSS)`` full segments and one short one for the rest;
+- a sender that streams (coalescing writes, as Linux does for bulk data) sends
+  only full segments: the ceiling for long transfers.
+
+Every segment travels in an Ethernet frame of its own (:mod:`goodput.ethernet`):
+MAC header and FCS (18 bytes, 64 at least in all), plus preamble, start-of-frame
+delimiter and gap (20 byte times) on the wire.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import sympy as sp
+
+from . import checks, data, ethernet
+from .errors import ParameterError
+from .params import Parameter
+
+__all__ = ["message", "mtu", "ip_header", "tcp_options", "line_rate", "TCP_HEADER_BYTES", "TIMESTAMP_BYTES",
+           "PARAMETERS", "mss_expr", "segments_expr", "segment_wire_expr", "message_wire_expr",
+           "message_goodput_expr", "stream_goodput_expr", "evaluate"]
+
+message = sp.Symbol("M", positive=True, integer=True)  #: application message (write), bytes
+mtu = sp.Symbol("U", positive=True, integer=True)  #: MTU, bytes
+ip_header = sp.Symbol(r"H_{\mathrm{IP}}", positive=True, integer=True)  #: 20 (IPv4) or 40 (IPv6)
+tcp_options = sp.Symbol(r"O_{\mathrm{TCP}}", nonnegative=True, integer=True)  #: TCP option bytes
+line_rate = sp.Symbol(r"R_{\mathrm{Mbit}}", positive=True)  #: Ethernet line rate, Mbit/s
+_payload = sp.Symbol("p", nonnegative=True, integer=True)
+
+TCP_HEADER_BYTES = 20
+TIMESTAMP_BYTES = 12  # the timestamps option, padded to a 32-bit boundary
+IP_HEADER_BYTES = {4: 20, 6: 40}
+
+PARAMETERS = {
+    p.name: p
+    for p in (
+        Parameter("message_bytes", message, "bytes", 1, 1 << 24, default=8192, step=1,
+                  label="message size (bytes)", integer=True),
+        Parameter("mtu_bytes", mtu, "bytes", 576, 9000, default=1500, step=4, label="MTU (bytes)", integer=True),
+        Parameter("ip_header_bytes", ip_header, "bytes", 20, 40, default=20, step=20,
+                  label="IP header (20: IPv4, 40: IPv6)", integer=True),
+        Parameter("tcp_options_bytes", tcp_options, "bytes", 0, 40, default=0, step=4,
+                  label="TCP options (12: timestamps)", integer=True),
+        Parameter("line_rate_mbit_s", line_rate, "Mbit/s", 0, 100000, default=100, step=10,
+                  label="line rate (Mbit/s)", exclusive_minimum=True),
+    )
+}
+
+
+def mss_expr() -> sp.Expr:
+    """Maximum segment size: the MTU less the IP and TCP headers and the TCP options."""
+    return mtu - ip_header - TCP_HEADER_BYTES - tcp_options
+
+
+def segments_expr() -> sp.Expr:
+    """Segments one message of ``M`` bytes makes when each write keeps its boundary."""
+    return sp.ceiling(message / mss_expr())
+
+
+def segment_wire_expr() -> sp.Expr:
+    """Byte times on the wire of one segment carrying ``p`` bytes (frame padded to 64)."""
+    e = ethernet
+    frame = sp.Max(ethernet.MIN_FRAME_BYTES,
+                   e.mac_header + e.fcs + ip_header + TCP_HEADER_BYTES + tcp_options + _payload)
+    return e.wire_bytes_expr().subs(e.frame, frame).subs(e.VALUES)
+
+
+def message_wire_expr() -> sp.Expr:
+    """Byte times of one message: ``floor(M / MSS)`` full segments and one for the rest, if any."""
+    mss = mss_expr()
+    full = sp.floor(message / mss)
+    rest = message - full * mss
+    one = segment_wire_expr()
+    return full * one.subs(_payload, mss) + sp.Piecewise((one.subs(_payload, rest), rest > 0), (0, True))
+
+
+def message_goodput_expr() -> sp.Expr:
+    """Goodput (Mbit/s) of back-to-back messages whose writes keep their boundaries."""
+    return line_rate * message / message_wire_expr()
+
+
+def stream_goodput_expr() -> sp.Expr:
+    """Goodput (Mbit/s) of a stream of full segments: the ceiling for long transfers."""
+    return line_rate * mss_expr() / segment_wire_expr().subs(_payload, mss_expr())
+
+
+_ARGS = (line_rate, message, mtu, ip_header, tcp_options)
+
+
+@lru_cache(maxsize=None)
+def _numeric(name: str):
+    expr = {"message": message_goodput_expr(), "stream": stream_goodput_expr(), "segments": segments_expr(),
+            "wire": message_wire_expr()}[name]
+    return sp.lambdify(_ARGS, expr, "math")
+
+
+def evaluate(message_bytes: int = 8192, line_rate_mbit_s: float = 100, mtu_bytes: int = 1500, ip_version: int = 4,
+             timestamps: bool = False) -> dict:
+    """One message size on one link as a JSON-ready dict: segments, both goodputs, line bytes by kind."""
+    if ip_version not in IP_HEADER_BYTES:
+        raise ParameterError("ip_version", ip_version, "4 or 6")
+    p = PARAMETERS
+    m = p["message_bytes"].check(message_bytes)
+    r = p["line_rate_mbit_s"].check(line_rate_mbit_s)
+    u = p["mtu_bytes"].check(mtu_bytes)
+    h, o = IP_HEADER_BYTES[ip_version], TIMESTAMP_BYTES if timestamps else 0
+    if ip_version == 6 and u < 1280:
+        raise ParameterError("mtu_bytes", mtu_bytes, "at least 1280 bytes for IPv6")
+    args = (r, m, u, h, o)
+    segments = int(_numeric("segments")(*args))
+    wire = float(_numeric("wire")(*args))
+    goodput = _numeric("message")(*args)
+    headers = float(segments * (h + TCP_HEADER_BYTES + o))
+    framing = float(segments * (ethernet.VALUES[ethernet.mac_header] + ethernet.VALUES[ethernet.fcs]))
+    gaps = float(segments * ethernet.WIRE_OVERHEAD_BYTES)
+    return {"message_bytes": m, "line_rate_mbit_s": r, "mtu_bytes": u, "ip_version": ip_version,
+            "timestamps": timestamps, "mss_bytes": u - h - TCP_HEADER_BYTES - o, "segments": segments,
+            "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000, "efficiency": goodput / r,
+            "stream_goodput_mbit_s": _numeric("stream")(*args),
+            "bytes": {"payload": float(m), "ip_tcp_headers": headers, "mac_header_fcs": framing,
+                      "padding": wire - m - headers - framing - gaps, "preamble_sfd_gap": gaps}}
+
+
+@checks.provider("tcp-goodput")
+def source_checks():
+    """The NDK's maximum receive throughput, 94,595 kbit/s for 8192-byte frames at 100 Mbit/s."""
+    t = data.load("spraaq5-s6-throughput")
+    out = []
+    best = t[t["operation"] == "Receive"]["throughput_kbit_s"].max()
+    for row in t.itertuples():
+        if row.operation != "Receive" or row.throughput_kbit_s != best:
+            continue
+        r = evaluate(8192, 100)
+        full, rest = divmod(r["message_bytes"], r["mss_bytes"])
+        line = sum(r["bytes"].values())
+        out.append(checks.compare(
+            "tcp-goodput", t, row.Index, "throughput_kbit_s", 1000 * r["goodput_mbit_s"],
+            f"{row.device}, {row.architecture}, L2 {row.l2_cache_kbytes} KB, receive",
+            off_note=f"{r['message_bytes']} bytes make {r['segments']} segments ({full} x {r['mss_bytes']} + "
+                     f"{rest}), {(line - r['message_bytes']) / r['segments']:g} bytes of headers, FCS, preamble "
+                     f"and gap each: {r['message_bytes']} / {line:g} x 100 Mbit/s is {{model:.2f}} kbit/s; the "
+                     "testee prints it cut to a whole number, {published}."))
+    return out

@@ -1,0 +1,91 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from goodput import checks, data, tcp
+from goodput.errors import ParameterError
+
+GOODPUT = Path(sys.executable).parent / "goodput"
+
+
+def test_an_8192_byte_write_makes_six_segments_and_the_ndks_94595():
+    r = tcp.evaluate(8192, 100)
+    assert (r["mss_bytes"], r["segments"]) == (1460, 6)
+    assert sum(r["bytes"].values()) == 8192 + 6 * 78
+    assert int(1000 * r["goodput_mbit_s"]) == 94595
+
+
+def test_every_ndk_receive_run_at_the_link_ceiling_is_checked_and_only_truncated():
+    items = checks.collect("tcp-goodput")
+    t = data.load("spraaq5-s6-throughput")
+    assert len(items) == int(((t["operation"] == "Receive") & (t["throughput_kbit_s"] == 94595)).sum()) == 11
+    assert {c.status for c in items} == {"rounding"}
+
+
+def test_no_ndk_run_beats_the_stream_ceiling_and_no_receive_run_the_per_write_one():
+    t = data.load("spraaq5-s6-throughput")
+    r = tcp.evaluate(8192, 100)
+    assert (t["throughput_kbit_s"] < 1000 * r["stream_goodput_mbit_s"]).all()
+    receive = t[t["operation"] == "Receive"]["throughput_kbit_s"]
+    assert (receive <= 1000 * r["goodput_mbit_s"]).all()
+
+
+@pytest.mark.parametrize("m, segments", [(1, 1), (1460, 1), (1461, 2), (2920, 2), (2921, 3), (65536, 45)])
+def test_segments_follow_the_mss(m, segments):
+    assert tcp.evaluate(m, 100)["segments"] == segments
+
+
+def test_a_tiny_write_is_padded_to_a_64_byte_frame():
+    r = tcp.evaluate(1, 100)
+    assert r["bytes"]["padding"] == 64 - (14 + 20 + 20 + 1 + 4)
+    assert sum(r["bytes"].values()) == 64 + 20
+
+
+def test_timestamps_and_ipv6_shrink_the_mss():
+    assert tcp.evaluate(8192, 100, timestamps=True)["mss_bytes"] == 1448
+    assert tcp.evaluate(8192, 100, ip_version=6)["mss_bytes"] == 1440
+
+
+def test_numeric_goodput_equals_the_expression():
+    expr = tcp.message_goodput_expr()
+    for m, u, h, o in [(8192, 1500, 20, 0), (1461, 1500, 40, 12), (3, 576, 20, 0), (65536, 9000, 20, 12)]:
+        exact = expr.subs({tcp.message: m, tcp.mtu: u, tcp.ip_header: h, tcp.tcp_options: o, tcp.line_rate: 100})
+        r = tcp.evaluate(m, 100, u, 4 if h == 20 else 6, o == 12)
+        assert r["goodput_mbit_s"] == pytest.approx(float(exact), rel=1e-12)
+    assert sp.simplify(tcp.stream_goodput_expr().subs(tcp.mtu, 1500).subs(
+        {tcp.ip_header: 20, tcp.tcp_options: 0, tcp.line_rate: 100}) - sp.Rational(146000, 1538)) == 0
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"message_bytes": 0}, "message_bytes"), ({"mtu_bytes": 100}, "mtu_bytes"), ({"ip_version": 5}, "ip_version"),
+    ({"line_rate_mbit_s": 0}, "line_rate_mbit_s"), ({"ip_version": 6, "mtu_bytes": 1000}, "mtu_bytes")])
+def test_impossible_tcp_parameters_are_rejected(kwargs, name):
+    with pytest.raises(ParameterError, match=name):
+        tcp.evaluate(**kwargs)
+
+
+def run(*args):
+    return subprocess.run([str(GOODPUT), "tcp", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_goodput_tcp_json_echoes_inputs_and_breaks_down_the_bytes():
+    p = run("--message", "8192", "--rate-mbit-s", "100", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert (out["message_bytes"], out["segments"], out["ip_version"], out["timestamps"]) == (8192, 6, 4, False)
+    assert out["goodput_gbit_s"] == pytest.approx(8192 / 8660 * 0.1)
+    assert out["efficiency"] == pytest.approx(8192 / 8660)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--message", "0"], "--message 0: message_bytes must be an integer from 1 to 16777216 bytes"),
+    (["--message", "100", "--mtu", "100"], "--mtu 100"),
+    (["--message", "100", "--ipv6", "--mtu", "1000"], "at least 1280 bytes for IPv6"),
+])
+def test_goodput_tcp_rejects_bad_input_with_exit_2(args, words):
+    p = run(*args)
+    assert p.returncode == 2 and words in p.stderr, p.stderr
