@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from . import bus, checks, coding, ethernet, hyperlink, pcie, srio, tcp
+from . import bus, checks, coding, ethernet, hyperlink, pcie, spi, srio, tcp
 from .errors import GoodputError, ParameterError
 
 __all__ = ["main", "build_parser"]
@@ -247,6 +247,36 @@ def _run_tcp(args) -> int:
                             f"{r['stream_goodput_mbit_s']:.6g} Mbit/s")
 
 
+def _add_spi(sub) -> None:
+    p = sub.add_parser(
+        "spi",
+        help="time and throughput of an SPI transfer",
+        description="Time of N words of W bits at a clock f, with a gap of GAP ns plus one bit time "
+                    "between words (the AM243x MCSPI's, by default).",
+    )
+    par = spi.PARAMETERS
+    p.add_argument("--words", required=True, metavar="N", help="words: " + par["words"].describe_range())
+    p.add_argument("--bits", dest="word_bits", required=True, metavar="W",
+                   help="word width: " + par["word_bits"].describe_range())
+    p.add_argument("--clock-mhz", dest="clock_mhz", default="50", metavar="MHZ",
+                   help="SPI clock: " + par["clock_mhz"].describe_range())
+    p.add_argument("--gap-ns", dest="gap_ns", default=str(spi.GAP_NS), metavar="NS",
+                   help="gap between words besides one bit time: " + par["gap_ns"].describe_range())
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_run_spi)
+
+
+def _run_spi(args) -> int:
+    r = spi.evaluate(args.words, args.word_bits, args.clock_mhz, args.gap_ns)
+    if args.json:
+        print(json.dumps(r))
+        return 0
+    print(f"{r['words']} words of {r['word_bits']} bits at {r['clock_mhz']:g} MHz: {r['transfer_time_us']:.6g} us "
+          f"({r['clock_time_us']:.6g} us of clocks, {r['gap_time_us']:.6g} us of gaps)")
+    print(f"  goodput     {r['goodput_gbit_s']:.6g} Gbit/s, efficiency {r['efficiency']:.4f}")
+    return 0
+
+
 def _add_checks(sub) -> None:
     p = sub.add_parser(
         "checks",
@@ -284,6 +314,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bus(sub)
     _add_srio(sub)
     _add_tcp(sub)
+    _add_spi(sub)
     _add_checks(sub)
     return parser
 

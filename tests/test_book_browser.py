@@ -332,6 +332,14 @@ def test_tcp_sliders_recompute_both_goodput_curves(browser, book_url):
     assert len({r["message_bytes"] for r in rows}) >= 10
 
 
+def test_spi_sliders_recompute_the_transfer_time(browser, book_url):
+    from goodput import spi
+
+    _live_chart_follows_the_model(
+        browser, book_url + "notebooks/spi.html", {"clock_mhz": 20, "gap_ns": 500}, "model_us",
+        lambda r, s: spi.transfer_time_us(r["words"], r["word_bits"], s["clock_mhz"], s["gap_ns"]))
+
+
 def test_built_errata_page_is_current_with_the_checks():
     from goodput import checks
 

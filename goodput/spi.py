@@ -1,0 +1,102 @@
+"""SPI: N words of W bits at a clock f, with the gap the controller leaves between words.
+
+The clocks alone take ``N * W / f``. The AM243x datasheet reports, from a scope,
+that its MCSPI adds 160 ns and one bit time between consecutive words; with
+that gap ``g`` the transfer takes ``N * W / f + (N - 1) * (g + 1 / f)``. What a
+driver adds on top (polling, interrupts, DMA set-up) is not in the model: the
+chapter shows which measured rows it explains and which it cannot.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import sympy as sp
+
+from . import checks, data
+from .errors import ParameterError
+from .params import Parameter
+
+__all__ = ["words", "word_bits", "clock", "gap", "GAP_NS", "PARAMETERS", "clock_time_expr", "transfer_time_expr",
+           "throughput_expr", "transfer_time_us", "evaluate"]
+
+words = sp.Symbol("N", positive=True, integer=True)  #: words in one transfer
+word_bits = sp.Symbol("W", positive=True, integer=True)  #: bits per word
+clock = sp.Symbol("f_SPI", positive=True)  #: SPI clock, MHz
+gap = sp.Symbol("g", nonnegative=True)  #: gap between words besides one bit time, ns
+
+GAP_NS = 160  #: the AM243x MCSPI's gap between words, besides one bit time (a scope measurement)
+
+PARAMETERS = {
+    p.name: p
+    for p in (
+        Parameter("words", words, "words", 1, 1 << 20, default=400, step=1, label="words", integer=True),
+        Parameter("word_bits", word_bits, "bits", 4, 32, default=8, step=1, label="word width (bits)",
+                  integer=True),
+        Parameter("clock_mhz", clock, "MHz", 0, 200, default=50, step=1, label="SPI clock (MHz)",
+                  exclusive_minimum=True),
+        Parameter("gap_ns", gap, "ns", 0, 10000, default=GAP_NS, step=10, label="gap between words (ns)"),
+    )
+}
+
+
+def clock_time_expr() -> sp.Expr:
+    """Time (us) the clocks of ``N`` words of ``W`` bits take at ``f`` MHz."""
+    return words * word_bits / clock
+
+
+def transfer_time_expr() -> sp.Expr:
+    """Time (us) of the transfer with a gap of ``g`` ns and one bit time between words."""
+    return clock_time_expr() + (words - 1) * (gap / 1000 + 1 / clock)
+
+
+def throughput_expr() -> sp.Expr:
+    """Payload bits per microsecond (Mbit/s)."""
+    return words * word_bits / transfer_time_expr()
+
+
+@lru_cache(maxsize=None)
+def _numeric(name: str):
+    expr = {"clock": clock_time_expr(), "transfer": transfer_time_expr(), "throughput": throughput_expr()}[name]
+    return sp.lambdify((words, word_bits, clock, gap), expr, "math")
+
+
+def _checked(n, w, f, g):
+    p = PARAMETERS
+    return (p["words"].check(n), p["word_bits"].check(w), p["clock_mhz"].check(f), p["gap_ns"].check(g))
+
+
+def transfer_time_us(n_words: int, bits: int, clock_mhz: float = 50, gap_ns: float = GAP_NS) -> float:
+    return _numeric("transfer")(*_checked(n_words, bits, clock_mhz, gap_ns))
+
+
+def evaluate(n_words: int, bits: int, clock_mhz: float = 50, gap_ns: float = GAP_NS) -> dict:
+    """One transfer as a JSON-ready dict: clock time, gaps, total time, throughput, efficiency."""
+    if bits == 0:
+        raise ParameterError("word_bits", bits, PARAMETERS["word_bits"].describe_range())
+    args = _checked(n_words, bits, clock_mhz, gap_ns)
+    total = _numeric("transfer")(*args)
+    clocks = _numeric("clock")(*args)
+    throughput = _numeric("throughput")(*args)
+    return {"words": args[0], "word_bits": args[1], "clock_mhz": args[2], "gap_ns": args[3],
+            "clock_time_us": clocks, "gap_time_us": total - clocks, "transfer_time_us": total,
+            "goodput_mbit_s": throughput, "goodput_gbit_s": throughput / 1000, "efficiency": throughput / args[2]}
+
+
+@checks.provider("spi")
+def source_checks():
+    """The 64 us of clocks for 400 bytes at 50 MHz, and each throughput recomputed from its time."""
+    out = []
+    t = data.load("am243x-mcspi-notes")
+    for row in t.itertuples():
+        model = _numeric("clock")(row.bytes, 8, row.clock_mhz, 0)
+        out.append(checks.compare("spi", t, row.Index, "value_us", model,
+                                  f"{row.bytes} bytes at {row.clock_mhz:g} MHz"))
+    t = data.load("am243x-mcspi")
+    for row in t.itertuples():
+        model = row.words * row.word_bits / row.transfer_time_us
+        out.append(checks.compare(
+            "spi", t, row.Index, "throughput_mbit_s", model, f"{row.words} x {row.word_bits} bits, {row.mode}",
+            off_note=f"{row.words * row.word_bits} bits in {row.transfer_time_us} us is {{model:.3f}} Mbit/s, "
+                     "not {published}."))
+    return out

@@ -1,0 +1,62 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from goodput import checks, spi
+from goodput.errors import ParameterError
+from goodput.render import spi as spi_charts
+
+GOODPUT = Path(sys.executable).parent / "goodput"
+
+
+def test_the_datasheets_64_us_and_every_throughput_are_reproduced():
+    items = checks.collect("spi")
+    assert len(items) == 10 and {c.status for c in items} == {"ok"}
+
+
+def test_gaps_follow_every_word_but_the_last():
+    r = spi.evaluate(400, 8, 50, 160)
+    assert r["clock_time_us"] == pytest.approx(64)
+    assert r["gap_time_us"] == pytest.approx(399 * (0.160 + 0.020))
+    assert spi.evaluate(1, 32, 50)["gap_time_us"] == 0
+
+
+def test_numeric_time_equals_the_expression():
+    expr = spi.transfer_time_expr()
+    for n, w, f, g in [(400, 8, 50, 160), (7, 13, 33.3, 0), (1, 32, 1, 5000)]:
+        exact = expr.subs({spi.words: n, spi.word_bits: w, spi.clock: sp.Rational(str(f)), spi.gap: g})
+        assert spi.transfer_time_us(n, w, f, g) == pytest.approx(float(exact), rel=1e-12)
+
+
+def test_the_model_sorts_the_measured_rows():
+    verdicts = list(spi_charts.measured_vs_model()["explained by the gap model?"])
+    assert verdicts.count("yes, within 5%") == 3
+    assert sum(v.startswith("no: DMA") for v in verdicts) == 3
+    assert sum(v.startswith("no: faster") for v in verdicts) == 2
+
+
+def test_dma_adds_a_fixed_and_a_per_word_cost():
+    d = spi_charts.dma_overhead()
+    assert 3000 < d["fixed_us"] < 3300 and 0.3 < d["per_word_us"] < 0.8 and d["worst_residual_us"] < 0.1
+
+
+@pytest.mark.parametrize("args, name", [((400, 0), "word_bits"), ((0, 8), "words"), ((400, 8, 0), "clock_mhz"),
+                                        ((400, 8, 50, -1), "gap_ns")])
+def test_impossible_spi_parameters_are_rejected(args, name):
+    with pytest.raises(ParameterError, match=name):
+        spi.evaluate(*args)
+
+
+def test_goodput_spi_json_and_a_zero_word_width():
+    p = subprocess.run([str(GOODPUT), "spi", "--words", "100", "--bits", "32", "--json"], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["transfer_time_us"] == pytest.approx(64 + 99 * 0.18)
+    p = subprocess.run([str(GOODPUT), "spi", "--words", "100", "--bits", "0"], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 2 and "--bits 0: word_bits must be" in p.stderr
