@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from . import bus, checks, coding, ethernet, hyperlink, pcie, spi, srio, tcp
+from . import bus, can, checks, coding, ethernet, hyperlink, pcie, spi, srio, tcp
 from .errors import GoodputError, ParameterError
 
 __all__ = ["main", "build_parser"]
@@ -277,6 +277,39 @@ def _run_spi(args) -> int:
     return 0
 
 
+def _add_can(sub) -> None:
+    p = sub.add_parser(
+        "can",
+        help="CAN FD frame time and messages per second",
+        description="Bits of a CAN FD frame in its arbitration and data phases, the time from one frame "
+                    "to the next, and messages per second; STUFFING is the share of the worst-case "
+                    "dynamic stuff bits (0: none, 1: worst case).",
+    )
+    par = can.PARAMETERS
+    p.add_argument("--bytes", dest="data_bytes", type=int, required=True, metavar="N",
+                   help="data bytes: " + ", ".join(map(str, can.DATA_LENGTHS)))
+    p.add_argument("--extended", action="store_true", help="29-bit identifier (default 11-bit)")
+    p.add_argument("--arb-mbit-s", dest="arbitration_mbit_s", default="1", metavar="MBIT_S",
+                   help="arbitration bit rate: " + par["arbitration_mbit_s"].describe_range())
+    p.add_argument("--data-mbit-s", dest="data_mbit_s", default="5", metavar="MBIT_S",
+                   help="data bit rate: " + par["data_mbit_s"].describe_range())
+    p.add_argument("--stuffing", default="0", metavar="SHARE", help="share of worst-case stuff bits, 0 to 1")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_run_can)
+
+
+def _run_can(args) -> int:
+    r = can.evaluate(args.data_bytes, args.extended, args.arbitration_mbit_s, args.data_mbit_s, args.stuffing)
+    if args.json:
+        print(json.dumps(r))
+        return 0
+    print(f"{r['data_bytes']}-byte CAN FD frames, {'extended' if r['extended_id'] else 'standard'} identifier: "
+          f"{r['nominal_bits']:g} bits at {r['arbitration_mbit_s']:g} Mbit/s and {r['data_phase_bits']:g} at "
+          f"{r['data_mbit_s']:g} Mbit/s; {r['frame_time_us']:.6g} us, {r['messages_per_s']:.6g} messages/s")
+    print(f"  goodput     {r['goodput_gbit_s']:.6g} Gbit/s, efficiency {r['efficiency']:.4f}")
+    return 0
+
+
 def _add_checks(sub) -> None:
     p = sub.add_parser(
         "checks",
@@ -315,6 +348,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_srio(sub)
     _add_tcp(sub)
     _add_spi(sub)
+    _add_can(sub)
     _add_checks(sub)
     return parser
 

@@ -340,6 +340,16 @@ def test_spi_sliders_recompute_the_transfer_time(browser, book_url):
         lambda r, s: spi.transfer_time_us(r["words"], r["word_bits"], s["clock_mhz"], s["gap_ns"]))
 
 
+def test_can_sliders_recompute_the_message_rate(browser, book_url):
+    from goodput import can
+
+    _live_chart_follows_the_model(
+        browser, book_url + "notebooks/can-fd.html", {"data_mbit_s": 8, "stuffing": 0.5, "arbitration_mbit_s": 0.5},
+        "messages_per_s",
+        lambda r, s: can.evaluate(r["data_bytes"], bool(r["x"]), s["arbitration_mbit_s"], s["data_mbit_s"],
+                                  s["stuffing"])["messages_per_s"])
+
+
 def test_built_errata_page_is_current_with_the_checks():
     from goodput import checks
 

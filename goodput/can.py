@@ -1,0 +1,149 @@
+"""CAN FD: the bits of a frame in its two phases, and messages per second.
+
+A CAN FD frame (ISO 11898-1:2015) is sent at the nominal (arbitration) bit rate
+from the start of frame to the bit-rate-switch bit, and from the CRC delimiter
+on; between them, with the bit rate switch set, at the data bit rate:
+
+- arbitration phase: SOF, identifier (11 bits; extended: 11 + SRR + IDE + 18),
+  RRS, IDE, FDF, res, BRS; then CRC delimiter, ACK slot, ACK delimiter and 7 bits
+  of end of frame, and 3 bits of intermission before the next frame;
+- data phase: ESI, 4-bit DLC, the data (0-8, 12, 16, 20, 24, 32, 48 or 64 bytes),
+  the 4-bit stuff count, and a CRC-17 (up to 16 bytes) or CRC-21, with a fixed
+  stuff bit before the stuff count and after every fourth bit of it and the CRC;
+- dynamic stuff bits from SOF to the end of the data: none for a lucky pattern,
+  at worst one after the first five bits and then one every four.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import sympy as sp
+
+from . import checks, data
+from .errors import ParameterError
+from .params import Parameter
+
+__all__ = ["data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "DATA_LENGTHS", "INTERMISSION_BITS", "PARAMETERS",
+           "crc_bits_expr", "arbitration_field_bits_expr", "datasheet_bits", "frame_bits", "frame_time_expr",
+           "messages_per_s_expr", "evaluate"]
+
+data_bytes = sp.Symbol("n", nonnegative=True, integer=True)  #: data field, bytes
+extended = sp.Symbol("x", nonnegative=True, integer=True)  #: 1 for a 29-bit identifier, 0 for 11 bits
+arbitration_rate = sp.Symbol(r"R_{\mathrm{arb}}", positive=True)  #: nominal bit rate, Mbit/s
+data_rate = sp.Symbol(r"R_{\mathrm{data}}", positive=True)  #: data bit rate, Mbit/s
+stuffing = sp.Symbol("s", nonnegative=True)  #: share of the worst-case dynamic stuff bits, 0 to 1
+
+DATA_LENGTHS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64)  #: what a DLC can say
+
+PARAMETERS = {
+    p.name: p
+    for p in (
+        Parameter("arbitration_mbit_s", arbitration_rate, "Mbit/s", 0, 1, default=1, step=0.125,
+                  label="arbitration bit rate (Mbit/s)", exclusive_minimum=True),
+        Parameter("data_mbit_s", data_rate, "Mbit/s", 0, 12, default=5, step=0.5, label="data bit rate (Mbit/s)",
+                  exclusive_minimum=True),
+        Parameter("stuffing", stuffing, "", 0, 1, default=0, step=0.05,
+                  label="dynamic stuff bits (share of the worst case)"),
+    )
+}
+
+_TAIL_BITS = 1 + 1 + 1 + 7  # CRC delimiter, ACK slot, ACK delimiter, end of frame
+INTERMISSION_BITS = 3  #: bit times between frames
+
+
+def crc_bits_expr() -> sp.Expr:
+    return sp.Piecewise((17, data_bytes <= 16), (21, True))
+
+
+def arbitration_field_bits_expr() -> sp.Expr:
+    """SOF to BRS: 17 bits with an 11-bit identifier, 36 with a 29-bit one."""
+    return 17 + 19 * extended
+
+
+def _data_field_bits() -> sp.Expr:
+    return 1 + 4 + 8 * data_bytes  # ESI, DLC, data
+
+
+def _crc_field_bits() -> sp.Expr:
+    """Stuff count, CRC and their fixed stuff bits."""
+    counted = 4 + crc_bits_expr()
+    return counted + 1 + sp.floor(counted / 4)
+
+
+def _worst_stuff_bits(bits: sp.Expr) -> sp.Expr:
+    return sp.floor((bits - 1) / 4)
+
+
+def frame_time_expr() -> sp.Expr:
+    """Time (us) from one frame's SOF to the next's, ``s`` of the worst-case stuff bits included."""
+    arb = arbitration_field_bits_expr()
+    dat = _data_field_bits()
+    nominal = arb + _TAIL_BITS + INTERMISSION_BITS + stuffing * _worst_stuff_bits(arb)
+    fast = dat + _crc_field_bits() + stuffing * _worst_stuff_bits(dat)
+    return nominal / arbitration_rate + fast / data_rate
+
+
+def messages_per_s_expr() -> sp.Expr:
+    return 1e6 / frame_time_expr()
+
+
+@lru_cache(maxsize=None)
+def _numeric(name: str):
+    expr = {"time": frame_time_expr(), "rate": messages_per_s_expr()}[name]
+    return sp.lambdify((data_bytes, extended, arbitration_rate, data_rate, stuffing), expr, "math")
+
+
+def _length(n: int) -> int:
+    if n not in DATA_LENGTHS:
+        raise ParameterError("data_bytes", n, "a CAN FD data length: " + ", ".join(map(str, DATA_LENGTHS)))
+    return int(n)
+
+
+def datasheet_bits(n: int, extended_id: bool) -> tuple[int, int]:
+    """The phase bits as the AM243x datasheet counts them: no stuff count, no stuff bits, no intermission."""
+    n = _length(n)
+    x = 1 if extended_id else 0
+    arb = int(arbitration_field_bits_expr().subs(extended, x)) + _TAIL_BITS
+    dat = int((_data_field_bits() + crc_bits_expr()).subs(data_bytes, n))
+    return arb, dat
+
+
+def frame_bits(n: int, extended_id: bool, stuffing_share: float = 0.0) -> tuple[float, float]:
+    """(nominal-rate bits, data-rate bits) of one frame and its intermission."""
+    n = _length(n)
+    s = PARAMETERS["stuffing"].check(stuffing_share)
+    subs = {data_bytes: n, extended: 1 if extended_id else 0, stuffing: s}
+    arb = arbitration_field_bits_expr()
+    nominal = arb + _TAIL_BITS + INTERMISSION_BITS + stuffing * _worst_stuff_bits(arb)
+    fast = _data_field_bits() + _crc_field_bits() + stuffing * _worst_stuff_bits(_data_field_bits())
+    return float(nominal.subs(subs)), float(fast.subs(subs))
+
+
+def evaluate(n: int, extended_id: bool = False, arbitration_mbit_s: float = 1, data_mbit_s: float = 5,
+             stuffing_share: float = 0.0) -> dict:
+    """One frame as a JSON-ready dict: bits per phase, frame time, messages/s, goodput, efficiency."""
+    p = PARAMETERS
+    n = _length(n)
+    ra, rd = p["arbitration_mbit_s"].check(arbitration_mbit_s), p["data_mbit_s"].check(data_mbit_s)
+    s = p["stuffing"].check(stuffing_share)
+    nominal, fast = frame_bits(n, extended_id, s)
+    t = _numeric("time")(n, 1 if extended_id else 0, ra, rd, s)
+    goodput = 8 * n / t
+    return {"data_bytes": n, "extended_id": bool(extended_id), "arbitration_mbit_s": ra, "data_mbit_s": rd,
+            "stuffing": s, "nominal_bits": nominal, "data_phase_bits": fast, "frame_time_us": t,
+            "messages_per_s": 1e6 / t, "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000,
+            "efficiency": goodput / rd}
+
+
+@checks.provider("can-fd")
+def source_checks():
+    """The datasheet's arbitration and data phase bit counts for 64-byte frames."""
+    t = data.load("am243x-mcan")
+    out = []
+    for row in t.itertuples():
+        arb, dat = datasheet_bits(64, "EXTENDED" in row.frame_type)
+        label = f"{row.frame_type.split()[2].lower()} identifier, 64 data bytes"
+        out.append(checks.compare("can-fd", t, row.Index, "arbitration_phase_bits", arb, label))
+        out.append(checks.compare("can-fd", t, row.Index, "data_phase_bits", dat, label))
+    return out

@@ -1,0 +1,58 @@
+"""Charts and tables of the CAN FD chapter."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from .. import can, data
+from .charts import Slider, live_model
+
+__all__ = ["budget_table", "explore_chart"]
+
+
+def budget_table() -> pd.DataFrame:
+    """From the datasheet's bit counts to its measured messages/s, one step at a time."""
+    t = data.load("am243x-mcan")
+    rows = []
+    for r in t.itertuples():
+        ext = "EXTENDED" in r.frame_type
+        ra, rd = r.arbitration_mbit_s, r.data_mbit_s
+        arb, dat = can.datasheet_bits(64, ext)
+        none = can.evaluate(64, ext, ra, rd, 0)
+        worst = can.evaluate(64, ext, ra, rd, 1)
+        steps = [("the datasheet's bit counts", arb / ra + dat / rd),
+                 (f"+ {can.INTERMISSION_BITS} bits of intermission", (arb + can.INTERMISSION_BITS) / ra + dat / rd),
+                 ("+ stuff count and fixed stuff bits (no dynamic stuffing)", none["frame_time_us"]),
+                 ("+ every dynamic stuff bit a worst-case pattern needs", worst["frame_time_us"]),
+                 ("measured", 1e6 / r.messages_per_s)]
+        for what, us in steps:
+            rows.append({"frame": r.frame_type, "step": what, "us per message": round(us, 2),
+                         "messages/s": round(1e6 / us), "share": ""})
+        share = (1e6 / r.messages_per_s - none["frame_time_us"]) / (worst["frame_time_us"] - none["frame_time_us"])
+        rows.append({"frame": r.frame_type, "step": "implied share of the worst-case stuff bits",
+                     "us per message": "", "messages/s": "", "share": f"{share:.0%}"})
+    return pd.DataFrame(rows)
+
+
+def explore_chart() -> alt.LayerChart:
+    """Messages/s against data length for both identifier formats, live on rates and stuffing."""
+    rows = pd.DataFrame([{"data_bytes": n, "x": x, "format": "extended" if x else "standard"}
+                         for x in (0, 1) for n in can.DATA_LENGTHS])
+    p = can.PARAMETERS
+    live = live_model(rows, outputs={"messages_per_s": can.messages_per_s_expr()},
+                      sliders=[Slider(p["arbitration_mbit_s"]), Slider(p["data_mbit_s"]), Slider(p["stuffing"])],
+                      fields={can.data_bytes: "data_bytes", can.extended: "x"}, name="can_frames")
+    x = alt.X("data_bytes:Q", title="data bytes per frame")
+    lines = live.base.mark_line(point=True).encode(
+        x=x, y=alt.Y("messages_per_s:Q", scale=alt.Scale(type="log"), title="messages per second"),
+        color=alt.Color("format:N", title="identifier"),
+        tooltip=["format:N", "data_bytes:Q", alt.Tooltip("messages_per_s:Q", format=".0f")])
+    t = data.load("am243x-mcan")
+    measured = alt.Chart(pd.DataFrame({"data_bytes": 64, "messages_per_s": t["messages_per_s"],
+                                       "format": ["extended" if "EXT" in f else "standard" for f in t["frame_type"]]})
+                         ).transform_filter("arbitration_mbit_s == 1 && data_mbit_s == 5").mark_point(
+        shape="diamond", size=150, filled=True).encode(x=x, y="messages_per_s:Q", color="format:N",
+                                                       tooltip=["format:N", "messages_per_s:Q"])
+    return live.layer(lines, measured).properties(
+        width=480, height=260, title="CAN FD: model for the sliders (lines), AM243x measured at 1/5 Mbit/s (diamonds)")

@@ -1,0 +1,60 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from goodput import can, checks
+from goodput.errors import ParameterError
+from goodput.render import can as can_charts
+
+GOODPUT = Path(sys.executable).parent / "goodput"
+
+
+def test_the_datasheets_bit_counts_are_the_fields_without_stuffing_and_intermission():
+    items = checks.collect("can-fd")
+    assert len(items) == 4 and {c.status for c in items} == {"ok"}
+    assert can.datasheet_bits(64, False) == (27, 538) and can.datasheet_bits(64, True) == (46, 538)
+
+
+def test_crc_17_up_to_16_bytes_and_crc_21_beyond_with_their_fixed_stuff_bits():
+    assert can.frame_bits(16, False)[1] - 8 * 16 == 1 + 4 + 4 + 17 + 6
+    assert can.frame_bits(20, False)[1] - 8 * 20 == 1 + 4 + 4 + 21 + 7
+
+
+def test_the_measured_rates_lie_between_no_and_worst_case_stuffing():
+    for ext, measured in ((False, 6666), (True, 5780)):
+        assert can.evaluate(64, ext, 1, 5, 1)["messages_per_s"] < measured < can.evaluate(64, ext, 1, 5, 0)[
+            "messages_per_s"]
+
+
+def test_the_budget_ends_at_the_measured_rate_and_names_a_share():
+    t = can_charts.budget_table()
+    measured = t[t["step"] == "measured"]["messages/s"].tolist()
+    assert measured == [6666, 5780]
+    assert t[t["step"].str.startswith("implied")]["share"].str.endswith("%").all()
+
+
+def test_numeric_time_equals_the_expression():
+    expr = can.frame_time_expr()
+    for n, x, ra, rd, s in [(64, 0, 1, 5, 0), (8, 1, 0.5, 2, 1), (0, 0, 1, 8, 0.5), (20, 1, 1, 4, 0.25)]:
+        exact = expr.subs({can.data_bytes: n, can.extended: x, can.arbitration_rate: ra, can.data_rate: rd,
+                           can.stuffing: sp.Rational(str(s))})
+        assert can.evaluate(n, bool(x), ra, rd, s)["frame_time_us"] == pytest.approx(float(exact), rel=1e-12)
+
+
+@pytest.mark.parametrize("args, name", [((9,), "data_bytes"), ((65,), "data_bytes"), ((8, False, 0), "arbitration"),
+                                        ((8, False, 1, 20), "data_mbit_s"), ((8, False, 1, 5, 2), "stuffing")])
+def test_impossible_can_parameters_are_rejected(args, name):
+    with pytest.raises(ParameterError, match=name):
+        can.evaluate(*args)
+
+
+def test_goodput_can_json_and_a_length_no_dlc_can_say():
+    p = subprocess.run([str(GOODPUT), "can", "--bytes", "64", "--json"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["frame_time_us"] == pytest.approx(139.8)
+    p = subprocess.run([str(GOODPUT), "can", "--bytes", "9"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "--bytes 9: data_bytes must be a CAN FD data length" in p.stderr
