@@ -49,10 +49,10 @@ def explore_chart() -> alt.LayerChart:
         color=alt.Color("format:N", title="identifier"),
         tooltip=["format:N", "data_bytes:Q", alt.Tooltip("messages_per_s:Q", format=".0f")])
     t = data.load("am243x-mcan")
-    measured = alt.Chart(pd.DataFrame({"data_bytes": 64, "messages_per_s": t["messages_per_s"],
+    measured = alt.Chart(pd.DataFrame({"data_bytes": 64, "measured_per_s": t["messages_per_s"],
                                        "format": ["extended" if "EXT" in f else "standard" for f in t["frame_type"]]})
                          ).transform_filter("arbitration_mbit_s == 1 && data_mbit_s == 5").mark_point(
-        shape="diamond", size=150, filled=True).encode(x=x, y="messages_per_s:Q", color="format:N",
-                                                       tooltip=["format:N", "messages_per_s:Q"])
+        shape="diamond", size=150, filled=True).encode(x=x, y="measured_per_s:Q", color="format:N",
+                                                       tooltip=["format:N", "measured_per_s:Q"])
     return live.layer(lines, measured).properties(
         width=480, height=260, title="CAN FD: model for the sliders (lines), AM243x measured at 1/5 Mbit/s (diamonds)")
