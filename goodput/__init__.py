@@ -6,7 +6,8 @@ models
     ``coding`` (line codes), ``pcie`` (packets), ``pcie_latency`` (latency-bound
     transfers), ``pcie_transactions`` (transaction sequences, the Intel
     examples), ``bus`` (KeyStone II memory buses and EDMA), ``srio`` (Serial
-    RapidIO), ``hyperlink``, ``ethernet``, ``tcp`` (segments over Ethernet), ``spi``, ``can``
+    RapidIO), ``hyperlink``, ``ethernet``, ``tcp`` (segments over Ethernet), ``spi``, ``can``, ``am243x``
+    (the AM243x datasheet's size sweeps)
 data and checks
     ``data`` (published tables and provenance), ``checks`` (source checks),
     ``pcie_spec`` (the Base Specification's latency tables), ``logs`` (one parser
@@ -17,10 +18,10 @@ book
     (errata and sources pages), ``status`` (what built the book)
 """
 
-from . import (bus, can, checks, coding, data, errors, ethernet, fit, hostbench, hyperlink, logs, pages, params,
+from . import (am243x, bus, can, checks, coding, data, errors, ethernet, fit, hostbench, hyperlink, logs, pages, params,
                pcie, pcie_latency, pcie_spec, pcie_transactions, spi, srio, status, tcp)
 
-__all__ = ["bus", "can", "checks", "coding", "data", "errors", "ethernet", "fit", "hostbench", "hyperlink", "logs",
+__all__ = ["am243x", "bus", "can", "checks", "coding", "data", "errors", "ethernet", "fit", "hostbench", "hyperlink", "logs",
            "pages", "params", "pcie", "pcie_latency", "pcie_spec", "pcie_transactions", "spi", "srio",
            "status", "tcp"]
 __version__ = "0.1.0"

@@ -88,3 +88,73 @@ def fit(model: Callable[..., np.ndarray], measured: Sequence[float], bounds: Seq
     residuals = y / np.asarray(model(*best), dtype=float) - 1
     return Fit({b.name: v for b, v in zip(bounds, best)}, {b.name: b.unit for b in bounds},
                residuals, float(np.sqrt(np.mean(residuals ** 2))))
+
+
+# --- Hockney: time = fixed cost + bytes / bandwidth -------------------------------------------
+
+def student_t_quantile(p: float, dof: int) -> float:
+    """Quantile ``p`` (0.5 < p < 1) of Student's t with ``dof`` degrees of freedom, by bisection on
+    its CDF, which is integrated with Simpson's rule (no scipy needed)."""
+    if not 0.5 < p < 1 or dof < 1:
+        raise ValueError("student_t_quantile needs 0.5 < p < 1 and dof >= 1")
+    scale = math.exp(math.lgamma((dof + 1) / 2) - math.lgamma(dof / 2)) / math.sqrt(dof * math.pi)
+
+    def cdf(t: float) -> float:
+        x = np.linspace(0.0, t, 4001)
+        y = scale * (1 + x * x / dof) ** (-(dof + 1) / 2)
+        h = t / 4000
+        return 0.5 + h / 3 * (y[0] + y[-1] + 4 * y[1:-1:2].sum() + 2 * y[2:-1:2].sum())
+
+    lo, hi = 0.0, 1.0
+    while cdf(hi) < p:
+        hi *= 2
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf(mid) < p else (lo, mid)
+    return (lo + hi) / 2
+
+
+@dataclass(frozen=True)
+class Hockney:
+    """``t = t0 + 8 S / B``: a fixed cost (us) and a bandwidth (Mbit/s), fitted by least squares,
+    with 95 % confidence intervals and the residuals of every point."""
+
+    t0_us: float
+    bandwidth_mbit_s: float
+    t0_ci_us: tuple[float, float]
+    bandwidth_ci_mbit_s: tuple[float, float]
+    residuals_us: np.ndarray
+    points: int
+
+    @property
+    def half_size_bytes(self) -> float:
+        """Size at which half the bandwidth is reached (the fixed cost equals the time on the wire)."""
+        return self.t0_us * self.bandwidth_mbit_s / 8
+
+    def predict_us(self, size_bytes) -> np.ndarray:
+        return self.t0_us + 8 * np.asarray(size_bytes, dtype=float) / self.bandwidth_mbit_s
+
+
+def hockney(size_bytes: Sequence[float], time_us: Sequence[float]) -> Hockney:
+    """Fit ``t = t0 + 8 S / B`` to times (us) of transfers of ``S`` bytes."""
+    s = np.asarray(size_bytes, dtype=float)
+    t = np.asarray(time_us, dtype=float)
+    if len(s) != len(t) or len(s) < 3:
+        raise ValueError("hockney needs at least three (size, time) points, as many sizes as times")
+    if np.any(s <= 0) or np.any(t <= 0) or len(set(s)) < 2:
+        raise ValueError("hockney needs positive sizes and times, and at least two different sizes")
+    design = np.column_stack([np.ones_like(s), s])
+    (a, b), *_ = np.linalg.lstsq(design, t, rcond=None)
+    residuals = t - design @ np.array([a, b])
+    dof = len(s) - 2
+    sigma2 = float(residuals @ residuals) / dof
+    cov = sigma2 * np.linalg.inv(design.T @ design)
+    q = student_t_quantile(0.975, dof)
+    da, db = q * math.sqrt(cov[0, 0]), q * math.sqrt(cov[1, 1])
+    if b <= 0:
+        raise ValueError("the times do not grow with size: no bandwidth to fit")
+    bw = (float(8 / (b + db)), float(8 / (b - db)) if b - db > 0 else math.inf)
+    return Hockney(float(a), 8 / float(b), (float(a - da), float(a + da)), bw, residuals, len(s))
+
+
+__all__ += ["student_t_quantile", "Hockney", "hockney"]

@@ -1,0 +1,85 @@
+"""The AM243x datasheet's size sweeps, fitted with one tool: time = fixed cost + bytes / bandwidth.
+
+SA2UL AES-CBC and SHA print throughput against data size; turned into time per
+operation (8 S / throughput) each series is a straight line in S whose slope is
+the engine's bandwidth and whose intercept is what every operation costs before
+a byte moves (:func:`goodput.fit.hockney`). IPC RPMsg prints latency against
+message size: the same fit. :func:`impossible_numbers` lists what the datasheet
+prints that cannot be.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from . import data
+from .fit import Hockney, hockney
+
+__all__ = ["crypto_series", "crypto_fits", "rpmsg_fits", "fit_table", "impossible_numbers"]
+
+
+def crypto_series() -> pd.DataFrame:
+    """AES-CBC and SHA rows as (series, size, throughput, time per operation)."""
+    aes = data.load("am243x-aes-cbc")
+    sha = data.load("am243x-sha")
+    frames = [
+        pd.DataFrame({"series": [f"AES-{k} {op}" for k, op in zip(aes["key_bits"], aes["operation"])],
+                      "size_bytes": aes["size_bytes"], "throughput_mbit_s": aes["throughput_mbit_s"]}),
+        pd.DataFrame({"series": [f"SHA-{k}" for k in sha["sha_bits"]], "size_bytes": sha["size_bytes"],
+                      "throughput_mbit_s": sha["throughput_mbit_s"]}),
+    ]
+    out = pd.concat(frames, ignore_index=True)
+    out["time_us"] = 8 * out["size_bytes"] / out["throughput_mbit_s"]
+    return out
+
+
+def crypto_fits() -> dict[str, Hockney]:
+    return {name: hockney(g["size_bytes"], g["time_us"]) for name, g in crypto_series().groupby("series", sort=False)}
+
+
+def rpmsg_fits() -> dict[str, Hockney]:
+    """RPMsg latency against message size per core pair (latencies read as microseconds)."""
+    t = data.load("am243x-ipc-rpmsg")
+    out = {}
+    for (local, remote), g in t.groupby(["local_core", "remote_core"], sort=False):
+        if g["message_bytes"].nunique() >= 3:
+            out[f"{local} -> {remote}"] = hockney(g["message_bytes"], g["latency_as_printed_ns"])
+    return out
+
+
+def fit_table() -> pd.DataFrame:
+    """Every fit: fixed cost and bandwidth with 95 % intervals, half-bandwidth size, residuals."""
+    rows = []
+    for kind, fits in (("SA2UL", crypto_fits()), ("IPC RPMsg", rpmsg_fits())):
+        for name, h in fits.items():
+            rows.append({"engine": kind, "series": name, "points": h.points,
+                         "fixed cost (us)": f"{h.t0_us:.2f} [{h.t0_ci_us[0]:.2f}, {h.t0_ci_us[1]:.2f}]",
+                         "bandwidth (Mbit/s)": f"{h.bandwidth_mbit_s:.0f} [{h.bandwidth_ci_mbit_s[0]:.0f}, "
+                                               f"{h.bandwidth_ci_mbit_s[1]:.0f}]",
+                         "half bandwidth at (bytes)": round(h.half_size_bytes),
+                         "worst residual (us)": round(float(abs(h.residuals_us).max()), 3)})
+    return pd.DataFrame(rows)
+
+
+def impossible_numbers() -> pd.DataFrame:
+    """What the datasheet prints that cannot be: averages above maxima, units, absent cores."""
+    rows = []
+    m = data.load("am243x-mathlib")
+    for r in m.itertuples():
+        for lib in ("mcusdk", "clang"):
+            avg, mx = getattr(r, f"avg_cycles_{lib}"), getattr(r, f"max_cycles_{lib}")
+            if avg == avg and mx == mx and avg > mx:  # both printed
+                rows.append({"table": "MATHLIB", "row": f"{r.function} ({lib})",
+                             "printed": f"average {avg:g} cycles, maximum {mx:g}",
+                             "why impossible": "an average above the maximum"})
+    ipc = data.load("am243x-ipc-rpmsg")
+    n = data.load("am243x-ipc-notify")
+    notify = n[n["latency_us"] > 0]["latency_us"]
+    rows.append({"table": "IPC RPMSG", "row": "every row",
+                 "printed": f"{ipc['latency_as_printed_ns'].min():g} to {ipc['latency_as_printed_ns'].max():g} ns",
+                 "why impossible": f"a few nanoseconds for a message between cores, while IPC Notify, with no "
+                                   f"payload, takes {notify.min():g}-{notify.max():g} us: the unit must be us"})
+    for r in n[n["latency_us"] == 0].itertuples():
+        rows.append({"table": "IPC NOTIFY", "row": f"{r.local_core} -> {r.remote_core}", "printed": "0.00 us",
+                     "why impossible": "a message takes no time; the AM243x has no A53 core to answer"})
+    return pd.DataFrame(rows)

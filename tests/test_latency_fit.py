@@ -1,0 +1,47 @@
+import numpy as np
+import pytest
+
+from goodput import am243x, fit
+
+
+@pytest.mark.parametrize("dof, want", [(1, 12.706), (2, 4.303), (5, 2.571), (10, 2.228), (30, 2.042)])
+def test_student_t_quantiles_match_the_tables(dof, want):
+    assert fit.student_t_quantile(0.975, dof) == pytest.approx(want, abs=0.001)
+
+
+def test_hockney_recovers_a_known_line_and_its_intervals_cover_it():
+    rng = np.random.default_rng(7)
+    sizes = np.array([512, 1024, 2048, 4096, 8192, 16384, 32768], dtype=float)
+    times = 12.5 + 8 * sizes / 1500 + rng.normal(0, 0.2, sizes.size)
+    h = fit.hockney(sizes, times)
+    assert h.t0_ci_us[0] < 12.5 < h.t0_ci_us[1]
+    assert h.bandwidth_ci_mbit_s[0] < 1500 < h.bandwidth_ci_mbit_s[1]
+    assert h.half_size_bytes == pytest.approx(h.t0_us * h.bandwidth_mbit_s / 8)
+    assert np.allclose(h.predict_us(sizes) + h.residuals_us, times)
+
+
+@pytest.mark.parametrize("sizes, times", [([1, 2], [1, 2]), ([1, 1, 1], [1, 2, 3]), ([1, 2, 3], [3, 2, 1]),
+                                          ([0, 1, 2], [1, 2, 3])])
+def test_hockney_refuses_what_it_cannot_fit(sizes, times):
+    with pytest.raises(ValueError):
+        fit.hockney(sizes, times)
+
+
+def test_every_crypto_series_fits_within_two_microseconds():
+    fits = am243x.crypto_fits()
+    assert len(fits) == 6
+    for name, h in fits.items():
+        assert h.points == 7 and np.abs(h.residuals_us).max() < 2, name
+        assert 1000 < h.bandwidth_mbit_s < 3000 and 10 < h.t0_us < 25, name
+
+
+def test_rpmsg_to_the_m4f_costs_more_per_message_and_per_byte():
+    fits = am243x.rpmsg_fits()
+    r5, m4 = fits["r5f0-0 -> r5f0-1"], fits["r5f0-0 -> m4f0-0"]
+    assert m4.t0_us > r5.t0_us and m4.bandwidth_mbit_s < r5.bandwidth_mbit_s
+
+
+def test_the_impossible_numbers_are_found():
+    t = am243x.impossible_numbers()
+    assert (t["table"] == "MATHLIB").sum() == 6
+    assert set(t["table"]) == {"MATHLIB", "IPC RPMSG", "IPC NOTIFY"}
