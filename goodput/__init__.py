@@ -6,22 +6,23 @@ models
     ``coding`` (line codes), ``pcie`` (packets), ``pcie_latency`` (latency-bound
     transfers), ``pcie_transactions`` (transaction sequences, the Intel
     examples), ``bus`` (KeyStone II memory buses and EDMA), ``srio`` (Serial
-    RapidIO), ``hyperlink``, ``ethernet``, ``tcp`` (segments over Ethernet), ``spi``, ``can``, ``am243x``
-    (the AM243x datasheet's size sweeps)
+    RapidIO), ``hyperlink``, ``ethernet``, ``tcp`` (segments over Ethernet),
+    ``spi``, ``can`` (CAN FD), ``am243x`` (the AM243x datasheet's size sweeps),
+    ``boot`` (AM243x boot and execute-in-place)
 data and checks
     ``data`` (published tables and provenance), ``checks`` (source checks),
     ``pcie_spec`` (the Base Specification's latency tables), ``logs`` (one parser
-    per log format), ``fit`` (fitting free parameters), ``hostbench`` (our captured
-    firmware logs next to the models)
+    per log format), ``fit`` (fitting free parameters; time = fixed cost + bytes /
+    bandwidth), ``hostbench`` (our captured firmware logs next to the models)
 book
     ``render`` (Vega printer, live charts, tables, widget panels), ``pages``
     (errata and sources pages), ``status`` (what built the book)
 """
 
-from . import (am243x, bus, can, checks, coding, data, errors, ethernet, fit, hostbench, hyperlink, logs, pages, params,
-               pcie, pcie_latency, pcie_spec, pcie_transactions, spi, srio, status, tcp)
+from . import (am243x, boot, bus, can, checks, coding, data, errors, ethernet, fit, hostbench, hyperlink, logs,
+               pages, params, pcie, pcie_latency, pcie_spec, pcie_transactions, spi, srio, status, tcp)
 
-__all__ = ["am243x", "bus", "can", "checks", "coding", "data", "errors", "ethernet", "fit", "hostbench", "hyperlink", "logs",
-           "pages", "params", "pcie", "pcie_latency", "pcie_spec", "pcie_transactions", "spi", "srio",
-           "status", "tcp"]
+__all__ = ["am243x", "boot", "bus", "can", "checks", "coding", "data", "errors", "ethernet", "fit", "hostbench",
+           "hyperlink", "logs", "pages", "params", "pcie", "pcie_latency", "pcie_spec", "pcie_transactions", "spi",
+           "srio", "status", "tcp"]
 __version__ = "0.1.0"
