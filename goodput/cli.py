@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from . import bus, can, checks, coding, ethernet, hyperlink, pcie, spi, srio, tcp
+from . import bus, can, checks, coding, ethernet, hyperlink, pcie, sizing, spi, srio, tcp
 from .errors import GoodputError, ParameterError
 
 __all__ = ["main", "build_parser"]
@@ -310,6 +310,33 @@ def _run_can(args) -> int:
     return 0
 
 
+def _add_size(sub) -> None:
+    p = sub.add_parser(
+        "size",
+        help="code and data bytes of ELF files, per section and by type (the NDK's sizing method)",
+        description="Sections of each ELF file (object, library member or program) that take memory, "
+                    "as code, initialized data and uninitialized data, with totals.",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE.elf")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=_run_size)
+
+
+def _run_size(args) -> int:
+    r = sizing.report(args.files)
+    if args.json:
+        print(json.dumps(r))
+        return 0
+    for f in r["files"]:
+        print(f"{f['file']} ({f['machine']})")
+        for s in f["sections"]:
+            print(f"  {s['name']:<24} {s['size_bytes']:>10}  {s['kind']}")
+    print("totals by section type")
+    for kind, value in r["totals"].items():
+        print(f"  {kind:<24} {value:>10}")
+    return 0
+
+
 def _add_checks(sub) -> None:
     p = sub.add_parser(
         "checks",
@@ -349,6 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_tcp(sub)
     _add_spi(sub)
     _add_can(sub)
+    _add_size(sub)
     _add_checks(sub)
     return parser
 

@@ -1,5 +1,6 @@
 #!/bin/sh
-# capture.sh - build the firmware and capture the logs the book reads (data/logs/host/).
+# capture.sh [all|memcopy|tcp|size] - build the firmware and capture the logs the book reads
+# (data/logs/host/); with an argument, only that part.
 # Each log is a header (host, CPU, kernel, compiler and flags, command, date, git revision)
 # followed by the program's output exactly as printed. Run as root for the shaped-link
 # logs; without network namespaces those are skipped with a message, never faked.
@@ -18,7 +19,7 @@ header() { # header FILE COMMAND...
         echo "# kernel: $(uname -sr)"
         echo "# tcp: net.ipv4.tcp_timestamps=$(cat /proc/sys/net/ipv4/tcp_timestamps 2> /dev/null || echo unknown)"
         echo "# compiler: $(${CC:-cc} --version | head -1)"
-        echo "# flags: $(make -s -C firmware -n build/memcopy -B | grep -o '\-std=c99.*-O[0-9s]' | head -1)"
+        echo "# flags: $(make -s -C firmware -n ${FLAGS_OF:-build/memcopy} -B | grep -o '\-std=c99.*-O[0-9s].*' | sed 's/ -c .*//; s/ -o .*//' | head -1)"
         echo "# command: $*"
         echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
         echo "# git: $(git rev-parse --short HEAD)$(git diff --quiet -- firmware || echo '-dirty')"
@@ -42,8 +43,30 @@ pair() { # pair NAME NS_TESTEE NS_TESTER ADDRESS TESTER_ARGS...
     wait $testee
 }
 
+part=${1:-all}
+case $part in all|memcopy|tcp|size) ;; *) echo "usage: capture.sh [all|memcopy|tcp|size]" >&2; exit 2;; esac
+
+if [ "$part" = all ] || [ "$part" = memcopy ]; then
 echo "capture: memcopy sweeps"
 run "$out/memcopy.log" "$fw/memcopy"
+fi
+
+if [ "$part" = all ] || [ "$part" = size ]; then
+echo "capture: code size of the firmware core, host build"
+make -C firmware objects > /dev/null
+FLAGS_OF=build/host/bench.o run "$out/size-host.log" .venv/bin/goodput size --json \
+    firmware/build/host/bench.o firmware/build/host/memcopy.o firmware/build/host/tcp_bench.o
+if command -v arm-none-eabi-gcc > /dev/null; then
+    echo "capture: code size of the firmware core, Cortex-R5F build"
+    make -C firmware objects-r5f > /dev/null
+    CC=arm-none-eabi-gcc FLAGS_OF=build/r5f/bench.o run "$out/size-r5f.log" .venv/bin/goodput size --json \
+        firmware/build/r5f/bench.o firmware/build/r5f/memcopy.o firmware/build/r5f/tcp_bench.o
+else
+    echo "capture: skipped the R5F code size: it needs arm-none-eabi-gcc (Debian: gcc-arm-none-eabi)"
+fi
+fi
+
+[ "$part" = all ] || [ "$part" = tcp ] || { echo "capture: done; logs in $out"; exit 0; }
 
 echo "capture: tester and testee on loopback"
 pair loopback "" "" 127.0.0.1 --frames 500 --intervals-ms 0,10,30
