@@ -6,7 +6,7 @@ from goodput.errors import LogFormatError
 from goodput.logs import bench
 
 HOST = Path(__file__).resolve().parent.parent / "data" / "logs" / "host"
-LOGS = sorted(HOST.glob("*.log"))
+LOGS = sorted(p for p in HOST.glob("*.log") if not p.name.startswith("size-"))  # size logs hold JSON
 GOOD = """# host: h
 # command: memcopy
 BENCH-CONFIG bench=memcopy repeats=7

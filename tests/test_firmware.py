@@ -93,3 +93,21 @@ def test_the_committed_shaped_link_log_is_within_1_percent_for_8192_byte_writes(
     eight = t[(t["frame_bytes"] == 8192) & (t["interval_us"] == 0)]
     assert len(eight) == 2
     assert ((eight["measured_over_ceiling"] - 1).abs() < 0.01).all(), eight
+
+
+def test_goodput_size_reports_the_host_and_r5f_objects_of_the_core(built):
+    import json
+    import sys
+
+    p = subprocess.run(["make", "-C", str(FIRMWARE), "objects", "objects-r5f"], capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    goodput = Path(sys.executable).parent / "goodput"
+    for target, machine in (("host", "EM_X86_64"), ("r5f", "EM_ARM")):
+        files = [str(BUILD / target / f"{n}.o") for n in ("bench", "memcopy", "tcp_bench")]
+        out = subprocess.run([str(goodput), "size", "--json", *files], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        report = json.loads(out.stdout)
+        assert {f["machine"] for f in report["files"]} == {machine} or target == "host"
+        assert report["totals"]["code"] > 1000
+        assert report["totals"]["code"] == sum(f["totals"]["code"] for f in report["files"])
