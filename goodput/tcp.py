@@ -148,4 +148,43 @@ def source_checks():
                      f"{rest}), {(line - r['message_bytes']) / r['segments']:g} bytes of headers, FCS, preamble "
                      f"and gap each: {r['message_bytes']} / {line:g} x 100 Mbit/s is {{model:.2f}} kbit/s; the "
                      "testee prints it cut to a whole number, {published}."))
+    t = data.load("am243x-rndis-iperf")
+    for row in t.itertuples():
+        out.append(checks.compare(
+            "tcp-goodput", t, row.Index, "bandwidth_mbit_s",
+            row.transfer_mbytes * (1 << 20) * 8 / 1e6 / (row.end_s - row.start_s),
+            f"RNDIS iperf {row.start_s:g}-{row.end_s:g} s",
+            off_note=f"{row.transfer_mbytes} MiB in {row.end_s - row.start_s:g} s is {{model:.2f}} Mbit/s, "
+                     "not {published}."))
     return out
+
+
+# --- UDP: datagrams that may be fragmented ------------------------------------------------------
+
+UDP_HEADER_BYTES = 8
+
+
+def udp_evaluate(payload_bytes: int, line_rate_mbit_s: float = 100, mtu_bytes: int = 1500,
+                 ip_version: int = 4) -> dict:
+    """Back-to-back UDP datagrams of ``payload_bytes``: IP fragments when the datagram exceeds the
+    MTU (fragments carry multiples of 8 bytes; IPv4 only), each fragment in a frame of its own."""
+    if ip_version != 4:
+        raise ParameterError("ip_version", ip_version, "4 (IPv6 fragments in extension headers are not modelled)")
+    p = PARAMETERS
+    m = p["message_bytes"].check(payload_bytes)
+    r = p["line_rate_mbit_s"].check(line_rate_mbit_s)
+    u = p["mtu_bytes"].check(mtu_bytes)
+    h = IP_HEADER_BYTES[4]
+    datagram = m + UDP_HEADER_BYTES
+    per_fragment = (u - h) // 8 * 8
+    sizes = [per_fragment] * (datagram // per_fragment) + ([datagram % per_fragment] if datagram % per_fragment else [])
+    e = ethernet.VALUES
+    frames = [max(ethernet.MIN_FRAME_BYTES, e[ethernet.mac_header] + e[ethernet.fcs] + h + s) for s in sizes]
+    wire = sum(frames) + len(frames) * ethernet.WIRE_OVERHEAD_BYTES
+    goodput = r * m / wire
+    return {"payload_bytes": m, "line_rate_mbit_s": r, "mtu_bytes": u, "fragments": len(frames),
+            "wire_bytes": wire, "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000,
+            "efficiency": goodput / r}
+
+
+__all__ += ["UDP_HEADER_BYTES", "udp_evaluate"]

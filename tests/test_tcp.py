@@ -20,7 +20,7 @@ def test_an_8192_byte_write_makes_six_segments_and_the_ndks_94595():
 
 
 def test_every_ndk_receive_run_at_the_link_ceiling_is_checked_and_only_truncated():
-    items = checks.collect("tcp-goodput")
+    items = [c for c in checks.collect("tcp-goodput") if c.resource == "spraaq5-s6-throughput"]
     t = data.load("spraaq5-s6-throughput")
     assert len(items) == int(((t["operation"] == "Receive") & (t["throughput_kbit_s"] == 94595)).sum()) == 11
     assert {c.status for c in items} == {"rounding"}
@@ -89,3 +89,20 @@ def test_goodput_tcp_json_echoes_inputs_and_breaks_down_the_bytes():
 def test_goodput_tcp_rejects_bad_input_with_exit_2(args, words):
     p = run(*args)
     assert p.returncode == 2 and words in p.stderr, p.stderr
+
+
+def test_every_rndis_rate_follows_from_its_transfer():
+    items = [c for c in checks.collect("tcp-goodput") if c.resource == "am243x-rndis-iperf"]
+    assert len(items) == 11 and {c.status for c in items} == {"ok"}
+
+
+@pytest.mark.parametrize("payload, fragments, wire", [(256, 1, 322), (1472, 1, 1538), (1473, 2, 1622),
+                                                      (1500, 2, 1624), (2952, 2, 3076), (2953, 3, 3160)])
+def test_udp_datagrams_fragment_at_the_mtu(payload, fragments, wire):
+    r = tcp.udp_evaluate(payload)
+    assert (r["fragments"], r["wire_bytes"]) == (fragments, wire)
+
+
+def test_udp_refuses_ipv6_fragmentation():
+    with pytest.raises(ParameterError, match="ip_version"):
+        tcp.udp_evaluate(100, ip_version=6)

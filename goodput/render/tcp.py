@@ -8,7 +8,7 @@ import pandas as pd
 from .. import data, tcp
 from .charts import Slider, live_model
 
-__all__ = ["MESSAGE_SIZES", "explore_chart", "ndk_table", "ndk_load_chart", "cpsw_table"]
+__all__ = ["MESSAGE_SIZES", "explore_chart", "ndk_table", "ndk_load_chart", "cpsw_table", "udp_table"]
 
 MESSAGE_SIZES = (64, 128, 256, 512, 1024, 1460, 1461, 2048, 2920, 2921, 4096, 8192, 16384, 32768, 65536)
 
@@ -85,3 +85,18 @@ def cpsw_table() -> pd.DataFrame:
         "CPU load (%)": t.attrs["printed"]["cpu_load_percent"],
         "/ ceiling without timestamps": [f"{v / plain:.2%}" for v in t["bandwidth_mbit_s"]],
         "/ ceiling with timestamps": [f"{v / stamped:.2%}" for v in t["bandwidth_mbit_s"]]})
+
+
+def udp_table() -> pd.DataFrame:
+    """The AM243x UDP runs against what the wire can carry for their datagram size."""
+    t = data.load("am243x-cpsw-udp")
+    rows = []
+    for r in t.itertuples():
+        u = tcp.udp_evaluate(r.packet_bytes, 100)
+        rows.append({"device": f"{r.board} {r.direction}", "datagram payload (bytes)": r.packet_bytes,
+                     "IP fragments": u["fragments"], "ceiling at 100 Mbit/s": round(u["goodput_mbit_s"], 1),
+                     "offered (Mbit/s)": ("max " if r.offered_as == "max" else "") + f"{r.offered_mbit_s:g}",
+                     "offered / that ceiling": f"{r.offered_mbit_s / u['goodput_mbit_s']:.0%}",
+                     "CPU load (%)": t.attrs["printed"]["cpu_load_percent"][r.Index] or "-",
+                     "loss (%)": t.attrs["printed"]["loss_percent"][r.Index] or "-"})
+    return pd.DataFrame(rows)
