@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from . import data
+from . import checks, data
 from .fit import Hockney, hockney
 
-__all__ = ["crypto_series", "crypto_fits", "rpmsg_fits", "fit_table", "impossible_numbers"]
+__all__ = ["crypto_series", "crypto_fits", "rpmsg_fits", "fit_table", "impossible_numbers", "rsa_times",
+           "source_checks"]
 
 
 def crypto_series() -> pd.DataFrame:
@@ -83,3 +84,33 @@ def impossible_numbers() -> pd.DataFrame:
         rows.append({"table": "IPC NOTIFY", "row": f"{r.local_core} -> {r.remote_core}", "printed": "0.00 us",
                      "why impossible": "a message takes no time; the AM243x has no A53 core to answer"})
     return pd.DataFrame(rows)
+
+
+def rsa_times() -> pd.DataFrame:
+    """RSA encryption and decryption turned back into time per operation, next to the PKA's time
+    for the operation with the same key: verify (public key) for encryption, sign (private key)
+    for decryption."""
+    t = data.load("am243x-rsa")
+    pka = data.load("am243x-pka")
+    pka = pka[pka["algorithm"] == "RSA"].set_index("key_bits")
+    rows = []
+    for r in t.itertuples():
+        ms = 8 * r.size_bytes / r.throughput_mbit_s / 1000
+        same_key = "verify_per_s" if r.operation == "encryption" else "sign_per_s"
+        pka_ms = 1000 / pka.loc[r.key_bits, same_key]
+        rows.append({"key (bits)": r.key_bits, "operation": r.operation, "bytes": r.size_bytes,
+                     "Mbit/s": r.throughput_mbit_s, "ms per operation": round(ms, 3),
+                     "same key in the PKA": same_key.split("_")[0], "PKA (ms)": round(pka_ms, 3),
+                     "ratio": round(ms / pka_ms, 2)})
+    return pd.DataFrame(rows)
+
+
+@checks.provider("latency-and-bandwidth")
+def source_checks():
+    """Sign-and-verify rates: one sign and one verify in turn take the sum of their times."""
+    t = data.load("am243x-pka")
+    return [checks.compare(
+        "latency-and-bandwidth", t, row.Index, "sign_and_verify_per_s",
+        1 / (1 / row.sign_per_s + 1 / row.verify_per_s), f"{row.algorithm}-{row.key_bits}",
+        off_note=f"1 / (1/{row.sign_per_s} + 1/{row.verify_per_s}) is {{model:.2f}} per second; the table "
+                 "prints {published}, cut to a whole number.") for row in t.itertuples()]

@@ -49,8 +49,8 @@ STATUSES = ("ok", "rounding", "erratum")
 
 #: Modules whose import registers providers, in chapter order.
 PROVIDER_MODULES = ("goodput.coding", "goodput.pcie", "goodput.pcie_transactions", "goodput.bus",
-                    "goodput.srio", "goodput.hyperlink", "goodput.ethernet", "goodput.tcp", "goodput.spi", "goodput.can", "goodput.boot",
-                    "goodput.sizing")
+                    "goodput.srio", "goodput.hyperlink", "goodput.ethernet", "goodput.tcp", "goodput.spi", "goodput.can", "goodput.am243x",
+                    "goodput.boot", "goodput.sizing")
 
 _providers: dict[str, list[Callable[[], Iterable["SourceCheck"]]]] = {}
 

@@ -45,3 +45,16 @@ def test_the_impossible_numbers_are_found():
     t = am243x.impossible_numbers()
     assert (t["table"] == "MATHLIB").sum() == 6
     assert set(t["table"]) == {"MATHLIB", "IPC RPMSG", "IPC NOTIFY"}
+
+
+def test_sign_and_verify_rates_follow_from_their_parts():
+    from goodput import checks
+    status = {c.row: c.status for c in checks.collect("latency-and-bandwidth")}
+    assert status == {"RSA-2048": "rounding", "RSA-4096": "ok", "ECDSA-256": "ok", "ECDSA-384": "rounding"}
+
+
+def test_rsa_decryption_matches_a_pka_signature_and_encryption_does_not_match_a_verify():
+    t = am243x.rsa_times().set_index(["key (bits)", "operation"])
+    for key in (2048, 4096):
+        assert t.loc[(key, "decryption"), "ratio"] == pytest.approx(1, abs=0.02)
+        assert t.loc[(key, "encryption"), "ratio"] > 10
