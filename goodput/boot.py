@@ -69,6 +69,13 @@ def source_checks():
         out.append(checks.compare("boot-and-memory", t, row.Index, "time_ms", _total(row.boot),
                                   f"{row.boot}: total of the steps"))
     notes = data.load("am243x-sbl-notes")
+    ospi = steps("OSPI").set_index("step")["time_ms"]
+    for row in notes[(notes["boot"] == "OSPI") & (notes["what"] == "Board_driversOpen")].itertuples():
+        out.append(checks.compare(
+            "boot-and-memory", notes, row.Index, "value_ms", float(ospi["SBL : Board_driversOpen"]),
+            "OSPI: Board_driversOpen, 'around'",
+            off_note="The table gives {model:g} ms; the note's 'around {published} ms' rounds it down by more "
+                     "than a tenth."))
     sd = steps("SD").set_index("step")["time_ms"]
     for row in notes[notes["boot"] == "SD"].itertuples():
         out.append(checks.compare(

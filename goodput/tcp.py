@@ -188,3 +188,29 @@ def udp_evaluate(payload_bytes: int, line_rate_mbit_s: float = 100, mtu_bytes: i
 
 
 __all__ += ["UDP_HEADER_BYTES", "udp_evaluate"]
+
+
+# --- RNDIS over USB 2.0 high speed ---------------------------------------------------------------
+
+USB_HS_BULK_PACKET_BYTES = 512  #: largest bulk packet at high speed
+USB_HS_BULK_PER_MICROFRAME = 13  #: most bulk transactions one 125 us microframe can hold (USB 2.0 table 5-10)
+RNDIS_HEADER_BYTES = 44  #: REMOTE_NDIS_PACKET_MSG in front of every Ethernet frame
+
+
+def rndis_evaluate(mss_bytes: int = 1460) -> dict:
+    """TCP over RNDIS on USB 2.0 high speed: each full segment's Ethernet frame (MAC header, no FCS)
+    behind a 44-byte RNDIS header, sent as bulk packets of at most 512 bytes, 13 per microframe."""
+    if int(mss_bytes) != mss_bytes or not 1 <= mss_bytes <= 1460:
+        raise ParameterError("mss_bytes", mss_bytes, "an integer from 1 to 1460 bytes")
+    message = RNDIS_HEADER_BYTES + ethernet.VALUES[ethernet.mac_header] + IP_HEADER_BYTES[4] + TCP_HEADER_BYTES \
+        + int(mss_bytes)
+    transactions = -(-message // USB_HS_BULK_PACKET_BYTES)
+    frames_per_s = USB_HS_BULK_PER_MICROFRAME / transactions * 8000
+    bulk = USB_HS_BULK_PER_MICROFRAME * USB_HS_BULK_PACKET_BYTES * 8000 * 8 / 1e6
+    goodput = frames_per_s * mss_bytes * 8 / 1e6
+    return {"mss_bytes": int(mss_bytes), "rndis_message_bytes": message, "bulk_packets_per_frame": transactions,
+            "bulk_ceiling_mbit_s": bulk, "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000,
+            "efficiency": goodput / 480}
+
+
+__all__ += ["USB_HS_BULK_PACKET_BYTES", "USB_HS_BULK_PER_MICROFRAME", "RNDIS_HEADER_BYTES", "rndis_evaluate"]

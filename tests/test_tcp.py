@@ -106,3 +106,12 @@ def test_udp_datagrams_fragment_at_the_mtu(payload, fragments, wire):
 def test_udp_refuses_ipv6_fragmentation():
     with pytest.raises(ParameterError, match="ip_version"):
         tcp.udp_evaluate(100, ip_version=6)
+
+
+def test_rndis_packs_a_full_segment_into_four_bulk_packets_of_thirteen_per_microframe():
+    r = tcp.rndis_evaluate(1460)
+    assert (r["rndis_message_bytes"], r["bulk_packets_per_frame"]) == (1558, 4)
+    assert r["bulk_ceiling_mbit_s"] == pytest.approx(425.984)
+    assert r["goodput_mbit_s"] == pytest.approx(13 / 4 * 8000 * 1460 * 8 / 1e6)
+    with pytest.raises(ParameterError, match="mss_bytes"):
+        tcp.rndis_evaluate(0)
