@@ -1,5 +1,8 @@
-"""Rendering: sympy -> Vega expressions, live altair charts, ipywidgets panels."""
+"""Rendering: sympy -> Vega expressions and spreadsheet formulas, live altair charts, tables,
+ipywidgets panels; one module of charts and tables per chapter."""
 
-from . import charts, coding, ethernet, formula, hyperlink, panels, vega
+from . import (boot, bus, can, charts, coding, ethernet, formula, hostbench, hyperlink, latency, panels, pcie,
+               sizing, spi, spreadsheet, srio, tables, tcp, vega)
 
-__all__ = ["charts", "coding", "ethernet", "formula", "hyperlink", "panels", "vega"]
+__all__ = ["boot", "bus", "can", "charts", "coding", "ethernet", "formula", "hostbench", "hyperlink", "latency",
+           "panels", "pcie", "sizing", "spi", "spreadsheet", "srio", "tables", "tcp", "vega"]
