@@ -43,7 +43,7 @@ __all__ = ["cpu_clock", "ddr3_rate", "ddr3_width", "tc_count", "tc_width", "tc_d
            "divider", "transfers", "PARAMETERS", "TC", "TRANSFER_CONTROLLERS", "ENDPOINTS", "FIFO_BYTES",
            "port_bandwidth_expr", "ddr3_bandwidth_expr", "endpoint_bandwidth_expr", "Case", "table_cases",
            "limit_exprs", "copy_limit_exprs", "copy_limits", "evaluate", "bound_expr", "limits", "bound_mb_s", "binding", "shared_bridges",
-           "array_commands_expr", "transfer_guidance"]
+           "array_commands_expr", "transfer_guidance", "port_rows"]
 
 cpu_clock = sp.Symbol("f_CPU", positive=True)  #: CPU (Main PLL) clock, MHz
 ddr3_rate = sp.Symbol("r_DDR", positive=True)  #: DDR3 data rate, MT/s
@@ -382,25 +382,32 @@ def transfer_guidance(acnt_bytes: int, bcnt: int = 1, src_index: int | None = No
 
 # --- source checks -----------------------------------------------------------------------
 
+def port_rows():
+    """Rows of Tables 1 and 2: (table, row, port name, check label, ``w / 8 * f / d * k`` from its comment)."""
+    for name, what in (("keystone2-table1", "master"), ("keystone2-table2", "memory")):
+        t = data.load(name)
+        for row in t.itertuples():
+            model = float(port_bandwidth_expr().subs(
+                {width: row.width_bits, clock: row.clock_mhz, divider: row.clock_divider,
+                 transfers: getattr(row, "transfers_per_clock", 1)}))
+            port = getattr(row, what)
+            label = f"{port} ({row.width_bits} bits x {row.clock_as_printed})"
+            devices = getattr(row, "devices", "all")
+            if devices != "all":
+                port, label = f"{port} ({devices})", f"{label}, {devices}"
+            yield t, row, port, label, model
+
+
 @checks.provider("keystone-memory-edma")
 def source_checks():
     """Tables 1 and 2 (value and worked formula), the §2-5 text, Tables 6-15 (maximum, efficiency)."""
     out = []
-    for name, what in (("keystone2-table1", "master"), ("keystone2-table2", "memory")):
-        t = data.load(name)
-        for row in t.itertuples():
-            k = getattr(row, "transfers_per_clock", 1)
-            model = float(port_bandwidth_expr().subs(
-                {width: row.width_bits, clock: row.clock_mhz,
-                 divider: row.clock_divider, transfers: k}))
-            label = f"{getattr(row, what)} ({row.width_bits} bits x {row.clock_as_printed})"
-            if name == "keystone2-table1" and row.devices != "all":
-                label += f", {row.devices}"
-            note = (f"{row.width_bits} / 8 x {row.clock_as_printed} is {{model:g}} MB/s, not {{published}}")
-            for column, where in (("max_bandwidth_mb_s", "the table's value"),
-                                  ("comment_result_mb_s", "the result of its worked formula")):
-                out.append(checks.compare("keystone-memory-edma", t, row.Index, column, model, label,
-                                          off_note=note + f" ({where})."))
+    for t, row, _, label, model in port_rows():
+        note = f"{row.width_bits} / 8 x {row.clock_as_printed} is {{model:g}} MB/s, not {{published}}"
+        for column, where in (("max_bandwidth_mb_s", "the table's value"),
+                              ("comment_result_mb_s", "the result of its worked formula")):
+            out.append(checks.compare("keystone-memory-edma", t, row.Index, column, model, label,
+                                      off_note=note + f" ({where})."))
     t = data.load("keystone2-s2-s5-calculations")
     for row in t.itertuples():
         model = row.factor * float(port_bandwidth_expr().subs(

@@ -25,7 +25,7 @@ from .errors import ParameterError
 from .params import Parameter
 
 __all__ = ["data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "DATA_LENGTHS", "INTERMISSION_BITS", "PARAMETERS",
-           "crc_bits_expr", "arbitration_field_bits_expr", "datasheet_bits", "frame_bits", "frame_time_expr",
+           "crc_bits_expr", "arbitration_field_bits_expr", "phase_bits_expr", "datasheet_bits", "frame_bits", "frame_time_expr",
            "messages_per_s_expr", "evaluate"]
 
 data_bytes = sp.Symbol("n", nonnegative=True, integer=True)  #: data field, bytes
@@ -75,12 +75,19 @@ def _worst_stuff_bits(bits: sp.Expr) -> sp.Expr:
     return sp.floor((bits - 1) / 4)
 
 
-def frame_time_expr() -> sp.Expr:
-    """Time (us) from one frame's SOF to the next's, ``s`` of the worst-case stuff bits included."""
+def phase_bits_expr() -> tuple[sp.Expr, sp.Expr]:
+    """Bits at the nominal rate (with the intermission) and at the data rate, ``s`` of the
+    worst-case dynamic stuff bits included."""
     arb = arbitration_field_bits_expr()
     dat = _data_field_bits()
     nominal = arb + _TAIL_BITS + INTERMISSION_BITS + stuffing * _worst_stuff_bits(arb)
     fast = dat + _crc_field_bits() + stuffing * _worst_stuff_bits(dat)
+    return nominal, fast
+
+
+def frame_time_expr() -> sp.Expr:
+    """Time (us) from one frame's SOF to the next's."""
+    nominal, fast = phase_bits_expr()
     return nominal / arbitration_rate + fast / data_rate
 
 
@@ -114,9 +121,7 @@ def frame_bits(n: int, extended_id: bool, stuffing_share: float = 0.0) -> tuple[
     n = _length(n)
     s = PARAMETERS["stuffing"].check(stuffing_share)
     subs = {data_bytes: n, extended: 1 if extended_id else 0, stuffing: s}
-    arb = arbitration_field_bits_expr()
-    nominal = arb + _TAIL_BITS + INTERMISSION_BITS + stuffing * _worst_stuff_bits(arb)
-    fast = _data_field_bits() + _crc_field_bits() + stuffing * _worst_stuff_bits(_data_field_bits())
+    nominal, fast = phase_bits_expr()
     return float(nominal.subs(subs)), float(fast.subs(subs))
 
 

@@ -16,56 +16,64 @@ from .errors import GoodputError, ParameterError
 __all__ = ["main", "build_parser"]
 
 
-def _report(args, result: dict, headline: str) -> int:
-    """Print ``result`` as one JSON object with ``--json``; else the headline, goodput and byte breakdown."""
+def _output(args, result: dict, lines) -> int:
+    """Print ``result`` as one JSON object with ``--json``, else the human ``lines``."""
     if args.json:
         print(json.dumps(result))
-        return 0
-    print(headline)
-    print(f"  goodput     {result['goodput_gbit_s']:.6g} Gbit/s, efficiency {result['efficiency']:.4f}")
-    for name, value in result.get("bytes", {}).items():
-        print(f"  {name:<16} {value:10.2f} line bytes per transfer")
+    else:
+        for line in lines:
+            print(line)
     return 0
+
+
+def _goodput_line(result: dict) -> str:
+    return f"  goodput     {result['goodput_gbit_s']:.6g} Gbit/s, efficiency {result['efficiency']:.4f}"
+
+
+def _report(args, result: dict, headline: str) -> int:
+    """The common report: the headline, goodput and efficiency, then the line bytes by kind."""
+    return _output(args, result, [headline, _goodput_line(result)] + [
+        f"  {name:<16} {value:10.2f} line bytes per transfer" for name, value in result.get("bytes", {}).items()])
+
+
+def _command(sub, name: str, run, **texts):
+    """A subcommand with its ``--json`` flag and the function that runs it."""
+    p = sub.add_parser(name, **texts)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run)
+    return p
+
+
+def _ranged(p, option: str, parameter, default=None, metavar: str = "N", what: str | None = None) -> None:
+    """An option filled by a model :class:`~goodput.params.Parameter`: its dest is the parameter's
+    name (so errors name the option) and its help states the allowed range."""
+    kwargs = {"required": True} if default is None else {"default": str(default)}
+    p.add_argument(option, dest=parameter.name, metavar=metavar,
+                   help=f"{what or parameter.label}: {parameter.describe_range()}", **kwargs)
 
 
 def _add_coding(sub) -> None:
-    p = sub.add_parser(
-        "coding",
-        help="data rate of a serial link after its line code",
-        description="Bit rate left for data after a line code, over all lanes, one direction.",
-    )
-    p.add_argument("--code", required=True,
-                   help="line code: " + ", ".join(coding.CODES))
-    p.add_argument("--rate-gbaud", required=True, dest="line_rate_gbaud", metavar="GBAUD",
-                   help="symbol rate per lane in Gbaud (GT/s): "
-                        + coding.PARAMETERS["line_rate_gbaud"].describe_range())
-    p.add_argument("--lanes", default="1", metavar="N",
-                   help="number of lanes: " + coding.PARAMETERS["lanes"].describe_range())
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=_run_coding)
+    p = _command(sub, "coding", _run_coding, help="data rate of a serial link after its line code",
+                 description="Bit rate left for data after a line code, over all lanes, one direction.")
+    p.add_argument("--code", required=True, help="line code: " + ", ".join(coding.CODES))
+    _ranged(p, "--rate-gbaud", coding.PARAMETERS["line_rate_gbaud"], metavar="GBAUD",
+            what="symbol rate per lane in Gbaud (GT/s)")
+    _ranged(p, "--lanes", coding.PARAMETERS["lanes"], 1, what="number of lanes")
 
 
 def _run_coding(args) -> int:
-    result = coding.link_rates(args.code, args.line_rate_gbaud, args.lanes)
-    if args.json:
-        print(json.dumps(result))
-        return 0
-    code = coding.CODES[result["code"]]
-    print(f"{code.name} on {result['lanes']} x {result['line_rate_gbaud']:g} Gbaud "
-          f"({result['signalling_rate_gbaud']:g} Gbaud in all)")
-    print(f"  efficiency  {result['efficiency']:.6f}")
-    print(f"  goodput     {result['goodput_gbit_s']:.6g} Gbit/s = "
-          f"{1000 * result['goodput_gbyte_s']:.6g} MB/s per direction")
-    return 0
+    r = coding.link_rates(args.code, args.line_rate_gbaud, args.lanes)
+    return _output(args, r, [
+        f"{coding.CODES[r['code']].name} on {r['lanes']} x {r['line_rate_gbaud']:g} Gbaud "
+        f"({r['signalling_rate_gbaud']:g} Gbaud in all)",
+        f"  efficiency  {r['efficiency']:.6f}",
+        f"  goodput     {r['goodput_gbit_s']:.6g} Gbit/s = {1000 * r['goodput_gbyte_s']:.6g} MB/s per direction"])
 
 
 def _add_pcie(sub) -> None:
-    p = sub.add_parser(
-        "pcie",
-        help="goodput of PCI Express writes or reads",
-        description="Payload bit rate of back-to-back PCI Express memory writes or reads of "
-                    "SIZE bytes, with a breakdown of every byte on the wire.",
-    )
+    p = _command(sub, "pcie", _run_pcie, help="goodput of PCI Express writes or reads",
+                 description="Payload bit rate of back-to-back PCI Express memory writes or reads of "
+                             "SIZE bytes, with a breakdown of every byte on the wire.")
     p.add_argument("kind", choices=("write", "read"))
     p.add_argument("--gen", type=int, default=1, help="generation: 1 to 5")
     p.add_argument("--lanes", type=int, default=1, help="link width: " + ", ".join(map(str, pcie.LANES)))
@@ -80,8 +88,6 @@ def _add_pcie(sub) -> None:
                    help="ACK/UpdateFC policy: none, spec, or every:N TLPs (default every:4)")
     p.add_argument("--skp", default="none", help="SKP ordered sets: none, min or max rate")
     p.add_argument("--duplex", action="store_true", help="both directions at once (AN3935 Eq. 2-5)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=_run_pcie)
 
 
 def _run_pcie(args) -> int:
@@ -93,25 +99,18 @@ def _run_pcie(args) -> int:
 
 
 def _add_hyperlink(sub) -> None:
-    p = sub.add_parser(
-        "hyperlink",
-        help="goodput of TI KeyStone HyperLink writes and reads",
-        description="Payload bit rate of HyperLink transfers of SIZE bytes: writes in packets of the "
-                    "master's burst (at most 256 bytes), reads in the answering memory's burst; "
-                    "8 control bytes per packet, 8b/9b coding.",
-    )
+    p = _command(sub, "hyperlink", _run_hyperlink, help="goodput of TI KeyStone HyperLink writes and reads",
+                 description="Payload bit rate of HyperLink transfers of SIZE bytes: writes in packets of the "
+                             "master's burst (at most 256 bytes), reads in the answering memory's burst; "
+                             "8 control bytes per packet, 8b/9b coding.")
+    par = hyperlink.PARAMETERS
     p.add_argument("kind", choices=("write", "read"))
-    p.add_argument("--rate-gbaud", dest="line_rate_gbaud", default="6.25", metavar="GBAUD",
-                   help="line rate per lane: " + hyperlink.PARAMETERS["line_rate_gbaud"].describe_range())
-    p.add_argument("--lanes", default="4", metavar="N",
-                   help="lanes: " + hyperlink.PARAMETERS["lanes"].describe_range())
-    p.add_argument("--size", dest="size_bytes", required=True, metavar="BYTES", help="transfer size, bytes")
-    p.add_argument("--burst", dest="burst_bytes", default=str(hyperlink.MAX_PACKET_BYTES), metavar="BYTES",
-                   help="the master's burst (EDMA data burst size): "
-                        + hyperlink.PARAMETERS["packet_bytes"].describe_range())
+    _ranged(p, "--rate-gbaud", par["line_rate_gbaud"], 6.25, "GBAUD")
+    _ranged(p, "--lanes", par["lanes"], 4)
+    _ranged(p, "--size", par["size_bytes"], None, "BYTES")
+    _ranged(p, "--burst", hyperlink.BURST, hyperlink.MAX_PACKET_BYTES, "BYTES",
+            what="the master's burst (EDMA data burst size)")
     p.add_argument("--memory", help="reads: the memory that answers (DDR3, 'MSMC SRAM', 'C66x L1/L2')")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=_run_hyperlink)
 
 
 def _run_hyperlink(args) -> int:
@@ -122,20 +121,13 @@ def _run_hyperlink(args) -> int:
 
 
 def _add_ethernet(sub) -> None:
-    p = sub.add_parser(
-        "ethernet",
-        help="goodput of back-to-back Ethernet frames",
-        description="Frame rate and payload goodput of back-to-back frames of FRAME bytes (MAC header "
-                    "to FCS), with preamble, SFD and inter-packet gap on the wire.",
-    )
-    p.add_argument("--frame", dest="frame_bytes", required=True, metavar="BYTES",
-                   help="frame size: " + ethernet.PARAMETERS["frame_bytes"].describe_range())
-    p.add_argument("--rate-gbit-s", dest="mac_rate_gbit_s", default="10", metavar="GBIT_S",
-                   help="MAC rate: " + ethernet.PARAMETERS["mac_rate_gbit_s"].describe_range())
+    p = _command(sub, "ethernet", _run_ethernet, help="goodput of back-to-back Ethernet frames",
+                 description="Frame rate and payload goodput of back-to-back frames of FRAME bytes (MAC header "
+                             "to FCS), with preamble, SFD and inter-packet gap on the wire.")
+    _ranged(p, "--frame", ethernet.PARAMETERS["frame_bytes"], None, "BYTES")
+    _ranged(p, "--rate-gbit-s", ethernet.PARAMETERS["mac_rate_gbit_s"], 10, "GBIT_S")
     p.add_argument("--stack", default="raw", help="protocol stack: " + ", ".join(ethernet.STACKS))
     p.add_argument("--vlan", action="store_true", help="frames carry an 802.1Q tag")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=_run_ethernet)
 
 
 def _run_ethernet(args) -> int:
@@ -145,69 +137,58 @@ def _run_ethernet(args) -> int:
 
 
 def _add_bus(sub) -> None:
-    p = sub.add_parser(
-        "bus",
-        help="which port, memory or transfer controller bounds a KeyStone II EDMA copy",
-        description="Theoretical maximum of a copy between two KeyStone II endpoints by EDMA transfer "
-                    "controllers: the lowest of the TCs' buses, the source and the destination (SPRABK5 "
-                    "§3-5). Name the TCs (--tc TC0 --tc TC1) or describe alike ones (--tcs, --tc-width, "
-                    "--tc-divider).",
-    )
+    p = _command(sub, "bus", _run_bus,
+                 help="which port, memory or transfer controller bounds a KeyStone II EDMA copy",
+                 description="Theoretical maximum of a copy between two KeyStone II endpoints by EDMA transfer "
+                             "controllers: the lowest of the TCs' buses, the source and the destination "
+                             "(SPRABK5 §3-5). Name the TCs (--tc TC0 --tc TC1) or describe alike ones (--tcs, "
+                             "--tc-width, --tc-divider; default 2 x 128 bits at CPU/3).")
     where = "one of MSMC SRAM, DDR3A, DDR3B, CorePac<k> L2"
     p.add_argument("--from", dest="endpoint_a", required=True, metavar="ENDPOINT", help="source: " + where)
     p.add_argument("--to", dest="endpoint_b", required=True, metavar="ENDPOINT", help="destination: " + where)
     p.add_argument("--tc", dest="tc_names", action="append", default=[], metavar="TCn",
                    help="a transfer controller by the guide's number, TC0 to TC13 (repeat for more)")
     par = bus.PARAMETERS
-    for option, name, default in (("--tcs", "tcs", "2"), ("--tc-width", "tc_width_bits", "128"),
-                                  ("--tc-divider", "tc_clock_divider", "3"),
-                                  ("--cpu-clock", "cpu_clock_mhz", "1200"), ("--ddr3-mtps", "ddr3_mtps", "1600"),
-                                  ("--ddr3-width", "ddr3_width_bits", "64")):
-        p.add_argument(option, dest=name, default=default, metavar="N",
-                       help=f"{par[name].label}: {par[name].describe_range()}")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=_run_bus)
+    for option, name in (("--tcs", "tcs"), ("--tc-width", "tc_width_bits"), ("--tc-divider", "tc_clock_divider")):
+        p.add_argument(option, dest=name, metavar="N", help=f"{par[name].label}: {par[name].describe_range()}")
+    _ranged(p, "--cpu-clock", par["cpu_clock_mhz"], 1200)
+    _ranged(p, "--ddr3-mtps", par["ddr3_mtps"], 1600)
+    _ranged(p, "--ddr3-width", par["ddr3_width_bits"], 64)
 
 
 def _run_bus(args) -> int:
-    if args.tc_names and args.tcs != "2":
-        raise GoodputError("give either --tc (named transfer controllers) or --tcs (a number of alike ones)")
-    r = bus.evaluate(args.endpoint_a, args.endpoint_b, tuple(args.tc_names), args.tcs, args.tc_width_bits,
-                     args.tc_clock_divider, args.cpu_clock_mhz, args.ddr3_mtps, args.ddr3_width_bits)
-    if args.json:
-        print(json.dumps(r))
-        return 0
-    tcs = ", ".join(r["tcs"]) if args.tc_names else f"{r['tcs']} x {r['tc_width_bits']}-bit TC at CPU/{r['tc_clock_divider']}"
-    print(f"copy {r['endpoint_a']} <-> {r['endpoint_b']} by {tcs}: at most {r['bound_mb_s']:.6g} MB/s "
-          f"({r['goodput_gbit_s']:.6g} Gbit/s), bound by {' and '.join(r['binding'])}")
-    for name, value in r["limits_mb_s"].items():
-        print(f"  {name:<22} {value:10.1f} MB/s")
-    for bridge, users in r["shared_bridges"].items():
-        print(f"  bridge {bridge} is shared by {', '.join(users)} (Table 5)")
-    return 0
+    alike = {"tcs": args.tcs, "tc_width_bits": args.tc_width_bits, "tc_clock_divider": args.tc_clock_divider}
+    if args.tc_names and any(v is not None for v in alike.values()):
+        raise GoodputError("give either --tc (named transfer controllers) or --tcs/--tc-width/--tc-divider "
+                           "(alike ones)")
+    defaults = {name: bus.PARAMETERS[name].default for name in alike}
+    alike = {name: defaults[name] if v is None else v for name, v in alike.items()}
+    r = bus.evaluate(args.endpoint_a, args.endpoint_b, tuple(args.tc_names), cpu_clock_mhz=args.cpu_clock_mhz,
+                     ddr3_mtps=args.ddr3_mtps, ddr3_width_bits=args.ddr3_width_bits, **alike)
+    tcs = (", ".join(r["tcs"]) if args.tc_names
+           else f"{r['tcs']} x {r['tc_width_bits']}-bit TC at CPU/{r['tc_clock_divider']}")
+    return _output(args, r, [
+        f"copy {r['endpoint_a']} <-> {r['endpoint_b']} by {tcs}: at most {r['bound_mb_s']:.6g} MB/s "
+        f"({r['goodput_gbit_s']:.6g} Gbit/s), bound by {' and '.join(r['binding'])}",
+        *(f"  {name:<22} {value:10.1f} MB/s" for name, value in r["limits_mb_s"].items()),
+        *(f"  bridge {b} is shared by {', '.join(u)} (Table 5)" for b, u in r["shared_bridges"].items())])
 
 
 def _add_srio(sub) -> None:
-    p = sub.add_parser(
-        "srio",
-        help="goodput of Serial RapidIO NWRITE, NREAD and Type 11 transfers",
-        description="Payload bit rate of back-to-back Serial RapidIO transfers of SIZE bytes, cut into "
-                    "packets of at most 256 bytes, each with its header, CRC(s), padding and start-of-"
-                    "packet control symbol; 8b/10b on 1, 2 or 4 lanes. For NREAD, the response direction.",
-    )
+    p = _command(sub, "srio", _run_srio, help="goodput of Serial RapidIO NWRITE, NREAD and Type 11 transfers",
+                 description="Payload bit rate of back-to-back Serial RapidIO transfers of SIZE bytes, cut into "
+                             "packets of at most 256 bytes, each with its header, CRC(s), padding and start-of-"
+                             "packet control symbol; 8b/10b on 1, 2 or 4 lanes. For NREAD, the response "
+                             "direction.")
     par = srio.PARAMETERS
     p.add_argument("kind", choices=tuple(srio.KINDS))
-    p.add_argument("--rate-gbaud", dest="line_rate_gbaud", default="3.125", metavar="GBAUD",
-                   help="line rate per lane: " + par["line_rate_gbaud"].describe_range())
+    _ranged(p, "--rate-gbaud", par["line_rate_gbaud"], 3.125, "GBAUD")
     p.add_argument("--lanes", default="4", metavar="N", help="lanes: 1, 2 or 4")
-    p.add_argument("--size", dest="size_bytes", required=True, metavar="BYTES",
-                   help="transfer or message size, bytes (a message is at most 4096)")
+    _ranged(p, "--size", par["size_bytes"], None, "BYTES",
+            what="transfer or message size, bytes (a message is at most 4096)")
     p.add_argument("--id-bits", dest="id_bits", default="16", metavar="BITS", help="device ID width: 8 or 16")
-    p.add_argument("--control-symbols", dest="control_symbols", default="1", metavar="N",
-                   help="4-byte control symbols per packet: " + par["control_symbols"].describe_range())
+    _ranged(p, "--control-symbols", par["control_symbols"], 1, what="4-byte control symbols per packet")
     p.add_argument("--strict", action="store_true", help="accept only the baud rates RapidIO defines")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=_run_srio)
 
 
 def _run_srio(args) -> int:
@@ -218,24 +199,16 @@ def _run_srio(args) -> int:
 
 
 def _add_tcp(sub) -> None:
-    p = sub.add_parser(
-        "tcp",
-        help="goodput of TCP writes over Ethernet",
-        description="Goodput of back-to-back writes of MESSAGE bytes, each cut into segments of at most "
-                    "one MSS that each pay a whole Ethernet frame (headers, FCS, preamble, gap); and the "
-                    "ceiling of a stream of full segments.",
-    )
+    p = _command(sub, "tcp", _run_tcp, help="goodput of TCP writes over Ethernet",
+                 description="Goodput of back-to-back writes of MESSAGE bytes, each cut into segments of at "
+                             "most one MSS that each pay a whole Ethernet frame (headers, FCS, preamble, gap); "
+                             "and the ceiling of a stream of full segments.")
     par = tcp.PARAMETERS
-    p.add_argument("--message", dest="message_bytes", required=True, metavar="BYTES",
-                   help="write size: " + par["message_bytes"].describe_range())
-    p.add_argument("--rate-mbit-s", dest="line_rate_mbit_s", default="100", metavar="MBIT_S",
-                   help="line rate: " + par["line_rate_mbit_s"].describe_range())
-    p.add_argument("--mtu", dest="mtu_bytes", default="1500", metavar="BYTES",
-                   help="MTU: " + par["mtu_bytes"].describe_range())
+    _ranged(p, "--message", par["message_bytes"], None, "BYTES", what="write size")
+    _ranged(p, "--rate-mbit-s", par["line_rate_mbit_s"], 100, "MBIT_S")
+    _ranged(p, "--mtu", par["mtu_bytes"], 1500, "BYTES")
     p.add_argument("--ipv6", action="store_true", help="IPv6 (40-byte header) instead of IPv4")
     p.add_argument("--timestamps", action="store_true", help="TCP timestamps on (12 option bytes)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=_run_tcp)
 
 
 def _run_tcp(args) -> int:
@@ -248,93 +221,62 @@ def _run_tcp(args) -> int:
 
 
 def _add_spi(sub) -> None:
-    p = sub.add_parser(
-        "spi",
-        help="time and throughput of an SPI transfer",
-        description="Time of N words of W bits at a clock f, with a gap of GAP ns plus one bit time "
-                    "between words (the AM243x MCSPI's, by default).",
-    )
+    p = _command(sub, "spi", _run_spi, help="time and throughput of an SPI transfer",
+                 description="Time of N words of W bits at a clock f, with a gap of GAP ns plus one bit time "
+                             "between words (the AM243x MCSPI's, by default).")
     par = spi.PARAMETERS
-    p.add_argument("--words", required=True, metavar="N", help="words: " + par["words"].describe_range())
-    p.add_argument("--bits", dest="word_bits", required=True, metavar="W",
-                   help="word width: " + par["word_bits"].describe_range())
-    p.add_argument("--clock-mhz", dest="clock_mhz", default="50", metavar="MHZ",
-                   help="SPI clock: " + par["clock_mhz"].describe_range())
-    p.add_argument("--gap-ns", dest="gap_ns", default=str(spi.GAP_NS), metavar="NS",
-                   help="gap between words besides one bit time: " + par["gap_ns"].describe_range())
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=_run_spi)
+    _ranged(p, "--words", par["words"])
+    _ranged(p, "--bits", par["word_bits"], None, "W")
+    _ranged(p, "--clock-mhz", par["clock_mhz"], 50, "MHZ")
+    _ranged(p, "--gap-ns", par["gap_ns"], spi.GAP_NS, "NS", what="gap between words besides one bit time")
 
 
 def _run_spi(args) -> int:
     r = spi.evaluate(args.words, args.word_bits, args.clock_mhz, args.gap_ns)
-    if args.json:
-        print(json.dumps(r))
-        return 0
-    print(f"{r['words']} words of {r['word_bits']} bits at {r['clock_mhz']:g} MHz: {r['transfer_time_us']:.6g} us "
-          f"({r['clock_time_us']:.6g} us of clocks, {r['gap_time_us']:.6g} us of gaps)")
-    print(f"  goodput     {r['goodput_gbit_s']:.6g} Gbit/s, efficiency {r['efficiency']:.4f}")
-    return 0
+    return _output(args, r, [
+        f"{r['words']} words of {r['word_bits']} bits at {r['clock_mhz']:g} MHz: {r['transfer_time_us']:.6g} us "
+        f"({r['clock_time_us']:.6g} us of clocks, {r['gap_time_us']:.6g} us of gaps)", _goodput_line(r)])
 
 
 def _add_can(sub) -> None:
-    p = sub.add_parser(
-        "can",
-        help="CAN FD frame time and messages per second",
-        description="Bits of a CAN FD frame in its arbitration and data phases, the time from one frame "
-                    "to the next, and messages per second; STUFFING is the share of the worst-case "
-                    "dynamic stuff bits (0: none, 1: worst case).",
-    )
+    p = _command(sub, "can", _run_can, help="CAN FD frame time and messages per second",
+                 description="Bits of a CAN FD frame in its arbitration and data phases, the time from one frame "
+                             "to the next, and messages per second.")
     par = can.PARAMETERS
     p.add_argument("--bytes", dest="data_bytes", type=int, required=True, metavar="N",
                    help="data bytes: " + ", ".join(map(str, can.DATA_LENGTHS)))
     p.add_argument("--extended", action="store_true", help="29-bit identifier (default 11-bit)")
-    p.add_argument("--arb-mbit-s", dest="arbitration_mbit_s", default="1", metavar="MBIT_S",
-                   help="arbitration bit rate: " + par["arbitration_mbit_s"].describe_range())
-    p.add_argument("--data-mbit-s", dest="data_mbit_s", default="5", metavar="MBIT_S",
-                   help="data bit rate: " + par["data_mbit_s"].describe_range())
-    p.add_argument("--stuffing", default="0", metavar="SHARE", help="share of worst-case stuff bits, 0 to 1")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=_run_can)
+    _ranged(p, "--arb-mbit-s", par["arbitration_mbit_s"], 1, "MBIT_S")
+    _ranged(p, "--data-mbit-s", par["data_mbit_s"], 5, "MBIT_S")
+    _ranged(p, "--stuffing", par["stuffing"], 0, "SHARE", what="share of the worst-case dynamic stuff bits")
 
 
 def _run_can(args) -> int:
     r = can.evaluate(args.data_bytes, args.extended, args.arbitration_mbit_s, args.data_mbit_s, args.stuffing)
-    if args.json:
-        print(json.dumps(r))
-        return 0
-    print(f"{r['data_bytes']}-byte CAN FD frames, {'extended' if r['extended_id'] else 'standard'} identifier: "
-          f"{r['nominal_bits']:g} bits at {r['arbitration_mbit_s']:g} Mbit/s and {r['data_phase_bits']:g} at "
-          f"{r['data_mbit_s']:g} Mbit/s; {r['frame_time_us']:.6g} us, {r['messages_per_s']:.6g} messages/s")
-    print(f"  goodput     {r['goodput_gbit_s']:.6g} Gbit/s, efficiency {r['efficiency']:.4f}")
-    return 0
+    return _output(args, r, [
+        f"{r['data_bytes']}-byte CAN FD frames, {'extended' if r['extended_id'] else 'standard'} identifier: "
+        f"{r['nominal_bits']:g} bits at {r['arbitration_mbit_s']:g} Mbit/s and {r['data_phase_bits']:g} at "
+        f"{r['data_mbit_s']:g} Mbit/s; {r['frame_time_us']:.6g} us, {r['messages_per_s']:.6g} messages/s",
+        _goodput_line(r)])
 
 
 def _add_size(sub) -> None:
-    p = sub.add_parser(
-        "size",
-        help="code and data bytes of ELF files, per section and by type (the NDK's sizing method)",
-        description="Sections of each ELF file (object, library member or program) that take memory, "
-                    "as code, initialized data and uninitialized data, with totals.",
-    )
+    p = _command(sub, "size", _run_size,
+                 help="code and data bytes of ELF files, per section and by type (the NDK's sizing method)",
+                 description="Sections of each ELF file (object, library member or program) that take memory, "
+                             "as code, initialized data and uninitialized data, with totals.")
     p.add_argument("files", nargs="+", metavar="FILE.elf")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(run=_run_size)
 
 
 def _run_size(args) -> int:
     r = sizing.report(args.files)
-    if args.json:
-        print(json.dumps(r))
-        return 0
+    lines = []
     for f in r["files"]:
-        print(f"{f['file']} ({f['machine']})")
-        for s in f["sections"]:
-            print(f"  {s['name']:<24} {s['size_bytes']:>10}  {s['kind']}")
-    print("totals by section type")
-    for kind, value in r["totals"].items():
-        print(f"  {kind:<24} {value:>10}")
-    return 0
+        lines.append(f"{f['file']} ({f['machine']})")
+        lines += [f"  {s['name']:<24} {s['size_bytes']:>10}  {s['kind']}" for s in f["sections"]]
+    lines.append("totals by section type")
+    lines += [f"  {kind:<24} {value:>10}" for kind, value in r["totals"].items()]
+    return _output(args, r, lines)
 
 
 def _add_checks(sub) -> None:

@@ -30,14 +30,15 @@ import sympy as sp
 
 from . import checks, coding, data
 from .errors import ParameterError
-from .fit import Bound, Fit, fit
+from .fit import Bound, Fit, Hockney, fit, hockney
 from .params import Parameter
 
 __all__ = ["payload", "id_bits", "control_symbols", "MAX_PAYLOAD_BYTES", "LINE_RATES_GBAUD", "LANES",
-           "KINDS", "Kind", "PARAMETERS", "H", "C", "crc_form", "wire_form", "header_bytes_expr", "crc_bytes_expr", "packet_bytes_expr",
+           "KINDS", "Kind", "PARAMETERS", "H", "C", "fields", "crc_form", "wire_form", "header_bytes_expr", "crc_bytes_expr", "packet_bytes_expr",
            "wire_bytes_expr", "overhead_bytes_expr", "goodput_expr", "transfer", "acks",
            "transfer_goodput_expr", "predict_mbit_s", "logical_header", "overhead_bytes", "wire_bytes",
-           "goodput_gbit_s", "evaluate", "measured", "SeriesFit", "fit_series", "fits"]
+           "goodput_gbit_s", "evaluate", "measured", "SeriesFit", "fit_series", "fits",
+           "hockney_fit"]
 
 payload = sp.Symbol("P", nonnegative=True, integer=True)  #: payload bytes in one packet
 id_bits = sp.Symbol("I", positive=True, integer=True)  #: device ID width, bits (8 or 16)
@@ -165,6 +166,19 @@ def _check(**values) -> dict:
     return out
 
 
+def fields(kind: str, payload_bytes: int, id_bits_: int = 16) -> dict[str, int]:
+    """Bytes of each field of one data packet of ``kind``, each from the model's expressions."""
+    k = _kind(kind)
+    wire_bytes(kind, payload_bytes, id_bits_)  # validates the payload and the ID width
+    v = {payload: int(payload_bytes), id_bits: int(id_bits_), _logical: k.logical_header_bytes, control_symbols: 1}
+    header, crc = int(header_bytes_expr().subs(v)), int(crc_bytes_expr().subs(v))
+    packet = int(packet_bytes_expr().subs(v))
+    return {"control + tt + ftype": 2, "device IDs": int((2 * id_bits / 8).subs(v)),
+            "logical header": k.logical_header_bytes, "CRC": crc, "pad": packet - header - int(payload_bytes) - crc,
+            "start-of-packet symbol": int((wire_bytes_expr() - packet_bytes_expr()).subs(v)),
+            "acks riding along": 4 * k.acks_in_data_direction}
+
+
 def overhead_bytes(kind: str, payload_bytes: int, id_bits_: int = 16, control_symbols_: int = 1) -> int:
     """Wire bytes beyond the payload for one packet of ``payload_bytes`` (0 to 256)."""
     return wire_bytes(kind, payload_bytes, id_bits_, control_symbols_) - payload_bytes
@@ -279,6 +293,14 @@ def fits() -> tuple[SeriesFit, ...]:
     return tuple(out)
 
 
+def hockney_fit(table: int, lanes: int, memory: str) -> Hockney:
+    """One column of Tables 16-21 fitted as time = fixed cost + bytes / bandwidth (least squares,
+    with intervals): each size's rate turned back into time per transaction."""
+    t = measured()
+    t = t[(t["table"] == table) & (t["lanes"] == lanes) & (t["memory"] == memory)]
+    return hockney(t["payload_bytes"], 8 * t["payload_bytes"] / t["throughput_mbit_s"])
+
+
 # --- source checks -------------------------------------------------------------------------
 
 @checks.provider("srio")
@@ -292,7 +314,7 @@ def source_checks():
             sizes = range(8, MAX_PAYLOAD_BYTES, 8)
             values = {overhead_bytes(kind, p) for p in sizes}
             model = max(values)
-            unpadded = {overhead_bytes(kind, p) - _pad(kind, p) for p in sizes}
+            unpadded = {overhead_bytes(kind, p) - fields(kind, p)["pad"] for p in sizes}
             note = (f"Every payload of 8 to 248 bytes costs {sorted(values)} bytes: a small packet "
                     f"(one CRC) is padded by 2 bytes to a whole 32-bit word, a larger one carries a "
                     f"second CRC instead. Without the pad the small ones would cost {min(unpadded)}: "
@@ -304,9 +326,3 @@ def source_checks():
                                   f"{row.transaction}, {row.packets}", off_note=note))
     return out
 
-
-def _pad(kind: str, payload_bytes: int, ids: int = 16) -> int:
-    k = _kind(kind)
-    body = 2 + 2 * ids // 8 + k.logical_header_bytes + payload_bytes
-    body += 4 if body > 80 else 2
-    return -body % 4

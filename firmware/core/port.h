@@ -36,8 +36,6 @@ int port_connect(const char *address, unsigned port, unsigned timeout_ms);
 int port_send_all(int handle, const void *buf, size_t n, unsigned timeout_ms);
 /* Receive up to n bytes: the count (0 when the peer closed) or a negative status. */
 long port_recv(int handle, void *buf, size_t n, unsigned timeout_ms);
-/* Stop sending; the peer sees the end of the stream. */
-void port_shutdown_send(int handle);
 void port_close(int handle);
 
 #endif

@@ -119,17 +119,11 @@ def measured_share_table() -> pd.DataFrame:
 def port_table() -> pd.DataFrame:
     """Tables 1 and 2 as printed beside ``w / 8 * f / d * k`` for each row."""
     rows = []
-    for name, what in (("keystone2-table1", "master"), ("keystone2-table2", "memory")):
-        t = data.load(name)
-        for r in t.itertuples():
-            k = getattr(r, "transfers_per_clock", 1)
-            model = float(bus.port_bandwidth_expr().subs(
-                {bus.width: r.width_bits, bus.clock: r.clock_mhz, bus.divider: r.clock_divider, bus.transfers: k}))
-            rows.append({"table": t.attrs["provenance"]["table"],
-                         "port": getattr(r, what) + ("" if getattr(r, "devices", "all") == "all" else f" ({r.devices})"),
-                         "w (bits)": r.width_bits, "clock": r.clock_as_printed, "k": k,
-                         "w/8 f/d k (MB/s)": f"{model:.0f}", "table value": r.max_bandwidth_mb_s,
-                         "worked formula's result": r.comment_result_mb_s})
+    for t, r, port, _, model in bus.port_rows():
+        rows.append({"table": t.attrs["provenance"]["table"], "port": port,
+                     "w (bits)": r.width_bits, "clock": r.clock_as_printed, "k": getattr(r, "transfers_per_clock", 1),
+                     "w/8 f/d k (MB/s)": f"{model:.0f}", "table value": r.max_bandwidth_mb_s,
+                     "worked formula's result": r.comment_result_mb_s})
     return pd.DataFrame(rows)
 
 

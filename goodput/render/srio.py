@@ -22,14 +22,8 @@ def field_table(payloads=(8, 64, 256), ids: int = 16) -> pd.DataFrame:
     rows = []
     for key, k in srio.KINDS.items():
         for p in payloads:
-            header = 2 + 2 * ids // 8 + k.logical_header_bytes
-            crc = 4 if header + p > 80 else 2
-            pad = -(header + p + crc) % 4
             wire = srio.wire_bytes(key, p, ids)
-            rows.append({"transaction": k.name, "payload": p, "control + tt + ftype": 2,
-                         "device IDs": 2 * ids // 8, "logical header": k.logical_header_bytes, "CRC": crc,
-                         "pad": pad, "start-of-packet symbol": 4, "acks riding along": 4 * k.acks_in_data_direction,
-                         "overhead": wire - p})
+            rows.append({"transaction": k.name, "payload": p, **srio.fields(key, p, ids), "overhead": wire - p})
     return pd.DataFrame(rows)
 
 

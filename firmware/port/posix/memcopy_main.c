@@ -69,18 +69,12 @@ int main(int argc, char **argv)
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
-        if (bad) {
-            fprintf(stderr, "memcopy: bad value for --%s: %s\n", index >= 0 ? longs[index].name : "?", optarg);
-            usage(stderr);
-            return 2;
-        }
+        if (bad)
+            return options_refuse("memcopy", longs, index, optarg, usage);
         index = -1;
     }
-    if (optind < argc) {
-        fprintf(stderr, "memcopy: unexpected argument: %s\n", argv[optind]);
-        usage(stderr);
-        return 2;
-    }
+    if (optind < argc)
+        return options_refuse("memcopy", longs, -1, argv[optind], usage);
     if (memcopy_check(&cfg, &why) != BENCH_OK) {
         fprintf(stderr, "memcopy: %s\n", why);
         usage(stderr);

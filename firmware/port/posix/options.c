@@ -1,4 +1,5 @@
 /* options.c - see options.h. */
+#define _POSIX_C_SOURCE 200809L
 #include "options.h"
 
 #include <errno.h>
@@ -53,4 +54,15 @@ int options_size_list(const char *text, uint64_t low, uint64_t high, uint32_t *o
             return (int)count;
         p = comma + 1;
     }
+}
+
+int options_refuse(const char *program, const struct option *longs, int index, const char *value,
+                   void (*usage)(FILE *))
+{
+    if (index < 0)
+        fprintf(stderr, "%s: unexpected argument: %s\n", program, value ? value : "");
+    else
+        fprintf(stderr, "%s: bad value for --%s: %s\n", program, longs[index].name, value ? value : "");
+    usage(stderr);
+    return 2;
 }

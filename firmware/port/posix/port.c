@@ -213,11 +213,6 @@ long port_recv(int handle, void *buf, size_t n, unsigned timeout_ms)
     }
 }
 
-void port_shutdown_send(int handle)
-{
-    shutdown(handle, SHUT_WR);
-}
-
 void port_close(int handle)
 {
     if (handle >= 0)

@@ -40,11 +40,8 @@ int main(int argc, char **argv)
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
-        if (bad) {
-            fprintf(stderr, "tcp_testee: bad value for --%s: %s\n", index >= 0 ? longs[index].name : "?", optarg);
-            usage(stderr);
-            return 2;
-        }
+        if (bad)
+            return options_refuse("tcp_testee", longs, index, optarg, usage);
         index = -1;
     }
     if (optind < argc || cfg.receive_port == cfg.transmit_port) {

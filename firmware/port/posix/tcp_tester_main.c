@@ -69,18 +69,12 @@ int main(int argc, char **argv)
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
-        if (bad) {
-            fprintf(stderr, "tcp_tester: bad value for --%s: %s\n", index >= 0 ? longs[index].name : "?", optarg);
-            usage(stderr);
-            return 2;
-        }
+        if (bad)
+            return options_refuse("tcp_tester", longs, index, optarg, usage);
         index = -1;
     }
-    if (optind < argc) {
-        fprintf(stderr, "tcp_tester: unexpected argument: %s\n", argv[optind]);
-        usage(stderr);
-        return 2;
-    }
+    if (optind < argc)
+        return options_refuse("tcp_tester", longs, -1, argv[optind], usage);
     st = tcp_tester_run(&cfg);
     if (st != BENCH_OK) {
         fprintf(stderr, "tcp_tester: %s\n", bench_strerror(st));
