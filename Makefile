@@ -16,13 +16,15 @@ SOURCES := $(MODELS) $(shell find book -type f) $(NOTEBOOKS) _config.yml _toc.ym
 # jupyter-cache re-executes a notebook when its code changes, not when the library
 # it imports does: a change under goodput/ or data/ drops the cache.
 MODELS_STAMP := _build/.models-stamp
+# Each chapter's workbook, exported before the build so the pages can link it for download.
+WORKBOOKS := _build/workbooks/.complete
 
-.PHONY: book test serve lab refresh lock clean venv assets chromium capture firmware
+.PHONY: book test serve lab refresh lock clean venv assets chromium libreoffice workbooks capture firmware
 
 ## book: build the HTML book into _build/html (sets everything up first)
 book: $(HTML)
 
-$(HTML): $(STAMP) $(VENDOR) $(SOURCES) $(MODELS_STAMP)
+$(HTML): $(STAMP) $(VENDOR) $(SOURCES) $(MODELS_STAMP) $(WORKBOOKS)
 	$(BIN)/jupyter-book build . --all --warningiserror --nitpick --keep-going
 	@touch $@
 
@@ -30,8 +32,15 @@ $(MODELS_STAMP): $(MODELS)
 	rm -rf _build/.jupyter_cache
 	@mkdir -p _build && touch $@
 
+## workbooks: every chapter's model as .xlsx with live formulas, into _build/workbooks
+workbooks: $(WORKBOOKS)
+$(WORKBOOKS): $(STAMP) $(MODELS)
+	rm -rf _build/workbooks
+	$(BIN)/goodput export xlsx --all -o _build/workbooks
+	@touch $@
+
 ## test: run every test: unit, data, notebooks (nbval), the built book in a browser
-test: $(HTML) chromium
+test: $(HTML) chromium libreoffice
 	$(BIN)/python -m pytest --nbval --nbval-sanitize-with tests/nbval-sanitize.cfg
 
 ## serve: read the built book at http://127.0.0.1:$(PORT)/
@@ -67,6 +76,14 @@ chromium:
 	@if [ ! -x $(CHROMIUM) ]; then \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	fi
+
+## libreoffice: the spreadsheet engine that recalculates the workbooks in the tests (Debian's packages)
+libreoffice:
+	@if ! command -v soffice >/dev/null || [ ! -e /usr/lib/python3/dist-packages/uno.py ]; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq --no-install-recommends libreoffice-calc-nogui python3-uno; \
 	fi
 
 ## lock: re-pin requirements.lock from pyproject.toml in a scratch environment

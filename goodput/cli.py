@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from . import bus, can, checks, coding, ethernet, hyperlink, pcie, sizing, spi, srio, tcp
 from .errors import GoodputError, ParameterError
@@ -303,6 +304,44 @@ def _run_checks(args) -> int:
     return 0
 
 
+def _add_export(sub) -> None:
+    p = sub.add_parser(
+        "export",
+        help="a chapter's model as a workbook of live formulas",
+        description="Write a chapter's calculation as .xlsx: named, validated inputs; a Model sheet of "
+                    "formulas printed from the sympy model; the chapter's source checks.",
+    )
+    p.add_argument("format", choices=("xlsx",), help="file format")
+    p.add_argument("chapter", nargs="?", help="chapter (notebook name), e.g. line-coding")
+    p.add_argument("--all", action="store_true", help="every chapter with a model, into the directory -o")
+    p.add_argument("-o", "--output", help="file to write (default CHAPTER.xlsx); with --all, a directory")
+    p.set_defaults(run=_run_export)
+
+
+def _run_export(args) -> int:
+    from .render import calculations, workbook
+
+    if args.all == bool(args.chapter):
+        known = ", ".join(calculations.CHAPTERS)
+        raise GoodputError(f"name one chapter or give --all; chapters with a model: {known}")
+    if args.chapter and args.chapter not in calculations.CHAPTERS:
+        raise GoodputError(f"chapter {args.chapter!r} has no model to export; "
+                           f"chapters with one: {', '.join(calculations.CHAPTERS)}")
+    if args.all:
+        if not args.output:
+            raise GoodputError("--all needs -o DIRECTORY")
+        targets = {c: Path(args.output) / f"{c}.xlsx" for c in calculations.CHAPTERS}
+    else:
+        targets = {args.chapter: Path(args.output or f"{args.chapter}.xlsx")}
+    for chapter, path in targets.items():
+        try:
+            workbook.export(chapter, path)
+        except (OSError, ValueError) as exc:
+            raise GoodputError(f"{path}: {exc}") from None
+        print(path)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="goodput",
@@ -320,6 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_can(sub)
     _add_size(sub)
     _add_checks(sub)
+    _add_export(sub)
     return parser
 
 

@@ -28,7 +28,8 @@ from .params import Parameter
 __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "dllps_per_read",
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
            "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "published_log",
-           "reads_in_flight", "pipelined_reads_expr", "PARAMETERS", "cpu_time", "fit_test15"]
+           "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
+           "fit_test15"]
 
 transactions = sp.Symbol("n", positive=True, integer=True)  #: transactions issued
 completion_latency = sp.Symbol("t_c", nonnegative=True)  #: ns from request to completion
@@ -106,6 +107,18 @@ def pipelined_reads_expr() -> sp.Expr:
     round_trip = serial_reads_expr()["time_ns"].subs({transactions: 1, dllps_per_read: 0, cpu_time: 0})
     wire_limit = pcie.payload / (_completion() * byte_time_expr())
     return 1000 * sp.Min(wire_limit, reads_in_flight * pcie.payload / round_trip)
+
+
+def pipelined_read_mbyte_s(size: int, completion_ns: float, in_flight: int, link: pcie.Link | None = None) -> float:
+    """:func:`pipelined_reads_expr` (MB/s) for reads of ``size`` bytes on ``link`` (the tutorial's PCIe 1.1 x1)."""
+    if size <= 0:
+        raise ValueError(f"read size must be above 0 bytes, not {size}")
+    p = PARAMETERS
+    link = (link or pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")).checked()
+    subs = {**pcie.link_substitution(link), pcie.payload: size,
+            completion_latency: p["completion_ns"].check(completion_ns),
+            reads_in_flight: p["reads_in_flight"].check(in_flight)}
+    return float(pipelined_reads_expr().subs(subs))
 
 
 PARAMETERS = {

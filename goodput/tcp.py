@@ -26,7 +26,7 @@ from .params import Parameter
 
 __all__ = ["message", "mtu", "ip_header", "tcp_options", "line_rate", "TCP_HEADER_BYTES", "TIMESTAMP_BYTES",
            "PARAMETERS", "mss_expr", "segments_expr", "segment_wire_expr", "message_wire_expr",
-           "message_goodput_expr", "stream_goodput_expr", "evaluate"]
+           "message_goodput_expr", "stream_goodput_expr", "goodputs", "evaluate"]
 
 message = sp.Symbol("M", positive=True, integer=True)  #: application message (write), bytes
 mtu = sp.Symbol("U", positive=True, integer=True)  #: MTU, bytes
@@ -100,6 +100,16 @@ def _numeric(name: str):
     expr = {"message": message_goodput_expr(), "stream": stream_goodput_expr(), "segments": segments_expr(),
             "wire": message_wire_expr()}[name]
     return sp.lambdify(_ARGS, expr, "math")
+
+
+def goodputs(message_bytes: int, line_rate_mbit_s: float = 100, mtu_bytes: int = 1500, ip_header_bytes: int = 20,
+             tcp_options_bytes: int = 0) -> dict[str, float]:
+    """Per-write and stream goodput (Mbit/s) for header and option sizes in bytes, each checked."""
+    p = PARAMETERS
+    args = (p["line_rate_mbit_s"].check(line_rate_mbit_s), p["message_bytes"].check(message_bytes),
+            p["mtu_bytes"].check(mtu_bytes), p["ip_header_bytes"].check(ip_header_bytes),
+            p["tcp_options_bytes"].check(tcp_options_bytes))
+    return {"per_write_mbit_s": _numeric("message")(*args), "stream_mbit_s": _numeric("stream")(*args)}
 
 
 def evaluate(message_bytes: int = 8192, line_rate_mbit_s: float = 100, mtu_bytes: int = 1500, ip_version: int = 4,

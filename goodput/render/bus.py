@@ -16,9 +16,10 @@ import pandas as pd
 import sympy as sp
 
 from .. import bus, data
+from .calculation import Calculation, Output
 from .charts import Choice, Slider, live_model
 
-__all__ = ["BASIS", "linear_parts", "scenario_rows", "scenario_chart", "scenario_table", "measured_share_table", "port_table", "copy_rows", "copy_chart",
+__all__ = ["BASIS", "linear_parts", "scenario_rows", "scenario_chart", "scenario_table", "measured_share_table", "port_table", "copy_rows", "copy_calculation", "copy_chart",
            "COPY_ENDPOINTS", "guidance_frame", "index_chart"]
 
 _a, _b, _c = sp.symbols("a_f a_DDR a_TC")
@@ -135,14 +136,29 @@ def copy_rows() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def copy_chart() -> alt.LayerChart:
-    """A copy you set up: endpoints from the drop-downs, TCs and clocks from the sliders."""
+def copy_calculation() -> Calculation:
+    """Every limit of a copy by alike TCs between each pair of endpoints, live on TCs and clocks;
+    the page's table shows the pair chosen in the drop-downs."""
     choices = [Choice("endpoint_a", COPY_ENDPOINTS, "MSMC SRAM", "source"),
                Choice("endpoint_b", COPY_ENDPOINTS, "DDR3A", "destination")]
-    live = live_model(copy_rows(), outputs={"limit_mb_s": _VALUE},
-                      sliders=_sliders("tcs", "tc_width_bits", "tc_clock_divider", "cpu_clock_mhz",
-                                       "ddr3_mtps", "ddr3_width_bits"),
-                      fields={_a: "a_f", _b: "a_DDR", _c: "a_TC"}, choices=choices, name="edma_copy")
+
+    def numeric(inputs, case):
+        return {"limit_mb_s": bus.copy_limits(case["endpoint_a"], case["endpoint_b"], **inputs)[case["endpoint"]]}
+
+    return Calculation(
+        chapter="keystone-memory-edma", name="edma_copy", title="The limits of your copy (MB/s)",
+        cases=copy_rows(), shown={"endpoint_a": "source", "endpoint_b": "destination", "limit": "limit"},
+        fields={_a: "a_f", _b: "a_DDR", _c: "a_TC"},
+        inputs=_sliders("tcs", "tc_width_bits", "tc_clock_divider", "cpu_clock_mhz", "ddr3_mtps", "ddr3_width_bits"),
+        outputs=[Output("limit_mb_s", _VALUE, "limit", "MB/s", 1)], numeric=numeric, choices=choices,
+        row_filter="datum.endpoint_a == endpoint_a && datum.endpoint_b == endpoint_b")
+
+
+def copy_chart() -> alt.VConcatChart:
+    """A copy you set up: endpoints from the drop-downs, TCs and clocks from the sliders; its limits
+    as bars and in the calculated table."""
+    calc = copy_calculation()
+    live = calc.live()
     base = _binding(live.base.transform_filter(
         "datum.endpoint_a == endpoint_a && datum.endpoint_b == endpoint_b"), "endpoint_a")
     bars = base.mark_bar().encode(
@@ -150,7 +166,7 @@ def copy_chart() -> alt.LayerChart:
         x=alt.X("limit_mb_s:Q", title="MB/s"),
         color=alt.condition("datum.binds", alt.value("#c0392b"), alt.value("#999")),
         tooltip=["limit:N", alt.Tooltip("limit_mb_s:Q", format=".0f"), alt.Tooltip("bound_mb_s:Q", format=".0f")])
-    return live.layer(bars).properties(width=460, title="Your copy: its limits (red = the one that binds)")
+    return calc.view(live, bars, width=460, title="Your copy: its limits (red = the one that binds)")
 
 
 def guidance_frame(acnt_sizes=(8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192),

@@ -6,9 +6,10 @@ import altair as alt
 import pandas as pd
 
 from .. import can, data
-from .charts import Slider, live_model
+from .calculation import Calculation, Output
+from .charts import Slider
 
-__all__ = ["budget_table", "explore_chart"]
+__all__ = ["budget_table", "calculation", "explore_chart"]
 
 
 def budget_table() -> pd.DataFrame:
@@ -35,14 +36,32 @@ def budget_table() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def explore_chart() -> alt.LayerChart:
-    """Messages/s against data length for both identifier formats, live on rates and stuffing."""
+def calculation() -> Calculation:
+    """Messages per second for each data length and identifier format, for the reader's bit rates
+    and stuffing."""
     rows = pd.DataFrame([{"data_bytes": n, "x": x, "format": "extended" if x else "standard"}
                          for x in (0, 1) for n in can.DATA_LENGTHS])
     p = can.PARAMETERS
-    live = live_model(rows, outputs={"messages_per_s": can.messages_per_s_expr()},
-                      sliders=[Slider(p["arbitration_mbit_s"]), Slider(p["data_mbit_s"]), Slider(p["stuffing"])],
-                      fields={can.data_bytes: "data_bytes", can.extended: "x"}, name="can_frames")
+
+    def numeric(inputs, case):
+        r = can.evaluate(case["data_bytes"], bool(case["x"]), inputs["arbitration_mbit_s"], inputs["data_mbit_s"],
+                         inputs["stuffing"])
+        return {"messages_per_s": r["messages_per_s"]}
+
+    return Calculation(
+        chapter="can-fd", name="can_frames", title="CAN FD messages per second",
+        cases=rows, shown={"format": "identifier", "data_bytes": "data bytes"},
+        fields={can.data_bytes: "data_bytes", can.extended: "x"},
+        inputs=[Slider(p["arbitration_mbit_s"]), Slider(p["data_mbit_s"]), Slider(p["stuffing"])],
+        outputs=[Output("messages_per_s", can.messages_per_s_expr(), "messages", "per s", 1)],
+        numeric=numeric, row_filter="datum.data_bytes >= 8")
+
+
+def explore_chart() -> alt.VConcatChart:
+    """Messages/s against data length for both identifier formats, live on rates and stuffing,
+    above the calculated table (8 data bytes and up)."""
+    calc = calculation()
+    live = calc.live()
     x = alt.X("data_bytes:Q", title="data bytes per frame")
     lines = live.base.mark_line(point=True).encode(
         x=x, y=alt.Y("messages_per_s:Q", scale=alt.Scale(type="log"), title="messages per second"),
@@ -54,5 +73,5 @@ def explore_chart() -> alt.LayerChart:
                          ).transform_filter("arbitration_mbit_s == 1 && data_mbit_s == 5").mark_point(
         shape="diamond", size=150, filled=True).encode(x=x, y="measured_per_s:Q", color="format:N",
                                                        tooltip=["format:N", "measured_per_s:Q"])
-    return live.layer(lines, measured).properties(
+    return calc.view(live, lines, measured,
         width=480, height=260, title="CAN FD: model for the sliders (lines), AM243x measured at 1/5 Mbit/s (diamonds)")

@@ -19,6 +19,7 @@ import altair as alt
 import pandas as pd
 import sympy as sp
 
+from ..errors import ParameterError
 from ..params import Parameter
 from .vega import vega_expr
 
@@ -49,17 +50,33 @@ class Slider:
     def name(self) -> str:
         return self.parameter.name
 
-    def param(self) -> alt.Parameter:
+    def check(self, value: float) -> float:
+        """``value`` if the parameter allows it and it lies within this slider's narrower range."""
+        p = self.parameter
+        value = p.check(value)
+        low = self.minimum if self.minimum is not None else p.minimum
+        high = self.maximum if self.maximum is not None else p.maximum
+        if value < low or value > high:
+            raise ParameterError(p.name, value, f"from {low:g} to {high:g} {p.unit} on this page")
+        return value
+
+    def bounds(self) -> tuple[float, float]:
+        """The lowest and highest value the slider reaches."""
         p = self.parameter
         low = self.minimum if self.minimum is not None else p.minimum
         if p.exclusive_minimum and low == p.minimum:
             low = low + (self.step or p.step)
+        return low, self.maximum if self.maximum is not None else p.maximum
+
+    def param(self) -> alt.Parameter:
+        p = self.parameter
+        low, high = self.bounds()
         return alt.param(
             name=p.name,
             value=self.value if self.value is not None else p.default,
             bind=alt.binding_range(
                 min=low,
-                max=self.maximum if self.maximum is not None else p.maximum,
+                max=high,
                 step=self.step or p.step,
                 name=p.label + " ",
             ),

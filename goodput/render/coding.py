@@ -7,10 +7,11 @@ import pandas as pd
 import sympy as sp
 
 from .. import coding
-from .charts import Choice, Slider, live_model
+from .calculation import Calculation, Output
+from .charts import Choice, Slider
 from .formula import substituted_latex
 
-__all__ = ["codes_table", "efficiency_latex", "explore_chart"]
+__all__ = ["codes_table", "efficiency_latex", "calculation", "explore_chart"]
 
 SELECTED = "#c0392b"
 OTHER = "#8fb8de"
@@ -39,25 +40,31 @@ def efficiency_latex() -> str:
     return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
 
 
-def explore_chart(code: str = "8b10b") -> alt.LayerChart:
-    """Goodput of every line code for the reader's line rate and lane count, live in the page."""
+def calculation(code: str = "8b10b") -> Calculation:
+    """Each line code's data rate for the reader's line rate and lanes."""
     coding.get_code(code)
-    live = live_model(
-        codes_table(),
-        outputs={
-            "goodput_gbit_s": coding.bit_rate_expr(),
-            "efficiency": coding.efficiency_expr(),
-            "signalling_rate_gbaud": coding.line_rate * coding.lanes,
-        },
-        sliders=[
-            Slider(coding.PARAMETERS["line_rate_gbaud"], maximum=32.0),
-            Slider(coding.PARAMETERS["lanes"], maximum=16),
-        ],
-        choices=[Choice("code", list(coding.CODES), code, "highlight",
-                        [c.name for c in coding.CODES.values()])],
+    return Calculation(
+        chapter="line-coding", name="line_codes", title="Data rate left after each line code",
+        cases=codes_table(), shown={"name": "code"},
         fields={coding.data_bits: "data_bits", coding.coded_bits: "coded_bits"},
-        name="line_codes",
+        inputs=[Slider(coding.PARAMETERS["line_rate_gbaud"], maximum=32.0),
+                Slider(coding.PARAMETERS["lanes"], maximum=16)],
+        outputs=[Output("goodput_gbit_s", coding.bit_rate_expr(), "data bit rate", "Gbit/s", 4),
+                 Output("efficiency", coding.efficiency_expr(), "efficiency", "", 6),
+                 Output("signalling_rate_gbaud", coding.line_rate * coding.lanes, "signalling rate", "Gbaud", 4)],
+        numeric=lambda i, case: {
+            "goodput_gbit_s": coding.bit_rate_gbit_s(i["line_rate_gbaud"], i["lanes"], case["code"]),
+            "efficiency": coding.efficiency(case["code"]),
+            "signalling_rate_gbaud": i["line_rate_gbaud"] * i["lanes"]},
+        choices=[Choice("code", list(coding.CODES), code, "highlight", [c.name for c in coding.CODES.values()])],
     )
+
+
+def explore_chart(code: str = "8b10b") -> alt.VConcatChart:
+    """Goodput of every line code for the reader's line rate and lane count, live in the page,
+    above the calculated table."""
+    calc = calculation(code)
+    live = calc.live()
     y = alt.Y("name:N", sort=None, title=None)
     tooltip = [
         alt.Tooltip("name:N", title="code"),
@@ -78,7 +85,5 @@ def explore_chart(code: str = "8b10b") -> alt.LayerChart:
     labels = live.base.mark_text(align="left", dx=4).encode(
         y=y, x="goodput_gbit_s:Q", text=alt.Text("goodput_gbit_s:Q", format=".4~f"),
     ).properties(name="goodput_labels")
-    return live.layer(bars, ceiling, labels).properties(
-        width=480, height=170,
-        title="Data rate left after the line code (dashed: signalling rate)",
-    )
+    return calc.view(live, bars, ceiling, labels, width=480, height=170,
+                     title="Data rate left after the line code (dashed: signalling rate)")

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import altair as alt
 import pandas as pd
+import sympy as sp
 
 from .. import data, ethernet
+from ..errors import ParameterError
 from ..params import Parameter
+from .calculation import Calculation, Output
 from .charts import Slider, live_model
 
-__all__ = ["FRAME_SIZES", "VLAN", "explore_chart", "keystone_chart"]
+__all__ = ["FRAME_SIZES", "VLAN", "calculation", "explore_chart", "keystone_chart"]
 
 FRAME_SIZES = (64, 96, 128, 192, 256, 384, 512, 768, 1024, 1280, 1518)
 SHOWN_STACKS = ("raw", "udp4", "tcp4", "tcp4ts", "tcp6ts")
@@ -17,44 +20,64 @@ VLAN = Parameter("vlan_bytes", ethernet.vlan, "bytes", 0, ethernet.VLAN_TAG_BYTE
                  step=ethernet.VLAN_TAG_BYTES, label="VLAN tag (bytes)", integer=True)
 
 
-def explore_chart() -> alt.LayerChart:
-    """Payload goodput per protocol stack against frame size, live on MAC rate and VLAN tag."""
+def _your_goodput(inputs, case) -> dict:
+    names = {s.name: s.key for s in ethernet.STACKS.values()}
+    try:
+        out = ethernet.evaluate(inputs["frame_bytes"], inputs["mac_rate_gbit_s"], names[case["stack"]],
+                                vlan_tag=inputs["vlan_bytes"] == ethernet.VLAN_TAG_BYTES)["goodput_gbit_s"]
+    except ParameterError:  # the frame cannot hold this stack's headers: no payload
+        out = 0.0
+    return {"your_goodput_gbit_s": out}
+
+
+def calculation() -> Calculation:
+    """Payload goodput of back-to-back frames of your size above each protocol stack (0 where the
+    frame cannot hold the stack's headers)."""
+    return Calculation(
+        chapter="ethernet-framing", name="ethernet_your_frame", title="Your frame above each protocol stack",
+        cases=pd.DataFrame([{"stack": ethernet.STACKS[k].name, "stack_bytes": ethernet.STACKS[k].header_bytes}
+                            for k in SHOWN_STACKS]),
+        shown={"stack": "stack", "stack_bytes": "stack headers (bytes)"},
+        fields={ethernet.stack: "stack_bytes"},
+        inputs=[Slider(ethernet.PARAMETERS["mac_rate_gbit_s"], maximum=100.0), Slider(VLAN),
+                Slider(ethernet.PARAMETERS["frame_bytes"])],
+        outputs=[Output("your_goodput_gbit_s", sp.Max(0, ethernet.payload_goodput_expr().subs(ethernet.VALUES)),
+                        "payload goodput", "Gbit/s", 4)],
+        numeric=_your_goodput)
+
+
+def explore_chart() -> alt.VConcatChart:
+    """Payload goodput per protocol stack against frame size, live on MAC rate and VLAN tag;
+    your frame size on every stack, as points and in the calculated table."""
     cases = pd.DataFrame([{"frame_bytes": f, "stack": ethernet.STACKS[k].name,
                            "stack_bytes": ethernet.STACKS[k].header_bytes}
                           for k in SHOWN_STACKS for f in FRAME_SIZES])
     headers = ethernet.VALUES[ethernet.mac_header] + ethernet.VLAN_TAG_BYTES + ethernet.VALUES[ethernet.fcs]
     cases = cases[cases["frame_bytes"] >= headers + cases["stack_bytes"]]
-    sliders = [Slider(ethernet.PARAMETERS["mac_rate_gbit_s"], maximum=100.0), Slider(VLAN)]
+    calc = calculation()
+    yours_live = calc.live()
     live = live_model(
         cases,
         outputs={"goodput_gbit_s": ethernet.payload_goodput_expr().subs(ethernet.VALUES)},
-        sliders=sliders,
+        sliders=calc.inputs[:2],
         fields={ethernet.frame: "frame_bytes", ethernet.stack: "stack_bytes"},
         name="ethernet_frames",
     )
     # the reader's frame: one point per stack at the frame-size slider
-    yours = live_model(
-        pd.DataFrame([{"stack": ethernet.STACKS[k].name, "stack_bytes": ethernet.STACKS[k].header_bytes}
-                      for k in SHOWN_STACKS]),
-        outputs={"your_goodput_gbit_s": ethernet.payload_goodput_expr().subs(ethernet.VALUES),
-                 "your_frame_bytes": ethernet.frame},
-        sliders=sliders + [Slider(ethernet.PARAMETERS["frame_bytes"])],
-        fields={ethernet.stack: "stack_bytes"},
-        name="ethernet_your_frame",
-    )
+    yours = yours_live.base.transform_calculate(your_frame_bytes="frame_bytes")
     x = alt.X("frame_bytes:Q", scale=alt.Scale(type="log", base=2), title="frame size, MAC header to FCS (bytes)")
     color = alt.Color("stack:N", sort=[ethernet.STACKS[k].name for k in SHOWN_STACKS], title=None)
     lines = live.base.mark_line(point=True).encode(
         x=x, y=alt.Y("goodput_gbit_s:Q", title="payload goodput (Gbit/s)"), color=color,
         tooltip=["stack:N", "frame_bytes:Q", alt.Tooltip("goodput_gbit_s:Q", format=".3f")])
     # a frame too small for a stack's headers carries no payload of it: no point drawn
-    points = yours.base.transform_filter(
+    points = yours.transform_filter(
         f"datum.your_frame_bytes >= {headers} - {ethernet.VLAN_TAG_BYTES} + vlan_bytes + datum.stack_bytes"
     ).mark_point(shape="diamond", size=140, filled=True).encode(
         x=alt.X("your_frame_bytes:Q", scale=alt.Scale(type="log", base=2)), y="your_goodput_gbit_s:Q", color=color,
         tooltip=["stack:N", "your_frame_bytes:Q", alt.Tooltip("your_goodput_gbit_s:Q", format=".3f")])
-    return yours.layer(lines, points).properties(
-        width=520, height=260, title="Payload goodput above each protocol stack; diamonds: your frame size")
+    return calc.view(yours_live, lines, points,
+                     width=520, height=260, title="Payload goodput above each protocol stack; diamonds: your frame size")
 
 
 def keystone_chart() -> alt.LayerChart:

@@ -7,9 +7,10 @@ import pandas as pd
 import sympy as sp
 
 from .. import coding, data, hyperlink
+from .calculation import Calculation, Output
 from .charts import Slider, live_model
 
-__all__ = ["PACKET_SIZES", "measured_points", "explore_chart"]
+__all__ = ["PACKET_SIZES", "measured_points", "calculation", "explore_chart"]
 
 #: Payloads per packet the curve is drawn at, bytes.
 PACKET_SIZES = (8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256)
@@ -35,20 +36,31 @@ def measured_points() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def explore_chart() -> alt.LayerChart:
-    """Goodput against payload per packet, live on line rate and lanes, with Tables 23-26 on top."""
+def calculation() -> Calculation:
+    """Goodput per payload size for the reader's line rate and lanes (one packet per transfer)."""
     p = hyperlink.PARAMETERS
-    cases = pd.DataFrame({"packet_bytes": list(PACKET_SIZES)})
-    live = live_model(
-        cases,
-        # one packet's worth per transfer: S = P, as the guide's formulas take it
-        outputs={"model_gbit_s": hyperlink.goodput_expr().subs(
-            {hyperlink.transfer: hyperlink.packet, hyperlink.control: hyperlink.CONTROL_BYTES}),
-            "bit_rate_gbit_s": coding.bit_rate_expr(coding.CODES["8b9b"])},
-        sliders=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"])],
+    return Calculation(
+        chapter="hyperlink", name="hyperlink_packets", title="Goodput per packet payload, one direction",
+        cases=pd.DataFrame({"packet_bytes": list(PACKET_SIZES)}), shown={"packet_bytes": "payload (bytes)"},
         fields={hyperlink.packet: "packet_bytes"},
-        name="hyperlink_packets",
-    )
+        inputs=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"])],
+        # one packet's worth per transfer: S = P, as the guide's formulas take it
+        outputs=[Output("model_gbit_s", hyperlink.goodput_expr().subs(
+                     {hyperlink.transfer: hyperlink.packet, hyperlink.control: hyperlink.CONTROL_BYTES}),
+                     "goodput", "Gbit/s"),
+                 Output("bit_rate_gbit_s", coding.bit_rate_expr(coding.CODES["8b9b"]), "8b/9b bit rate", "Gbit/s")],
+        numeric=lambda i, case: {
+            "model_gbit_s": hyperlink.goodput_gbit_s(i["line_rate_gbaud"], i["lanes"], case["packet_bytes"],
+                                                     case["packet_bytes"]),
+            "bit_rate_gbit_s": coding.bit_rate_gbit_s(i["line_rate_gbaud"], i["lanes"], "8b9b")})
+
+
+def explore_chart() -> alt.VConcatChart:
+    """Goodput against payload per packet, live on line rate and lanes, with Tables 23-26 on top,
+    your transfers, and the calculated table."""
+    p = hyperlink.PARAMETERS
+    calc = calculation()
+    live = calc.live()
     write = sp.Symbol("write_flag")
     per_packet = hyperlink.goodput_expr().subs({hyperlink.transfer: hyperlink.packet,
                                                 hyperlink.control: hyperlink.CONTROL_BYTES})
@@ -75,6 +87,6 @@ def explore_chart() -> alt.LayerChart:
     mine = yours.base.mark_point(shape="diamond", size=160, filled=True, color="#c0392b").encode(
         x=alt.X("your_packet_bytes:Q", scale=alt.Scale(type="log", base=2)), y="your_gbit_s:Q",
         tooltip=["transfer:N", "your_packet_bytes:Q", alt.Tooltip("your_gbit_s:Q", format=".2f")])
-    return yours.layer(roof, model, points, mine).properties(
+    return calc.view(live, roof, model, points, mine, params=yours.params,
         width=520, height=280,
         title="HyperLink: model (black), 8b/9b bit rate (dashed), Tables 23-26 (points), your transfers (red)")

@@ -13,9 +13,11 @@ import sympy as sp
 
 from .. import coding, pcie
 from ..params import Parameter
+from .calculation import Calculation, Output
 from .charts import Slider, live_model
 
-__all__ = ["SLIDERS", "slider_values_to_link", "live_exprs", "explore_chart", "breakdown_chart",
+__all__ = ["SLIDERS", "slider_values_to_link", "live_exprs", "calculation", "latency_calculation",
+           "reads_calculation", "explore_chart", "breakdown_chart",
            "measured_vs_model_chart", "latency_chart", "reads_chart", "ahb_delays_chart", "test14_chart",
            "trace_timeline_chart",
            "explore_sizes"]
@@ -104,18 +106,35 @@ def _sliders(names) -> list[Slider]:
     return [Slider(SLIDERS[n]) for n in names]
 
 
-def explore_chart() -> alt.LayerChart:
-    """Write and read goodput against transfer size, recomputed from the sliders in the page."""
+def calculation() -> Calculation:
+    """Write and read goodput per transfer size on the reader's link (the sliders)."""
     exprs = live_exprs()
-    live = live_model(
-        explore_sizes(),
-        outputs={"write_gbit_s": exprs["write_gbit_s"], "read_gbit_s": exprs["read_gbit_s"],
-                 "bit_rate_gbit_s": pcie.generation_bit_rate_expr().subs(coding.lanes, 2 ** lanes_log2)},
-        sliders=_sliders(["generation", "lanes_log2", "mps_log2", "mrrs_log2", "header_dwords",
-                          "ecrc", "ack_group"]),
-        fields={pcie.payload: "size_bytes"},
-        name="pcie_sizes",
-    )
+    sizes = explore_sizes()
+    sizes["tabled"] = [s >= 64 and s & (s - 1) == 0 for s in sizes["size_bytes"]]
+
+    def numeric(inputs, case):
+        link, _ = slider_values_to_link(inputs)
+        return {"write_gbit_s": pcie.goodput_gbit_s("write", link, case["size_bytes"]),
+                "read_gbit_s": pcie.goodput_gbit_s("read", link, case["size_bytes"], duplex=True) / 2,
+                "bit_rate_gbit_s": coding.bit_rate_gbit_s(link.generation.rate_gtps, link.lanes,
+                                                          link.generation.code)}
+
+    return Calculation(
+        chapter="pcie-packets", name="pcie_sizes", title="Goodput of back-to-back transfers, one direction",
+        cases=sizes, shown={"size_bytes": "bytes"}, fields={pcie.payload: "size_bytes"},
+        inputs=_sliders(["generation", "lanes_log2", "mps_log2", "mrrs_log2", "header_dwords", "ecrc", "ack_group"]),
+        outputs=[Output("write_gbit_s", exprs["write_gbit_s"], "writes", "Gbit/s"),
+                 Output("read_gbit_s", exprs["read_gbit_s"], "reads, both ways", "Gbit/s"),
+                 Output("bit_rate_gbit_s", pcie.generation_bit_rate_expr().subs(coding.lanes, 2 ** lanes_log2),
+                        "bit rate after the line code", "Gbit/s")],
+        numeric=numeric, row_filter="datum.tabled")
+
+
+def explore_chart() -> alt.VConcatChart:
+    """Write and read goodput against transfer size, recomputed from the sliders in the page,
+    above the calculated table (powers of two from 64 bytes)."""
+    calc = calculation()
+    live = calc.live()
     folded = live.base.transform_fold(["write_gbit_s", "read_gbit_s"], as_=["transfer", "gbit_s"])
     x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)")
     lines = folded.mark_line(point=True).encode(
@@ -128,10 +147,8 @@ def explore_chart() -> alt.LayerChart:
                  alt.Tooltip("gbit_s:Q", format=".3f", title="Gbit/s")],
     )
     ceiling = live.base.mark_rule(strokeDash=[4, 3], color="#555").encode(y="bit_rate_gbit_s:Q")
-    return live.layer(lines, ceiling).properties(
-        width=520, height=260,
-        title="Goodput of back-to-back transfers (dashed: bit rate after the line code)",
-    )
+    return calc.view(live, lines, ceiling, width=520, height=260,
+                     title="Goodput of back-to-back transfers (dashed: bit rate after the line code)")
 
 
 def breakdown_chart() -> alt.LayerChart:
@@ -197,29 +214,45 @@ def measured_vs_model_chart(table_name: str, kind: str, device: str,
                                                   title=title + " (points: measured; dashed: packet model)")
 
 
-def latency_chart(kind: str) -> alt.LayerChart:
-    """AN3935's back-to-back table with the latency-bound model live on sliders (defaults: the fit)."""
+def latency_calculation(kind: str) -> Calculation:
+    """AN3935's back-to-back sizes under the latency-bound model, live on its three timings
+    (starting at the values fitted to the table)."""
     from .. import data, pcie_latency
 
     fit, _ = pcie_latency.fit_an3935(kind)
     table = data.load("an3935-table11" if kind == "write" else "an3935-table12")
     link = pcie.an3935_link("MSC8156")
     subs = {**pcie.link_substitution(link), pcie_latency.credits: pcie_latency.AN3935_NP_CREDITS}
-    expr = pcie_latency.latency_bound_expr(kind, "every", duplex=True).subs(subs)
-    ceiling = pcie.goodput_expr(kind, "every", duplex=True).subs(subs)
     cases = table[["bytes"]].rename(columns={"bytes": "size_bytes"})
     for column in pcie_latency.AN3935_BACK_TO_BACK:
         cases[column] = table[column]
     p = pcie_latency.PARAMETERS
-    live = live_model(
-        cases,
-        outputs={"model_gbit_s": expr, "ceiling_gbit_s": ceiling},
-        sliders=[Slider(p["serial_ns"], value=round(fit.values["t_s"] / 5) * 5),
-                 Slider(p["latency_ns"], value=round(fit.values["t_l"] / 10) * 10),
-                 Slider(p["in_flight"])],
-        fields={pcie.payload: "size_bytes"},
-        name=f"an3935_{kind}_latency",
-    )
+
+    def numeric(inputs, case):
+        return {"model_gbit_s": float(pcie_latency.latency_bound_gbit_s(
+                    kind, link, [case["size_bytes"]], inputs["serial_ns"], inputs["latency_ns"],
+                    inputs["in_flight"], duplex=True)[0]),
+                "ceiling_gbit_s": pcie.goodput_gbit_s(kind, link, case["size_bytes"], duplex=True)}
+
+    return Calculation(
+        chapter="pcie-measured", name=f"an3935_{kind}_latency",
+        title=f"AN3935 back-to-back {kind}s: the latency model for the sliders",
+        cases=cases, shown={"size_bytes": "bytes"}, fields={pcie.payload: "size_bytes"},
+        inputs=[Slider(p["serial_ns"], value=round(fit.values["t_s"] / 5) * 5),
+                Slider(p["latency_ns"], value=round(fit.values["t_l"] / 10) * 10),
+                Slider(p["in_flight"])],
+        outputs=[Output("model_gbit_s", pcie_latency.latency_bound_expr(kind, "every", duplex=True).subs(subs),
+                        "latency model", "Gbit/s"),
+                 Output("ceiling_gbit_s", pcie.goodput_expr(kind, "every", duplex=True).subs(subs),
+                        "packet model", "Gbit/s")],
+        numeric=numeric)
+
+
+def latency_chart(kind: str) -> alt.VConcatChart:
+    """AN3935's back-to-back table with the latency-bound model live on sliders (defaults: the fit),
+    above the calculated table."""
+    calc = latency_calculation(kind)
+    live = calc.live()
     x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)")
     names = {"single_request_gbit_s": "1 in flight", "four_back_to_back_gbit_s": "4 in flight",
              "eight_back_to_back_gbit_s": "8 in flight"}
@@ -234,13 +267,14 @@ def latency_chart(kind: str) -> alt.LayerChart:
         x=x, y="model_gbit_s:Q",
         tooltip=[alt.Tooltip("model_gbit_s:Q", format=".2f", title="latency model")])
     roof = live.base.mark_line(color="#777", strokeDash=[5, 3]).encode(x=x, y="ceiling_gbit_s:Q")
-    return live.layer(measured, roof, model).properties(
+    return calc.view(live, measured, roof, model,
         width=520, height=260,
         title=f"AN3935 back-to-back {kind}s: black, the latency model for the slider values; dashed, the packet model")
 
 
-def reads_chart() -> alt.LayerChart:
-    """Reads on the Intel tutorial's link (PCIe 1.1 x1): completion latency and reads in flight, live."""
+def reads_calculation() -> Calculation:
+    """Reads on the Intel tutorial's link (PCIe 1.1 x1) for the reader's completion latency and
+    reads in flight, with Test 15's measured rates beside them."""
     from .. import data, pcie_transactions as pt
 
     link = pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")
@@ -249,14 +283,27 @@ def reads_chart() -> alt.LayerChart:
     test15 = data.load("intel-324611-test15")
     sizes = sizes.merge(test15.rename(columns={"payload_bytes": "size_bytes"})[["size_bytes", "measured_mbyte_s"]],
                         on="size_bytes", how="left")
-    live = live_model(
-        sizes,
-        outputs={"read_mbyte_s": pt.pipelined_reads_expr().subs(subs),
-                 "write_mbyte_s": 1000 * pcie.goodput_expr("write", "none").subs(subs) / 8},
-        sliders=[Slider(pt.PARAMETERS["completion_ns"]), Slider(pt.PARAMETERS["reads_in_flight"])],
-        fields={pcie.payload: "size_bytes"},
-        name="intel_reads",
-    )
+
+    def numeric(inputs, case):
+        return {"read_mbyte_s": pt.pipelined_read_mbyte_s(case["size_bytes"], inputs["completion_ns"],
+                                                          inputs["reads_in_flight"], link),
+                "write_mbyte_s": 1000 * pcie.goodput_gbit_s("write", link, case["size_bytes"]) / 8}
+
+    return Calculation(
+        chapter="pcie-reads", name="intel_reads", title="Reads and writes on PCIe 1.1 x1",
+        cases=sizes, shown={"size_bytes": "bytes"}, fields={pcie.payload: "size_bytes"},
+        inputs=[Slider(pt.PARAMETERS["completion_ns"]), Slider(pt.PARAMETERS["reads_in_flight"])],
+        outputs=[Output("read_mbyte_s", pt.pipelined_reads_expr().subs(subs), "reads", "MB/s"),
+                 Output("write_mbyte_s", 1000 * pcie.goodput_expr("write", "none").subs(subs) / 8,
+                        "back-to-back writes", "MB/s")],
+        numeric=numeric)
+
+
+def reads_chart() -> alt.VConcatChart:
+    """Reads on the Intel tutorial's link (PCIe 1.1 x1): completion latency and reads in flight, live,
+    above the calculated table."""
+    calc = reads_calculation()
+    live = calc.live()
     x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="read or write size (bytes)")
     y = alt.Y("read_mbyte_s:Q", scale=alt.Scale(type="log"), title="throughput (MB/s)")
     reads = live.base.mark_line(color="#d62728", point=alt.OverlayMarkDef(color="#d62728")).encode(
@@ -268,7 +315,7 @@ def reads_chart() -> alt.LayerChart:
         filled=True, size=60, color="black").encode(
         x=x, y="measured_mbyte_s:Q",
         tooltip=["size_bytes:Q", alt.Tooltip("measured_mbyte_s:Q", title="Test 15, measured (MB/s)")])
-    return live.layer(writes, reads, measured).properties(
+    return calc.view(live, writes, reads, measured,
         width=520, height=260,
         title="PCIe 1.1 x1: reads (red) for the slider values, back-to-back writes (dashed), Test 15 measured (black)")
 

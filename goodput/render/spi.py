@@ -7,9 +7,10 @@ import numpy as np
 import pandas as pd
 
 from .. import data, spi
-from .charts import Slider, live_model
+from .calculation import Calculation, Output
+from .charts import Slider
 
-__all__ = ["measured_vs_model", "dma_overhead", "explore_chart"]
+__all__ = ["measured_vs_model", "dma_overhead", "calculation", "explore_chart"]
 
 
 def _verdict(mode: str, residual: float) -> str:
@@ -45,15 +46,27 @@ def dma_overhead() -> dict[str, float]:
             "worst_residual_us": float(np.max(np.abs(residual))), "points": int(len(t))}
 
 
-def explore_chart() -> alt.LayerChart:
-    """Transfer time of 400 bytes against word width for the sliders, with the measured rows."""
+def calculation() -> Calculation:
+    """Transfer time of 400 bytes per word width, for the reader's clock and gap between words."""
     p = spi.PARAMETERS
     widths = [8, 16, 32]
-    live = live_model(
-        pd.DataFrame({"word_bits": widths, "words": [3200 // w for w in widths]}),
-        outputs={"model_us": spi.transfer_time_expr(), "clocks_us": spi.clock_time_expr()},
-        sliders=[Slider(p["clock_mhz"]), Slider(p["gap_ns"], maximum=1000)],
-        fields={spi.words: "words", spi.word_bits: "word_bits"}, name="spi_400_bytes")
+    return Calculation(
+        chapter="spi", name="spi_400_bytes", title="400 bytes over MCSPI",
+        cases=pd.DataFrame({"word_bits": widths, "words": [3200 // w for w in widths]}),
+        shown={"word_bits": "word (bits)", "words": "words"},
+        fields={spi.words: "words", spi.word_bits: "word_bits"},
+        inputs=[Slider(p["clock_mhz"]), Slider(p["gap_ns"], maximum=1000)],
+        outputs=[Output("model_us", spi.transfer_time_expr(), "clocks and gaps", "us"),
+                 Output("clocks_us", spi.clock_time_expr(), "clocks alone", "us")],
+        numeric=lambda i, case: {k: spi.evaluate(case["words"], case["word_bits"], i["clock_mhz"], i["gap_ns"])[v]
+                                 for k, v in (("model_us", "transfer_time_us"), ("clocks_us", "clock_time_us"))})
+
+
+def explore_chart() -> alt.VConcatChart:
+    """Transfer time of 400 bytes against word width for the sliders, with the measured rows and
+    the calculated table."""
+    calc = calculation()
+    live = calc.live()
     x = alt.X("word_bits:Q", scale=alt.Scale(type="log", base=2), title="word width (bits), 400 bytes in all")
     model = live.base.mark_line(point=True, color="black").encode(
         x=x, y=alt.Y("model_us:Q", title="transfer time (us)"),
@@ -64,5 +77,5 @@ def explore_chart() -> alt.LayerChart:
     points = alt.Chart(pd.DataFrame({"word_bits": t["word_bits"], "us": t["transfer_time_us"], "mode": t["mode"]})
                        ).mark_point(filled=True, size=70).encode(
         x=x, y="us:Q", color=alt.Color("mode:N", title="measured"), tooltip=["mode:N", "word_bits:Q", "us:Q"])
-    return live.layer(clocks, model, points).properties(
-        width=480, height=260, title="MCSPI: clocks (dashed), clocks and gaps (black), measured (points)")
+    return calc.view(live, clocks, model, points, width=480, height=260,
+                     title="MCSPI: clocks (dashed), clocks and gaps (black), measured (points)")

@@ -6,9 +6,10 @@ import altair as alt
 import pandas as pd
 
 from .. import srio
-from .charts import Slider, live_model
+from .calculation import Calculation, Output
+from .charts import Slider
 
-__all__ = ["SIZES", "field_table", "explore_rows", "explore_chart", "fit_table", "fit_chart", "regime_table",
+__all__ = ["SIZES", "field_table", "explore_rows", "calculation", "explore_chart", "fit_table", "fit_chart", "regime_table",
            "proportional_table"]
 
 #: Transfer sizes of Tables 16-21, bytes.
@@ -43,17 +44,29 @@ def _measured_rows() -> pd.DataFrame:
         "table": [f"Table {n}" for n in t["table"]]})
 
 
-def explore_chart() -> alt.LayerChart:
-    """Model goodput against transfer size for the sliders; the guide's points when the sliders
-    sit on a configuration it measured (3.125 or 5 Gbaud, 1, 2 or 4 lanes)."""
+def calculation() -> Calculation:
+    """Goodput of each transaction type against transfer size for the reader's port."""
     p = srio.PARAMETERS
-    live = live_model(
-        explore_rows(),
-        outputs={"model_gbit_s": srio.transfer_goodput_expr()},
-        sliders=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"]), Slider(p["id_bits"]),
-                 Slider(p["control_symbols"])],
+    kinds = {k.name: key for key, k in srio.KINDS.items()}
+
+    def numeric(inputs, case):
+        return {"model_gbit_s": srio.goodput_gbit_s(kinds[case["transaction"]], inputs["line_rate_gbaud"],
+                                                    inputs["lanes"], case["size_bytes"], inputs["id_bits"],
+                                                    inputs["control_symbols"])}
+
+    return Calculation(
+        chapter="srio", name="srio_model", title="Goodput of back-to-back transfers in 256-byte packets",
+        cases=explore_rows(), shown={"transaction": "transaction", "size_bytes": "bytes"},
         fields={srio.transfer: "size_bytes", srio.logical_header: "L", srio.acks: "a"},
-        name="srio_model")
+        inputs=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"]), Slider(p["id_bits"]), Slider(p["control_symbols"])],
+        outputs=[Output("model_gbit_s", srio.transfer_goodput_expr(), "goodput", "Gbit/s")], numeric=numeric)
+
+
+def explore_chart() -> alt.VConcatChart:
+    """Model goodput against transfer size for the sliders; the guide's points when the sliders
+    sit on a configuration it measured (3.125 or 5 Gbaud, 1, 2 or 4 lanes); the calculated table."""
+    calc = calculation()
+    live = calc.live()
     x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)")
     color = alt.Color("transaction:N", title=None)
     model = live.base.mark_line().encode(
@@ -63,7 +76,7 @@ def explore_chart() -> alt.LayerChart:
         "datum.lanes == lanes && datum.phy_gbaud == line_rate_gbaud").mark_point(filled=True).encode(
         x=x, y="measured_gbit_s:Q", color=color, shape=alt.Shape("memory:N", title="measured"),
         tooltip=["table:N", "transaction:N", "memory:N", "size_bytes:Q", "measured_gbit_s:Q"])
-    return live.layer(model, points).properties(
+    return calc.view(live, model, points,
         width=520, height=300, title="SRIO: model for the sliders (lines), Tables 16-21 at the same port (points)")
 
 

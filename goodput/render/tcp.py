@@ -6,23 +6,34 @@ import altair as alt
 import pandas as pd
 
 from .. import data, tcp
-from .charts import Slider, live_model
+from .calculation import Calculation, Output
+from .charts import Slider
 
-__all__ = ["MESSAGE_SIZES", "explore_chart", "ndk_table", "ndk_load_chart", "cpsw_table", "udp_table"]
+__all__ = ["MESSAGE_SIZES", "calculation", "explore_chart", "ndk_table", "ndk_load_chart", "cpsw_table", "udp_table"]
 
 MESSAGE_SIZES = (64, 128, 256, 512, 1024, 1460, 1461, 2048, 2920, 2921, 4096, 8192, 16384, 32768, 65536)
 
 
-def explore_chart() -> alt.LayerChart:
-    """Goodput against message size for the sliders: writes that keep their boundaries, and the
-    stream ceiling; the NDK's 8192-byte runs when the line rate is 100 Mbit/s."""
+def calculation() -> Calculation:
+    """Per-write and stream goodput against message size for the reader's link and headers."""
     p = tcp.PARAMETERS
-    live = live_model(
-        pd.DataFrame({"message_bytes": list(MESSAGE_SIZES)}),
-        outputs={"per_write_mbit_s": tcp.message_goodput_expr(), "stream_mbit_s": tcp.stream_goodput_expr()},
-        sliders=[Slider(p["line_rate_mbit_s"], maximum=10000), Slider(p["mtu_bytes"]),
-                 Slider(p["ip_header_bytes"]), Slider(p["tcp_options_bytes"])],
-        fields={tcp.message: "message_bytes"}, name="tcp_messages")
+    return Calculation(
+        chapter="tcp-goodput", name="tcp_messages", title="TCP goodput per message (write) size",
+        cases=pd.DataFrame({"message_bytes": list(MESSAGE_SIZES)}), shown={"message_bytes": "message (bytes)"},
+        fields={tcp.message: "message_bytes"},
+        inputs=[Slider(p["line_rate_mbit_s"], maximum=10000), Slider(p["mtu_bytes"]),
+                Slider(p["ip_header_bytes"]), Slider(p["tcp_options_bytes"])],
+        outputs=[Output("per_write_mbit_s", tcp.message_goodput_expr(), "writes keeping their boundaries", "Mbit/s"),
+                 Output("stream_mbit_s", tcp.stream_goodput_expr(), "full-segment stream", "Mbit/s")],
+        numeric=lambda i, case: tcp.goodputs(case["message_bytes"], i["line_rate_mbit_s"], i["mtu_bytes"],
+                                             i["ip_header_bytes"], i["tcp_options_bytes"]))
+
+
+def explore_chart() -> alt.VConcatChart:
+    """Goodput against message size for the sliders: writes that keep their boundaries, and the
+    stream ceiling; the NDK's 8192-byte runs when the line rate is 100 Mbit/s; the calculated table."""
+    calc = calculation()
+    live = calc.live()
     x = alt.X("message_bytes:Q", scale=alt.Scale(type="log", base=2), title="message (write) size, bytes")
     per_write = live.base.mark_line(point=True, color="black").encode(
         x=x, y=alt.Y("per_write_mbit_s:Q", title="goodput (Mbit/s)"),
@@ -35,7 +46,7 @@ def explore_chart() -> alt.LayerChart:
         "line_rate_mbit_s == 100").mark_point(filled=True, opacity=0.6).encode(
         x=x, y="mbit_s:Q", color=alt.Color("operation:N", title="NDK, 8192 B"),
         tooltip=["device:N", "operation:N", "mbit_s:Q"])
-    return live.layer(stream, per_write, ndk).properties(
+    return calc.view(live, stream, per_write, ndk,
         width=520, height=280, title="TCP: writes keeping their boundaries (black), full-segment stream (dashed)")
 
 

@@ -1,0 +1,170 @@
+"""A chapter's calculation as a workbook whose cells stay live (``.xlsx``, written by XlsxWriter).
+
+Three sheets:
+
+*Inputs*
+    One row per input: its value in a cell named after the parameter
+    (``line_rate_gbaud``), unit, allowed range and what it is. Data validation
+    refuses a value outside the range, as the model does.
+*Model*
+    One row per case: the case's columns, then one column per output whose cells
+    are formulas of the named inputs and the row's case cells, printed from the
+    model's sympy expressions by :mod:`goodput.render.spreadsheet`.
+*Source checks*
+    The chapter's checks: published value, goodput's value, the printed tolerance,
+    and the status as a formula of those three (the rule of :mod:`goodput.checks`).
+
+Each formula is stored with the value goodput computes for it, so a viewer that
+does not recalculate still shows numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Sequence
+
+import xlsxwriter
+from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
+
+from ..checks import SourceCheck
+from .calculation import Calculation
+from .spreadsheet import spreadsheet_formula
+
+__all__ = ["SHEETS", "write_workbook", "status_formula", "export"]
+
+SHEETS = ("Inputs", "Model", "Source checks")
+#: First row of each sheet's table (0-based): a title line and a blank line above it.
+HEADER_ROW = 2
+
+_CELL_LIKE = re.compile(r"^([A-Za-z]{1,3}[0-9]+|[RrCc][0-9]*|[Rr][0-9]*[Cc][0-9]*)$")
+
+
+def _name(name: str) -> str:
+    if _CELL_LIKE.match(name) or not re.match(r"^[A-Za-z_][A-Za-z0-9_.]*$", name):
+        raise ValueError(f"input {name!r} cannot name a cell: it reads as a cell reference or has other characters")
+    return name
+
+
+def status_formula(published: str, model: str, tolerance: str) -> str:
+    """The status rule of :func:`goodput.checks.classify` over three cells, as a formula."""
+    off = f"ABS({model}-{published})"
+    slack = f"1E-9*MAX(1, ABS({model}))"
+    return (f'=IF({off}<={tolerance}+{slack}, "ok", '
+            f'IF({off}<=2*{tolerance}+{slack}, "rounding", "erratum"))')
+
+
+def write_workbook(calc: Calculation, path: str | Path, source_checks: Sequence[SourceCheck] = ()) -> Path:
+    """Write ``calc`` (and the chapter's ``source_checks``) to ``path`` as ``.xlsx``; returns the path."""
+    path = Path(path)
+    if path.suffix.lower() != ".xlsx":
+        raise ValueError(f"{path}: a workbook is written as .xlsx")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    book = xlsxwriter.Workbook(str(path))
+    try:
+        fmt = {"title": book.add_format({"bold": True, "font_size": 13}),
+               "head": book.add_format({"bold": True, "bottom": 1, "text_wrap": True, "valign": "top"}),
+               "input": book.add_format({"bg_color": "#FFF2CC", "border": 1}),
+               "note": book.add_format({"italic": True, "font_color": "#555555"})}
+        _inputs(book, calc, fmt)
+        _model(book, calc, fmt)
+        _checks(book, calc, source_checks, fmt)
+        book.set_properties({"title": calc.title, "subject": f"Goodput: {calc.chapter}",
+                             "comments": "Inputs are named cells; Model cells are live formulas of them."})
+    finally:
+        book.close()
+    return path
+
+
+def _inputs(book, calc: Calculation, fmt) -> None:
+    sheet = book.add_worksheet("Inputs")
+    sheet.write(0, 0, f"{calc.title}: inputs (change the yellow cells)", fmt["title"])
+    for col, (title, width) in enumerate((("input", 22), ("value", 12), ("unit", 12), ("allowed", 36),
+                                          ("what it is", 40))):
+        sheet.write(HEADER_ROW, col, title, fmt["head"])
+        sheet.set_column(col, col, width)
+    defaults = calc.defaults()
+    for i, s in enumerate(calc.inputs):
+        row = HEADER_ROW + 1 + i
+        p = s.parameter
+        low, high = s.bounds()
+        sheet.write(row, 0, _name(s.name))
+        sheet.write_number(row, 1, defaults[s.name], fmt["input"])
+        sheet.write(row, 2, p.unit)
+        allowed = f"{'an integer' if p.integer else 'a number'} from {low:g} to {high:g}"
+        sheet.write(row, 3, allowed)
+        sheet.write(row, 4, p.label)
+        cell = xl_rowcol_to_cell(row, 1, row_abs=True, col_abs=True)
+        book.define_name(s.name, f"=Inputs!{cell}")
+        sheet.data_validation(row, 1, row, 1, {
+            "validate": "integer" if p.integer else "decimal", "criteria": "between",
+            "minimum": low, "maximum": high, "error_type": "stop", "error_title": s.name,
+            "error_message": f"{s.name} must be {allowed} {p.unit}".strip()[:255],
+            "input_title": s.name[:32], "input_message": allowed[:255]})
+
+
+def _model(book, calc: Calculation, fmt) -> None:
+    sheet = book.add_worksheet("Model")
+    sheet.write(0, 0, f"{calc.title} (each output cell is a formula of the named inputs)", fmt["title"])
+    columns = list(calc.shown)
+    columns += [c for c in dict.fromkeys(calc.fields.values()) if c not in columns]
+    titles = {c: calc.shown.get(c, c) for c in columns}
+    for col, c in enumerate(columns):
+        sheet.write(HEADER_ROW, col, titles[c], fmt["head"])
+        sheet.set_column(col, col, 14)
+    first_out = len(columns)
+    for k, o in enumerate(calc.outputs):
+        sheet.write(HEADER_ROW, first_out + k, f"{o.title} ({o.unit})" if o.unit else o.title, fmt["head"])
+        sheet.set_column(first_out + k, first_out + k, 18)
+    defaults = calc.defaults()
+    for i, case in enumerate(calc.records()):
+        row = HEADER_ROW + 1 + i
+        for col, c in enumerate(columns):
+            value = case[c]
+            if isinstance(value, (bool,)) or value is None:
+                value = str(value)
+            sheet.write(row, col, value)
+        names = {s.parameter.symbol: s.name for s in calc.inputs}
+        names.update({sym: f"${xl_col_to_name(columns.index(c))}{row + 1}" for sym, c in calc.fields.items()})
+        values = calc.evaluate(defaults, case)
+        for k, o in enumerate(calc.outputs):
+            sheet.write_formula(row, first_out + k, spreadsheet_formula(o.expr, names), None, values[o.name])
+    sheet.freeze_panes(HEADER_ROW + 1, 0)
+
+
+def _checks(book, calc: Calculation, source_checks: Sequence[SourceCheck], fmt) -> None:
+    sheet = book.add_worksheet("Source checks")
+    sheet.write(0, 0, f"Source checks of {calc.chapter}: each published number against goodput's value", fmt["title"])
+    heads = (("document", 14), ("where", 18), ("row", 22), ("quantity", 26), ("unit", 10), ("published", 12),
+             ("goodput", 14), ("± printed", 10), ("goodput - published", 14), ("status", 10), ("note", 60))
+    for col, (title, width) in enumerate(heads):
+        sheet.write(HEADER_ROW, col, title, fmt["head"])
+        sheet.set_column(col, col, width)
+    if not source_checks:
+        sheet.write(HEADER_ROW + 1, 0, "No source document calculates a number of this chapter's model.", fmt["note"])
+        return
+    for i, c in enumerate(source_checks):
+        row = HEADER_ROW + 1 + i
+        published, model, tol = (xl_rowcol_to_cell(row, col) for col in (5, 6, 7))
+        for col, value in enumerate((c.document, c.where, c.row, c.quantity, c.unit)):
+            sheet.write_string(row, col, value)
+        sheet.write_number(row, 5, float(c.published))
+        sheet.write_number(row, 6, c.model)
+        sheet.write_number(row, 7, c.tolerance)
+        sheet.write_formula(row, 8, f"={model}-{published}", None, c.model - float(c.published))
+        sheet.write_formula(row, 9, status_formula(published, model, tol), None, c.status)
+        sheet.write_string(row, 10, c.note)
+    sheet.freeze_panes(HEADER_ROW + 1, 0)
+
+
+def export(chapter: str, path: str | Path) -> Path:
+    """Write ``chapter``'s workbook: its calculation and every source check registered for it."""
+    from .. import checks
+    from .calculations import get
+
+    calc = get(chapter)
+    try:
+        found = checks.collect(chapter)
+    except KeyError:  # a chapter whose sources calculate nothing of its model
+        found = []
+    return write_workbook(calc, path, found)

@@ -1,0 +1,91 @@
+"""Every chapter's calculated table: the sympy outputs equal goodput's numeric functions, the
+calculation column is the formula that gives the value, and the inputs keep to their ranges."""
+
+import pytest
+
+from goodput.errors import ParameterError
+from goodput.render import calculations
+from goodput.render.calculation import value_text
+
+from calc_points import points
+from test_spreadsheet_printer import sheet_eval
+
+CHAPTERS = list(calculations.CHAPTERS)
+
+
+@pytest.fixture(scope="module", params=CHAPTERS)
+def calc(request):
+    return calculations.get(request.param)
+
+
+def test_every_chapter_with_a_live_chart_has_a_calculation():
+    assert CHAPTERS == ["line-coding", "pcie-packets", "pcie-reads", "pcie-measured", "keystone-memory-edma",
+                        "srio", "hyperlink", "ethernet-framing", "tcp-goodput", "spi", "can-fd"]
+    for chapter in CHAPTERS:
+        assert calculations.get(chapter).chapter == chapter
+
+
+def test_a_chapter_without_a_model_is_named_in_the_error():
+    with pytest.raises(KeyError, match="code-size.*chapters with one: line-coding"):
+        calculations.get("code-size")
+
+
+@pytest.mark.parametrize("point", ["defaults", "low", "high", "third"])
+def test_outputs_equal_goodputs_numeric_functions(calc, point):
+    inputs = calc.input_values(**points(calc)[point])
+    for case in calc.records():
+        numeric = calc.numeric(inputs, case)
+        assert set(numeric) == {o.name for o in calc.outputs}
+        for name, value in calc.evaluate(inputs, case).items():
+            assert value == pytest.approx(numeric[name], rel=1e-9, abs=1e-12), (case, name)
+
+
+@pytest.mark.parametrize("point", ["defaults", "high", "third"])
+def test_the_calculation_column_is_the_formula_that_gives_the_value(calc, point):
+    inputs = calc.input_values(**points(calc)[point])
+    first = calc.outputs[0].name
+    for case in calc.records():
+        text = calc.formula_text(inputs, case)
+        assert sheet_eval("=" + text, {}) == pytest.approx(calc.evaluate(inputs, case)[first], rel=1e-12), text
+
+
+def test_the_python_table_prints_the_rows_and_values(calc):
+    frame = calc.table_frame()
+    assert len(frame) == len(calc.cases)
+    inputs = calc.defaults()
+    o = calc.outputs[0]
+    column = f"{o.title} ({o.unit})" if o.unit else o.title
+    for case, shown in zip(calc.records(), frame[column]):
+        assert shown == value_text(calc.numeric(inputs, case)[o.name], o.digits)
+
+
+def test_inputs_outside_their_sliders_are_refused(calc):
+    s = calc.inputs[0]
+    low, high = s.bounds()
+    with pytest.raises(ParameterError):
+        calc.input_values(**{s.name: high + (s.step or s.parameter.step)})
+    with pytest.raises(ValueError, match="has no input"):
+        calc.input_values(no_such_input=1)
+
+
+def test_the_input_block_names_each_input_with_unit_and_range(calc):
+    frame = calc.inputs_frame()
+    assert list(frame["input"]) == [s.name for s in calc.inputs]
+    assert all(" to " in a for a in frame["allowed"])
+
+
+def test_the_page_view_carries_the_table_and_one_set_of_sliders(calc):
+    live = calc.live()
+    spec = calc.view(live, live.base.mark_point()).to_dict()
+    names = [p["name"] for p in spec["params"]]
+    assert len(names) == len(set(names)) and {s.name for s in calc.inputs} <= set(names)
+    table = spec["vconcat"][1]["hconcat"]
+    assert [c["name"] for c in table] == ([f"{calc.name}__{c}" for c in calc.shown] + [f"{calc.name}__calculation"]
+                                          + [f"{calc.name}__{o.name}" for o in calc.outputs])
+
+
+def test_value_text_cuts_trailing_zeros_as_d3_does():
+    assert value_text(2.0, 4) == "2"
+    assert value_text(2.22225, 3) == "2.222"
+    assert value_text(94595.84, 1) == "94595.8"
+    assert value_text(-0.0001, 2) == "0"
