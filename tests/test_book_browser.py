@@ -371,3 +371,94 @@ def test_every_chapter_in_the_toc_is_in_every_pages_navigation():
             for chapter in chapters:
                 if page != f"{chapter}.html":  # a page links to itself as "#"
                     assert f"{chapter.split('/')[-1]}.html" in text, (page, chapter)
+
+
+# --- calculated tables: one input moved per chapter; every cell and the chart against goodput ---
+
+CALC_MOVES = {
+    "line-coding": ("lanes", 8),
+    "pcie-packets": ("generation", 3),
+    "pcie-reads": ("reads_in_flight", 4),
+    "pcie-measured": ("latency_ns", 1500),
+    "keystone-memory-edma": ("tcs", 3),
+    "srio": ("lanes", 2),
+    "hyperlink": ("lanes", 2),
+    "ethernet-framing": ("frame_bytes", 300),
+    "tcp-goodput": ("mtu_bytes", 9000),
+    "spi": ("clock_mhz", 20),
+    "can-fd": ("data_mbit_s", 8),
+}
+
+
+def _table_cells(page, index, prefix):
+    """Text of every cell of the calculated table ``prefix``: {row_index: {column: text}}."""
+    return page.evaluate("""([index, prefix]) => {
+      const out = {};
+      const walk = (node) => {
+        if (!node) return;
+        if (node.marktype === 'text' && node.name && node.name.startsWith(prefix + '__')) {
+          const column = node.name.slice(prefix.length + 2).replace(/_marks$/, '');
+          for (const item of node.items) {
+            (out[item.datum.row_index] = out[item.datum.row_index] || {})[column] = item.text;
+          }
+        }
+        for (const child of (node.items || [])) walk(child);
+      };
+      walk(window.__views[index].scenegraph().root);
+      return out;
+    }""", [index, prefix])
+
+
+def test_calculated_tables_cover_every_chapter_with_a_model():
+    from goodput.render import calculations
+
+    assert set(CALC_MOVES) == set(calculations.CHAPTERS)
+
+
+@pytest.mark.parametrize("chapter", list(CALC_MOVES))
+def test_calculated_table_and_chart_follow_one_input(browser, book_url, chapter):
+    from goodput.render import calculations
+    from goodput.render.calculation import number_text
+
+    calc = calculations.get(chapter)
+    name, value = CALC_MOVES[chapter]
+    context, page, log = _open(browser, book_url + f"notebooks/{chapter}.html")
+    try:
+        page.wait_for_function("() => window.__views.length >= 1", timeout=15000)
+        view = _view_index(page, name)
+        before = _table_cells(page, view, calc.name)
+        _move(page, view, name, value)
+        inputs = {s.name: _signal(page, view, s.name) for s in calc.inputs}
+        assert inputs == calc.input_values(**{name: value})
+        cells = _table_cells(page, view, calc.name)
+        assert cells, f"no calculated table {calc.name} on the page"
+        cases = calc.records()
+        first = calc.outputs[0]
+        for row, shown in cells.items():
+            case = cases[int(row)]
+            want = calc.numeric(inputs, case)
+            assert shown["calculation"] == calc.formula_text(inputs, case)
+            for c in calc.shown:
+                assert shown[c] == (case[c] if isinstance(case[c], str) else number_text(case[c]))
+            for o in calc.outputs:
+                assert float(shown[o.name]) == pytest.approx(want[o.name], abs=0.5 * 10 ** -o.digits, rel=1e-12)
+        assert any(cells[r]["calculation"] != before[r]["calculation"] for r in cells), "the move changed nothing"
+        chart = [r for r in _rows(page, view, first.name) if "row_index" in r]
+        assert {r["row_index"] for r in chart} >= {int(r) for r in cells}
+        for r in chart:
+            want = calc.numeric(inputs, cases[r["row_index"]])[first.name]
+            assert r[first.name] == pytest.approx(want, rel=1e-12, abs=1e-12)
+        assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
+    finally:
+        context.close()
+
+
+def test_every_chapter_with_a_model_links_its_workbook_for_download():
+    from goodput.render import calculations
+
+    for chapter in calculations.CHAPTERS:
+        page = (HTML / "notebooks" / f"{chapter}.html").read_text(encoding="utf-8")
+        links = re.findall(r'href="([^"]*' + re.escape(chapter) + r'\.xlsx)"', page)
+        assert links, f"{chapter}: no link to its workbook"
+        target = (HTML / "notebooks" / links[0]).resolve()
+        assert target.is_file() and target.read_bytes()[:2] == b"PK", target

@@ -80,8 +80,9 @@ def test_the_page_view_carries_the_table_and_one_set_of_sliders(calc):
     names = [p["name"] for p in spec["params"]]
     assert len(names) == len(set(names)) and {s.name for s in calc.inputs} <= set(names)
     table = spec["vconcat"][1]["hconcat"]
-    assert [c["name"] for c in table] == ([f"{calc.name}__{c}" for c in calc.shown] + [f"{calc.name}__calculation"]
-                                          + [f"{calc.name}__{o.name}" for o in calc.outputs])
+    assert [c["name"] for c in table] == ([f"{calc.name}__{c}" for c in calc.shown]
+                                          + [f"{calc.name}__{o.name}" for o in calc.outputs]
+                                          + [f"{calc.name}__calculation"])
 
 
 def test_value_text_cuts_trailing_zeros_as_d3_does():
@@ -89,3 +90,16 @@ def test_value_text_cuts_trailing_zeros_as_d3_does():
     assert value_text(2.22225, 3) == "2.222"
     assert value_text(94595.84, 1) == "94595.8"
     assert value_text(-0.0001, 2) == "0"
+
+
+def test_the_panel_recomputes_the_table_when_a_slider_moves():
+    calc = calculations.get("spi")
+    panel = calc.panel()
+    sliders = {w.description: w for w in panel.children if hasattr(w, "min")}
+    table = panel.children[-1]
+    clock = sliders[calc.inputs[0].parameter.label]
+    assert calc.formula_text(calc.defaults(), calc.records()[0]) in table.value
+    clock.value = 20
+    inputs = calc.input_values(clock_mhz=20)
+    assert calc.formula_text(inputs, calc.records()[0]) in table.value
+    assert value_text(calc.numeric(inputs, calc.records()[0])["model_us"], 3) in table.value

@@ -84,6 +84,17 @@ class _Marked(SpreadsheetPrinter):
         return f"\x01{len(self.branches) - 1}\x01"
 
 
+def _wrap(title: str, chars: int) -> list[str]:
+    """``title`` in lines of at most ``chars`` characters, broken between words."""
+    lines: list[str] = []
+    for word in title.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= chars:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
 @dataclass(frozen=True)
 class _Branch:
     """A Piecewise in a template: (condition, pieces) in order, the last condition true."""
@@ -244,35 +255,42 @@ class Calculation:
         return joined(self._template())
 
     def table(self, live: LiveModel) -> alt.HConcatChart:
-        """The calculated table, live on ``live``'s sliders: cases, calculation, values.
+        """The calculated table, live on ``live``'s sliders: cases, values, and the calculation.
 
         Each column is a chart of text marks named ``{name}__{column}``; a column's
         cell text is its ``cell`` field, so tests read exactly what a reader sees.
         """
         columns = [(c, title, f"toString(datum[{json.dumps(c)}])") for c, title in self.shown.items()]
-        columns.append(("calculation", f"calculation of {self.outputs[0].title}", self._formula_vega()))
         columns += [(o.name, f"{o.title} ({o.unit})" if o.unit else o.title,
                      f"format(datum[{json.dumps(o.name)}], '.{o.digits}~f')") for o in self.outputs]
+        columns.append(("calculation", f"calculation of {self.outputs[0].title}", self._formula_vega()))
         widths = self._widths()
+        heads = {column: _wrap(title, max(8, widths.get(column, 90) // 6)) for column, title, _ in columns}
+        lines = max(len(h) for h in heads.values())
         charts = []
         for column, title, expr in columns:
+            head = [" "] * (lines - len(heads[column])) + heads[column]
             chart = live.base
             if self.row_filter:
                 chart = chart.transform_filter(self.row_filter)
-            charts.append(chart.transform_calculate(cell=expr).mark_text(align="left", fontSize=11).encode(
+            size = 10 if column == "calculation" else 11
+            charts.append(chart.transform_calculate(cell=expr).mark_text(align="left", fontSize=size).encode(
                 x=alt.value(0),
                 y=alt.Y(f"{ROW}:O", axis=None),
                 text=alt.Text("cell:N"),
             ).properties(name=f"{self.name}__{column}", width=widths.get(column, 90), height=alt.Step(17),
-                         title=alt.TitleParams(title, anchor="start", fontSize=11, limit=widths.get(column, 90) + 40)))
+                         view=alt.ViewConfig(stroke=None),
+                         title=alt.TitleParams(head, anchor="start", fontSize=11)))
         return alt.hconcat(*charts, spacing=6).properties(title=alt.TitleParams(self.title, anchor="start"))
 
     def _widths(self) -> dict[str, int]:
         inputs = self.defaults()
         longest = max(len(self.formula_text(inputs, r)) for r in self.records())
-        out = {"calculation": min(520, 6 * longest + 10)}
-        for c in self.shown:
-            out[c] = min(200, 7 * max(len(str(v)) for v in self.cases[c]) + 10)
+        out = {"calculation": 6 * longest + 10}
+        for c, title in self.shown.items():
+            out[c] = min(200, 7 * max([len(str(v)) for v in self.cases[c]] + [len(title)]) + 10)
+        for o in self.outputs:
+            out[o.name] = 80
         return out
 
     def view(self, live: LiveModel, *layers: alt.Chart, params: Sequence | None = None,
@@ -280,7 +298,10 @@ class Calculation:
         """The chapter's chart (``layers``) above the calculated table of ``live``, with one set of
         sliders: ``live``'s, or ``params`` when the chart has more than the table."""
         chart = alt.layer(*layers).properties(**properties)
-        return alt.vconcat(chart, self.table(live)).add_params(*(params if params is not None else live.params))
+        # independent legends sit beside the chart, not beside the (wider) table
+        return alt.vconcat(chart, self.table(live)).add_params(
+            *(params if params is not None else live.params)).resolve_legend(
+            color="independent", shape="independent", fill="independent", size="independent")
 
     def inputs_frame(self) -> pd.DataFrame:
         """The chapter's inputs as a block: name, starting value, unit, allowed range, meaning."""
