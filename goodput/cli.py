@@ -37,10 +37,11 @@ def _report(args, result: dict, headline: str) -> int:
         f"  {name:<16} {value:10.2f} line bytes per transfer" for name, value in result.get("bytes", {}).items()])
 
 
-def _command(sub, name: str, run, **texts):
-    """A subcommand with its ``--json`` flag and the function that runs it."""
+def _command(sub, name: str, run, json_flag: bool = True, **texts):
+    """A subcommand with the function that runs it (and its ``--json`` flag, unless ``json_flag`` is off)."""
     p = sub.add_parser(name, **texts)
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    if json_flag:
+        p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
     return p
 
@@ -281,16 +282,13 @@ def _run_size(args) -> int:
 
 
 def _add_checks(sub) -> None:
-    p = sub.add_parser(
-        "checks",
-        help="every number the sources calculated, against the models",
-        description="Print every registered source check: published value as printed, "
-                    "model value, tolerance implied by the printed precision, status.",
-    )
+    p = _command(sub, "checks", _run_checks, json_flag=False,
+                 help="every number the sources calculated, against the models",
+                 description="Print every registered source check: published value as printed, "
+                             "model value, tolerance implied by the printed precision, status.")
     p.add_argument("--format", choices=("csv", "json"), default="csv")
     p.add_argument("--chapter", help="only this chapter's checks")
     p.add_argument("--status", choices=checks.STATUSES, help="only checks with this status")
-    p.set_defaults(run=_run_checks)
 
 
 def _run_checks(args) -> int:
@@ -305,17 +303,14 @@ def _run_checks(args) -> int:
 
 
 def _add_export(sub) -> None:
-    p = sub.add_parser(
-        "export",
-        help="a chapter's model as a workbook of live formulas",
-        description="Write a chapter's calculation as .xlsx: named, validated inputs; a Model sheet of "
-                    "formulas printed from the sympy model; the chapter's source checks.",
-    )
+    p = _command(sub, "export", _run_export, json_flag=False,
+                 help="a chapter's model as a workbook of live formulas",
+                 description="Write a chapter's calculation as .xlsx: named, validated inputs; a Model sheet of "
+                             "formulas printed from the sympy model; the chapter's source checks.")
     p.add_argument("format", choices=("xlsx",), help="file format")
     p.add_argument("chapter", nargs="?", help="chapter (notebook name), e.g. line-coding")
     p.add_argument("--all", action="store_true", help="every chapter with a model, into the directory -o")
     p.add_argument("-o", "--output", help="file to write (default CHAPTER.xlsx); with --all, a directory")
-    p.set_defaults(run=_run_export)
 
 
 def _run_export(args) -> int:

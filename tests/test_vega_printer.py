@@ -94,13 +94,17 @@ def test_printer_refuses_what_vega_cannot_evaluate():
         vega_expr(sp.Piecewise((x, x < 1), (y, x > 3)), fields={x: "x", y: "y"})
 
 
-def _label_texts(spec, mark="goodput_labels_marks"):
+def _label_texts(spec, mark="goodput_labels"):
+    """Texts of the text marks named ``mark`` (Vega-Lite may suffix the name, ``mark_0_marks``)."""
     texts = []
+
+    def named(name):
+        return name is not None and name.startswith(mark) and name.endswith("_marks")
 
     def walk(node, inside=False):
         for item in node.get("items", []):
             if isinstance(item, dict):
-                here = item.get("name") == mark if item.get("marktype") else inside
+                here = named(item.get("name")) if item.get("marktype") else inside
                 if here and "text" in item:
                     texts.append(item["text"])
                 walk(item, here)
