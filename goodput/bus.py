@@ -383,46 +383,49 @@ def transfer_guidance(acnt_bytes: int, bcnt: int = 1, src_index: int | None = No
 # --- source checks -----------------------------------------------------------------------
 
 def port_rows():
-    """Rows of Tables 1 and 2: (table, row, port name, check label, ``w / 8 * f / d * k`` from its comment)."""
+    """Rows of Tables 1 and 2: (table, row, port name, check label, ``w / 8 * f / d * k`` from its
+    comment, and the numbers put in it)."""
     for name, what in (("keystone2-table1", "master"), ("keystone2-table2", "memory")):
         t = data.load(name)
         for row in t.itertuples():
-            model = float(port_bandwidth_expr().subs(
-                {width: row.width_bits, clock: row.clock_mhz, divider: row.clock_divider,
-                 transfers: getattr(row, "transfers_per_clock", 1)}))
+            values = {width: row.width_bits, clock: row.clock_mhz, divider: row.clock_divider,
+                      transfers: getattr(row, "transfers_per_clock", 1)}
+            model = float(port_bandwidth_expr().subs(values))
             port = getattr(row, what)
             label = f"{port} ({row.width_bits} bits x {row.clock_as_printed})"
             devices = getattr(row, "devices", "all")
             if devices != "all":
                 port, label = f"{port} ({devices})", f"{label}, {devices}"
-            yield t, row, port, label, model
+            yield t, row, port, label, model, values
 
 
 @checks.provider("keystone-memory-edma")
 def source_checks():
     """Tables 1 and 2 (value and worked formula), the §2-5 text, Tables 6-15 (maximum, efficiency)."""
     out = []
-    for t, row, _, label, model in port_rows():
+    for t, row, _, label, model, values in port_rows():
         note = f"{row.width_bits} / 8 x {row.clock_as_printed} is {{model:g}} MB/s, not {{published}}"
         for column, where in (("max_bandwidth_mb_s", "the table's value"),
                               ("comment_result_mb_s", "the result of its worked formula")):
             out.append(checks.compare("keystone-memory-edma", t, row.Index, column, model, label,
-                                      off_note=note + f" ({where})."))
+                                      off_note=note + f" ({where}).", formula=(port_bandwidth_expr(), values)))
     t = data.load("keystone2-s2-s5-calculations")
     for row in t.itertuples():
-        model = row.factor * float(port_bandwidth_expr().subs(
-            {width: row.width_bits, clock: row.clock_mhz, divider: 1, transfers: row.transfers_per_clock}))
+        values = {width: row.width_bits, clock: row.clock_mhz, divider: 1, transfers: row.transfers_per_clock}
+        model = row.factor * float(port_bandwidth_expr().subs(values))
         out.append(checks.compare(
             "keystone-memory-edma", t, row.Index, "value_mb_s", model, f"§{row.section.split()[0]}: {row.what}",
             off_note=f"{row.width_bits} bits per cycle at {row.clock_mhz:g} MHz (the clock of Table 1) is "
-                     "{model:g} MB/s, not {published}: the text's figure is 128 bits per cycle at 1 GHz."))
+                     "{model:g} MB/s, not {published}: the text's figure is 128 bits per cycle at 1 GHz.",
+            formula=(row.factor * port_bandwidth_expr(), values)))
     t = data.load("keystone2-table6-15")
     for case, row in zip(table_cases(), t.itertuples()):
         binds = " and ".join(binding(case))
         out.append(checks.compare(
             "keystone-memory-edma", t, row.Index, "theoretical_mb_s", bound_mb_s(case), case.label,
             f"Bound by the {binds}.",
-            off_note=f"The lowest limit is the {binds}: {{model:g}} MB/s, not {{published}}."))
+            off_note=f"The lowest limit is the {binds}: {{model:g}} MB/s, not {{published}}.",
+            formula=(bound_expr(case), _values(1200, 1600, 64))))
         out.append(checks.compare(
             "keystone-memory-edma", t, row.Index, "efficiency_percent",
             100 * row.measured_mb_s / row.theoretical_mb_s, case.label,

@@ -25,7 +25,8 @@ from .errors import ParameterError
 from .params import Parameter
 
 __all__ = ["data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "DATA_LENGTHS", "INTERMISSION_BITS", "PARAMETERS",
-           "crc_bits_expr", "arbitration_field_bits_expr", "phase_bits_expr", "datasheet_bits", "frame_bits", "frame_time_expr",
+           "crc_bits_expr", "arbitration_field_bits_expr", "phase_bits_expr", "datasheet_bits_exprs", "datasheet_bits",
+           "frame_bits", "frame_time_expr",
            "messages_per_s_expr", "evaluate"]
 
 data_bytes = sp.Symbol("n", nonnegative=True, integer=True)  #: data field, bytes
@@ -107,12 +108,16 @@ def _length(n: int) -> int:
     return int(n)
 
 
-def datasheet_bits(n: int, extended_id: bool) -> tuple[int, int]:
+def datasheet_bits_exprs() -> tuple[sp.Expr, sp.Expr]:
     """The phase bits as the AM243x datasheet counts them: no stuff count, no stuff bits, no intermission."""
+    return arbitration_field_bits_expr() + _TAIL_BITS, _data_field_bits() + crc_bits_expr()
+
+
+def datasheet_bits(n: int, extended_id: bool) -> tuple[int, int]:
+    """:func:`datasheet_bits_exprs` for ``n`` data bytes and the identifier format."""
     n = _length(n)
-    x = 1 if extended_id else 0
-    arb = int(arbitration_field_bits_expr().subs(extended, x)) + _TAIL_BITS
-    dat = int((_data_field_bits() + crc_bits_expr()).subs(data_bytes, n))
+    subs = {extended: 1 if extended_id else 0, data_bytes: n}
+    arb, dat = (int(e.subs(subs)) for e in datasheet_bits_exprs())
     return arb, dat
 
 
@@ -147,8 +152,12 @@ def source_checks():
     t = data.load("am243x-mcan")
     out = []
     for row in t.itertuples():
-        arb, dat = datasheet_bits(64, "EXTENDED" in row.frame_type)
+        x = "EXTENDED" in row.frame_type
+        arb, dat = datasheet_bits(64, x)
         label = f"{row.frame_type.split()[2].lower()} identifier, 64 data bytes"
-        out.append(checks.compare("can-fd", t, row.Index, "arbitration_phase_bits", arb, label))
-        out.append(checks.compare("can-fd", t, row.Index, "data_phase_bits", dat, label))
+        exprs = datasheet_bits_exprs()
+        values = {extended: int(x), data_bytes: 64}
+        for column, model, expr in (("arbitration_phase_bits", arb, exprs[0]), ("data_phase_bits", dat, exprs[1])):
+            out.append(checks.compare("can-fd", t, row.Index, column, model, label,
+                                      formula=(expr, {s: v for s, v in values.items() if s in expr.free_symbols})))
     return out

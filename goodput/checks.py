@@ -29,6 +29,9 @@ from decimal import Decimal, InvalidOperation
 from typing import Callable, Iterable
 
 import pandas as pd
+import sympy as sp
+
+from .spreadsheet import number_formula
 
 __all__ = [
     "SourceCheck",
@@ -71,6 +74,9 @@ class SourceCheck:
     status: str
     note: str = ""
     resource: str = ""
+    #: The model's formula with this check's numbers in it (spreadsheet dialect), where the
+    #: value comes straight from one of the model's expressions; empty otherwise.
+    formula: str = ""
 
 
 def provider(chapter: str):
@@ -112,11 +118,25 @@ def classify(printed: str, model: float) -> str:
     return "erratum"
 
 
+def _formula(formula, model: float, what: str) -> str:
+    """``(expr, values)`` printed as a formula of numbers, after checking it gives ``model``."""
+    if formula is None:
+        return ""
+    expr, values = formula
+    text = number_formula(expr, values)  # refuses a symbol without a number
+    got = float(sp.sympify(expr).subs(values))
+    if not math.isclose(got, model, rel_tol=1e-9, abs_tol=1e-12):
+        raise ValueError(f"{what}: the formula gives {got!r}, the model {model!r}")
+    return text
+
+
 def check(chapter: str, document: str, where: str, row: str, quantity: str, unit: str,
-          printed: str, model: float, note: str = "", resource: str = "") -> SourceCheck:
+          printed: str, model: float, note: str = "", resource: str = "", formula=None) -> SourceCheck:
     """A check of one printed number against the model's value (the general form of :func:`compare`).
 
-    ``note`` may name ``{model}``, ``{published}`` and ``{rounded}``.
+    ``note`` may name ``{model}``, ``{published}`` and ``{rounded}``. ``formula`` is
+    ``(expr, values)``: the model expression the value comes from and its numbers;
+    it is printed into the check (and must give ``model``).
     """
     model = float(model)
     if math.isnan(model):
@@ -126,20 +146,20 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
         published=printed, model=model, tolerance=printed_tolerance(printed),
         status=classify(printed, model),
         note=note.format(model=model, published=printed, rounded=round_like(model, printed)),
-        resource=resource,
+        resource=resource, formula=_formula(formula, model, f"{resource or document} {where} {row}"),
     )
 
 
 def compare(chapter: str, table: pd.DataFrame, index, column: str, model: float,
             row_label: str = "", note: str = "", quantity: str = "", unit: str = "",
-            off_note: str = "") -> SourceCheck:
+            off_note: str = "", formula=None) -> SourceCheck:
     """A check of cell (``index``, ``column``) of a published table against ``model``.
 
     ``table`` is a frame from :func:`goodput.data.load`: its provenance names the
     document and table, and it keeps each cell's text as printed. ``note`` may
     name ``{model}``, ``{published}`` and ``{rounded}`` (the model's value at the
     printed precision); they are filled in, so a note never types a number.
-    ``off_note`` is a note used only when the status is not ``ok``.
+    ``off_note`` is a note used only when the status is not ``ok``; ``formula`` as for :func:`check`.
     """
     prov = table.attrs["provenance"]
     printed = table.attrs["printed"][column][index]
@@ -148,7 +168,7 @@ def compare(chapter: str, table: pd.DataFrame, index, column: str, model: float,
     return check(chapter, prov["document"], prov["table"], row_label or str(index),
                  quantity or table.attrs["titles"].get(column, column),
                  unit or table.attrs["units"].get(column, ""),
-                 printed, model, note, prov["resource"])
+                 printed, model, note, prov["resource"], formula)
 
 
 def collect(chapter: str | None = None) -> list[SourceCheck]:

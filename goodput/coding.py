@@ -191,8 +191,14 @@ def source_checks():
     """Every line-rate figure the sources print, against this model."""
     out = []
 
-    def add(table, row, column, model, label, note=""):
-        out.append(checks.compare("line-coding", table, row.Index, column, model, label, note))
+    def add(table, row, column, model, label, note="", formula=None):
+        out.append(checks.compare("line-coding", table, row.Index, column, model, label, note, formula=formula))
+
+    def rate(code, rate_gbaud, n, scale=1):
+        """The bit rate expression (times ``scale``) with the link's numbers: a check's formula."""
+        c = CODES[code]
+        return (scale * bit_rate_expr(), {line_rate: rate_gbaud, lanes: n, data_bits: c.data_bits,
+                                          coded_bits: c.coded_bits})
 
     eight_ten = CODES["8b10b"]
     line_share = 100 * float(line_overhead_expr(eight_ten))
@@ -201,14 +207,16 @@ def source_checks():
     t = data.load("an3935-table1")
     for row in t.itertuples():
         add(t, row, "bit_rate_gbit_s", bit_rate_gbit_s(row.transfer_rate_gbaud, row.lanes, "8b10b"),
-            f"{row.device} x{row.lanes}")
+            f"{row.device} x{row.lanes}", formula=rate("8b10b", row.transfer_rate_gbaud, row.lanes))
 
     t = data.load("intel-324611-s3-1")
     for row in t.itertuples():
         label = f"gen1 x{row.lanes}"
-        add(t, row, "bit_rate_gbit_s", bit_rate_gbit_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), label)
+        add(t, row, "bit_rate_gbit_s", bit_rate_gbit_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), label,
+            formula=rate("8b10b", row.transfer_rate_gbaud, row.lanes))
         add(t, row, "byte_rate_mbyte_s",
-            1000 * byte_rate_gbyte_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), label)
+            1000 * byte_rate_gbyte_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), label,
+            formula=rate("8b10b", row.transfer_rate_gbaud, row.lanes, sp.Rational(1000, 8)))
         add(t, row, "coding_overhead_percent", per_data_bit, label,
             f"Counted per data bit (n/k - 1); the same code costs {line_share:g} % of the line.")
 
@@ -225,15 +233,16 @@ def source_checks():
     t = data.load("keystone2-s7-srio-lane-rates")
     for row in t.itertuples():
         add(t, row, "bit_rate_gbit_s", bit_rate_gbit_s(row.line_rate_gbaud, 1, "8b10b"),
-            f"{row.line_rate_gbaud:g} Gbaud x1")
+            f"{row.line_rate_gbaud:g} Gbaud x1", formula=rate("8b10b", row.line_rate_gbaud, 1))
 
     t = data.load("keystone2-s8-hyperlink-rate")
     for row in t.itertuples():
         label = f"{row.line_rate_gbaud:g} Gbaud x{row.lanes}"
         add(t, row, "bit_rate_gbit_s", bit_rate_gbit_s(row.line_rate_gbaud, row.lanes, "8b9b"), label,
             "The product is {model:.4f}; the guide cuts it to {published} where rounding "
-            "to its precision gives {rounded}.")
-        add(t, row, "byte_rate_gbyte_s", byte_rate_gbyte_s(row.line_rate_gbaud, row.lanes, "8b9b"), label)
+            "to its precision gives {rounded}.", formula=rate("8b9b", row.line_rate_gbaud, row.lanes))
+        add(t, row, "byte_rate_gbyte_s", byte_rate_gbyte_s(row.line_rate_gbaud, row.lanes, "8b9b"), label,
+            formula=rate("8b9b", row.line_rate_gbaud, row.lanes, sp.Rational(1, 8)))
     return out
 
 

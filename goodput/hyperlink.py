@@ -143,7 +143,10 @@ def source_checks():
                     "formula does not give its figure.")
         label = f"{row.transfer}, {row.packet_bytes}-byte packets" + (
             f" ({row.memory})" if row.memory != "any" else "")
-        out.append(checks.compare("hyperlink", t, row.Index, "throughput_gbit_s", model, label, note))
+        out.append(checks.compare(
+            "hyperlink", t, row.Index, "throughput_gbit_s", model, label, note,
+            formula=(goodput_expr(), {coding.line_rate: row.line_rate_gbaud, coding.lanes: row.lanes,
+                                      transfer: row.packet_bytes, packet: row.packet_bytes, control: CONTROL_BYTES})))
     t = data.load("keystone2-table23-26")
     for row in t.itertuples():
         out.append(checks.compare(

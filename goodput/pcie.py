@@ -42,7 +42,7 @@ import sympy as sp
 from . import checks, coding, data
 from .errors import ParameterError
 
-__all__ = [
+__all__ = ["goodput_formula", 
     "GENERATIONS",
     "Generation",
     "Link",
@@ -369,6 +369,15 @@ def goodput_gbit_s(kind: str, link: Link, size: int, duplex: bool = False) -> fl
     return f(*_values(link, size))
 
 
+def goodput_formula(kind: str, link: Link, size: int, duplex: bool = False, scale=1) -> tuple:
+    """``(expr, values)``: the goodput expression :func:`goodput_gbit_s` evaluates (times ``scale``)
+    and its numbers for ``link`` and ``size``, for a source check to print."""
+    link = link.checked()
+    expr = scale * goodput_expr(kind, link.dllp_policy()[0], duplex, link.split)
+    values = dict(zip(_SYMBOLS, _values(link, _check_size(size))))
+    return expr, {sym: v for sym, v in values.items() if sym in expr.free_symbols}
+
+
 def evaluate(kind: str, link: Link, size: int, duplex: bool = False) -> dict:
     """Goodput, efficiency and where every line byte of one transfer goes (JSON-ready).
 
@@ -418,9 +427,9 @@ def source_checks():
     """AN3935 Tables 2-5, Intel 324611 Table 1, KeyStone II §6.3, against the packet model."""
     out = []
 
-    def add(table, row, column, model, label):
+    def add(table, row, column, model, label, formula=None):
         note = _NOTES.get((table.attrs["provenance"]["resource"], label, column), "")
-        out.append(checks.compare("pcie-packets", table, row.Index, column, model, label, note))
+        out.append(checks.compare("pcie-packets", table, row.Index, column, model, label, note, formula=formula))
 
     for number, device, kind in ((2, "MSC8156", "write"), (3, "MSC8157", "write"),
                                  (4, "MSC8156", "read"), (5, "MSC8157", "read")):
@@ -428,7 +437,7 @@ def source_checks():
         link = an3935_link(device)
         for row in t.itertuples():
             add(t, row, "bandwidth_gbit_s", goodput_gbit_s(kind, link, row.bytes, duplex=True),
-                f"{row.bytes_as_printed} bytes")
+                f"{row.bytes_as_printed} bytes", goodput_formula(kind, link, row.bytes, duplex=True))
 
     # The calculated columns beside AN3935's measurements: (table, device, kind, column -> lanes, MPS).
     calculated = (
@@ -454,7 +463,8 @@ def source_checks():
                     note = (f"Table 4's rule (one ACK + UpdateFC per 4 completions) gives {{model:.2f}}; "
                             f"this column counts per 4 TLPs of any kind, read requests included, "
                             f"which gives {other:.2f}. The document uses both rules for the same transfer.")
-                out.append(checks.compare("pcie-packets", t, row.Index, column, model, label, note))
+                out.append(checks.compare("pcie-packets", t, row.Index, column, model, label, note,
+                                          formula=goodput_formula(kind, link, row.bytes, duplex=True)))
 
     t = data.load("intel-324611-table1")
     for row in t.itertuples():
@@ -463,11 +473,12 @@ def source_checks():
         bits = coding.bit_rate_gbit_s(link.generation.rate_gtps, link.lanes, link.generation.code)
         label = f"{row.payload_bytes} byte{'s' if row.payload_bytes > 1 else ''}, {row.header_dwords}DW"
         add(t, row, "efficiency_percent", 100 * rate / bits, label)
-        add(t, row, "throughput_mbyte_s", 1000 * rate / 8, label)
+        add(t, row, "throughput_mbyte_s", 1000 * rate / 8, label,
+            goodput_formula("write", link, row.payload_bytes, scale=sp.Rational(1000, 8)))
 
     t = data.load("keystone2-s6-3-pcie-theoretical")
     for row in t.itertuples():
         link = Link(gen=2, lanes=row.lanes, mps=128, dllp="none")
         add(t, row, "throughput_gbit_s", goodput_gbit_s("write", link, row.packet_bytes),
-            f"{row.packet_bytes}-byte packets")
+            f"{row.packet_bytes}-byte packets", goodput_formula("write", link, row.packet_bytes))
     return out

@@ -90,8 +90,8 @@ def source_checks():
     t = data.load("am243x-mcspi-notes")
     for row in t.itertuples():
         model = _numeric("clock")(row.bytes, 8, row.clock_mhz, 0)
-        out.append(checks.compare("spi", t, row.Index, "value_us", model,
-                                  f"{row.bytes} bytes at {row.clock_mhz:g} MHz"))
+        out.append(checks.compare("spi", t, row.Index, "value_us", model, f"{row.bytes} bytes at {row.clock_mhz:g} MHz",
+                                  formula=(clock_time_expr(), {words: row.bytes, word_bits: 8, clock: row.clock_mhz})))
     t = data.load("am243x-mcspi")
     for row in t.itertuples():
         model = row.words * row.word_bits / row.transfer_time_us

@@ -418,7 +418,7 @@ def test_calculated_tables_cover_every_chapter_with_a_model():
 @pytest.mark.parametrize("chapter", list(CALC_MOVES))
 def test_calculated_table_and_chart_follow_one_input(browser, book_url, chapter):
     from goodput.render import calculations
-    from goodput.render.calculation import number_text
+    from goodput.spreadsheet import number_text
 
     calc = calculations.get(chapter)
     name, value = CALC_MOVES[chapter]

@@ -71,3 +71,17 @@ def test_csv_and_json_carry_every_check():
     assert len(rows) == len(LINE_CODING)
     assert float(rows[0]["model"]) == LINE_CODING[0].model
     assert len(json.loads(checks.to_json(LINE_CODING))) == len(LINE_CODING)
+
+
+def test_a_checks_formula_must_give_the_model_value_it_carries():
+    import sympy as sp
+
+    from goodput.checks import check
+
+    x, y = sp.symbols("x y", positive=True)
+    c = check("t", "doc", "Table 1", "row", "rate", "Gbit/s", "2", 2.0, formula=(x * y / 10, {x: 2.5, y: 8}))
+    assert c.formula == "=2.5*8/10" or c.formula == "=8*2.5/10"
+    with pytest.raises(ValueError, match="the formula gives 2.5, the model 2.0"):
+        check("t", "doc", "Table 1", "row", "rate", "Gbit/s", "2", 2.0, formula=(x, {x: 2.5}))
+    with pytest.raises(ValueError, match="no value given for y"):
+        check("t", "doc", "Table 1", "row", "rate", "Gbit/s", "2", 2.0, formula=(x * y, {x: 1.0}))

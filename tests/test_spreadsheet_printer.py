@@ -11,7 +11,7 @@ import pytest
 import sympy as sp
 
 from goodput import can, coding, spi, srio, tcp
-from goodput.render.spreadsheet import spreadsheet_formula
+from goodput.spreadsheet import spreadsheet_formula
 
 _FUNCS = {
     "IF": lambda c, a, b: a if c else b, "MIN": min, "MAX": max, "CEILING": lambda x, s: math.ceil(x / s) * s,

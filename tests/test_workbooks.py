@@ -134,7 +134,25 @@ def test_formulas_are_stored_with_goodputs_values(exported, chapter):
             assert str(formulas["Model"].cell(r, first_out + k).value).startswith("=")
             assert stored["Model"].cell(r, first_out + k).value == pytest.approx(calc.numeric(inputs, case)[o.name])
     for i, c in enumerate(_chapter_checks(chapter)):
-        assert stored["Source checks"].cell(HEADER_ROW + 2 + i, 10).value == c.status
+        r = HEADER_ROW + 2 + i
+        assert stored["Source checks"].cell(r, 10).value == c.status
+        assert stored["Source checks"].cell(r, 7).value == pytest.approx(c.model)
+        assert formulas["Source checks"].cell(r, 7).value == (c.formula or pytest.approx(c.model, rel=1e-15))
+
+
+# Chapters whose checks come straight from model expressions carry their formulas into the workbook.
+FORMULA_CHAPTERS = ("line-coding", "pcie-packets", "keystone-memory-edma", "hyperlink", "tcp-goodput", "spi", "can-fd")
+
+
+@pytest.mark.parametrize("chapter", FORMULA_CHAPTERS)
+def test_checks_from_model_expressions_are_recalculated_from_their_formulas(recalculated, chapter):
+    found = _chapter_checks(chapter)
+    rows = _table(recalculated[chapter]["points"][-1]["Source checks"])
+    with_formula = [(c, row) for c, row in zip(found, rows) if c.formula]
+    assert with_formula, f"{chapter}: no check carries its formula"
+    for c, row in with_formula:
+        assert row["formula"] == c.formula[1:]
+        assert row["goodput"] == pytest.approx(c.model, rel=1e-9), c
 
 
 def test_export_writes_one_chapter_and_refuses_what_it_cannot(tmp_path, capsys):

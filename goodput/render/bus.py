@@ -120,7 +120,7 @@ def measured_share_table() -> pd.DataFrame:
 def port_table() -> pd.DataFrame:
     """Tables 1 and 2 as printed beside ``w / 8 * f / d * k`` for each row."""
     rows = []
-    for t, r, port, _, model in bus.port_rows():
+    for t, r, port, _, model, _ in bus.port_rows():
         rows.append({"table": t.attrs["provenance"]["table"], "port": port,
                      "w (bits)": r.width_bits, "clock": r.clock_as_printed, "k": getattr(r, "transfers_per_clock", 1),
                      "w/8 f/d k (MB/s)": f"{model:.0f}", "table value": r.max_bandwidth_mb_s,

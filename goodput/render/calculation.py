@@ -29,10 +29,10 @@ import pandas as pd
 import sympy as sp
 
 from .charts import Choice, LiveModel, Slider, live_model
-from .spreadsheet import SpreadsheetPrinter
+from ..spreadsheet import SpreadsheetPrinter, number_text
 from .vega import vega_expr
 
-__all__ = ["Output", "Calculation", "number_text", "value_text"]
+__all__ = ["Output", "Calculation", "value_text"]
 
 ROW = "row_index"
 
@@ -46,14 +46,6 @@ class Output:
     title: str
     unit: str
     digits: int = 3
-
-
-def number_text(value: float) -> str:
-    """A number as JavaScript's ``String(x)`` writes it, so the page and Python print alike."""
-    x = float(value)
-    if x.is_integer() and abs(x) < 1e15:
-        return str(int(x))
-    return repr(x)
 
 
 def value_text(value: float, digits: int) -> str:

@@ -11,8 +11,9 @@ Three sheets:
     are formulas of the named inputs and the row's case cells, printed from the
     model's sympy expressions by :mod:`goodput.render.spreadsheet`.
 *Source checks*
-    The chapter's checks: published value, goodput's value, the printed tolerance,
-    and the status as a formula of those three (the rule of :mod:`goodput.checks`).
+    The chapter's checks: published value, goodput's value (a formula of numbers
+    where it comes straight from a model expression), the printed tolerance, and the
+    status as a formula of those three (the rule of :mod:`goodput.checks`).
 
 Each formula is stored with the value goodput computes for it, so a viewer that
 does not recalculate still shows numbers.
@@ -29,7 +30,7 @@ from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
 
 from ..checks import SourceCheck
 from .calculation import Calculation
-from .spreadsheet import spreadsheet_formula
+from ..spreadsheet import spreadsheet_formula
 
 __all__ = ["SHEETS", "write_workbook", "status_formula", "export"]
 
@@ -97,7 +98,7 @@ def _inputs(book, calc: Calculation, fmt) -> None:
         cell = xl_rowcol_to_cell(row, 1, row_abs=True, col_abs=True)
         book.define_name(s.name, f"=Inputs!{cell}")
         sheet.data_validation(row, 1, row, 1, {
-            "validate": "integer" if p.integer else "decimal", "criteria": "between",
+            "validate": "integer" if p.integer else "decimal", "criteria": "between", "ignore_blank": False,
             "minimum": low, "maximum": high, "error_type": "stop", "error_title": s.name,
             "error_message": f"{s.name} must be {allowed} {p.unit}".strip()[:255],
             "input_title": s.name[:32], "input_message": allowed[:255]})
@@ -136,7 +137,8 @@ def _checks(book, calc: Calculation, source_checks: Sequence[SourceCheck], fmt) 
     sheet = book.add_worksheet("Source checks")
     sheet.write(0, 0, f"Source checks of {calc.chapter}: each published number against goodput's value", fmt["title"])
     heads = (("document", 14), ("where", 18), ("row", 22), ("quantity", 26), ("unit", 10), ("published", 12),
-             ("goodput", 14), ("± printed", 10), ("goodput - published", 14), ("status", 10), ("note", 60))
+             ("goodput", 14), ("± printed", 10), ("goodput - published", 14), ("status", 10), ("formula", 60),
+             ("note", 60))
     for col, (title, width) in enumerate(heads):
         sheet.write(HEADER_ROW, col, title, fmt["head"])
         sheet.set_column(col, col, width)
@@ -149,11 +151,16 @@ def _checks(book, calc: Calculation, source_checks: Sequence[SourceCheck], fmt) 
         for col, value in enumerate((c.document, c.where, c.row, c.quantity, c.unit)):
             sheet.write_string(row, col, value)
         sheet.write_number(row, 5, float(c.published))
-        sheet.write_number(row, 6, c.model)
+        if c.formula:  # the model's formula with the check's numbers: Calc computes the value
+            sheet.write_formula(row, 6, c.formula, None, c.model)
+            sheet.write_string(row, 10, c.formula[1:])
+        else:
+            sheet.write_number(row, 6, c.model)
+            sheet.write_string(row, 10, "(computed by goodput from the published table)")
         sheet.write_number(row, 7, c.tolerance)
         sheet.write_formula(row, 8, f"={model}-{published}", None, c.model - float(c.published))
         sheet.write_formula(row, 9, status_formula(published, model, tol), None, c.status)
-        sheet.write_string(row, 10, c.note)
+        sheet.write_string(row, 11, c.note)
     sheet.freeze_panes(HEADER_ROW + 1, 0)
 
 

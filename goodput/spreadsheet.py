@@ -1,4 +1,5 @@
-"""Print sympy expressions as spreadsheet formulas, for workbooks whose cells stay live.
+"""Print sympy expressions as spreadsheet formulas, for workbooks whose cells stay live
+and for the source checks, whose model values carry the formula that gives them.
 
 The dialect is the one Excel and LibreOffice Calc share in their file formats:
 ``+ - * /``, ``^`` for powers, ``IF(cond, a, b)`` for a Piecewise,
@@ -17,7 +18,7 @@ import sympy as sp
 from sympy.printing.precedence import precedence
 from sympy.printing.str import StrPrinter
 
-__all__ = ["SpreadsheetPrinter", "spreadsheet_formula", "SUPPORTED", "REFUSED_EXAMPLES"]
+__all__ = ["SpreadsheetPrinter", "spreadsheet_formula", "number_formula", "number_text", "SUPPORTED", "REFUSED_EXAMPLES"]
 
 _FUNCTIONS = {"Min": "MIN", "Max": "MAX", "log": "LN", "exp": "EXP", "Abs": "ABS", "sin": "SIN", "cos": "COS",
               "tan": "TAN"}
@@ -115,3 +116,19 @@ class SpreadsheetPrinter(StrPrinter):
 def spreadsheet_formula(expr: sp.Expr, names: Mapping[sp.Symbol, str]) -> str:
     """``expr`` as a formula (with the leading ``=``) over the named cells ``names``."""
     return "=" + SpreadsheetPrinter(names).doprint(expr)
+
+
+def number_text(value: float) -> str:
+    """A number as JavaScript's ``String(x)`` writes it, so the page and Python print alike."""
+    x = float(value)
+    if x.is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    return repr(x)
+
+
+def number_formula(expr: sp.Expr, values: Mapping[sp.Symbol, float]) -> str:
+    """``expr`` as a formula of numbers: each symbol printed as its value, the structure kept."""
+    missing = expr.free_symbols - set(values)
+    if missing:
+        raise ValueError(f"no value given for {', '.join(sorted(map(str, missing)))}")
+    return spreadsheet_formula(expr, {s: number_text(float(v)) for s, v in values.items()})
