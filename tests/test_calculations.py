@@ -54,8 +54,7 @@ def test_the_python_table_prints_the_rows_and_values(calc):
     assert len(frame) == len(calc.cases)
     inputs = calc.defaults()
     o = calc.outputs[0]
-    column = f"{o.title} ({o.unit})" if o.unit else o.title
-    for case, shown in zip(calc.records(), frame[column]):
+    for case, shown in zip(calc.records(), frame[o.heading]):
         assert shown == value_text(calc.numeric(inputs, case)[o.name], o.digits)
 
 

@@ -84,7 +84,7 @@ def test_calc_recalculates_every_model_cell_to_goodputs_value(recalculated, chap
         for case, row in zip(calc.records(), rows):
             numeric = calc.numeric(inputs, case)
             for o in calc.outputs:
-                head = f"{o.title} ({o.unit})" if o.unit else o.title
+                head = o.heading
                 assert row[head] == pytest.approx(numeric[o.name], rel=1e-9, abs=1e-12), (point, case, o.name)
                 values.append(row[head])
         if at_defaults is None:

@@ -7,9 +7,9 @@ printed from those expressions:
 
 - :meth:`Calculation.live` binds the outputs to altair sliders (Vega expressions),
   for the chapter's chart to layer marks on;
-- :meth:`Calculation.table` is the calculated table in the page: the case, a
-  *calculation* column showing the formula with the current numbers in it (as the
-  source documents print theirs), and the values, all recomputed in the browser;
+- :meth:`Calculation.table` is the calculated table in the page: the case, the
+  values, and a *calculation* column showing the formula with the current numbers in
+  it (as the source documents print theirs), all recomputed in the browser;
 - :meth:`Calculation.panel` is the same table as an ipywidgets panel;
 - :mod:`goodput.render.workbook` writes it as a workbook of live formulas.
 
@@ -28,8 +28,8 @@ import altair as alt
 import pandas as pd
 import sympy as sp
 
-from .charts import Choice, LiveModel, Slider, live_model
 from ..spreadsheet import SpreadsheetPrinter, number_text
+from .charts import Choice, LiveModel, Slider, live_model
 from .vega import vega_expr
 
 __all__ = ["Output", "Calculation", "value_text"]
@@ -46,6 +46,11 @@ class Output:
     title: str
     unit: str
     digits: int = 3
+
+    @property
+    def heading(self) -> str:
+        """The column's heading: title and unit."""
+        return f"{self.title} ({self.unit})" if self.unit else self.title
 
 
 def value_text(value: float, digits: int) -> str:
@@ -134,7 +139,7 @@ class Calculation:
     chapter : str
         The chapter (its notebook's name) the calculation belongs to.
     name : str
-        Name of the inline dataset in the page, and of the workbook's table.
+        Name of the inline dataset in the page (and the prefix of the table's marks).
     title : str
         What the table calculates, as its heading says it.
     cases : DataFrame
@@ -253,8 +258,8 @@ class Calculation:
         cell text is its ``cell`` field, so tests read exactly what a reader sees.
         """
         columns = [(c, title, f"toString(datum[{json.dumps(c)}])") for c, title in self.shown.items()]
-        columns += [(o.name, f"{o.title} ({o.unit})" if o.unit else o.title,
-                     f"format(datum[{json.dumps(o.name)}], '.{o.digits}~f')") for o in self.outputs]
+        columns += [(o.name, o.heading, f"format(datum[{json.dumps(o.name)}], '.{o.digits}~f')")
+                    for o in self.outputs]
         columns.append(("calculation", f"calculation of {self.outputs[0].title}", self._formula_vega()))
         widths = self._widths()
         heads = {column: _wrap(title, max(8, widths.get(column, 90) // 6)) for column, title, _ in columns}
@@ -315,9 +320,8 @@ class Calculation:
         for case in self.records():
             out = self.evaluate(inputs, case)
             row = {title: case[c] for c, title in self.shown.items()}
+            row.update({o.heading: value_text(out[o.name], o.digits) for o in self.outputs})
             row["calculation"] = self.formula_text(inputs, case)
-            for o in self.outputs:
-                row[f"{o.title} ({o.unit})" if o.unit else o.title] = value_text(out[o.name], o.digits)
             rows.append(row)
         return pd.DataFrame(rows)
 

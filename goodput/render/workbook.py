@@ -115,7 +115,7 @@ def _model(book, calc: Calculation, fmt) -> None:
         sheet.set_column(col, col, 14)
     first_out = len(columns)
     for k, o in enumerate(calc.outputs):
-        sheet.write(HEADER_ROW, first_out + k, f"{o.title} ({o.unit})" if o.unit else o.title, fmt["head"])
+        sheet.write(HEADER_ROW, first_out + k, o.heading, fmt["head"])
         sheet.set_column(first_out + k, first_out + k, 18)
     defaults = calc.defaults()
     for i, case in enumerate(calc.records()):
