@@ -111,11 +111,9 @@ def pipelined_reads_expr() -> sp.Expr:
 
 def pipelined_read_mbyte_s(size: int, completion_ns: float, in_flight: int, link: pcie.Link | None = None) -> float:
     """:func:`pipelined_reads_expr` (MB/s) for reads of ``size`` bytes on ``link`` (the tutorial's PCIe 1.1 x1)."""
-    if size <= 0:
-        raise ValueError(f"read size must be above 0 bytes, not {size}")
     p = PARAMETERS
     link = (link or pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")).checked()
-    subs = {**pcie.link_substitution(link), pcie.payload: size,
+    subs = {**pcie.link_substitution(link), pcie.payload: pcie._check_size(size),
             completion_latency: p["completion_ns"].check(completion_ns),
             reads_in_flight: p["reads_in_flight"].check(in_flight)}
     return float(pipelined_reads_expr().subs(subs))

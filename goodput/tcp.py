@@ -127,14 +127,15 @@ def evaluate(message_bytes: int = 8192, line_rate_mbit_s: float = 100, mtu_bytes
     args = (r, m, u, h, o)
     segments = int(_numeric("segments")(*args))
     wire = float(_numeric("wire")(*args))
-    goodput = _numeric("message")(*args)
+    rates = goodputs(m, r, u, h, o)
+    goodput = rates["per_write_mbit_s"]
     headers = float(segments * (h + TCP_HEADER_BYTES + o))
     framing = float(segments * (ethernet.VALUES[ethernet.mac_header] + ethernet.VALUES[ethernet.fcs]))
     gaps = float(segments * ethernet.WIRE_OVERHEAD_BYTES)
     return {"message_bytes": m, "line_rate_mbit_s": r, "mtu_bytes": u, "ip_version": ip_version,
             "timestamps": timestamps, "mss_bytes": u - h - TCP_HEADER_BYTES - o, "segments": segments,
             "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000, "efficiency": goodput / r,
-            "stream_goodput_mbit_s": _numeric("stream")(*args),
+            "stream_goodput_mbit_s": rates["stream_mbit_s"],
             "bytes": {"payload": float(m), "ip_tcp_headers": headers, "mac_header_fcs": framing,
                       "padding": wire - m - headers - framing - gaps, "preamble_sfd_gap": gaps}}
 

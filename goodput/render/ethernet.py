@@ -7,7 +7,6 @@ import pandas as pd
 import sympy as sp
 
 from .. import data, ethernet
-from ..errors import ParameterError
 from ..params import Parameter
 from .calculation import Calculation, Output
 from .charts import Slider, live_model
@@ -21,13 +20,12 @@ VLAN = Parameter("vlan_bytes", ethernet.vlan, "bytes", 0, ethernet.VLAN_TAG_BYTE
 
 
 def _your_goodput(inputs, case) -> dict:
-    names = {s.name: s.key for s in ethernet.STACKS.values()}
-    try:
-        out = ethernet.evaluate(inputs["frame_bytes"], inputs["mac_rate_gbit_s"], names[case["stack"]],
-                                vlan_tag=inputs["vlan_bytes"] == ethernet.VLAN_TAG_BYTES)["goodput_gbit_s"]
-    except ParameterError:  # the frame cannot hold this stack's headers: no payload
-        out = 0.0
-    return {"your_goodput_gbit_s": out}
+    key = {s.name: s.key for s in ethernet.STACKS.values()}[case["stack"]]
+    vlan_tag = inputs["vlan_bytes"] == ethernet.VLAN_TAG_BYTES
+    if inputs["frame_bytes"] < ethernet.frame_bytes_for(0, key, vlan_tag):
+        return {"your_goodput_gbit_s": 0.0}  # the frame cannot hold this stack's headers: no payload
+    return {"your_goodput_gbit_s": ethernet.evaluate(inputs["frame_bytes"], inputs["mac_rate_gbit_s"], key,
+                                                     vlan_tag)["goodput_gbit_s"]}
 
 
 def calculation() -> Calculation:
@@ -59,7 +57,7 @@ def explore_chart() -> alt.VConcatChart:
     live = live_model(
         cases,
         outputs={"goodput_gbit_s": ethernet.payload_goodput_expr().subs(ethernet.VALUES)},
-        sliders=calc.inputs[:2],
+        sliders=[s for s in calc.inputs if s.name != "frame_bytes"],  # the curves run over frame sizes
         fields={ethernet.frame: "frame_bytes", ethernet.stack: "stack_bytes"},
         name="ethernet_frames",
     )

@@ -58,18 +58,15 @@ def calculation() -> Calculation:
 def explore_chart() -> alt.VConcatChart:
     """Goodput against payload per packet, live on line rate and lanes, with Tables 23-26 on top,
     your transfers, and the calculated table."""
-    p = hyperlink.PARAMETERS
     calc = calculation()
     live = calc.live()
     write = sp.Symbol("write_flag")
-    per_packet = hyperlink.goodput_expr().subs({hyperlink.transfer: hyperlink.packet,
-                                                hyperlink.control: hyperlink.CONTROL_BYTES})
+    per_packet = calc.outputs[0].expr
     yours = live_model(
         pd.DataFrame({"transfer": ["your write", "your read"], "write_flag": [1, 0]}),
         outputs={"your_packet_bytes": hyperlink.packet_for_expr(write),
                  "your_gbit_s": per_packet.subs(hyperlink.packet, hyperlink.packet_for_expr(write))},
-        sliders=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"]), Slider(hyperlink.BURST),
-                 Slider(hyperlink.RESPONSE)],
+        sliders=[*calc.inputs, Slider(hyperlink.BURST), Slider(hyperlink.RESPONSE)],
         fields={write: "write_flag"},
         name="hyperlink_yours",
     )
