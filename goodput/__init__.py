@@ -14,17 +14,18 @@ data and checks
     ``pcie_spec`` (the Base Specification's latency tables), ``logs`` (one parser
     per log format), ``fit`` (fitting free parameters; time = fixed cost + bytes /
     bandwidth), ``hostbench`` (our captured firmware logs next to the models),
-    ``sizing`` (code and data bytes of ELF files)
+    ``sizing`` (code and data bytes of ELF files), ``precision`` (the digits every
+    machine agrees on)
 book
     ``render`` (Vega printer, live charts, tables, widget panels), ``pages``
     (errata and sources pages), ``status`` (what built the book)
 """
 
 from . import (am243x, boot, bus, can, checks, coding, data, errors, ethernet, fit, hostbench, hyperlink, logs,
-               pages, params, pcie, pcie_latency, pcie_spec, pcie_transactions, sizing, spi, srio, status,
-               tcp)
+               pages, params, pcie, pcie_latency, pcie_spec, pcie_transactions, precision, sizing, spi, srio,
+               status, tcp)
 
 __all__ = ["am243x", "boot", "bus", "can", "checks", "coding", "data", "errors", "ethernet", "fit", "hostbench",
-           "hyperlink", "logs", "pages", "params", "pcie", "pcie_latency", "pcie_spec", "pcie_transactions", "sizing",
-           "spi", "srio", "status", "tcp"]
+           "hyperlink", "logs", "pages", "params", "pcie", "pcie_latency", "pcie_spec", "pcie_transactions", "precision",
+           "sizing", "spi", "srio", "status", "tcp"]
 __version__ = "0.1.0"

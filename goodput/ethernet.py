@@ -180,6 +180,7 @@ def fit_keystone_10gbe():
     import numpy as np
 
     from .fit import Bound, fit
+    from .precision import stable
 
     t = data.load("keystone2-s9-10gbe")
     f = sp.lambdify((frame, packet_time, dma_rate), dma_bound_expr().subs(VALUES).subs(mac_rate, 10), "numpy")
@@ -190,9 +191,9 @@ def fit_keystone_10gbe():
         return np.asarray(f(sizes, t0, beta), dtype=float)
 
     result = fit(predict, measured, [Bound("t_0", 0.0, 1000.0, "ns"), Bound("beta", 0.5, 20.0, "B/ns")])
-    saturation = float(saturation_frame_expr().subs(VALUES).subs(
-        {mac_rate: 10, packet_time: result.values["t_0"], dma_rate: result.values["beta"]}))
-    return result, predict(result.values["t_0"], result.values["beta"]), saturation
+    saturation = stable(float(saturation_frame_expr().subs(VALUES).subs(
+        {mac_rate: 10, packet_time: result.values["t_0"], dma_rate: result.values["beta"]})))
+    return result, stable(predict(result.values["t_0"], result.values["beta"])), saturation
 
 
 __all__ += ["packet_time", "dma_rate", "dma_bound_expr", "saturation_frame_expr", "fit_keystone_10gbe"]

@@ -1,9 +1,15 @@
 """Fitting the free parameters of a model to measured points, with residuals.
 
-Small on purpose: least squares on relative (log) residuals, so small and large
+Small on purpose: least squares on symmetric relative residuals, so small and large
 transfers weigh the same, found by a grid over the bounds and then golden-section
 refinement one parameter at a time. The models stay sympy expressions; this only
 chooses their free values.
+
+Every fit here is solved the same way on every machine: the costs and the linear
+least squares use only the operations IEEE 754 rounds exactly (+, -, *, /, sqrt)
+and exactly rounded sums (:func:`math.fsum`), never libm's logarithm or a BLAS or
+LAPACK kernel chosen for the CPU. The results are then rounded once, by
+:func:`goodput.precision.stable`.
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-__all__ = ["Bound", "Fit", "fit"]
+from .precision import stable
+
+__all__ = ["Bound", "Fit", "fit", "linear_least_squares"]
 
 
 @dataclass(frozen=True)
@@ -49,19 +57,23 @@ class Fit:
 
 def fit(model: Callable[..., np.ndarray], measured: Sequence[float], bounds: Sequence[Bound],
         grid_points: int = 41, sweeps: int = 4) -> Fit:
-    """Parameter values within ``bounds`` minimising ``sum(log(measured / model(*values))**2)``.
+    """Parameter values within ``bounds`` minimising ``sum(r**2)`` over the points, where
+    ``r = sqrt(m / p) - sqrt(p / m)`` for a measured ``m`` and a predicted ``p``.
 
-    ``model(*values)`` returns the prediction for every measured point.
+    ``r`` is the logarithmic residual ``log(m / p)`` to within its cube over 24 (0.004 % at a
+    10 % residual), symmetric in ``m`` and ``p`` as the logarithm is, and computed exactly
+    rounded on every CPU. ``model(*values)`` returns the prediction for every measured point.
+    The values and residuals returned are rounded by :func:`goodput.precision.stable`.
     """
-    y = np.asarray(measured, dtype=float)
-    if np.any(y <= 0) or any(b.low >= b.high for b in bounds):
+    y = [float(v) for v in np.asarray(measured, dtype=float)]
+    if any(not v > 0 for v in y) or any(b.low >= b.high for b in bounds):
         raise ValueError("fit needs positive measurements and low < high for every bound")
 
     def cost(values) -> float:
-        predicted = np.asarray(model(*values), dtype=float)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            c = float(np.sum(np.log(y / predicted) ** 2))
-        return c if math.isfinite(c) else math.inf
+        predicted = np.asarray(model(*values), dtype=float).tolist()
+        if any(not (p > 0 and math.isfinite(p)) for p in predicted):
+            return math.inf
+        return math.fsum((math.sqrt(m / p) - math.sqrt(p / m)) ** 2 for m, p in zip(y, predicted))
 
     grids = [np.linspace(b.low, b.high, grid_points) for b in bounds]
     best = min(itertools.product(*grids), key=cost)
@@ -85,9 +97,42 @@ def fit(model: Callable[..., np.ndarray], measured: Sequence[float], bounds: Seq
                     lo = c
             best[i] = (lo + hi) / 2
         step = [s / 4 for s in step]
-    residuals = y / np.asarray(model(*best), dtype=float) - 1
+    best = stable(best)
+    residuals = stable(np.asarray(y) / np.asarray(model(*best), dtype=float) - 1)
+    rms = math.sqrt(math.fsum(r * r for r in residuals.tolist()) / len(residuals))
     return Fit({b.name: v for b, v in zip(bounds, best)}, {b.name: b.unit for b in bounds},
-               residuals, float(np.sqrt(np.mean(residuals ** 2))))
+               residuals, stable(rms))
+
+
+def linear_least_squares(columns: Sequence[Sequence[float]], y: Sequence[float]) -> tuple[list[float], np.ndarray]:
+    """Coefficients ``c`` minimising ``|sum(c_j * columns[j]) - y|``, and the residuals, unrounded.
+
+    Solved from the normal equations with exactly rounded sums and Gaussian elimination with
+    partial pivoting, in plain floating point: the same digits on every CPU. Meant for the
+    small, well-conditioned designs of this book (a constant and a size); it refuses a design
+    whose columns do not determine the coefficients.
+    """
+    x = [[float(v) for v in c] for c in columns]
+    t = [float(v) for v in y]
+    if not x or any(len(c) != len(t) for c in x) or len(t) < len(x):
+        raise ValueError("linear_least_squares needs as many values per column as points, and at least "
+                         "as many points as columns")
+    n = len(x)
+    a = [[math.fsum(p * q for p, q in zip(x[i], x[j])) for j in range(n)]
+         + [math.fsum(p * q for p, q in zip(x[i], t))] for i in range(n)]
+    for k in range(n):
+        pivot = max(range(k, n), key=lambda i: abs(a[i][k]))
+        if a[pivot][k] == 0:
+            raise ValueError("linear_least_squares: the columns do not determine the coefficients")
+        a[k], a[pivot] = a[pivot], a[k]
+        for i in range(k + 1, n):
+            f = a[i][k] / a[k][k]
+            a[i] = [u - f * v for u, v in zip(a[i], a[k])]
+    coef = [0.0] * n
+    for k in reversed(range(n)):
+        coef[k] = (a[k][n] - math.fsum(a[k][j] * coef[j] for j in range(k + 1, n))) / a[k][k]
+    residuals = np.array([yi - math.fsum(coef[j] * x[j][i] for j in range(n)) for i, yi in enumerate(t)])
+    return coef, residuals
 
 
 # --- Hockney: time = fixed cost + bytes / bandwidth -------------------------------------------
@@ -129,7 +174,7 @@ class Hockney:
     @property
     def half_size_bytes(self) -> float:
         """Size at which half the bandwidth is reached (the fixed cost equals the time on the wire)."""
-        return self.t0_us * self.bandwidth_mbit_s / 8
+        return stable(self.t0_us * self.bandwidth_mbit_s / 8)
 
     def predict_us(self, size_bytes) -> np.ndarray:
         return self.t0_us + 8 * np.asarray(size_bytes, dtype=float) / self.bandwidth_mbit_s
@@ -143,18 +188,18 @@ def hockney(size_bytes: Sequence[float], time_us: Sequence[float]) -> Hockney:
         raise ValueError("hockney needs at least three (size, time) points, as many sizes as times")
     if np.any(s <= 0) or np.any(t <= 0) or len(set(s)) < 2:
         raise ValueError("hockney needs positive sizes and times, and at least two different sizes")
-    design = np.column_stack([np.ones_like(s), s])
-    (a, b), *_ = np.linalg.lstsq(design, t, rcond=None)
-    residuals = t - design @ np.array([a, b])
-    dof = len(s) - 2
-    sigma2 = float(residuals @ residuals) / dof
-    cov = sigma2 * np.linalg.inv(design.T @ design)
-    q = student_t_quantile(0.975, dof)
-    da, db = q * math.sqrt(cov[0, 0]), q * math.sqrt(cov[1, 1])
+    (a, b), residuals = linear_least_squares([[1.0] * len(s), s], t)
     if b <= 0:
         raise ValueError("the times do not grow with size: no bandwidth to fit")
-    bw = (float(8 / (b + db)), float(8 / (b - db)) if b - db > 0 else math.inf)
-    return Hockney(float(a), 8 / float(b), (float(a - da), float(a + da)), bw, residuals, len(s))
+    dof = len(s) - 2
+    sigma2 = math.fsum(r * r for r in residuals.tolist()) / dof
+    # The inverse of the 2 x 2 matrix X^T X, in closed form: [[sum s^2, -sum s], [-sum s, n]] / det.
+    n, s1, s2 = len(s), math.fsum(s.tolist()), math.fsum((s * s).tolist())
+    det = n * s2 - s1 * s1
+    q = student_t_quantile(0.975, dof)
+    da, db = q * math.sqrt(sigma2 * s2 / det), q * math.sqrt(sigma2 * n / det)
+    bw = (8 / (b + db), 8 / (b - db) if b - db > 0 else math.inf)
+    return Hockney(*stable((a, 8 / b, (a - da, a + da), bw, residuals)), len(s))
 
 
 __all__ += ["student_t_quantile", "Hockney", "hockney"]

@@ -16,7 +16,7 @@ def test_hockney_recovers_a_known_line_and_its_intervals_cover_it():
     h = fit.hockney(sizes, times)
     assert h.t0_ci_us[0] < 12.5 < h.t0_ci_us[1]
     assert h.bandwidth_ci_mbit_s[0] < 1500 < h.bandwidth_ci_mbit_s[1]
-    assert h.half_size_bytes == pytest.approx(h.t0_us * h.bandwidth_mbit_s / 8)
+    assert h.half_size_bytes == pytest.approx(h.t0_us * h.bandwidth_mbit_s / 8, rel=1e-5)
     assert np.allclose(h.predict_us(sizes) + h.residuals_us, times)
 
 
@@ -58,3 +58,16 @@ def test_rsa_decryption_matches_a_pka_signature_and_encryption_does_not_match_a_
     for key in (2048, 4096):
         assert t.loc[(key, "decryption"), "ratio"] == pytest.approx(1, abs=0.02)
         assert t.loc[(key, "encryption"), "ratio"] > 10
+
+
+def test_linear_least_squares_agrees_with_lapack_and_refuses_a_singular_design():
+    import numpy as np
+
+    sizes = [16.0, 64.0, 256.0, 1024.0, 4096.0]
+    times = [3.1, 3.9, 5.2, 12.8, 40.3]
+    (a, b), residuals = fit.linear_least_squares([[1.0] * 5, sizes], times)
+    (a_ref, b_ref), *_ = np.linalg.lstsq(np.column_stack([np.ones(5), sizes]), times, rcond=None)
+    assert (a, b) == (pytest.approx(a_ref, rel=1e-12), pytest.approx(b_ref, rel=1e-12))
+    assert residuals == pytest.approx(np.array(times) - (a + b * np.array(sizes)), abs=1e-12)
+    with pytest.raises(ValueError, match="do not determine"):
+        fit.linear_least_squares([[1.0] * 3, [2.0] * 3], [1.0, 2.0, 3.0])

@@ -21,9 +21,25 @@ import sympy as sp
 
 from ..errors import ParameterError
 from ..params import Parameter
+from ..precision import stable
 from .vega import vega_expr
 
-__all__ = ["Slider", "Choice", "LiveModel", "live_model"]
+__all__ = ["Slider", "Choice", "LiveModel", "live_model", "STABLE_DATA"]
+
+#: The name of the altair data transformer that every chart's data passes through: altair's
+#: default, after :func:`goodput.precision.stable` has rounded every float, so no chart embeds
+#: digits that another CPU would compute differently.
+STABLE_DATA = "goodput-stable"
+
+
+def _stable_data(data=None, **kwargs):
+    if data is None:
+        return lambda d: alt.default_data_transformer(stable(d), **kwargs)
+    return alt.default_data_transformer(stable(data), **kwargs)
+
+
+alt.data_transformers.register(STABLE_DATA, _stable_data)
+alt.data_transformers.enable(STABLE_DATA)
 
 
 @dataclass(frozen=True)
@@ -142,7 +158,7 @@ def live_model(cases: pd.DataFrame, outputs: Mapping[str, sp.Expr],
     """
     params = {s.parameter.symbol: s.name for s in sliders}
     printed = {out: vega_expr(expr, fields=fields, params=params) for out, expr in outputs.items()}
-    data = alt.Data(values=cases.to_dict(orient="records"), name=name) if name else cases
+    data = alt.Data(values=stable(cases).to_dict(orient="records"), name=name) if name else cases
     base = alt.Chart(data).transform_calculate(**printed)
     return LiveModel(base=base, params=[s.param() for s in sliders] + [c.param() for c in choices],
                      expressions=printed)

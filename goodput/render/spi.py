@@ -7,6 +7,8 @@ import numpy as np
 import pandas as pd
 
 from .. import data, spi
+from ..fit import linear_least_squares
+from ..precision import stable
 from .calculation import Calculation, Output
 from .charts import Slider
 
@@ -39,11 +41,9 @@ def dma_overhead() -> dict[str, float]:
     t = data.load("am243x-mcspi")
     t = t[t["mode"] == "dma"]
     extra = np.array([r.transfer_time_us - spi.transfer_time_us(r.words, r.word_bits) for r in t.itertuples()])
-    design = np.column_stack([np.ones(len(t)), t["words"].to_numpy(dtype=float)])
-    (fixed, per_word), *_ = np.linalg.lstsq(design, extra, rcond=None)
-    residual = extra - design @ np.array([fixed, per_word])
-    return {"fixed_us": float(fixed), "per_word_us": float(per_word),
-            "worst_residual_us": float(np.max(np.abs(residual))), "points": int(len(t))}
+    (fixed, per_word), residual = linear_least_squares([[1.0] * len(t), t["words"].to_numpy(dtype=float)], extra)
+    return stable({"fixed_us": fixed, "per_word_us": per_word,
+                   "worst_residual_us": float(np.max(np.abs(residual))), "points": int(len(t))})
 
 
 def calculation() -> Calculation:

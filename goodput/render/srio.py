@@ -6,6 +6,7 @@ import altair as alt
 import pandas as pd
 
 from .. import srio
+from ..precision import stable
 from .calculation import Calculation, Output
 from .charts import Slider
 
@@ -139,7 +140,7 @@ def proportional_table() -> pd.DataFrame:
     per_byte = t["throughput_mbit_s"] / t["payload_bytes"]
     out = t.assign(per_byte=per_byte, time_ns=8000 * t["payload_bytes"] / t["throughput_mbit_s"])
     small = out[out["payload_bytes"] <= 64]
-    return (small.groupby("payload_bytes")
-            .agg(columns=("per_byte", "size"), rate_per_byte_mbit_s=("per_byte", "median"),
-                 lowest=("per_byte", "min"), time_per_transaction_ns=("time_ns", "median"))
-            .reset_index())
+    return stable(small.groupby("payload_bytes")
+                  .agg(columns=("per_byte", "size"), rate_per_byte_mbit_s=("per_byte", "median"),
+                       lowest=("per_byte", "min"), time_per_transaction_ns=("time_ns", "median"))
+                  .reset_index())
