@@ -19,7 +19,7 @@ MODELS_STAMP := _build/.models-stamp
 # Each chapter's workbook, exported before the build so the pages can link it for download.
 WORKBOOKS := _build/workbooks/.complete
 
-.PHONY: book test serve lab refresh lock clean venv assets chromium libreoffice workbooks capture firmware
+.PHONY: book test test-other-cpu serve lab refresh lock clean venv assets chromium libreoffice workbooks capture firmware
 
 ## book: build the HTML book into _build/html (sets everything up first)
 book: $(HTML)
@@ -42,6 +42,11 @@ $(WORKBOOKS): $(STAMP) $(MODELS)
 ## test: run every test: unit, data, notebooks (nbval), the built book in a browser
 test: $(HTML) chromium libreoffice
 	$(BIN)/python -m pytest --nbval --nbval-sanitize-with tests/nbval-sanitize.cfg
+
+## test-other-cpu: the notebooks again (nbval) with the SIMD kernels of an older CPU (CI runs it after make test)
+OTHER_CPU := OPENBLAS_CORETYPE=Prescott NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL"
+test-other-cpu: $(STAMP)
+	$(OTHER_CPU) $(BIN)/python -m pytest --nbval --nbval-sanitize-with tests/nbval-sanitize.cfg notebooks
 
 ## serve: read the built book at http://127.0.0.1:$(PORT)/
 serve: $(HTML)

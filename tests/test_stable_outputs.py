@@ -162,3 +162,8 @@ def test_every_fit_gives_the_same_digits_with_another_cpus_simd_kernels():
     assert here.keys() == other.keys()
     for name in here:
         assert here[name] == other[name], name
+
+
+def test_how_to_read_states_the_rule_the_book_follows():
+    text = (ROOT / "book" / "how-to-read.md").read_text(encoding="utf-8")
+    assert f"at most {SIGNIFICANT_DIGITS} significant digits" in text
