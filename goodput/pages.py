@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from . import checks, data
+from .logs import log_lines, read_log
 
 __all__ = ["errata_markdown", "rounding_markdown", "sources_markdown", "chapter_link"]
 
@@ -92,7 +93,7 @@ def logs_markdown() -> str:
     count = 0
     for path in sorted(root.rglob("*.log")):
         header = {}
-        for line in path.read_text(encoding="utf-8").splitlines():
+        for line in log_lines(read_log(path)):
             if not line.startswith("# "):
                 break
             key, _, value = line[2:].partition(": ")

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import LogFormatError
+from .text import log_lines, read_log
 
 __all__ = ["Packet", "SymbolTrace", "parse", "parse_text", "summary", "SYMBOL_NS"]
 
@@ -92,7 +93,7 @@ class SymbolTrace:
 def parse(path) -> SymbolTrace:
     """Parse the symbol trace at ``path``."""
     path = Path(path)
-    return parse_text(path.read_text(encoding="utf-8"), str(path))
+    return parse_text(read_log(path), str(path))
 
 
 class _Assembler:
@@ -177,7 +178,7 @@ def parse_text(text: str, path: str = "<text>") -> SymbolTrace:
     previous = None
     after_gap = False
     last_line = 0
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(log_lines(text), start=1):
         line = raw.rstrip()
         if directions is None:
             m = _HEADER.match(line.strip())
