@@ -3,14 +3,14 @@
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from goodput import checks
 from goodput.errors import LogFormatError
 from goodput.logs import ahb_trace
 
-from mutations import mutate
+from mutations import FUZZ, mutated_log, parse_or_refuse
 
 LOGS = Path(__file__).resolve().parent.parent / "data" / "logs" / "published"
 AHB = sorted(LOGS.glob("*-ahb.log"))
@@ -92,16 +92,11 @@ def test_a_log_without_accesses_is_an_error():
 LINES = GOOD.splitlines()
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.data())
-def test_mutated_logs_parse_or_raise_log_format_error_and_nothing_else(data):
-    lines = mutate(data, LINES)
-    try:
-        trace = ahb_trace.parse_text("\n".join(lines), "mutated.log")
-    except LogFormatError as exc:
-        assert exc.path == "mutated.log" and 1 <= exc.line_number <= len(lines) + 1
-        return
-    if trace.statistic_line is not None and len(trace.accesses) >= 2 * (trace.accesses_per_tlp or 1):
+@FUZZ
+@given(data=st.data())
+def test_mutated_logs_parse_or_raise_log_format_error_naming_one_of_their_lines(data, tmp_path_factory):
+    trace = parse_or_refuse(ahb_trace.parse, mutated_log(data, AHB), tmp_path_factory.getbasetemp() / "mutated.log")
+    if trace is not None and trace.statistic_line is not None and len(trace.accesses) >= 2 * trace.accesses_per_tlp:
         ahb_trace.statistics(trace)
 
 
@@ -109,3 +104,16 @@ def test_a_repeated_or_earlier_timestamp_is_an_error():
     line = next(l for l in LINES if l.startswith("timestamp:") and " 1884 " in l)
     with pytest.raises(LogFormatError, match="does not follow"):
         ahb_trace.parse_text(GOOD.replace(line, line + "\n" + line), "dup.log")
+
+
+def test_a_timestamp_of_5000_digits_is_refused_naming_its_line():
+    line = next(l for l in LINES if l.startswith("timestamp:") and " 1884 " in l)
+    with pytest.raises(LogFormatError, match="not an AHB access line") as info:
+        ahb_trace.parse_text(GOOD.replace(" 1884 ", " " + "9" * 5000 + " "), "big.log")
+    assert info.value.line_number == LINES.index(line) + 1
+
+
+def test_a_tlp_in_zero_ahb_accesses_is_refused_naming_its_line():
+    with pytest.raises(LogFormatError, match="a TLP cannot end up in 0 AHB accesses") as info:
+        ahb_trace.parse_text(_broken("ends up in 1 AHB", "ends up in 0 AHB"), "zero.log")
+    assert LINES[info.value.line_number - 1].startswith("Every PCIe")

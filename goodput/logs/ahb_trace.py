@@ -29,31 +29,32 @@ import numpy as np
 import pandas as pd
 
 from ..errors import LogFormatError
+from .text import DECIMAL, INTEGER, log_lines, read_log
 
 __all__ = ["AhbTrace", "parse", "parse_text", "statistics", "STATISTIC_KEYS", "TICK_NS", "BYTES_PER_ACCESS"]
 
 TICK_NS = 10.0  #: the AHB runs at 100 MHz
 BYTES_PER_ACCESS = 4  #: 32-bit AHB data bus
 
-_ACCESS = re.compile(r"""
-    ^timestamp:\s+(?P<ticks>\d+)\s+                 # AHB clock tick of the access
-    \[\s*(?P<delay_ns>\d+(?:\.\d+)?)\s*ns\]\s+      # delay since the previous access, as printed
-    addr:\s+(?P<addr>0x[0-9a-fA-F]{8}),\s+          # bus address
-    data:\s+(?P<data>\d+)                           # data word, decimal
-    (?:,\s+flags:\s+(?P<flags>0x[0-9a-fA-F]+)       # optional: bus flags
-       \s+(?P<direction>READ|WRITE))?               # and the direction of the access
+_ACCESS = re.compile(rf"""
+    ^timestamp:\s+(?P<ticks>{INTEGER})\s+               # AHB clock tick of the access
+    \[\s*(?P<delay_ns>{DECIMAL})\s*ns\]\s+              # delay since the previous access, as printed
+    addr:\s+(?P<addr>0x[0-9a-fA-F]{{8}}),\s+            # bus address
+    data:\s+(?P<data>{INTEGER})                         # data word, decimal
+    (?:,\s+flags:\s+(?P<flags>0x[0-9a-fA-F]+)           # optional: bus flags
+       \s+(?P<direction>READ|WRITE))?                   # and the direction of the access
     \s*$""", re.VERBOSE)
-_STAT_HEADER = re.compile(r"""
-    ^Statistic\ for\ (?P<n>\d+)\ AHB\ accesses:\s*$  # opens a statistic block over n accesses
+_STAT_HEADER = re.compile(rf"""
+    ^Statistic\ for\ (?P<n>{INTEGER})\ AHB\ accesses:\s*$  # opens a statistic block over n accesses
     """, re.VERBOSE)
-_PER_TLP = re.compile(r"""
+_PER_TLP = re.compile(rf"""
     ^Every\ PCIe\ T(?:LP|PL)\ Pac?ket\ ends\ up\ in  # the program's wording, with its typos
-    \ (?P<k>\d+)\ AHB\ accesses\s*$                  # AHB accesses per TLP
+    \ (?P<k>{INTEGER})\ AHB\ accesses\s*$            # AHB accesses per TLP
     """, re.VERBOSE)
-_STAT_VALUE = re.compile(r"""
+_STAT_VALUE = re.compile(rf"""
     ^(?P<which>average|min|max)\                     # which statistic
     (?P<what>elapsed\ Time|throughput):\s+           # of what
-    (?P<value>\d+(?:\.\d+)?)\ (?:ns|Bytes/s)\s*$     # the value as printed, in its unit
+    (?P<value>{DECIMAL})\ (?:ns|Bytes/s)\s*$         # the value as printed, in its unit
     """, re.VERBOSE)
 
 #: The six values of a statistic block, in the order they are printed.
@@ -78,14 +79,14 @@ class AhbTrace:
 def parse(path) -> AhbTrace:
     """Parse the AHB trace log at ``path``."""
     path = Path(path)
-    return parse_text(path.read_text(encoding="utf-8"), str(path))
+    return parse_text(read_log(path), str(path))
 
 
 def parse_text(text: str, path: str = "<text>") -> AhbTrace:
     """Parse an AHB trace log given as text; ``path`` names it in errors."""
     rows = []
     trace = AhbTrace(path, pd.DataFrame())
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(log_lines(text), start=1):
         line = raw.strip()
         if line.startswith("timestamp:"):
             m = _ACCESS.match(line)
@@ -110,6 +111,8 @@ def parse_text(text: str, path: str = "<text>") -> AhbTrace:
             m = _PER_TLP.match(line)
             if not m:
                 raise LogFormatError(path, number, f"cannot read accesses per TLP from {line[:60]!r}")
+            if int(m["k"]) == 0:
+                raise LogFormatError(path, number, "a TLP cannot end up in 0 AHB accesses")
             trace.accesses_per_tlp = int(m["k"])
         elif line.startswith(("average ", "min ", "max ")):
             m = _STAT_VALUE.match(line)
