@@ -1,9 +1,13 @@
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from goodput.errors import LogFormatError
 from goodput.logs import bench
+
+from mutations import FUZZ, mutated_log, parse_or_refuse
 
 HOST = Path(__file__).resolve().parent.parent / "data" / "logs" / "host"
 LOGS = sorted(p for p in HOST.glob("*.log") if not p.name.startswith("size-"))  # size logs hold JSON
@@ -80,3 +84,38 @@ def test_results_frame_keeps_line_numbers_and_header():
     assert set(frame["sweep"]) == {"size", "stride", "align"}
     assert (frame["verified"] == 1).all()
     assert frame.attrs["header"]["command"].endswith("memcopy")
+
+
+def test_bench_parser_refuses_a_non_integer_byte_count_naming_the_line():
+    with pytest.raises(LogFormatError, match=r"x\.log:5: bytes=1e6 is not a raw integer"):
+        bench.parse_text(GOOD.replace("bytes=16", "bytes=1e6"), "x.log")
+
+
+@pytest.mark.parametrize("value", ["-16", "16.0", "0x10", "1_000", "sixteen", "9" * 21, "9" * 5000])
+def test_every_key_but_the_text_keys_carries_a_raw_integer_of_up_to_20_digits(value):
+    with pytest.raises(LogFormatError, match=r"x\.log:5: iterations=.* is not a raw integer"):
+        bench.parse_text(GOOD.replace("iterations=65536", f"iterations={value}"), "x.log")
+
+
+def test_a_twenty_digit_count_is_still_an_integer():
+    log = bench.parse_text(GOOD.replace("iterations=65536", "iterations=18446744073709551615"), "x.log")
+    assert log.results[0]["iterations"] == 2**64 - 1
+
+
+def test_the_text_keys_keep_their_word_even_when_it_is_all_digits():
+    log = bench.parse_text(GOOD.replace("sweep=size", "sweep=2"), "x.log")
+    assert log.results[0]["sweep"] == "2" and bench.TEXT_KEYS >= {"bench", "sweep", "direction", "status"}
+
+
+def test_an_empty_log_names_its_line_1_not_line_0():
+    with pytest.raises(LogFormatError, match=r"^x\.log:1: no BENCH-CONFIG line"):
+        bench.parse_text("", "x.log")
+
+
+@FUZZ
+@given(data=st.data())
+def test_mutated_logs_parse_or_raise_log_format_error_naming_one_of_their_lines(data, tmp_path_factory):
+    log = parse_or_refuse(bench.parse, mutated_log(data, LOGS), tmp_path_factory.getbasetemp() / "mutated.log")
+    if log is not None:
+        for values in (log.config, *log.results, log.done):
+            assert all(isinstance(v, int) for k, v in values.items() if k not in bench.TEXT_KEYS), values

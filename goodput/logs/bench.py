@@ -11,8 +11,10 @@ compiler, flags, command, date, git revision), then what the program printed::
 ``BENCH-CONFIG`` comes first and ``BENCH-DONE`` last: a log without it was cut
 short, and :func:`parse` raises :class:`~goodput.errors.LogFormatError` naming
 the file and line, as it does for a malformed machine line and for a log that
-records a failed run (``BENCH-ERROR``). Values that are all digits are integers;
-the ``error`` key of an error line takes the rest of its line.
+records a failed run (``BENCH-ERROR``). The keys of :data:`TEXT_KEYS` carry a
+word (a name, an address, a status), and the ``error`` key of an error line takes
+the rest of its line; every other key carries a raw integer of up to 20 digits,
+and a value that is not one (``bytes=1e6``, ``frames=-1``) is refused with its line.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import LogFormatError
+from .text import INTEGER, log_lines, read_log
 
-__all__ = ["BenchLog", "parse", "parse_text", "results"]
+__all__ = ["BenchLog", "parse", "parse_text", "results", "TEXT_KEYS"]
 
 _HEADER = re.compile(r"""
     ^\#\ (?P<key>[a-z][a-z ]*):\s   # '# key: ' - a header line of the capture script
@@ -39,7 +42,13 @@ _PAIR = re.compile(r"""
     \ (?P<key>[a-z][a-z0-9_]*)      # a key
     =(?P<value>[A-Za-z0-9_.:/-]+)   # '=' and a value without spaces
     (?=\ |$)""", re.VERBOSE)
+_RAW_INTEGER = re.compile(rf"""
+    {INTEGER}                       # the value of every key but TEXT_KEYS: digits, nothing else
+    """, re.VERBOSE)
 _KINDS = ("CONFIG", "RESULT", "ERROR", "DONE")
+
+#: The keys whose value is a word; every other key of a machine line carries a raw integer.
+TEXT_KEYS = frozenset({"bench", "sweep", "direction", "address", "status", "error"})
 
 
 @dataclass
@@ -54,24 +63,30 @@ class BenchLog:
     lines: list[int] = field(default_factory=list)  # line number of each result
 
 
+def _value(key: str, value: str, path: str, number: int) -> object:
+    """A word for a key of TEXT_KEYS, else the raw integer the key must carry."""
+    if key in TEXT_KEYS:
+        return value
+    if not _RAW_INTEGER.fullmatch(value):
+        raise LogFormatError(path, number, f"{key}={value[:30]} is not a raw integer of up to 20 digits")
+    return int(value)
+
+
 def _fields(text: str, path: str, number: int, rest_key: str | None = None) -> dict[str, object]:
     out: dict[str, object] = {}
+    rest = None
     if rest_key and f" {rest_key}=" in text:
         text, rest = text.split(f" {rest_key}=", 1)
-        out_rest = rest
-    else:
-        out_rest = None
     position = 0
     for m in _PAIR.finditer(text):
         if m.start() != position:
             raise LogFormatError(path, number, f"cannot read {text[position:m.start() + 1].strip()!r} as key=value")
-        value = m.group("value")
-        out[m.group("key")] = int(value) if value.isdigit() else value
+        out[m.group("key")] = _value(m.group("key"), m.group("value"), path, number)
         position = m.end()
     if position != len(text):
         raise LogFormatError(path, number, f"cannot read {text[position:].strip()!r} as key=value")
-    if out_rest is not None:
-        out[rest_key] = out_rest
+    if rest is not None:
+        out[rest_key] = rest
     return out
 
 
@@ -79,7 +94,8 @@ def parse_text(text: str, path: str = "<text>") -> BenchLog:
     """Parse a log's text; ``path`` names it in errors."""
     log = BenchLog(path)
     state = "header"
-    for number, line in enumerate(text.splitlines(), start=1):
+    lines = log_lines(text)
+    for number, line in enumerate(lines, start=1):
         if state == "header":
             h = _HEADER.match(line)
             if h:
@@ -117,7 +133,7 @@ def parse_text(text: str, path: str = "<text>") -> BenchLog:
         log.results.append(values)
         log.lines.append(number)
     if state != "done":
-        last = len(text.splitlines())
+        last = max(len(lines), 1)  # an empty log: its line 1
         raise LogFormatError(path, last, "no BENCH-DONE: the log is truncated"
                              if state != "before" and state != "header" else "no BENCH-CONFIG line")
     return log
@@ -126,7 +142,7 @@ def parse_text(text: str, path: str = "<text>") -> BenchLog:
 def parse(path: str | Path) -> BenchLog:
     """Parse the log at ``path``."""
     path = Path(path)
-    return parse_text(path.read_text(encoding="utf-8"), str(path))
+    return parse_text(read_log(path), str(path))
 
 
 def results(path: str | Path) -> pd.DataFrame:
