@@ -9,9 +9,10 @@ The testee prints each run as two lines::
     at a rate of 93170 kb/s with a CPU load of 36%
 
 The book's host testee prints the same sentences, so one parser reads the
-document's example output and our captured logs. Every other line is skipped;
-a first line without its second raises :class:`~goodput.errors.LogFormatError`
-with the file and line.
+document's example output and our captured logs. Every other line is skipped.
+A line that opens like one of these sentences but does not read as one, a first
+line without its second, a second line without its first, and a run of 0-byte
+frames raise :class:`~goodput.errors.LogFormatError` with the file and line.
 """
 
 from __future__ import annotations
@@ -22,55 +23,73 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import LogFormatError
+from .text import INTEGER, log_lines, read_log
 
 __all__ = ["parse", "parse_text"]
 
-_RECEIVED = re.compile(r"""
-    ^Received\ packets\ of\ (?P<frame_bytes>\d+)\ bytes   # frame size
-    \ for\ a\ total\ of\ (?P<total_bytes>\d+)\ bytes\s*$  # bytes counted by the testee
+_RECEIVED = re.compile(rf"""
+    ^Received\ packets\ of\ (?P<frame_bytes>{INTEGER})\ bytes   # frame size
+    \ for\ a\ total\ of\ (?P<total_bytes>{INTEGER})\ bytes\s*$  # bytes counted by the testee
     """, re.VERBOSE)
-_THROUGHPUT = re.compile(r"""
-    ^for\ a\ throughput\ of\ (?P<kbit_s>\d+)\ kb/s        # throughput, 1000 bits per second
-    \ at\ a\ CPU\ load\ of\ (?P<cpu_load_percent>\d+)%\s*$  # CPU load over the run
+_THROUGHPUT = re.compile(rf"""
+    ^for\ a\ throughput\ of\ (?P<kbit_s>{INTEGER})\ kb/s        # throughput, 1000 bits per second
+    \ at\ a\ CPU\ load\ of\ (?P<cpu_load_percent>{INTEGER})%\s*$  # CPU load over the run
     """, re.VERBOSE)
-_TRANSMITTED = re.compile(r"""
-    ^Transmitted\ (?P<frames>\d+)\ frames                  # frames sent
-    \ of\ (?P<frame_bytes>\d+)\ bytes                      # of this size
-    \ for\ a\ total\ of\ (?P<total_bytes>\d+)\s*$          # bytes sent
+_TRANSMITTED = re.compile(rf"""
+    ^Transmitted\ (?P<frames>{INTEGER})\ frames                  # frames sent
+    \ of\ (?P<frame_bytes>{INTEGER})\ bytes                      # of this size
+    \ for\ a\ total\ of\ (?P<total_bytes>{INTEGER})\s*$          # bytes sent
     """, re.VERBOSE)
-_RATE = re.compile(r"""
-    ^at\ a\ rate\ of\ (?P<kbit_s>\d+)\ kb/s                # throughput, 1000 bits per second
-    \ with\ a\ CPU\ load\ of\ (?P<cpu_load_percent>\d+)%\s*$  # CPU load over the run
+_RATE = re.compile(rf"""
+    ^at\ a\ rate\ of\ (?P<kbit_s>{INTEGER})\ kb/s                # throughput, 1000 bits per second
+    \ with\ a\ CPU\ load\ of\ (?P<cpu_load_percent>{INTEGER})%\s*$  # CPU load over the run
     """, re.VERBOSE)
 
-_PAIRS = ((_RECEIVED, _THROUGHPUT, "receive"), (_TRANSMITTED, _RATE, "transmit"))
+#: Per direction, a run's two sentences: the words the first opens with and its pattern,
+#: then the same for the second. A line that opens with those words must match the pattern.
+_RUNS = {
+    "receive": ("Received packets ", _RECEIVED, "for a throughput ", _THROUGHPUT),
+    "transmit": ("Transmitted ", _TRANSMITTED, "at a rate ", _RATE),
+}
+_COLUMNS = ["direction", "frame_bytes", "frames", "total_bytes", "kbit_s", "cpu_load_percent", "line"]
+
+
+def _run(direction: str, lines: list[str], number: int, path: str) -> dict:
+    """The run whose first sentence is line ``number`` of ``lines``, read with its second."""
+    _, first, _, second = _RUNS[direction]
+    m = first.match(lines[number - 1])
+    if not m:
+        raise LogFormatError(path, number, f"not a {direction} line: {lines[number - 1][:60]!r}")
+    if number == len(lines):
+        raise LogFormatError(path, number, f"the log ends after a {direction} line, before its throughput line")
+    n = second.match(lines[number])
+    if not n:
+        raise LogFormatError(path, number + 1, f"a {direction} line without its throughput line "
+                                               f"(found {lines[number][:60]!r})")
+    frame_bytes, total = int(m["frame_bytes"]), int(m["total_bytes"])
+    if frame_bytes == 0:
+        raise LogFormatError(path, number, f"a {direction} run of 0-byte frames")
+    frames = int(m["frames"]) if "frames" in m.groupdict() else total // frame_bytes
+    if frames * frame_bytes != total:
+        raise LogFormatError(path, number, f"{frames} frames of {frame_bytes} bytes are not {total} bytes")
+    return {"direction": direction, "frame_bytes": frame_bytes, "frames": frames, "total_bytes": total,
+            "kbit_s": int(n["kbit_s"]), "cpu_load_percent": int(n["cpu_load_percent"]), "line": number}
 
 
 def parse_text(text: str, path: str = "<text>") -> pd.DataFrame:
     """Every run in ``text``: direction, frame size, frames, bytes, kbit/s, CPU load, line."""
-    lines = text.splitlines()
+    lines = log_lines(text)
     rows = []
     for number, line in enumerate(lines, start=1):
-        for first, second, direction in _PAIRS:
-            m = first.match(line)
-            if not m:
-                continue
-            following = lines[number] if number < len(lines) else ""
-            n = second.match(following)
-            if not n:
-                raise LogFormatError(path, number + 1, f"a {direction} line without its throughput line "
-                                                       f"(found {following!r})")
-            frame_bytes, total = int(m.group("frame_bytes")), int(m.group("total_bytes"))
-            frames = int(m.group("frames")) if "frames" in m.groupdict() else total // frame_bytes
-            if frames * frame_bytes != total:
-                raise LogFormatError(path, number, f"{frames} frames of {frame_bytes} bytes are not {total} bytes")
-            rows.append({"direction": direction, "frame_bytes": frame_bytes, "frames": frames,
-                         "total_bytes": total, "kbit_s": int(n.group("kbit_s")),
-                         "cpu_load_percent": int(n.group("cpu_load_percent")), "line": number})
-    return pd.DataFrame(rows, columns=["direction", "frame_bytes", "frames", "total_bytes", "kbit_s",
-                                       "cpu_load_percent", "line"])
+        for direction, (opening, _, closing, _) in _RUNS.items():
+            if line.startswith(opening):
+                rows.append(_run(direction, lines, number, path))
+            elif line.startswith(closing) and not (rows and rows[-1]["line"] == number - 1):
+                raise LogFormatError(path, number, f"a {direction} throughput line without the line before it")
+    return pd.DataFrame(rows, columns=_COLUMNS)
 
 
 def parse(path: str | Path) -> pd.DataFrame:
+    """Every run in the log at ``path`` (see :func:`parse_text`)."""
     path = Path(path)
-    return parse_text(path.read_text(encoding="utf-8"), str(path))
+    return parse_text(read_log(path), str(path))
