@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import ethernet
-from .errors import DataError
+from .errors import DataError, LogFormatError
 from .logs import bench, ndk_console
 
 __all__ = ["host_dir", "log_path", "provenance", "memcopy", "testee_runs", "shaped_vs_model", "tcp_stack",
@@ -41,9 +41,27 @@ def provenance(name: str) -> dict[str, str]:
     return bench.parse(log_path(name)).header
 
 
+def _results(path: Path, needs: tuple[str, ...], divisors: tuple[str, ...]) -> pd.DataFrame:
+    """The log's BENCH-RESULT lines as a table; refuses, naming its line, the first result without
+    a key of ``needs`` or ``divisors``, and the first with 0 in a divisor (a run that took no time)."""
+    t = bench.results(path)
+    if t.empty:
+        raise LogFormatError(path, 1, "no BENCH-RESULT line")
+    for key in needs + divisors:
+        missing = t[key].isna() if key in t else pd.Series(True, index=t.index)
+        if missing.any():
+            raise LogFormatError(path, int(t["line"][missing].iloc[0]), f"a BENCH-RESULT without {key}")
+    for key in divisors:
+        zero = t[key] == 0
+        if zero.any():
+            raise LogFormatError(path, int(t["line"][zero].iloc[0]), f"{key}=0: a run that took no time")
+    return t
+
+
 def memcopy() -> pd.DataFrame:
     """Every memcopy result with its throughput: best and median over the repeats (MB/s)."""
-    t = bench.results(log_path("memcopy"))
+    t = _results(log_path("memcopy"), ("sweep", "acnt", "src_index", "bytes", "iterations", "worst_ns"),
+                 ("best_ns", "median_ns"))
     moved = t["bytes"] * t["iterations"]
     t["best_mb_s"] = moved * 1000 / t["best_ns"]
     t["median_mb_s"] = moved * 1000 / t["median_ns"]
@@ -58,10 +76,10 @@ def memcopy() -> pd.DataFrame:
 def testee_runs(name: str) -> pd.DataFrame:
     """The testee's runs: BENCH-RESULT lines joined with the NDK sentences it printed."""
     path = log_path(f"{name}-testee")
-    machine = bench.results(path)
+    machine = _results(path, ("direction", "frame_bytes", "frames", "interval_us", "bytes", "cpu_ns",
+                              "machine_busy_ticks", "machine_total_ticks"), ("elapsed_ns",))
     sentences = ndk_console.parse(path)
-    if len(machine) != len(sentences):
-        raise DataError(f"{path}: {len(machine)} BENCH-RESULT lines but {len(sentences)} NDK sentences")
+    _pair_up(path, machine, sentences)
     out = machine.assign(kbit_s=list(sentences["kbit_s"]), cpu_load_percent=list(sentences["cpu_load_percent"]))
     out["mbit_s"] = out["bytes"] * 8 / out["elapsed_ns"] * 1000
     out["process_cpu"] = out["cpu_ns"] / out["elapsed_ns"]
@@ -69,6 +87,18 @@ def testee_runs(name: str) -> pd.DataFrame:
     out["machine_cpu"] = out["machine_busy_ticks"] / total
     out.attrs["header"] = machine.attrs["header"]
     return out
+
+
+def _pair_up(path: Path, machine: pd.DataFrame, sentences: pd.DataFrame):
+    """Each BENCH-RESULT of the testee and the NDK sentences printed after it tell of the same run."""
+    for r, s in zip(machine.itertuples(), sentences.itertuples()):
+        if (r.direction, r.frame_bytes, r.bytes) != (s.direction, s.frame_bytes, s.total_bytes):
+            raise LogFormatError(path, int(s.line), f"the NDK sentences of a {s.direction} run of "
+                                                    f"{s.total_bytes} bytes do not tell the run of line {r.line}")
+    if len(machine) != len(sentences):
+        extra = machine if len(machine) > len(sentences) else sentences
+        raise LogFormatError(path, int(extra["line"].iloc[min(len(machine), len(sentences))]),
+                             f"{len(machine)} BENCH-RESULT lines but {len(sentences)} runs in NDK sentences")
 
 
 def ndk_document_runs() -> pd.DataFrame:
