@@ -61,10 +61,10 @@ FIFO_BYTES = 1024  #: every TC's FIFO (§5.3.1)
 PARAMETERS = {
     p.name: p
     for p in (
-        Parameter("cpu_clock_mhz", cpu_clock, "MHz", 0, 2000, default=1200, step=50,
-                  label="CPU clock (MHz)", exclusive_minimum=True),
-        Parameter("ddr3_mtps", ddr3_rate, "MT/s", 0, 2133, default=1600, step=1,
-                  label="DDR3 data rate (MT/s)", exclusive_minimum=True),
+        Parameter("cpu_clock_mhz", cpu_clock, "MHz", 1, 2000, default=1200, step=50,
+                  label="CPU clock (MHz)"),
+        Parameter("ddr3_mtps", ddr3_rate, "MT/s", 1, 2133, default=1600, step=1,
+                  label="DDR3 data rate (MT/s)"),
         Parameter("ddr3_width_bits", ddr3_width, "bits", 16, 64, default=64, step=16,
                   label="DDR3 bus width (bits)", integer=True),
         Parameter("tcs", tc_count, "transfer controllers", 1, 14, default=2, step=1,
@@ -137,11 +137,22 @@ ENDPOINTS = {
 
 def endpoint_bandwidth_expr(endpoint: str) -> sp.Expr:
     """Bandwidth (MB/s) of an endpoint: ``"MSMC SRAM"``, ``"DDR3A"``, ``"DDR3B"``, ``"CorePac<k> L2"``."""
-    if re.fullmatch(r"CorePac\d L2", endpoint):
+    if re.fullmatch(r"CorePac[0-9] L2", endpoint):
         return ENDPOINTS["CorePac slave port"]
     if endpoint not in ENDPOINTS or endpoint == "CorePac slave port":
         raise ParameterError("endpoint", endpoint, "MSMC SRAM, DDR3A, DDR3B or CorePac<k> L2")
     return ENDPOINTS[endpoint]
+
+
+def _check_tc_names(names, parameter: str) -> None:
+    """:class:`ParameterError` naming ``parameter`` unless each of ``names`` is a transfer controller
+    and none is named twice (a TC named twice would count its bus twice)."""
+    for i, name in enumerate(names):
+        if name not in TRANSFER_CONTROLLERS:
+            raise ParameterError(parameter, name, "one of TC0 to TC13")
+        if name in names[:i]:
+            raise ParameterError(parameter, name, "one of TC0 to TC13, each named once: "
+                                                  f"{name} is named twice")
 
 
 @dataclass(frozen=True)
@@ -155,9 +166,7 @@ class Case:
     def __post_init__(self):
         if not self.tcs:
             raise ParameterError("tcs", "none", "at least one transfer controller")
-        for name in self.tcs:
-            if name not in TRANSFER_CONTROLLERS:
-                raise ParameterError("tc", name, "one of TC0 to TC13")
+        _check_tc_names(self.tcs, "tc")
         if len(self.pairs) != len(self.tcs):
             raise ValueError("one endpoint pair per transfer controller")
         for pair in self.pairs:
@@ -282,9 +291,7 @@ def evaluate(endpoint_a: str, endpoint_b: str, tc_names=(), tcs: int = 2, tc_wid
             endpoint_bandwidth_expr(endpoint)
         except ParameterError as exc:
             raise ParameterError(name, endpoint, exc.allowed) from None
-    for tc in tc_names:
-        if tc not in TRANSFER_CONTROLLERS:
-            raise ParameterError("tc_names", tc, "one of TC0 to TC13")
+    _check_tc_names(tc_names, "tc_names")
     v = _values(cpu_clock_mhz, ddr3_mtps, ddr3_width_bits)
     clocks = {"cpu_clock_mhz": v[cpu_clock], "ddr3_mtps": v[ddr3_rate], "ddr3_width_bits": v[ddr3_width]}
     if tc_names:

@@ -152,6 +152,21 @@ def test_a_case_rejects_an_unknown_endpoint_or_tc():
         bus.Case("x", ("TC14",), (("DDR3A", "MSMC SRAM"),))
 
 
+def test_a_transfer_controller_named_twice_is_refused_not_counted_twice():
+    with pytest.raises(ParameterError, match="TC2 is named twice") as info:
+        bus.evaluate("DDR3A", "DDR3B", ("TC2", "TC2"))
+    assert info.value.name == "tc_names"
+    with pytest.raises(ParameterError, match="TC2 is named twice"):
+        bus.Case("x", ("TC2", "TC3", "TC2"), (("DDR3A", "DDR3B"),) * 3)
+
+
+def test_a_corepac_is_numbered_in_ascii_digits():
+    assert bus.evaluate("CorePac3 L2", "DDR3A")["bound_mb_s"] == 6400
+    with pytest.raises(ParameterError) as info:
+        bus.evaluate("CorePac\u0663 L2", "DDR3A")
+    assert info.value.name == "endpoint_a"
+
+
 def run(*args):
     return subprocess.run([str(GOODPUT), "bus", *args], capture_output=True, text=True, timeout=60)
 
