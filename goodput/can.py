@@ -40,10 +40,10 @@ DATA_LENGTHS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64)  #: what 
 PARAMETERS = {
     p.name: p
     for p in (
-        Parameter("arbitration_mbit_s", arbitration_rate, "Mbit/s", 0, 1, default=1, step=0.125,
-                  label="arbitration bit rate (Mbit/s)", exclusive_minimum=True),
-        Parameter("data_mbit_s", data_rate, "Mbit/s", 0, 12, default=5, step=0.5, label="data bit rate (Mbit/s)",
-                  exclusive_minimum=True),
+        Parameter("arbitration_mbit_s", arbitration_rate, "Mbit/s", 0.001, 1, default=1, step=0.125,
+                  label="arbitration bit rate (Mbit/s)"),
+        Parameter("data_mbit_s", data_rate, "Mbit/s", 0.001, 12, default=5, step=0.5,
+                  label="data bit rate (Mbit/s)"),
         Parameter("stuffing", stuffing, "", 0, 1, default=0, step=0.05,
                   label="dynamic stuff bits (share of the worst case)"),
     )

@@ -86,8 +86,8 @@ PARAMETERS: dict[str, Parameter] = {
     p.name: p
     for p in (
         Parameter(
-            "line_rate_gbaud", line_rate, "Gbaud", 0.0, 64.0, default=2.5, step=0.0625,
-            label="line rate per lane (Gbaud)", exclusive_minimum=True,
+            "line_rate_gbaud", line_rate, "Gbaud", 0.001, 64.0, default=2.5, step=0.0625,
+            label="line rate per lane (Gbaud)",
         ),
         Parameter(
             "lanes", lanes, "lanes", 1, 32, default=1, step=1, label="lanes", integer=True,

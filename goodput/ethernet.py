@@ -67,8 +67,8 @@ PARAMETERS = {
     for p in (
         Parameter("frame_bytes", frame, "bytes", MIN_FRAME_BYTES, MAX_FRAME_BYTES, default=1518, step=1,
                   label="frame size (bytes)", integer=True),
-        Parameter("mac_rate_gbit_s", mac_rate, "Gbit/s", 0.0, 400.0, default=10.0, step=0.1,
-                  label="MAC rate (Gbit/s)", exclusive_minimum=True),
+        Parameter("mac_rate_gbit_s", mac_rate, "Gbit/s", 0.001, 400.0, default=10.0, step=0.1,
+                  label="MAC rate (Gbit/s)"),
     )
 }
 

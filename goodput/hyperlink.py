@@ -34,8 +34,8 @@ CONTROL_BYTES = 8
 PARAMETERS = {
     p.name: p
     for p in (
-        Parameter("line_rate_gbaud", coding.line_rate, "Gbaud", 0.0, 12.5, default=6.25, step=0.125,
-                  label="line rate per lane (Gbaud)", exclusive_minimum=True),
+        Parameter("line_rate_gbaud", coding.line_rate, "Gbaud", 0.001, 12.5, default=6.25, step=0.125,
+                  label="line rate per lane (Gbaud)"),
         Parameter("lanes", coding.lanes, "lanes", 1, 4, default=4, step=1, label="lanes", integer=True),
         Parameter("packet_bytes", packet, "bytes", 1, MAX_PACKET_BYTES, default=MAX_PACKET_BYTES, step=1,
                   label="payload per packet (bytes)", integer=True),

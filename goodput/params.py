@@ -9,6 +9,7 @@ range a reader can reach with a slider is never wider than what the model accept
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import sympy as sp
@@ -16,6 +17,10 @@ import sympy as sp
 from .errors import ParameterError
 
 __all__ = ["Parameter"]
+
+#: A number as a reader types it: ASCII digits with an optional sign, point and exponent. Not what
+#: :func:`float` takes besides: ``1_000``, digits of other scripts, spaces, ``nan`` or ``inf``.
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 @dataclass(frozen=True)
@@ -63,11 +68,8 @@ class Parameter:
 
     def check(self, value: float) -> float:
         """Return ``value`` if it is allowed, else raise :class:`ParameterError`."""
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            raise ParameterError(self.name, value, self.describe_range()) from None
-        if math.isnan(number) or math.isinf(number):
+        number = _number(value)
+        if number is None or not math.isfinite(number):
             raise ParameterError(self.name, value, self.describe_range())
         if self.integer and number != int(number):
             raise ParameterError(self.name, value, self.describe_range())
@@ -75,6 +77,16 @@ class Parameter:
         if too_low or number > self.maximum:
             raise ParameterError(self.name, value, self.describe_range())
         return int(number) if self.integer else number
+
+
+def _number(value) -> float | None:
+    """``value`` as a float (``-0`` as 0), or None if it is no number; a string must match :data:`_NUMBER`."""
+    if isinstance(value, str) and not _NUMBER.fullmatch(value):
+        return None
+    try:
+        return float(value) + 0.0
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an int beyond any float
+        return None
 
 
 def _fmt(x: float) -> str:

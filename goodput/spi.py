@@ -33,8 +33,7 @@ PARAMETERS = {
         Parameter("words", words, "words", 1, 1 << 20, default=400, step=1, label="words", integer=True),
         Parameter("word_bits", word_bits, "bits", 4, 32, default=8, step=1, label="word width (bits)",
                   integer=True),
-        Parameter("clock_mhz", clock, "MHz", 0, 200, default=50, step=1, label="SPI clock (MHz)",
-                  exclusive_minimum=True),
+        Parameter("clock_mhz", clock, "MHz", 0.001, 200, default=50, step=1, label="SPI clock (MHz)"),
         Parameter("gap_ns", gap, "ns", 0, 10000, default=GAP_NS, step=10, label="gap between words (ns)"),
     )
 }

@@ -72,8 +72,8 @@ KINDS = {
 PARAMETERS = {
     p.name: p
     for p in (
-        Parameter("line_rate_gbaud", coding.line_rate, "Gbaud", 0.0, 6.25, default=3.125, step=0.125,
-                  label="line rate per lane (Gbaud)", exclusive_minimum=True),
+        Parameter("line_rate_gbaud", coding.line_rate, "Gbaud", 0.001, 6.25, default=3.125, step=0.125,
+                  label="line rate per lane (Gbaud)"),
         Parameter("lanes", coding.lanes, "lanes", 1, 4, default=4, step=1, label="lanes", integer=True),
         Parameter("size_bytes", payload, "bytes", 1, 1 << 20, default=256, step=1,
                   label="transfer size (bytes)", integer=True),

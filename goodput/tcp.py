@@ -49,8 +49,8 @@ PARAMETERS = {
                   label="IP header (20: IPv4, 40: IPv6)", integer=True),
         Parameter("tcp_options_bytes", tcp_options, "bytes", 0, 40, default=0, step=4,
                   label="TCP options (12: timestamps)", integer=True),
-        Parameter("line_rate_mbit_s", line_rate, "Mbit/s", 0, 100000, default=100, step=10,
-                  label="line rate (Mbit/s)", exclusive_minimum=True),
+        Parameter("line_rate_mbit_s", line_rate, "Mbit/s", 1, 100000, default=100, step=10,
+                  label="line rate (Mbit/s)"),
     )
 }
 

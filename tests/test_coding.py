@@ -49,9 +49,9 @@ def test_standards_pick_line_rates_that_leave_round_data_rates():
         (("8b10b", 2.5, 0), "lanes", "integer from 1 to 32"),
         (("8b10b", 2.5, 1.5), "lanes", "integer from 1 to 32"),
         (("8b10b", 2.5, 33), "lanes", "integer from 1 to 32"),
-        (("8b10b", -1.0, 1), "line_rate_gbaud", "above 0 to 64"),
-        (("8b10b", 0.0, 1), "line_rate_gbaud", "above 0 to 64"),
-        (("8b10b", math.nan, 1), "line_rate_gbaud", "above 0 to 64"),
+        (("8b10b", -1.0, 1), "line_rate_gbaud", "from 0.001 to 64"),
+        (("8b10b", 0.0, 1), "line_rate_gbaud", "from 0.001 to 64"),
+        (("8b10b", math.nan, 1), "line_rate_gbaud", "from 0.001 to 64"),
         (("8b11b", 2.5, 1), "code", "one of 8b10b"),
     ],
 )

@@ -1,0 +1,46 @@
+import math
+
+import pytest
+
+from goodput import bus, can, coding, ethernet, hyperlink, pcie_latency, pcie_transactions, spi, srio, tcp
+from goodput.errors import ParameterError
+
+MODELS = (bus, can, coding, ethernet, hyperlink, pcie_latency, pcie_transactions, spi, srio, tcp)
+EVERY = [p for m in MODELS for p in m.PARAMETERS.values()]
+#: Units of a rate or a clock: nothing moves at 0 of them, and a denormal one gives infinite times.
+RATES = ("Gbaud", "Gbit/s", "Mbit/s", "MHz", "MT/s")
+
+
+@pytest.mark.parametrize("p", [p for p in EVERY if p.unit in RATES], ids=lambda p: p.name)
+def test_every_rate_and_clock_has_a_floor_above_zero_that_it_accepts(p):
+    assert p.minimum > 0 and not p.exclusive_minimum
+    assert p.check(p.minimum) == p.minimum
+    for tiny in (5e-324, 1e-320, p.minimum / 2):
+        with pytest.raises(ParameterError):
+            p.check(tiny)
+
+
+@pytest.mark.parametrize("text", ["\u0663", "1_000", " 3", "3 ", "0x10", "nan", "inf", "-inf", "1e400",
+                                  "1" * 5000, "", "3,5", "\uff13"])
+def test_a_number_is_refused_unless_written_in_ascii_digits(text):
+    for p in (coding.PARAMETERS["lanes"], coding.PARAMETERS["line_rate_gbaud"]):
+        with pytest.raises(ParameterError) as info:
+            p.check(text)
+        assert info.value.value == text
+
+
+@pytest.mark.parametrize("value", [10 ** 400, -10 ** 400, math.inf, math.nan, None, object()])
+def test_a_value_no_float_can_hold_is_a_parameter_error(value):
+    with pytest.raises(ParameterError):
+        coding.PARAMETERS["line_rate_gbaud"].check(value)
+
+
+@pytest.mark.parametrize("text, value", [("2.5", 2.5), ("+2.5", 2.5), (".5", 0.5), ("5.", 5.0), ("25e-1", 2.5),
+                                         ("2E0", 2.0)])
+def test_plain_decimal_numbers_are_taken(text, value):
+    assert coding.PARAMETERS["line_rate_gbaud"].check(text) == value
+
+
+def test_minus_zero_is_zero():
+    assert math.copysign(1, can.PARAMETERS["stuffing"].check("-0")) == 1
+    assert str(spi.PARAMETERS["gap_ns"].check(-0.0)) == "0.0"
