@@ -34,6 +34,7 @@ AN3935 Eq. 2-5 do.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 
@@ -64,6 +65,7 @@ __all__ = ["goodput_formula",
     "wire_bytes_expr",
     "goodput_expr",
     "dllp_share_expr",
+    "tlp_time_share_expr",
     "breakdown_exprs",
     "generation_bit_rate_expr",
     "generation_piecewise",
@@ -181,6 +183,11 @@ def dllp_share_expr(policy: str) -> sp.Expr:
     return sp.Integer(0)
 
 
+def tlp_time_share_expr(policy: str) -> sp.Expr:
+    """Share of the link's time left for TLPs: what SKP ordered sets and ``spec`` DLLPs leave."""
+    return 1 - skp - dllp_share_expr(policy)
+
+
 def breakdown_exprs(kind: str, policy: str = "every", duplex: bool = False,
                     split: str = "mps") -> dict[str, sp.Expr]:
     """Line bytes per transfer in the data's direction, by what they carry.
@@ -190,7 +197,7 @@ def breakdown_exprs(kind: str, policy: str = "every", duplex: bool = False,
     """
     wire = wire_bytes_expr(kind, policy, duplex, split)
     dllp_bytes = _dllp_bytes(kind, policy, duplex, split)
-    coded = wire / (1 - skp - dllp_share_expr(policy))  # bytes before line coding
+    coded = wire / tlp_time_share_expr(policy)  # bytes before line coding
     parts = {
         "payload": payload,
         "tlp_overhead": wire - payload - dllp_bytes,
@@ -211,8 +218,7 @@ def goodput_expr(kind: str, policy: str = "every", duplex: bool = False,
     """
     if policy not in ("none", "every", "every-any", "spec"):
         raise ValueError(f"DLLP policy must be none, every, every-any or spec, not {policy!r}")
-    share = 1 - skp - dllp_share_expr(policy)
-    rate = bit_rate * share * payload / wire_bytes_expr(kind, policy, duplex, split)
+    rate = bit_rate * tlp_time_share_expr(policy) * payload / wire_bytes_expr(kind, policy, duplex, split)
     return 2 * rate if duplex else rate
 
 
@@ -279,15 +285,16 @@ class Link:
         self.skp_share()
         _one_of("split", self.split, ("mps", "rcb"))
         self.dllp_policy()
+        self._check_time_share()
         return self
 
     def dllp_policy(self) -> tuple[str, int]:
         """``(policy, N)``: ``("none", 0)``, ``("spec", 0)``, ``("every", N)`` or ``("every-any", N)``."""
         if self.dllp in ("none", "spec"):
             return self.dllp, 0
-        kind, _, n = str(self.dllp).partition(":")
-        if kind in ("every", "every-any") and n.isdigit() and 1 <= int(n) <= 1024:
-            return kind, int(n)
+        match = _DLLP.fullmatch(str(self.dllp))
+        if match and 1 <= int(match["n"]) <= 1024:
+            return match["kind"], int(match["n"])
         raise ParameterError("dllp", self.dllp,
                              "none, spec, every:N or every-any:N with N from 1 to 1024")
 
@@ -299,14 +306,31 @@ class Link:
                                                       "is not modelled")
             symbols, interval = SKP_POLICIES[self.skp][self.generation.code]
             return symbols / interval
-        a, _, b = str(self.skp).partition("/")
-        if a.isdigit() and b.isdigit() and 0 < int(b) and int(a) < int(b):
-            return int(a) / int(b)
-        raise ParameterError("skp", self.skp, "none, min, max, or A/B symbols (A < B), e.g. 4/1538")
+        match = _SKP.fullmatch(str(self.skp))
+        if match and int(match["a"]) < int(match["b"]):
+            return int(match["a"]) / int(match["b"])
+        raise ParameterError("skp", self.skp, "none, min, max, or A/B symbols, integers with A < B < 10**9, "
+                                              "e.g. 4/1538")
+
+    def _check_time_share(self) -> None:
+        """:class:`ParameterError` naming ``skp`` if SKP ordered sets and ``spec`` DLLPs leave the TLPs no time."""
+        policy = self.dllp_policy()[0]
+        values = _values(self, 1)
+        if _time_share(policy)(*values) <= 0:
+            dllps = _dllp_share(policy)(*values)
+            raise ParameterError("skp", self.skp, f"a share below {1 - dllps:.6g} of the link's time: with "
+                                                  f"dllp={self.dllp!r} (DLLPs take {dllps:.6g} of it) a larger "
+                                                  "one leaves no time for TLPs")
 
     @property
     def generation(self) -> Generation:
         return GENERATIONS[self.gen]
+
+
+#: ``every:N`` and ``every-any:N`` with N in ASCII digits (:meth:`str.isdigit` also takes ``²``).
+_DLLP = re.compile(r"(?P<kind>every|every-any):(?P<n>[0-9]{1,4})")
+#: ``A/B`` SKP symbols, each under 10**9.
+_SKP = re.compile(r"(?P<a>[0-9]{1,9})/(?P<b>[0-9]{1,9})")
 
 
 def _one_of(name, value, allowed):
@@ -346,6 +370,16 @@ def _values(link: Link, size: int) -> tuple:
         coding.bit_rate_gbit_s(g.rate_gtps, link.lanes, g.code), link.lanes,
         code.data_bits, code.coded_bits,
     )
+
+
+@lru_cache(maxsize=None)
+def _time_share(policy: str):
+    return sp.lambdify(_SYMBOLS, tlp_time_share_expr(policy), "math")
+
+
+@lru_cache(maxsize=None)
+def _dllp_share(policy: str):
+    return sp.lambdify(_SYMBOLS, dllp_share_expr(policy), "math")
 
 
 def link_substitution(link: Link) -> dict:

@@ -3,6 +3,7 @@ import json
 import math
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -98,12 +99,26 @@ def test_splitting_by_mps_and_mrrs_counts_tlps():
     "changes, name",
     [({"lanes": 0}, "lanes"), ({"lanes": 3}, "lanes"), ({"gen": 7}, "gen"), ({"mps": 100}, "mps"),
      ({"mrrs": 64}, "mrrs"), ({"addr": 48}, "addr"), ({"dllp": "every:0"}, "dllp"),
-     ({"dllp": "sometimes"}, "dllp"), ({"skp": "5/4"}, "skp"), ({"split": "half"}, "split")],
+     ({"dllp": "sometimes"}, "dllp"), ({"skp": "5/4"}, "skp"), ({"split": "half"}, "split"),
+     ({"dllp": "every:\u00b2"}, "dllp"), ({"skp": "\u00b2/4"}, "skp"), ({"dllp": "every:" + "1" * 5000}, "dllp"),
+     ({"skp": "1/" + "1" * 5000}, "skp"), ({"skp": "97/100", "dllp": "spec"}, "skp")],
 )
 def test_impossible_links_are_rejected_naming_the_parameter(changes, name):
     with pytest.raises(ParameterError) as info:
         pcie.goodput_gbit_s("write", pcie.Link(**changes), 64)
     assert info.value.name == name
+
+
+@pytest.mark.parametrize("gen, lanes", [(1, 1), (2, 4), (5, 16)])
+def test_skp_and_spec_dllps_that_leave_tlps_no_time_are_refused_and_a_sliver_is_not(gen, lanes):
+    link = pcie.Link(gen=gen, lanes=lanes, dllp="spec")
+    share = 1 - float(pcie.dllp_share_expr("spec").subs(pcie.link_substitution(link)))
+    tight = math.floor(share * 10 ** 6)  # SKP symbols per million that leave a sliver for TLPs
+    assert pcie.evaluate("write", replace(link, skp=f"{tight}/1000000"), 100)["goodput_gbit_s"] > 0
+    for skp in (f"{tight + 1}/1000000", "999999/1000000"):
+        with pytest.raises(ParameterError, match="no time for TLPs") as info:
+            pcie.goodput_gbit_s("write", replace(link, skp=skp), 100)
+        assert info.value.name == "skp"
 
 
 @pytest.mark.parametrize("size", [0, -5, 1.5, True, 2 ** 33])
