@@ -11,19 +11,21 @@ sectti.pl and adding them up by type. This module does the same for any ELF file
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from elftools.common.exceptions import ELFError
 from elftools.elf.constants import SH_FLAGS
 from elftools.elf.elffile import ELFFile
 
 from . import checks, data
-from .errors import DataError, LogFormatError
+from .errors import DataError, GoodputError, LogFormatError
 
 __all__ = ["TYPES", "Section", "sections", "totals", "report", "parse_log"]
 
 TYPES = ("code", "initialized data", "uninitialized data")
+ELF_MAGIC = b"\x7fELF"
 
 
 @dataclass(frozen=True)
@@ -35,35 +37,12 @@ class Section:
 
 def sections(path: str | Path) -> list[Section]:
     """The allocated sections of an ELF file, each with its size and kind."""
-    path = Path(path)
-    try:
-        with open(path, "rb") as f:
-            elf = ELFFile(f)
-            out = []
-            for s in elf.iter_sections():
-                flags = s["sh_flags"]
-                if not flags & SH_FLAGS.SHF_ALLOC or s["sh_size"] == 0:
-                    continue
-                if flags & SH_FLAGS.SHF_EXECINSTR:
-                    kind = "code"
-                elif s["sh_type"] == "SHT_NOBITS":
-                    kind = "uninitialized data"
-                else:
-                    kind = "initialized data"
-                out.append(Section(s.name, int(s["sh_size"]), kind))
-            return out
-    except FileNotFoundError:
-        raise DataError(f"{path}: no such file") from None
-    except ELFError as exc:
-        raise DataError(f"{path}: not an ELF file ({exc})") from None
+    return _read(path)[1]
 
 
 def totals(path: str | Path) -> dict[str, int]:
     """Bytes per kind, as sectti.pl's 'Totals by section type'."""
-    out = dict.fromkeys(TYPES, 0)
-    for s in sections(path):
-        out[s.kind] += s.size_bytes
-    return out
+    return _totals(sections(path))
 
 
 def report(paths) -> dict:
@@ -71,16 +50,73 @@ def report(paths) -> dict:
     files = []
     grand = dict.fromkeys(TYPES, 0)
     for p in paths:
-        secs = sections(p)
-        t = totals(p)
+        machine, secs = _read(p)
+        t = _totals(secs)
         for k in TYPES:
             grand[k] += t[k]
-        with open(p, "rb") as f:
-            machine = ELFFile(f)["e_machine"]
         files.append({"file": str(p), "machine": machine,
                       "sections": [{"name": s.name, "size_bytes": s.size_bytes, "kind": s.kind} for s in secs],
                       "totals": t})
     return {"files": files, "totals": grand}
+
+
+def _totals(secs: list[Section]) -> dict[str, int]:
+    out = dict.fromkeys(TYPES, 0)
+    for s in secs:
+        out[s.kind] += s.size_bytes
+    return out
+
+
+def _read(path: str | Path) -> tuple[str, list[Section]]:
+    """``(machine, sections)`` of the ELF file ``path``; :class:`DataError` naming the file if it is
+    damaged (whatever pyelftools raises on it)."""
+    path = _elf_path(path)
+    with open(path, "rb") as f:
+        try:
+            elf = ELFFile(f)
+            size = os.fstat(f.fileno()).st_size
+            return elf["e_machine"], [_section(path, s, size) for s in elf.iter_sections() if _takes_memory(s)]
+        except GoodputError:
+            raise
+        except Exception as exc:  # pyelftools: ELFError, OverflowError, ValueError, OSError on a wild seek...
+            raise DataError(f"{path}: a damaged ELF file ({type(exc).__name__}: {exc})") from None
+
+
+def _elf_path(path: str | Path) -> Path:
+    """``path`` if it names a regular file that begins with the ELF magic number, else :class:`DataError`.
+
+    Only a regular file is opened: a FIFO would wait for a writer, a directory has no bytes.
+    """
+    if not str(path):
+        raise DataError("an empty file name: name an ELF file")
+    path = Path(path)
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise DataError(f"{path}: not a regular file, so not an ELF file")
+        with open(path, "rb") as f:
+            magic = f.read(len(ELF_MAGIC))
+    except OSError as exc:
+        raise DataError(f"{path}: {exc.strerror or exc}") from None
+    if magic != ELF_MAGIC:
+        raise DataError(f"{path}: not an ELF file (it does not begin with the ELF magic number)")
+    return path
+
+
+def _takes_memory(s) -> bool:
+    return bool(s["sh_flags"] & SH_FLAGS.SHF_ALLOC) and s["sh_size"] != 0
+
+
+def _section(path: Path, s, file_bytes: int) -> Section:
+    """One allocated section; :class:`DataError` if its contents would lie past the end of the file."""
+    nobits = s["sh_type"] == "SHT_NOBITS"
+    if not nobits and s["sh_offset"] + s["sh_size"] > file_bytes:
+        raise DataError(f"{path}: a damaged ELF file (section {s.name} of {s['sh_size']} bytes at offset "
+                        f"{s['sh_offset']} runs past the file's {file_bytes} bytes)")
+    if s["sh_flags"] & SH_FLAGS.SHF_EXECINSTR:
+        kind = "code"
+    else:
+        kind = "uninitialized data" if nobits else "initialized data"
+    return Section(s.name, int(s["sh_size"]), kind)
 
 
 def parse_log(path: str | Path) -> tuple[dict[str, str], dict]:

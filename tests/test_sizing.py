@@ -1,4 +1,6 @@
 import json
+import re
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -45,3 +47,66 @@ def test_a_size_log_without_its_report_names_the_file(tmp_path):
     log.write_text("# host: h\n{not json\n")
     with pytest.raises(LogFormatError, match=r"size\.log:2"):
         sizing.parse_log(log)
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda tmp: tmp, "not a regular file"),
+    (lambda tmp: "", "an empty file name"),
+    (lambda tmp: (tmp / "notelf.txt").touch() or tmp / "notelf.txt" / "x", "notelf.txt/x: Not a directory"),
+    (lambda tmp: tmp / "missing.o", "missing.o: No such file or directory"),
+    (lambda tmp: "/proc/self/status", "/proc/self/status: not an ELF file"),
+])  # a FIFO, which would hang here if opened, is tried by tests/test_cli.py in a process with a timeout
+def test_what_is_not_a_regular_elf_file_is_refused_by_name(make, words, tmp_path):
+    with pytest.raises(DataError, match=re.escape(words)):
+        sizing.report([make(tmp_path)])
+
+
+@pytest.fixture(scope="module")
+def small_elf(tmp_path_factory):
+    """An object file of the host compiler: ELF64, little-endian, with .text, .data and .bss."""
+    out = tmp_path_factory.mktemp("elf")
+    (out / "small.c").write_text("int x = 1;\nstatic char b[100];\nint f(void) { return x + b[0]; }\n")
+    subprocess.run(["cc", "-c", "small.c", "-o", "small.o"], cwd=out, check=True, timeout=60)
+    raw = (out / "small.o").read_bytes()
+    assert raw[4:6] == b"\x02\x01"  # ELFCLASS64, ELFDATA2LSB: the offsets below are for that layout
+    return raw
+
+
+def _section_header(raw: bytes, name: str) -> int:
+    """Offset of the section header of ``name`` in the ELF64 file ``raw``."""
+    shoff, = struct.unpack_from("<Q", raw, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", raw, 0x3A)
+    strtab, = struct.unpack_from("<Q", raw, shoff + shstrndx * shentsize + 0x18)
+    for i in range(shnum):
+        header = shoff + i * shentsize
+        start = strtab + struct.unpack_from("<I", raw, header)[0]
+        if raw[start:raw.index(b"\0", start)].decode() == name:
+            return header
+    raise LookupError(name)
+
+
+# (what is patched, struct format, value): ELF header fields by offset, or (section, field offset)
+DAMAGE = [
+    (0x28, "<Q", 2 ** 63), (0x28, "<Q", 1), (0x3A, "<H", 0), (0x3C, "<H", 0xFFFF), (0x3E, "<H", 200),
+    ((".text", 0x18), "<Q", 2 ** 63), ((".text", 0x18), "<Q", 2 ** 40), ((".text", 0x20), "<Q", 2 ** 64 - 1),
+    ((".data", 0x20), "<Q", 10 ** 6), ((".rela.text", 0x38), "<Q", 7),
+]
+
+
+@pytest.mark.parametrize("where, fmt, value", DAMAGE, ids=lambda x: str(x))
+def test_an_elf_file_with_absurd_offsets_or_sizes_is_refused_by_name(small_elf, tmp_path, where, fmt, value):
+    damaged = bytearray(small_elf)
+    offset = where if isinstance(where, int) else _section_header(small_elf, where[0]) + where[1]
+    struct.pack_into(fmt, damaged, offset, value)
+    path = tmp_path / "damaged.o"
+    path.write_bytes(bytes(damaged))
+    with pytest.raises(DataError, match="damaged.o: a damaged ELF file"):
+        sizing.report([path])
+
+
+def test_a_truncated_elf_file_is_refused_by_name(small_elf, tmp_path):
+    for length in (4, 16, 0x40, len(small_elf) // 2):
+        path = tmp_path / f"cut{length}.o"
+        path.write_bytes(small_elf[:length])
+        with pytest.raises(DataError, match=f"cut{length}.o: a damaged ELF file"):
+            sizing.report([path])
