@@ -175,8 +175,8 @@ def collect(chapter: str | None = None) -> list[SourceCheck]:
     """Every registered check, or those of one chapter, in chapter order."""
     for name in PROVIDER_MODULES:
         importlib.import_module(name)
-    chapters = [chapter] if chapter else list(_providers)
-    if chapter and chapter not in _providers:
+    chapters = list(_providers) if chapter is None else [chapter]
+    if chapter is not None and chapter not in _providers:
         raise KeyError(f"no source checks registered for chapter {chapter!r}; "
                        f"known: {', '.join(_providers)}")
     return [c for ch in chapters for func in _providers[ch] for c in func()]

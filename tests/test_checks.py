@@ -57,9 +57,10 @@ def test_the_hyperlink_note_names_the_rounded_value():
     assert "35.6" in c.note and "35.5556" in c.note
 
 
-def test_an_unknown_chapter_is_an_error():
+@pytest.mark.parametrize("chapter", ["no-such-chapter", ""])
+def test_an_unknown_chapter_is_an_error(chapter):
     with pytest.raises(KeyError, match="no source checks registered"):
-        checks.collect("no-such-chapter")
+        checks.collect(chapter)
 
 
 def test_csv_and_json_carry_every_check():
