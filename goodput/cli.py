@@ -1,13 +1,19 @@
 """The ``goodput`` command: one subcommand per model, plus ``checks``.
 
 Exit status: 0 on success, 2 on a bad parameter (the message names the
-parameter and its allowed range), as argparse does for bad usage.
+parameter and its allowed range), as argparse does for bad usage, and 1 when
+the output cannot be written (a full disk, a closed pipe).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
+import math
+import os
+import re
 import sys
 from pathlib import Path
 
@@ -18,13 +24,34 @@ __all__ = ["main", "build_parser"]
 
 
 def _output(args, result: dict, lines) -> int:
-    """Print ``result`` as one JSON object with ``--json``, else the human ``lines``."""
+    """Print ``result`` as one JSON object with ``--json``, else the human ``lines``; refuse to print
+    a result with a number that is NaN or infinite."""
+    bad = _non_finite(result)
+    if bad:
+        raise GoodputError(f"the result's {bad} is not a finite number: the inputs lie outside what "
+                           "the model can compute")
     if args.json:
-        print(json.dumps(result))
+        print(json.dumps(result, allow_nan=False))
     else:
         for line in lines:
             print(line)
     return 0
+
+
+def _non_finite(value, key: str = "result") -> str | None:
+    """The key of the first NaN or infinite number in ``value`` (nested dicts and lists), or None."""
+    if isinstance(value, dict):
+        return next(filter(None, (_non_finite(v, k) for k, v in value.items())), None)
+    if isinstance(value, (list, tuple)):
+        return next(filter(None, (_non_finite(v, key) for v in value)), None)
+    return key if isinstance(value, float) and not math.isfinite(value) else None
+
+
+def _whole(text: str):
+    """An option's text as an int if it is a whole number in ASCII digits, else the text itself,
+    for the model to refuse naming its allowed values (``int`` also takes other scripts' digits
+    and ``1_000``)."""
+    return int(text) if re.fullmatch(r"[+-]?[0-9]{1,18}", text) else text
 
 
 def _goodput_line(result: dict) -> str:
@@ -77,18 +104,27 @@ def _add_pcie(sub) -> None:
                  description="Payload bit rate of back-to-back PCI Express memory writes or reads of "
                              "SIZE bytes, with a breakdown of every byte on the wire.")
     p.add_argument("kind", choices=("write", "read"))
-    p.add_argument("--gen", type=int, default=1, help="generation: 1 to 5")
-    p.add_argument("--lanes", type=int, default=1, help="link width: " + ", ".join(map(str, pcie.LANES)))
-    p.add_argument("--mps", type=int, default=256, help="max payload size, bytes (128 to 4096)")
-    p.add_argument("--size", type=int, required=True, help="transfer size, bytes")
-    p.add_argument("--mrrs", type=int, default=512, help="max read request size, bytes (128 to 4096)")
-    p.add_argument("--rcb", type=int, default=64, help="read completion boundary, bytes (64 or 128)")
+    sizes = ", ".join(map(str, pcie.SIZES_POW2))
+    p.add_argument("--gen", type=_whole, default=1,
+                   help=f"generation: {', '.join(map(str, pcie.GENERATIONS))} (flit mode: "
+                        f"{', '.join(map(str, sorted(pcie.FLIT_MODE)))})")
+    p.add_argument("--lanes", type=_whole, default=1, help="link width: " + ", ".join(map(str, pcie.LANES)))
+    p.add_argument("--mps", type=_whole, default=256, help=f"max payload size, bytes: {sizes}")
+    p.add_argument("--size", type=_whole, required=True,
+                   help=f"transfer size, bytes: 1 to {pcie.MAX_TRANSFER_BYTES}")
+    p.add_argument("--mrrs", type=_whole, default=512, help=f"max read request size, bytes: {sizes}")
+    p.add_argument("--rcb", type=_whole, default=64,
+                   help="read completion boundary, bytes: " + " or ".join(map(str, pcie.RCBS)))
     p.add_argument("--split", default="mps", help="completions split at 'mps' (default) or 'rcb'")
-    p.add_argument("--addr", type=int, default=32, help="address bits: 32 (3DW header) or 64 (4DW)")
+    p.add_argument("--addr", type=_whole, default=32, help="address bits: 32 (3DW header) or 64 (4DW)")
     p.add_argument("--ecrc", action="store_true", help="add the 4-byte ECRC digest")
     p.add_argument("--dllp", default="every:4",
-                   help="ACK/UpdateFC policy: none, spec, or every:N TLPs (default every:4)")
-    p.add_argument("--skp", default="none", help="SKP ordered sets: none, min or max rate")
+                   help="ACK/UpdateFC policy: none; spec (the specification's latency limits); every:N "
+                        "(one ACK and one UpdateFC per N data TLPs); every-any:N (per N TLPs of any kind, "
+                        "read requests included); N from 1 to 1024 (default every:4)")
+    p.add_argument("--skp", default="none",
+                   help="SKP ordered sets: none, min or max rate, or A/B (A symbols of SKP in every B, "
+                        "e.g. 4/1538)")
     p.add_argument("--duplex", action="store_true", help="both directions at once (AN3935 Eq. 2-5)")
 
 
@@ -245,7 +281,7 @@ def _add_can(sub) -> None:
                  description="Bits of a CAN FD frame in its arbitration and data phases, the time from one frame "
                              "to the next, and messages per second.")
     par = can.PARAMETERS
-    p.add_argument("--bytes", dest="data_bytes", type=int, required=True, metavar="N",
+    p.add_argument("--bytes", dest="data_bytes", type=_whole, required=True, metavar="N",
                    help="data bytes: " + ", ".join(map(str, can.DATA_LENGTHS)))
     p.add_argument("--extended", action="store_true", help="29-bit identifier (default 11-bit)")
     _ranged(p, "--arb-mbit-s", par["arbitration_mbit_s"], 1, "MBIT_S")
@@ -316,6 +352,8 @@ def _add_export(sub) -> None:
 def _run_export(args) -> int:
     from .render import calculations, workbook
 
+    if args.output == "":
+        raise GoodputError("-o is empty: name the .xlsx file to write (with --all, a directory)")
     if args.all == bool(args.chapter):
         known = ", ".join(calculations.CHAPTERS)
         raise GoodputError(f"name one chapter or give --all; chapters with a model: {known}")
@@ -329,12 +367,35 @@ def _run_export(args) -> int:
     else:
         targets = {args.chapter: Path(args.output or f"{args.chapter}.xlsx")}
     for chapter, path in targets.items():
-        try:
-            workbook.export(chapter, path)
-        except (OSError, ValueError) as exc:
-            raise GoodputError(f"{path}: {exc}") from None
+        _export(workbook, chapter, path)
         print(path)
     return 0
+
+
+def _export(workbook, chapter: str, path: Path) -> None:
+    """Write ``chapter``'s workbook to ``path``, or :class:`GoodputError` saying in one line why not."""
+    from xlsxwriter.exceptions import FileCreateError
+
+    if path.is_dir():
+        raise GoodputError(f"{path} is a directory: -o names the .xlsx file to write (a directory only "
+                           "with --all)")
+    try:
+        workbook.export(chapter, path)
+    except FileCreateError as exc:  # xlsxwriter's wrapper of the OSError of opening the file
+        raise GoodputError(f"cannot write {path}: {_os_reason(exc.args[0], path)}") from None
+    except OSError as exc:
+        raise GoodputError(f"cannot write {path}: {_os_reason(exc, path)}") from None
+    except ValueError as exc:  # the workbook's own refusal, which names the path
+        raise GoodputError(str(exc)) from None
+
+
+def _os_reason(exc: Exception, path: Path) -> str:
+    """Why ``exc`` (an OSError) failed, without Python's ``[Errno n]``, naming its file if that is
+    not ``path``."""
+    # mkdir of the parent directories raises FileExistsError where a file is in the way
+    reason = "Not a directory" if isinstance(exc, FileExistsError) else getattr(exc, "strerror", None) or str(exc)
+    filename = getattr(exc, "filename", None)
+    return reason if filename in (None, str(path)) else f"{filename}: {reason}"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -359,16 +420,49 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command ``argv``; what it prints reaches stdout in one write at the end, and if that
+    write fails (a full disk, a closed pipe) the status is 1 with a message on stderr."""
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            return _run(argv)
+    finally:
+        if not _write_stdout(out.getvalue()):
+            sys.exit(1)
+
+
+def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return args.run(args)
     except ParameterError as exc:
         option = _option_of(parser, args.command, exc.name)
-        parser.exit(2, f"goodput {args.command}: error: {option} {exc.value}: "
+        parser.exit(2, f"goodput {args.command}: error: {option} {_shown(exc.value)}: "
                        f"{exc.name} must be {exc.allowed}\n")
     except GoodputError as exc:
         parser.exit(2, f"goodput {args.command}: error: {exc}\n")
+
+
+def _shown(value, limit: int = 40) -> str:
+    """``value`` as the error message echoes it: cut short past ``limit`` characters."""
+    text = str(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def _write_stdout(text: str) -> bool:
+    """Write ``text`` to stdout and flush; False (with a message on stderr) if that fails."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return True
+    except OSError as exc:  # ENOSPC, EPIPE (BrokenPipeError), EIO
+        sys.stderr.write(f"goodput: error: cannot write the output: {exc.strerror or exc}\n")
+        with contextlib.suppress(OSError, ValueError):  # no file descriptor: not a real stdout
+            # what stays buffered goes to /dev/null when Python flushes stdout at exit (the
+            # signal module's recipe for a closed pipe), instead of failing a second time
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return False
 
 
 def _option_of(parser: argparse.ArgumentParser, command: str, dest: str) -> str:
