@@ -91,11 +91,13 @@ def read_response_bytes(memory: str) -> int:
 
 def goodput_gbit_s(line_rate_gbaud: float, lanes: int, size_bytes: int, packet_bytes: int = MAX_PACKET_BYTES) -> float:
     """Goodput (Gbit/s) of ``size_bytes`` transfers in packets of ``packet_bytes`` over HyperLink."""
-    values = {name: PARAMETERS[name].check(v) for name, v in (
-        ("line_rate_gbaud", line_rate_gbaud), ("lanes", lanes), ("size_bytes", size_bytes),
-        ("packet_bytes", packet_bytes))}
-    return _numeric()(values["line_rate_gbaud"], values["lanes"], values["size_bytes"],
-                      values["packet_bytes"], CONTROL_BYTES)
+    return _numeric()(*_checked(line_rate_gbaud, lanes, size_bytes, packet_bytes), CONTROL_BYTES)
+
+
+def _checked(line_rate_gbaud, lanes, size_bytes, packet_bytes) -> tuple:
+    """The four inputs as :data:`PARAMETERS` allow them (numbers, not the text they were given as)."""
+    names = ("line_rate_gbaud", "lanes", "size_bytes", "packet_bytes")
+    return tuple(PARAMETERS[n].check(v) for n, v in zip(names, (line_rate_gbaud, lanes, size_bytes, packet_bytes)))
 
 
 def evaluate(kind: str, line_rate_gbaud: float, lanes: int, size_bytes: int,
@@ -112,14 +114,14 @@ def evaluate(kind: str, line_rate_gbaud: float, lanes: int, size_bytes: int,
         packet_bytes = min(read_response_bytes(memory), burst)
     else:
         packet_bytes = burst
-    g = goodput_gbit_s(line_rate_gbaud, lanes, size_bytes, packet_bytes)
-    size = int(size_bytes)
+    rate, n, size, packet_bytes = _checked(line_rate_gbaud, lanes, size_bytes, packet_bytes)
+    g = goodput_gbit_s(rate, n, size, packet_bytes)
     packets = int(_packets()(size, packet_bytes))
     coded = size + CONTROL_BYTES * packets
     code = coding.CODES["8b9b"]
-    return {"kind": kind, "line_rate_gbaud": float(line_rate_gbaud), "lanes": int(lanes), "size_bytes": size,
-            "burst_bytes": int(burst_bytes), "memory": memory, "packet_bytes": packet_bytes, "packets": packets,
-            "goodput_gbit_s": g, "efficiency": g / (float(line_rate_gbaud) * int(lanes)),
+    return {"kind": kind, "line_rate_gbaud": rate, "lanes": n, "size_bytes": size,
+            "burst_bytes": burst, "memory": memory, "packet_bytes": packet_bytes, "packets": packets,
+            "goodput_gbit_s": g, "efficiency": g / (rate * n),
             "bytes": {"payload": float(size), "control": float(CONTROL_BYTES * packets),
                       "encoding": coded * (code.coded_bits / code.data_bits - 1)}}
 

@@ -179,3 +179,14 @@ def test_export_to_where_no_workbook_can_go_is_one_clear_line(make, words, tmp_p
 def test_goodput_size_refuses_what_is_no_elf_file_without_waiting(make, words, tmp_path):
     p = run("size", str(make(tmp_path)))
     assert (p.returncode, p.stdout) == (2, "") and p.stderr.count("\n") == 1 and words in p.stderr
+
+
+@pytest.mark.parametrize("args, key, value", [
+    (["hyperlink", "write", "--size", "1e6", "--burst", "1e2"], "size_bytes", 10 ** 6),
+    (["can", "--bytes", "8", "--stuffing", "-0"], "stuffing", 0.0),
+])
+def test_a_number_in_exponent_form_or_minus_zero_is_read_as_the_model_reads_it(args, key, value):
+    p = run(*args, "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out[key] == value and str(out[key]) == str(value)

@@ -47,6 +47,12 @@ def test_impossible_parameters_are_rejected(args, name):
     assert info.value.name == name
 
 
+def test_inputs_given_as_text_are_read_as_numbers_once_checked():
+    r = hyperlink.evaluate("write", "6.25", "4", "1e6", "1e2")
+    assert (r["line_rate_gbaud"], r["lanes"], r["size_bytes"], r["burst_bytes"]) == (6.25, 4, 10 ** 6, 100)
+    assert r["packets"] == 10 ** 4 and r == hyperlink.evaluate("write", 6.25, 4, 10 ** 6, 100)
+
+
 def test_maximum_achievable_reads_imply_twelve_bytes_per_packet():
     t = tables.hyperlink_implied_overhead()
     reads = t[t["transfer"].str.startswith("reads")]
