@@ -60,6 +60,19 @@ class Parameter:
     integer: bool = False
     exclusive_minimum: bool = False
 
+    def lowest_step(self, step: float | None = None) -> float:
+        """The lowest allowed value on a slider's grid of multiples of ``step`` (the parameter's own by
+        default): where a slider starts, so that the default and the usual values lie on its grid even
+        where the model accepts less (1 Mbaud is allowed, a 0.25 Gbaud slider starts at 0.25)."""
+        step = step or self.step
+        low = math.ceil(round(self.minimum / step, 9)) * step
+        if low < self.minimum or (self.exclusive_minimum and low == self.minimum):
+            low += step
+        if low == self.minimum:
+            return self.minimum
+        low = float(f"{low:.12g}")
+        return int(low) if low.is_integer() else low
+
     def describe_range(self) -> str:
         """The allowed range in words, as error messages print it."""
         kind = "an integer" if self.integer else "a number"

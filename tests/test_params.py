@@ -44,3 +44,16 @@ def test_plain_decimal_numbers_are_taken(text, value):
 def test_minus_zero_is_zero():
     assert math.copysign(1, can.PARAMETERS["stuffing"].check("-0")) == 1
     assert str(spi.PARAMETERS["gap_ns"].check(-0.0)) == "0.0"
+
+
+def test_a_slider_starts_on_its_step_grid_above_a_physical_floor():
+    from goodput import can, coding, spi, tcp
+
+    assert coding.PARAMETERS["line_rate_gbaud"].lowest_step() == 0.0625
+    assert tcp.PARAMETERS["line_rate_mbit_s"].lowest_step() == 10
+    assert spi.PARAMETERS["gap_ns"].lowest_step() == 0
+    assert can.PARAMETERS["data_mbit_s"].lowest_step(0.25) == 0.25
+    for module in (can, coding, spi, tcp):
+        for p in module.PARAMETERS.values():
+            low = p.lowest_step()
+            assert p.check(low) == low and round((p.default - low) / p.step, 9).is_integer(), p.name

@@ -14,6 +14,7 @@ import sympy as sp
 import vl_convert as vlc
 
 from goodput import coding
+from goodput.precision import stable
 from goodput.render import coding as coding_charts
 from goodput.render.vega import vega_expr
 
@@ -36,8 +37,9 @@ EXPRESSIONS = {
 
 
 def _rows(n=40, seed=7):
+    """Random points, with the digits a chart's data carries (:func:`goodput.precision.stable`)."""
     rnd = random.Random(seed)
-    return [{"i": i, "x": round(rnd.uniform(0.05, 9.0), 6), "y": round(rnd.uniform(0.5, 6.0), 6)}
+    return [{"i": i, "x": stable(rnd.uniform(0.05, 9.0)), "y": stable(rnd.uniform(0.5, 6.0))}
             for i in range(n)]
 
 

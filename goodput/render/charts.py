@@ -79,9 +79,7 @@ class Slider:
     def bounds(self) -> tuple[float, float]:
         """The lowest and highest value the slider reaches."""
         p = self.parameter
-        low = self.minimum if self.minimum is not None else p.minimum
-        if p.exclusive_minimum and low == p.minimum:
-            low = low + (self.step or p.step)
+        low = self.minimum if self.minimum is not None else p.lowest_step(self.step)
         return low, self.maximum if self.maximum is not None else p.maximum
 
     def param(self) -> alt.Parameter:

@@ -20,7 +20,7 @@ __all__ = ["slider_for", "coding_panel"]
 
 def slider_for(p: Parameter, value: float | None = None, maximum: float | None = None):
     """An ipywidgets slider over parameter ``p``'s allowed range."""
-    low = p.minimum + p.step if p.exclusive_minimum else p.minimum
+    low = p.lowest_step()
     high = maximum if maximum is not None else p.maximum
     kind = widgets.IntSlider if p.integer else widgets.FloatSlider
     return kind(
