@@ -3,9 +3,13 @@ import re
 import struct
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from mutations import FUZZ, mutated_log, parse_or_refuse
 
 from goodput import checks, sizing
 from goodput.errors import DataError, LogFormatError
@@ -110,3 +114,46 @@ def test_a_truncated_elf_file_is_refused_by_name(small_elf, tmp_path):
         path.write_bytes(small_elf[:length])
         with pytest.raises(DataError, match=f"cut{length}.o: a damaged ELF file"):
             sizing.report([path])
+
+
+SIZE_LOGS = sorted(HOST.glob("size-*.log"))
+
+
+def test_a_size_log_with_a_byte_that_is_not_utf8_names_its_line(tmp_path):
+    lines = SIZE_LOGS[0].read_bytes().split(b"\n")
+    lines[3] += b"\xff"
+    log = tmp_path / "size.log"
+    log.write_bytes(b"\n".join(lines))
+    with pytest.raises(LogFormatError, match=rf"{log}:4: byte 0xff"):
+        sizing.parse_log(log)
+
+
+def test_a_size_log_with_an_absurd_number_names_its_line(tmp_path):
+    text = SIZE_LOGS[0].read_text(encoding="utf-8").replace('"size_bytes": 1147', '"size_bytes": ' + "9" * 5000)
+    log = tmp_path / "size.log"
+    log.write_text(text, encoding="utf-8")
+    number = 1 + text.split("\n").index(next(line for line in text.split("\n") if "9" * 5000 in line))
+    with pytest.raises(LogFormatError, match=rf"{log}:{number}: an integer of more than 20 digits"):
+        sizing.parse_log(log)
+
+
+@pytest.mark.parametrize("edit", [
+    ('"size_bytes": 1147', '"size_bytes": "1147"'),       # a size as text
+    ('"code": 8622', '"code": 8623'),                     # totals that are not the sums
+    ('"kind": "code"', '"kind": "text"'),                 # an unknown kind
+    ('{"files": [', '{"file": ['),                        # no list of files
+])
+def test_a_size_report_that_does_not_add_up_or_has_the_wrong_shape_is_refused(tmp_path, edit):
+    text = SIZE_LOGS[0].read_text(encoding="utf-8")
+    assert edit[0] in text
+    log = tmp_path / "size.log"
+    log.write_text(text.replace(edit[0], edit[1], 1), encoding="utf-8")
+    with pytest.raises(LogFormatError, match="not a goodput size report"):
+        sizing.parse_log(log)
+
+
+@FUZZ
+@given(st.data())
+def test_fuzzed_size_logs_parse_or_are_refused_naming_a_line(data):
+    with tempfile.TemporaryDirectory() as tmp:
+        parse_or_refuse(sizing.parse_log, mutated_log(data, SIZE_LOGS), Path(tmp) / "size.log")
