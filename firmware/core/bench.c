@@ -19,6 +19,7 @@ const char *bench_strerror(enum bench_status status)
     case BENCH_ERR_IO: return "socket error";
     case BENCH_ERR_PROTOCOL: return "protocol error";
     case BENCH_ERR_COUNT: return "byte counts differ between the ends";
+    case BENCH_ERR_OUTPUT: return "cannot write the output";
     }
     return "unknown error";
 }
@@ -50,16 +51,16 @@ void bench_line_add(struct bench_line *line, const char *format, ...)
     line->used += (size_t)n;
 }
 
-void bench_line_emit(struct bench_line *line)
+enum bench_status bench_line_emit(struct bench_line *line)
 {
     if (line->truncated) {
-        port_write_line("BENCH-ERROR error=line-too-long");
-        return;
+        /* a machine line is never cut short: an error line takes its place */
+        return port_write_line("BENCH-ERROR error=line-too-long") == 0 ? BENCH_ERR_ARGUMENT : BENCH_ERR_OUTPUT;
     }
-    port_write_line(line->text);
+    return port_write_line(line->text) == 0 ? BENCH_OK : BENCH_ERR_OUTPUT;
 }
 
-void bench_say(const char *format, ...)
+enum bench_status bench_say(const char *format, ...)
 {
     char text[512];
     va_list args;
@@ -69,10 +70,10 @@ void bench_say(const char *format, ...)
     n = vsnprintf(text, sizeof text, format, args);
     va_end(args);
     if (n < 0 || (size_t)n >= sizeof text) {
-        port_write_line("BENCH-ERROR error=line-too-long");
-        return;
+        /* a machine line is never cut short: an error line takes its place */
+        return port_write_line("BENCH-ERROR error=line-too-long") == 0 ? BENCH_ERR_ARGUMENT : BENCH_ERR_OUTPUT;
     }
-    port_write_line(text);
+    return port_write_line(text) == 0 ? BENCH_OK : BENCH_ERR_OUTPUT;
 }
 
 uint64_t bench_kbit_per_s(uint64_t bytes, uint64_t elapsed_ns)

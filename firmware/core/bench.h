@@ -21,7 +21,8 @@ enum bench_status {
     BENCH_ERR_PEER_CLOSED = -6,
     BENCH_ERR_IO = -7,
     BENCH_ERR_PROTOCOL = -8,
-    BENCH_ERR_COUNT = -9
+    BENCH_ERR_COUNT = -9,
+    BENCH_ERR_OUTPUT = -10 /* the port could not write an output line */
 };
 
 const char *bench_strerror(enum bench_status status);
@@ -35,11 +36,13 @@ struct bench_line {
 
 void bench_line_start(struct bench_line *line, const char *prefix);
 void bench_line_add(struct bench_line *line, const char *format, ...);
-/* Write the line through the port; a truncated line is reported as an error line instead. */
-void bench_line_emit(struct bench_line *line);
+/* Write the line through the port; a truncated line is reported as an error line instead.
+ * Returns BENCH_OK, or BENCH_ERR_OUTPUT when the port could not write it: a benchmark
+ * whose output is lost stops rather than measuring for nobody. */
+enum bench_status bench_line_emit(struct bench_line *line);
 
-/* Convenience: emit one whole formatted line. */
-void bench_say(const char *format, ...);
+/* Convenience: emit one whole formatted line; returns as bench_line_emit does. */
+enum bench_status bench_say(const char *format, ...);
 
 /* Integer helpers used by the cores and tested on their own. */
 uint64_t bench_kbit_per_s(uint64_t bytes, uint64_t elapsed_ns);

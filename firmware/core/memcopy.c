@@ -21,6 +21,47 @@ void memcopy_defaults(struct memcopy_config *cfg)
     cfg->min_sample_ns = MEMCOPY_MIN_SAMPLE_NS;
 }
 
+/* The stride sweep's source: BCNT - 1 rows of the widest index, ACNT + 64, then one row. */
+static uint64_t stride_span(size_t acnt, size_t total)
+{
+    uint64_t bcnt = total / acnt;
+    return bcnt == 0 ? 0 : (bcnt - 1) * ((uint64_t)acnt + 64u) + acnt;
+}
+
+void memcopy_buffer_bytes(const struct memcopy_config *cfg, uint64_t *src_bytes, uint64_t *dst_bytes)
+{
+    uint64_t src = 0, dst = 0;
+    if (cfg->sweeps & MEMCOPY_SIZE)
+        src = dst = cfg->max_bytes;
+    if (cfg->sweeps & MEMCOPY_STRIDE) {
+        size_t acnt;
+        /* the destination is linear: ACNT x BCNT is at most the total */
+        if (cfg->stride_total_bytes > dst)
+            dst = cfg->stride_total_bytes;
+        for (acnt = 8; acnt >= 8 && acnt <= cfg->stride_acnt_max; acnt *= 2)
+            if (stride_span(acnt, cfg->stride_total_bytes) > src)
+                src = stride_span(acnt, cfg->stride_total_bytes);
+    }
+    if (cfg->sweeps & MEMCOPY_ALIGN) {
+        /* offsets from 0 to 63 bytes at each end, from a 64-byte boundary */
+        uint64_t need = (uint64_t)cfg->align_bytes + 2 * ALIGNMENT;
+        if (need > src)
+            src = need;
+        if (need > dst)
+            dst = need;
+    }
+    *src_bytes = src;
+    *dst_bytes = dst;
+}
+
+size_t memcopy_stride_total_max(void)
+{
+    /* ACNT 8 spans the most: (BCNT - 1) x 72 + 8 <= MEMCOPY_MAX_BYTES, and 7 bytes that do not make a row */
+    uint64_t bcnt = ((uint64_t)MEMCOPY_MAX_BYTES - 8u) / 72u + 1u;
+    uint64_t total = bcnt * 8u + 7u;
+    return total > MEMCOPY_MAX_BYTES ? MEMCOPY_MAX_BYTES : (size_t)total;
+}
+
 enum bench_status memcopy_check(const struct memcopy_config *cfg, const char **why)
 {
     *why = "";
@@ -38,6 +79,9 @@ enum bench_status memcopy_check(const struct memcopy_config *cfg, const char **w
         *why = "the largest ACNT must be from 8 bytes to the stride sweep's total";
     else if (cfg->stride_total_bytes > MEMCOPY_MAX_BYTES)
         *why = "the stride sweep's total is above MEMCOPY_MAX_BYTES";
+    else if ((cfg->sweeps & MEMCOPY_STRIDE) && cfg->stride_total_bytes > memcopy_stride_total_max())
+        *why = "the stride sweep's source would not fit in MEMCOPY_MAX_BYTES: with index ACNT + 64 it spans "
+               "(BCNT - 1) x (ACNT + 64) + ACNT bytes, 9 times the total at ACNT 8; lower the total";
     else if (cfg->align_bytes < 1 || cfg->align_bytes > MEMCOPY_MAX_BYTES)
         *why = "the alignment sweep's size must be from 1 byte to MEMCOPY_MAX_BYTES";
     else if (cfg->min_sample_ns < 1000)
@@ -161,8 +205,8 @@ static enum bench_status time_rows(const struct memcopy_config *cfg, unsigned ch
     return memcopy_rows_differ(dst, src, acnt, bcnt, src_index) ? BENCH_ERR_VERIFY : BENCH_OK;
 }
 
-static void emit(const char *sweep, size_t acnt, size_t bcnt, size_t src_index, size_t src_offset,
-                 size_t dst_offset, const struct sample *s)
+static enum bench_status emit(const char *sweep, size_t acnt, size_t bcnt, size_t src_index, size_t src_offset,
+                              size_t dst_offset, const struct sample *s)
 {
     struct bench_line line;
     bench_line_start(&line, "BENCH-RESULT bench=memcopy");
@@ -173,15 +217,15 @@ static void emit(const char *sweep, size_t acnt, size_t bcnt, size_t src_index, 
                    (unsigned long)(acnt * bcnt), (unsigned long long)s->iterations,
                    (unsigned long long)s->best_ns, (unsigned long long)s->median_ns,
                    (unsigned long long)s->worst_ns);
-    bench_line_emit(&line);
+    return bench_line_emit(&line);
 }
 
-static void human(const char *what, size_t bytes, const struct sample *s)
+static enum bench_status human(const char *what, size_t bytes, const struct sample *s)
 {
     uint64_t moved = (uint64_t)bytes * s->iterations;
-    bench_say("%s: %lu bytes at %llu MB/s (best of the samples; median %llu MB/s)", what, (unsigned long)bytes,
-              (unsigned long long)(moved * 1000u / (s->best_ns ? s->best_ns : 1)),
-              (unsigned long long)(moved * 1000u / (s->median_ns ? s->median_ns : 1)));
+    return bench_say("%s: %lu bytes at %llu MB/s (best of the samples; median %llu MB/s)", what, (unsigned long)bytes,
+                     (unsigned long long)(moved * 1000u / (s->best_ns ? s->best_ns : 1)),
+                     (unsigned long long)(moved * 1000u / (s->median_ns ? s->median_ns : 1)));
 }
 
 static enum bench_status fail(enum bench_status st, const char *sweep, size_t acnt)
@@ -195,27 +239,24 @@ enum bench_status memcopy_run(const struct memcopy_config *cfg)
 {
     const char *why;
     enum bench_status st = memcopy_check(cfg, &why);
-    size_t buffer = cfg->max_bytes, i;
+    uint64_t src_bytes, dst_bytes;
+    size_t i;
     unsigned char *src_block, *dst_block, *src, *dst;
 
     if (st != BENCH_OK)
         return st;
-    if (!(cfg->sweeps & MEMCOPY_SIZE))
-        buffer = 0;
-    if (cfg->sweeps & MEMCOPY_STRIDE) {
-        /* the source spans (BCNT - 1) rows of the widest index, ACNT + 64, and one row */
-        size_t acnt;
-        for (acnt = 8; acnt <= cfg->stride_acnt_max; acnt *= 2) {
-            size_t bcnt = cfg->stride_total_bytes / acnt;
-            size_t need = (bcnt - 1) * (acnt + 64) + acnt;
-            if (need > buffer)
-                buffer = need;
-        }
-    }
-    if ((cfg->sweeps & MEMCOPY_ALIGN) && cfg->align_bytes + 2 * ALIGNMENT > buffer)
-        buffer = cfg->align_bytes + 2 * ALIGNMENT;
-    src_block = malloc(buffer + ALIGNMENT);
-    dst_block = malloc(buffer + ALIGNMENT);
+    st = bench_say("BENCH-CONFIG bench=memcopy sweeps=%u min_bytes=%lu max_bytes=%lu steps_per_octave=%u "
+                   "repeats=%u stride_acnt_max=%lu stride_total_bytes=%lu align_bytes=%lu min_sample_ns=%llu",
+                   cfg->sweeps, (unsigned long)cfg->min_bytes, (unsigned long)cfg->max_bytes,
+                   cfg->steps_per_octave, cfg->repeats, (unsigned long)cfg->stride_acnt_max,
+                   (unsigned long)cfg->stride_total_bytes, (unsigned long)cfg->align_bytes,
+                   (unsigned long long)cfg->min_sample_ns);
+    if (st != BENCH_OK)
+        return st;
+    /* two buffers, each no larger than the sweeps need (see memcopy.h) */
+    memcopy_buffer_bytes(cfg, &src_bytes, &dst_bytes);
+    src_block = malloc((size_t)src_bytes + ALIGNMENT);
+    dst_block = malloc((size_t)dst_bytes + ALIGNMENT);
     if (!src_block || !dst_block) {
         free(src_block);
         free(dst_block);
@@ -223,30 +264,29 @@ enum bench_status memcopy_run(const struct memcopy_config *cfg)
     }
     src = src_block + (ALIGNMENT - (uintptr_t)src_block % ALIGNMENT) % ALIGNMENT;
     dst = dst_block + (ALIGNMENT - (uintptr_t)dst_block % ALIGNMENT) % ALIGNMENT;
-    fill(src, buffer, 1);
-    memset(dst, 0, buffer);
-
-    bench_say("BENCH-CONFIG bench=memcopy sweeps=%u min_bytes=%lu max_bytes=%lu steps_per_octave=%u repeats=%u "
-              "stride_acnt_max=%lu stride_total_bytes=%lu align_bytes=%lu min_sample_ns=%llu",
-              cfg->sweeps, (unsigned long)cfg->min_bytes, (unsigned long)cfg->max_bytes, cfg->steps_per_octave,
-              cfg->repeats, (unsigned long)cfg->stride_acnt_max, (unsigned long)cfg->stride_total_bytes,
-              (unsigned long)cfg->align_bytes, (unsigned long long)cfg->min_sample_ns);
+    fill(src, (size_t)src_bytes, 1);
+    memset(dst, 0, (size_t)dst_bytes);
 
     if (cfg->sweeps & MEMCOPY_SIZE) {
-        size_t sizes[512];
-        size_t n = memcopy_sizes(cfg->min_bytes, cfg->max_bytes, cfg->steps_per_octave, sizes, 512);
-        if (n > 512)
-            n = 512;
-        for (i = 0; i < n && st == BENCH_OK; i++) {
+        /* every size of the sweep, however many the build's MEMCOPY_MAX_BYTES makes */
+        size_t n = memcopy_sizes(cfg->min_bytes, cfg->max_bytes, cfg->steps_per_octave, NULL, 0);
+        size_t *sizes = malloc(n * sizeof *sizes);
+        if (!sizes)
+            st = fail(BENCH_ERR_MEMORY, "size", 0);
+        else
+            memcopy_sizes(cfg->min_bytes, cfg->max_bytes, cfg->steps_per_octave, sizes, n);
+        for (i = 0; sizes && i < n && st == BENCH_OK; i++) {
             struct sample s;
             st = time_rows(cfg, dst, src, sizes[i], 1, sizes[i], &s);
             if (st != BENCH_OK) {
                 fail(st, "size", sizes[i]);
                 break;
             }
-            emit("size", sizes[i], 1, sizes[i], 0, 0, &s);
-            human("linear copy", sizes[i], &s);
+            st = emit("size", sizes[i], 1, sizes[i], 0, 0, &s);
+            if (st == BENCH_OK)
+                st = human("linear copy", sizes[i], &s);
         }
+        free(sizes);
     }
     if ((cfg->sweeps & MEMCOPY_STRIDE) && st == BENCH_OK) {
         size_t acnt;
@@ -257,21 +297,21 @@ enum bench_status memcopy_run(const struct memcopy_config *cfg)
             indexes[0] = acnt;
             indexes[1] = acnt + 64;
             indexes[2] = acnt + 1;
-            for (k = 0; k < 3; k++) {
+            for (k = 0; k < 3 && st == BENCH_OK; k++) {
                 struct sample s;
                 st = time_rows(cfg, dst, src, acnt, bcnt, indexes[k], &s);
                 if (st != BENCH_OK) {
                     fail(st, "stride", acnt);
                     break;
                 }
-                emit("stride", acnt, bcnt, indexes[k], 0, 0, &s);
+                st = emit("stride", acnt, bcnt, indexes[k], 0, 0, &s);
             }
         }
     }
     if ((cfg->sweeps & MEMCOPY_ALIGN) && st == BENCH_OK) {
         static const size_t offsets[][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {4, 0}, {8, 0}, {8, 8},
                                             {16, 0}, {32, 0}, {63, 0}, {0, 63}, {32, 32}};
-        for (i = 0; i < sizeof offsets / sizeof offsets[0]; i++) {
+        for (i = 0; i < sizeof offsets / sizeof offsets[0] && st == BENCH_OK; i++) {
             struct sample s;
             size_t n = cfg->align_bytes;
             st = time_rows(cfg, dst + offsets[i][1], src + offsets[i][0], n, 1, n, &s);
@@ -279,12 +319,12 @@ enum bench_status memcopy_run(const struct memcopy_config *cfg)
                 fail(st, "align", n);
                 break;
             }
-            emit("align", n, 1, n, offsets[i][0], offsets[i][1], &s);
+            st = emit("align", n, 1, n, offsets[i][0], offsets[i][1], &s);
         }
     }
     free(src_block);
     free(dst_block);
     if (st == BENCH_OK)
-        bench_say("BENCH-DONE bench=memcopy status=ok");
+        st = bench_say("BENCH-DONE bench=memcopy status=ok");
     return st;
 }

@@ -8,6 +8,15 @@
  *   align:  align_bytes copied between addresses offset from a 64-byte boundary
  * Each point is timed repeats times (each time enough copies to last about
  * min_sample_ns) and checked by comparing the destination with the source.
+ *
+ * Memory: memcopy allocates one source and one destination buffer, each at most
+ * MEMCOPY_BUFFER_MAX_BYTES (MEMCOPY_MAX_BYTES, plus 128 bytes for the alignment
+ * sweep's offsets) and 64 bytes of alignment slack, and nothing that grows with a
+ * count of rows or sizes beyond a few bytes each: at most 2 x MEMCOPY_MAX_BYTES and a
+ * few kilobytes in all (512 MiB with the default). Every sweep must fit in that: the
+ * size sweep's largest copy, the alignment sweep's copy, and the stride sweep's source,
+ * which spans (BCNT - 1) x (ACNT + 64) + ACNT bytes, about 9 x its total at ACNT 8
+ * (see memcopy_stride_total_max); memcopy_check refuses a configuration that does not.
  */
 #ifndef GOODPUT_MEMCOPY_H
 #define GOODPUT_MEMCOPY_H
@@ -20,6 +29,7 @@
 #ifndef MEMCOPY_MAX_BYTES
 #define MEMCOPY_MAX_BYTES ((size_t)256 << 20) /* largest linear copy: 256 MiB */
 #endif
+#define MEMCOPY_BUFFER_MAX_BYTES (MEMCOPY_MAX_BYTES + 128u)
 #ifndef MEMCOPY_MIN_SAMPLE_NS
 #define MEMCOPY_MIN_SAMPLE_NS 200000u /* each timed sample lasts at least 0.2 ms */
 #endif
@@ -42,6 +52,13 @@ void memcopy_defaults(struct memcopy_config *cfg);
 /* Check a configuration: BENCH_OK or BENCH_ERR_ARGUMENT (with *why set to a reason). */
 enum bench_status memcopy_check(const struct memcopy_config *cfg, const char **why);
 enum bench_status memcopy_run(const struct memcopy_config *cfg);
+
+/* Bytes of the source and of the destination buffer a configuration needs (before the
+ * 64 bytes of alignment slack); a configuration memcopy_check accepts needs at most
+ * MEMCOPY_BUFFER_MAX_BYTES for each. */
+void memcopy_buffer_bytes(const struct memcopy_config *cfg, uint64_t *src_bytes, uint64_t *dst_bytes);
+/* The largest stride sweep total whose source fits in MEMCOPY_MAX_BYTES. */
+size_t memcopy_stride_total_max(void);
 
 /* Sizes of the size sweep: writes up to capacity sizes, returns how many there are. */
 size_t memcopy_sizes(size_t min_bytes, size_t max_bytes, unsigned steps_per_octave, size_t *out, size_t capacity);

@@ -21,8 +21,9 @@ uint64_t port_cpu_ns(void);
  * platform cannot tell (the caller then reports no machine load). */
 int port_machine_ticks(uint64_t *busy, uint64_t *total);
 
-/* Write one line of output (without its newline) and flush it. */
-void port_write_line(const char *line);
+/* Write one line of output (without its newline) and flush it: 0, or BENCH_ERR_OUTPUT
+ * when it could not be written (a full disk, a closed stream). */
+int port_write_line(const char *line);
 
 /* Sleep for about ns nanoseconds. */
 void port_sleep_ns(uint64_t ns);
@@ -30,7 +31,11 @@ void port_sleep_ns(uint64_t ns);
 /* Sockets. Functions that return int return a handle >= 0 or a negative
  * enum bench_status value (see bench.h). Timeouts are in milliseconds. */
 int port_listen(const char *address, unsigned port);
-int port_accept_any(const int *listeners, size_t count, unsigned timeout_ms, size_t *which);
+/* Wait up to timeout_ms for a connection on any of the listeners and accept it: *which
+ * is the listener's index, and peer (peer_bytes long, at least 1) receives the peer's
+ * address as text ("192.0.2.7:40312"), so that a bad peer can be named in the log. */
+int port_accept_any(const int *listeners, size_t count, unsigned timeout_ms, size_t *which, char *peer,
+                    size_t peer_bytes);
 int port_connect(const char *address, unsigned port, unsigned timeout_ms);
 /* Send all n bytes: 0 or a negative status. */
 int port_send_all(int handle, const void *buf, size_t n, unsigned timeout_ms);

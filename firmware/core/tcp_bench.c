@@ -52,9 +52,73 @@ enum bench_status tcp_bench_decode(const unsigned char in[TCP_BENCH_HEADER_BYTES
         return BENCH_OK;
     if (h->kind != TCP_BENCH_RECEIVE && h->kind != TCP_BENCH_TRANSMIT)
         return BENCH_ERR_PROTOCOL;
-    if (h->frame_bytes < 1 || h->frame_bytes > TCP_BENCH_MAX_FRAME_BYTES || h->frames < 1)
+    if (h->frame_bytes < 1 || h->frame_bytes > TCP_BENCH_MAX_FRAME_BYTES || h->frames < 1 ||
+        h->interval_us > TCP_BENCH_MAX_INTERVAL_US)
         return BENCH_ERR_PROTOCOL;
     return BENCH_OK;
+}
+
+static int address_ok(const char *address)
+{
+    size_t n;
+    if (!address)
+        return 0;
+    for (n = 0; address[n]; n++) {
+        char c = address[n];
+        if (n >= TCP_BENCH_ADDRESS_MAX_CHARS)
+            return 0;
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.' || c == ':' ||
+              c == '-'))
+            return 0;
+    }
+    return n > 0;
+}
+
+#define TIMEOUT_MAX_MS 3600000u /* an hour: more is a mistake, and poll() takes an int */
+
+static const char *check_common(const char *address, unsigned receive_port, unsigned transmit_port)
+{
+    if (!address_ok(address))
+        return "the address must be one word of 1 to 45 letters, digits, '.', ':' or '-'";
+    if (receive_port < 1 || receive_port > 65535 || transmit_port < 1 || transmit_port > 65535)
+        return "the ports must be from 1 to 65535";
+    if (receive_port == transmit_port)
+        return "the receive and transmit ports must differ";
+    return "";
+}
+
+enum bench_status tcp_testee_check(const struct tcp_testee_config *cfg, const char **why)
+{
+    *why = check_common(cfg->address, cfg->receive_port, cfg->transmit_port);
+    if (!**why && (cfg->idle_timeout_ms < 1 || cfg->idle_timeout_ms > TIMEOUT_MAX_MS || cfg->io_timeout_ms < 1 ||
+                   cfg->io_timeout_ms > TIMEOUT_MAX_MS))
+        *why = "the timeouts must be from 1 to 3600000 ms";
+    return **why ? BENCH_ERR_ARGUMENT : BENCH_OK;
+}
+
+enum bench_status tcp_tester_check(const struct tcp_tester_config *cfg, const char **why)
+{
+    size_t i;
+    *why = check_common(cfg->address, cfg->receive_port, cfg->transmit_port);
+    if (**why)
+        return BENCH_ERR_ARGUMENT;
+    if (cfg->connect_timeout_ms < 1 || cfg->connect_timeout_ms > TIMEOUT_MAX_MS || cfg->io_timeout_ms < 1 ||
+        cfg->io_timeout_ms > TIMEOUT_MAX_MS)
+        *why = "the timeouts must be from 1 to 3600000 ms";
+    else if (cfg->frames < 1)
+        *why = "a run needs at least 1 frame";
+    else if (!cfg->frame_sizes || cfg->frame_size_count < 1)
+        *why = "give at least one frame size";
+    else if (!cfg->intervals_us || cfg->interval_count < 1)
+        *why = "give at least one interval";
+    for (i = 0; !**why && i < cfg->frame_size_count; i++)
+        if (cfg->frame_sizes[i] < 1 || cfg->frame_sizes[i] > TCP_BENCH_MAX_FRAME_BYTES)
+            *why = "frame sizes must be from 1 byte to 1 MiB";
+    /* the receiving end waits io_timeout_ms for each frame: a longer pause would read as a lost peer */
+    for (i = 0; !**why && i < cfg->interval_count; i++)
+        if (cfg->intervals_us[i] / 1000u >= cfg->io_timeout_ms)
+            *why = "every interval between frames must be shorter than the I/O timeout";
+    return **why ? BENCH_ERR_ARGUMENT : BENCH_OK;
 }
 
 /* Receive exactly n bytes; *got counts what arrived. */
@@ -70,6 +134,28 @@ static enum bench_status recv_exact(int s, unsigned char *buf, size_t n, unsigne
         done += (size_t)r;
         if (got)
             *got += (uint64_t)r;
+    }
+    return BENCH_OK;
+}
+
+/* Receive a header within timeout_ms in all, so a peer that trickles bytes is held to it
+ * as much as one that falls silent; *got counts what arrived. */
+static enum bench_status recv_header(int s, unsigned char raw[TCP_BENCH_HEADER_BYTES], unsigned timeout_ms,
+                                     size_t *got)
+{
+    uint64_t deadline = port_now_ns() + (uint64_t)timeout_ms * 1000000u;
+    *got = 0;
+    while (*got < TCP_BENCH_HEADER_BYTES) {
+        uint64_t now = port_now_ns();
+        long r;
+        if (now >= deadline)
+            return BENCH_ERR_TIMEOUT;
+        r = port_recv(s, raw + *got, TCP_BENCH_HEADER_BYTES - *got, (unsigned)((deadline - now + 999999u) / 1000000u));
+        if (r < 0)
+            return (enum bench_status)r;
+        if (r == 0)
+            return BENCH_ERR_PEER_CLOSED;
+        *got += (size_t)r;
     }
     return BENCH_OK;
 }
@@ -100,10 +186,11 @@ static void load_stop(struct load *l)
     }
 }
 
-static void testee_report(const char *direction, const struct tcp_bench_header *h, uint64_t bytes,
-                          const struct load *l)
+static enum bench_status testee_report(const char *direction, const struct tcp_bench_header *h, uint64_t bytes,
+                                       const struct load *l)
 {
     struct bench_line line;
+    enum bench_status st;
     uint64_t kbit = bench_kbit_per_s(bytes, l->wall_ns);
     unsigned cpu = bench_percent(l->cpu_ns, l->wall_ns);
 
@@ -114,17 +201,22 @@ static void testee_report(const char *direction, const struct tcp_bench_header *
     bench_line_add(&line, " elapsed_ns=%llu cpu_ns=%llu machine_busy_ticks=%llu machine_total_ticks=%llu",
                    (unsigned long long)l->wall_ns, (unsigned long long)l->cpu_ns, (unsigned long long)l->busy,
                    (unsigned long long)l->total);
-    bench_line_emit(&line);
-    if (direction[0] == 'r') {
-        bench_say("Received packets of %lu bytes for a total of %llu bytes", (unsigned long)h->frame_bytes,
-                  (unsigned long long)bytes);
-        bench_say("for a throughput of %llu kb/s at a CPU load of %u%%", (unsigned long long)kbit, cpu);
-    } else {
-        bench_say("Transmitted %lu frames of %lu bytes for a total of %llu", (unsigned long)h->frames,
-                  (unsigned long)h->frame_bytes, (unsigned long long)bytes);
-        bench_say("at a rate of %llu kb/s with a CPU load of %u%%", (unsigned long long)kbit, cpu);
+    st = bench_line_emit(&line);
+    /* the NDK's sentences are parsed too (goodput.logs.ndk_console): each must be written */
+    if (st == BENCH_OK && direction[0] == 'r') {
+        st = bench_say("Received packets of %lu bytes for a total of %llu bytes", (unsigned long)h->frame_bytes,
+                       (unsigned long long)bytes);
+        if (st == BENCH_OK)
+            st = bench_say("for a throughput of %llu kb/s at a CPU load of %u%%", (unsigned long long)kbit, cpu);
+    } else if (st == BENCH_OK) {
+        st = bench_say("Transmitted %lu frames of %lu bytes for a total of %llu", (unsigned long)h->frames,
+                       (unsigned long)h->frame_bytes, (unsigned long long)bytes);
+        if (st == BENCH_OK)
+            st = bench_say("at a rate of %llu kb/s with a CPU load of %u%%", (unsigned long long)kbit, cpu);
     }
-    bench_say("%s", "");
+    if (st == BENCH_OK)
+        st = bench_say("%s", "");
+    return st;
 }
 
 static enum bench_status testee_error(const char *direction, const struct tcp_bench_header *h, uint64_t bytes,
@@ -171,8 +263,7 @@ static enum bench_status testee_receive(int s, const struct tcp_bench_header *h,
         return testee_error("receive", h, got, st);
     if (got != expected)
         return testee_error("receive", h, got, BENCH_ERR_COUNT);
-    testee_report("receive", h, got, &l);
-    return BENCH_OK;
+    return testee_report("receive", h, got, &l);
 }
 
 static enum bench_status testee_transmit(int s, const struct tcp_bench_header *h, unsigned io_timeout_ms,
@@ -201,19 +292,50 @@ static enum bench_status testee_transmit(int s, const struct tcp_bench_header *h
         return testee_error("transmit", h, sent, st);
     if (tcp_bench_get_u64(reply) != expected)
         return testee_error("transmit", h, tcp_bench_get_u64(reply), BENCH_ERR_COUNT);
-    testee_report("transmit", h, sent, &l);
-    return BENCH_OK;
+    return testee_report("transmit", h, sent, &l);
+}
+
+/* Name a connection that brought no run, and why; the testee goes on listening. */
+static enum bench_status testee_ignore(const char *peer, size_t which, enum bench_status st, size_t got,
+                                       unsigned io_timeout_ms)
+{
+    const char *port = which == 0 ? "receive" : "transmit";
+    if (st == BENCH_ERR_PEER_CLOSED)
+        return bench_say("Ignored a connection from %s to the %s port: it closed after %lu of %u header bytes", peer,
+                         port, (unsigned long)got, TCP_BENCH_HEADER_BYTES);
+    if (st == BENCH_ERR_TIMEOUT)
+        return bench_say("Ignored a connection from %s to the %s port: it sent %lu of %u header bytes in %u ms",
+                         peer, port, (unsigned long)got, TCP_BENCH_HEADER_BYTES, io_timeout_ms);
+    if (st == BENCH_ERR_PROTOCOL)
+        return bench_say("Ignored a connection from %s to the %s port: its %u bytes are not a benchmark header "
+                         "(bad magic, kind or size)", peer, port, TCP_BENCH_HEADER_BYTES);
+    return bench_say("Ignored a connection from %s to the %s port: %s after %lu of %u header bytes", peer, port,
+                     bench_strerror(st), (unsigned long)got, TCP_BENCH_HEADER_BYTES);
 }
 
 enum bench_status tcp_testee_run(const struct tcp_testee_config *cfg)
 {
     int listeners[2];
-    unsigned char *buf = malloc(TCP_BENCH_MAX_FRAME_BYTES);
-    enum bench_status st = BENCH_OK;
-    unsigned served = 0;
+    unsigned char *buf;
+    const char *why;
+    enum bench_status st = tcp_testee_check(cfg, &why);
+    unsigned served = 0, ignored = 0;
+    uint64_t idle_ns = (uint64_t)cfg->idle_timeout_ms * 1000000u, idle_deadline;
 
+    if (st != BENCH_OK)
+        return st;
+    buf = malloc(TCP_BENCH_MAX_FRAME_BYTES);
     if (!buf)
         return BENCH_ERR_MEMORY;
+    st = bench_say("BENCH-CONFIG bench=tcp_testee address=%s receive_port=%u transmit_port=%u idle_timeout_ms=%u "
+                   "io_timeout_ms=%u", cfg->address, cfg->receive_port, cfg->transmit_port, cfg->idle_timeout_ms,
+                   cfg->io_timeout_ms);
+    if (st == BENCH_OK)
+        st = bench_say("Non-Copy TCP Testee Benchmark (goodput host port)");
+    if (st != BENCH_OK) {
+        free(buf);
+        return st;
+    }
     listeners[0] = port_listen(cfg->address, cfg->receive_port);
     listeners[1] = listeners[0] < 0 ? -1 : port_listen(cfg->address, cfg->transmit_port);
     if (listeners[0] < 0 || listeners[1] < 0) {
@@ -225,52 +347,65 @@ enum bench_status tcp_testee_run(const struct tcp_testee_config *cfg)
         free(buf);
         return st;
     }
-    bench_say("BENCH-CONFIG bench=tcp_testee address=%s receive_port=%u transmit_port=%u idle_timeout_ms=%u "
-              "io_timeout_ms=%u", cfg->address, cfg->receive_port, cfg->transmit_port, cfg->idle_timeout_ms,
-              cfg->io_timeout_ms);
-    bench_say("Non-Copy TCP Testee Benchmark (goodput host port)");
+    idle_deadline = port_now_ns() + idle_ns;
     for (;;) {
-        size_t which = 0;
+        size_t which = 0, got = 0;
         unsigned char raw[TCP_BENCH_HEADER_BYTES];
+        char peer[64];
         struct tcp_bench_header h;
-        int s = port_accept_any(listeners, 2, cfg->idle_timeout_ms, &which);
+        uint64_t now = port_now_ns();
+        int s = now >= idle_deadline ? BENCH_ERR_TIMEOUT
+                                     : port_accept_any(listeners, 2,
+                                                       (unsigned)((idle_deadline - now + 999999u) / 1000000u),
+                                                       &which, peer, sizeof peer);
         if (s < 0) {
             st = (enum bench_status)s;
-            bench_say("BENCH-ERROR bench=tcp_testee error=no tester within %u ms after %u runs: %s",
-                      cfg->idle_timeout_ms, served, bench_strerror(st));
+            if (st == BENCH_ERR_TIMEOUT)
+                bench_say("BENCH-ERROR bench=tcp_testee error=no tester within %u ms after %u runs "
+                          "(%u connections ignored): %s", cfg->idle_timeout_ms, served, ignored, bench_strerror(st));
+            else
+                bench_say("BENCH-ERROR bench=tcp_testee error=cannot accept a connection after %u runs: %s", served,
+                          bench_strerror(st));
             break;
         }
-        st = recv_exact(s, raw, sizeof raw, cfg->io_timeout_ms, NULL);
+        st = recv_header(s, raw, cfg->io_timeout_ms, &got);
         if (st == BENCH_OK)
             st = tcp_bench_decode(raw, &h);
         if (st != BENCH_OK) {
-            bench_say("BENCH-ERROR bench=tcp_testee error=bad header: %s", bench_strerror(st));
+            /* not a tester: say so, and wait for the next connection (st is then the line's status) */
+            st = testee_ignore(peer, which, st, got, cfg->io_timeout_ms);
+        } else if (h.kind == TCP_BENCH_QUIT) {
             port_close(s);
             break;
-        }
-        if (h.kind == TCP_BENCH_QUIT) {
+        } else if ((h.kind == TCP_BENCH_RECEIVE) != (which == 0)) {
+            st = bench_say("Ignored a connection from %s to the %s port: it asked to %s there", peer,
+                           which == 0 ? "receive" : "transmit", h.kind == TCP_BENCH_RECEIVE ? "receive" : "transmit");
+        } else if (h.interval_us / 1000u >= cfg->io_timeout_ms) {
+            /* a pause between frames as long as the I/O timeout would read as a lost peer at one end */
+            st = bench_say("Ignored a connection from %s to the %s port: it asked for %lu us between frames, "
+                           "not shorter than the I/O timeout of %u ms", peer, which == 0 ? "receive" : "transmit",
+                           (unsigned long)h.interval_us, cfg->io_timeout_ms);
+        } else {
+            /* a run: once it has begun, a broken stream is a lost run and ends the testee */
+            st = h.kind == TCP_BENCH_RECEIVE ? testee_receive(s, &h, cfg->io_timeout_ms, buf)
+                                             : testee_transmit(s, &h, cfg->io_timeout_ms, buf);
             port_close(s);
-            break;
+            if (st != BENCH_OK)
+                break;
+            served++;
+            idle_deadline = port_now_ns() + idle_ns;
+            continue;
         }
-        if ((h.kind == TCP_BENCH_RECEIVE) != (which == 0)) {
-            bench_say("BENCH-ERROR bench=tcp_testee error=a %s header on the %s port", h.kind == 'R' ? "receive"
-                      : "transmit", which == 0 ? "receive" : "transmit");
-            port_close(s);
-            st = BENCH_ERR_PROTOCOL;
-            break;
-        }
-        st = h.kind == TCP_BENCH_RECEIVE ? testee_receive(s, &h, cfg->io_timeout_ms, buf)
-                                         : testee_transmit(s, &h, cfg->io_timeout_ms, buf);
         port_close(s);
+        ignored++;
         if (st != BENCH_OK)
             break;
-        served++;
     }
     port_close(listeners[0]);
     port_close(listeners[1]);
     free(buf);
     if (st == BENCH_OK)
-        bench_say("BENCH-DONE bench=tcp_testee runs=%u status=ok", served);
+        st = bench_say("BENCH-DONE bench=tcp_testee runs=%u status=ok", served);
     return st;
 }
 
@@ -285,15 +420,19 @@ static enum bench_status tester_connect(const struct tcp_tester_config *cfg, uns
     return BENCH_OK;
 }
 
-static void tester_report(const char *direction, const struct tcp_bench_header *h, uint64_t bytes,
-                          uint64_t elapsed_ns)
+static enum bench_status tester_report(const char *direction, const struct tcp_bench_header *h, uint64_t bytes,
+                                       uint64_t elapsed_ns)
 {
-    bench_say("BENCH-RESULT bench=tcp_tester direction=%s frame_bytes=%lu frames=%lu interval_us=%lu bytes=%llu "
-              "elapsed_ns=%llu", direction, (unsigned long)h->frame_bytes, (unsigned long)h->frames,
-              (unsigned long)h->interval_us, (unsigned long long)bytes, (unsigned long long)elapsed_ns);
-    bench_say("%s %llu bytes in frames of %lu: %llu kb/s", direction[0] == 's' ? "Sent" : "Got",
-              (unsigned long long)bytes, (unsigned long)h->frame_bytes,
-              (unsigned long long)bench_kbit_per_s(bytes, elapsed_ns));
+    enum bench_status st = bench_say("BENCH-RESULT bench=tcp_tester direction=%s frame_bytes=%lu frames=%lu "
+                                     "interval_us=%lu bytes=%llu elapsed_ns=%llu", direction,
+                                     (unsigned long)h->frame_bytes, (unsigned long)h->frames,
+                                     (unsigned long)h->interval_us, (unsigned long long)bytes,
+                                     (unsigned long long)elapsed_ns);
+    if (st != BENCH_OK)
+        return st;
+    return bench_say("%s %llu bytes in frames of %lu: %llu kb/s", direction[0] == 's' ? "Sent" : "Got",
+                     (unsigned long long)bytes, (unsigned long)h->frame_bytes,
+                     (unsigned long long)bench_kbit_per_s(bytes, elapsed_ns));
 }
 
 static enum bench_status tester_send(const struct tcp_tester_config *cfg, const struct tcp_bench_header *h,
@@ -331,8 +470,7 @@ static enum bench_status tester_send(const struct tcp_tester_config *cfg, const 
                   (unsigned long long)sent, (unsigned long long)confirmed, bench_strerror(BENCH_ERR_COUNT));
         return BENCH_ERR_COUNT;
     }
-    tester_report("send", h, sent, port_now_ns() - start);
-    return BENCH_OK;
+    return tester_report("send", h, sent, port_now_ns() - start);
 }
 
 static enum bench_status tester_receive(const struct tcp_tester_config *cfg, const struct tcp_bench_header *h,
@@ -364,23 +502,26 @@ static enum bench_status tester_receive(const struct tcp_tester_config *cfg, con
                   (unsigned long long)got, (unsigned long long)expected, bench_strerror(st));
         return st;
     }
-    tester_report("receive", h, got, port_now_ns() - start);
-    return BENCH_OK;
+    return tester_report("receive", h, got, port_now_ns() - start);
 }
 
 enum bench_status tcp_tester_run(const struct tcp_tester_config *cfg)
 {
-    unsigned char *buf = malloc(TCP_BENCH_MAX_FRAME_BYTES);
-    enum bench_status st = BENCH_OK;
+    unsigned char *buf;
+    const char *why;
+    enum bench_status st = tcp_tester_check(cfg, &why);
     size_t i, j;
 
+    if (st != BENCH_OK)
+        return st;
+    buf = malloc(TCP_BENCH_MAX_FRAME_BYTES);
     if (!buf)
         return BENCH_ERR_MEMORY;
-    bench_say("BENCH-CONFIG bench=tcp_tester address=%s receive_port=%u transmit_port=%u frames=%lu "
-              "frame_sizes=%lu intervals=%lu connect_timeout_ms=%u io_timeout_ms=%u", cfg->address,
-              cfg->receive_port, cfg->transmit_port, (unsigned long)cfg->frames,
-              (unsigned long)cfg->frame_size_count, (unsigned long)cfg->interval_count, cfg->connect_timeout_ms,
-              cfg->io_timeout_ms);
+    st = bench_say("BENCH-CONFIG bench=tcp_tester address=%s receive_port=%u transmit_port=%u frames=%lu "
+                   "frame_sizes=%lu intervals=%lu connect_timeout_ms=%u io_timeout_ms=%u", cfg->address,
+                   cfg->receive_port, cfg->transmit_port, (unsigned long)cfg->frames,
+                   (unsigned long)cfg->frame_size_count, (unsigned long)cfg->interval_count,
+                   cfg->connect_timeout_ms, cfg->io_timeout_ms);
     for (i = 0; i < cfg->frame_size_count && st == BENCH_OK; i++) {
         for (j = 0; j < cfg->interval_count && st == BENCH_OK; j++) {
             struct tcp_bench_header h;
@@ -408,6 +549,6 @@ enum bench_status tcp_tester_run(const struct tcp_tester_config *cfg)
     }
     free(buf);
     if (st == BENCH_OK)
-        bench_say("BENCH-DONE bench=tcp_tester status=ok");
+        st = bench_say("BENCH-DONE bench=tcp_tester status=ok");
     return st;
 }

@@ -16,7 +16,12 @@
 #include <stdint.h>
 
 #define TCP_BENCH_HEADER_BYTES 20
+/* Longest address the cores accept (an IPv6 address in text is at most 45 characters); an
+ * address is one word of letters, digits, '.', ':' and '-', so the BENCH-CONFIG line that
+ * carries it always fits and always parses. */
+#define TCP_BENCH_ADDRESS_MAX_CHARS 45
 #define TCP_BENCH_MAX_FRAME_BYTES ((uint32_t)1 << 20)
+#define TCP_BENCH_MAX_INTERVAL_US 60000000u /* a minute between frames; a header asking more is refused */
 #ifndef TCP_BENCH_FRAMES
 #define TCP_BENCH_FRAMES 5000u /* the NDK's BENCH_FRAMES */
 #endif
@@ -31,17 +36,22 @@ struct tcp_bench_header {
 };
 
 void tcp_bench_encode(const struct tcp_bench_header *h, unsigned char out[TCP_BENCH_HEADER_BYTES]);
-/* BENCH_OK, or BENCH_ERR_PROTOCOL for a bad magic, kind or size. */
+/* BENCH_OK, or BENCH_ERR_PROTOCOL for a bad magic, kind, size or interval. */
 enum bench_status tcp_bench_decode(const unsigned char in[TCP_BENCH_HEADER_BYTES], struct tcp_bench_header *h);
 void tcp_bench_put_u64(unsigned char out[8], uint64_t value);
 uint64_t tcp_bench_get_u64(const unsigned char in[8]);
 
+/* The testee serves one connection at a time. A connection that does not bring a whole,
+ * valid header within io_timeout_ms for the port it came to (a port scan, a peer that
+ * closes at once, sends garbage or falls silent) is named on a human line, closed and
+ * ignored: it neither ends the testee nor restarts its idle timeout. A stream that breaks
+ * off after a valid header is a lost run: BENCH-ERROR, and the testee exits. */
 struct tcp_testee_config {
     const char *address;     /* to listen on */
     unsigned receive_port;   /* the NDK's 1001 */
     unsigned transmit_port;  /* the NDK's 1000 */
-    unsigned idle_timeout_ms;/* longest wait for a tester to connect */
-    unsigned io_timeout_ms;  /* longest silence in the middle of a stream */
+    unsigned idle_timeout_ms;/* longest wait for a tester: from the start, or the end of the last run */
+    unsigned io_timeout_ms;  /* longest wait for a header, and longest silence in a stream */
 };
 
 struct tcp_tester_config {
@@ -53,9 +63,14 @@ struct tcp_tester_config {
     size_t interval_count;
     uint32_t frames;
     unsigned connect_timeout_ms; /* a testee that is not there fails within this */
-    unsigned io_timeout_ms;
+    unsigned io_timeout_ms;      /* longest silence; every interval must be shorter */
     int quit;                    /* send 'Q' at the end */
 };
+
+/* Check a configuration: BENCH_OK or BENCH_ERR_ARGUMENT (with *why set to a reason).
+ * The run functions check first and refuse a bad configuration before any output. */
+enum bench_status tcp_testee_check(const struct tcp_testee_config *cfg, const char **why);
+enum bench_status tcp_tester_check(const struct tcp_tester_config *cfg, const char **why);
 
 enum bench_status tcp_testee_run(const struct tcp_testee_config *cfg);
 enum bench_status tcp_tester_run(const struct tcp_tester_config *cfg);

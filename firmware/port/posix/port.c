@@ -48,11 +48,12 @@ int port_machine_ticks(uint64_t *busy, uint64_t *total)
     return 0;
 }
 
-void port_write_line(const char *line)
+int port_write_line(const char *line)
 {
-    fputs(line, stdout);
-    fputc('\n', stdout);
-    fflush(stdout);
+    /* every step is checked: a line that did not reach the file is an error, not a silent loss */
+    if (fputs(line, stdout) == EOF || fputc('\n', stdout) == EOF || fflush(stdout) != 0 || ferror(stdout))
+        return BENCH_ERR_OUTPUT;
+    return 0;
 }
 
 void port_sleep_ns(uint64_t ns)
@@ -91,35 +92,65 @@ int port_listen(const char *address, unsigned port)
     return s;
 }
 
-int port_accept_any(const int *listeners, size_t count, unsigned timeout_ms, size_t *which)
+static void describe_peer(const struct sockaddr_in *sa, char *peer, size_t peer_bytes)
 {
+    char host[INET_ADDRSTRLEN];
+    if (!peer || peer_bytes == 0)
+        return;
+    if (sa->sin_family != AF_INET || !inet_ntop(AF_INET, &sa->sin_addr, host, sizeof host))
+        snprintf(peer, peer_bytes, "an unknown peer");
+    else
+        snprintf(peer, peer_bytes, "%s:%u", host, (unsigned)ntohs(sa->sin_port));
+}
+
+int port_accept_any(const int *listeners, size_t count, unsigned timeout_ms, size_t *which, char *peer,
+                    size_t peer_bytes)
+{
+    uint64_t deadline = port_now_ns() + (uint64_t)timeout_ms * 1000000u;
     struct pollfd fds[4];
     size_t i;
     int r;
     if (count < 1 || count > 4)
         return BENCH_ERR_ARGUMENT;
-    for (i = 0; i < count; i++) {
-        fds[i].fd = listeners[i];
-        fds[i].events = POLLIN;
-        fds[i].revents = 0;
-    }
-    do
-        r = poll(fds, (nfds_t)count, (int)timeout_ms);
-    while (r < 0 && errno == EINTR);
-    if (r == 0)
-        return BENCH_ERR_TIMEOUT;
-    if (r < 0)
-        return BENCH_ERR_IO;
-    for (i = 0; i < count; i++) {
-        if (fds[i].revents & POLLIN) {
-            int s = accept(listeners[i], NULL, NULL);
-            if (s < 0)
-                return BENCH_ERR_IO;
-            *which = i;
-            return s;
+    for (;;) {
+        uint64_t now = port_now_ns();
+        if (now >= deadline)
+            return BENCH_ERR_TIMEOUT;
+        for (i = 0; i < count; i++) {
+            fds[i].fd = listeners[i];
+            fds[i].events = POLLIN;
+            fds[i].revents = 0;
+        }
+        r = poll(fds, (nfds_t)count, (int)((deadline - now + 999999u) / 1000000u));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == 0)
+            return BENCH_ERR_TIMEOUT;
+        if (r < 0)
+            return BENCH_ERR_IO;
+        for (i = 0; i < count && !(fds[i].revents & POLLIN); i++) {
+        }
+        if (i == count)
+            return BENCH_ERR_IO; /* a listener in error (POLLERR, POLLNVAL), not a connection */
+        for (i = 0; i < count; i++) {
+            if (fds[i].revents & POLLIN) {
+                struct sockaddr_in sa;
+                socklen_t len = sizeof sa;
+                int s;
+                memset(&sa, 0, sizeof sa);
+                s = accept(listeners[i], (struct sockaddr *)&sa, &len);
+                if (s < 0) {
+                    /* a peer that connected and reset before we took it: nothing to serve */
+                    if (errno == ECONNABORTED || errno == EINTR || errno == EAGAIN || errno == EPROTO)
+                        break;
+                    return BENCH_ERR_IO;
+                }
+                *which = i;
+                describe_peer(&sa, peer, peer_bytes);
+                return s;
+            }
         }
     }
-    return BENCH_ERR_IO;
 }
 
 int port_connect(const char *address, unsigned port, unsigned timeout_ms)

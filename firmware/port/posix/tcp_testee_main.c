@@ -13,8 +13,9 @@ static void usage(FILE *to)
             "                  [--idle-timeout-ms N] [--io-timeout-ms N]\n"
             "Serves tcp_tester: counts the frames it sends to the receive port (the NDK's 1001),\n"
             "streams frames from the transmit port (the NDK's 1000), and reports throughput and\n"
-            "CPU load of each run. Exits 0 when the tester says it is done, non-zero when a stream\n"
-            "breaks off or no tester comes within the idle timeout.\n");
+            "CPU load of each run. A connection that brings no valid header within the I/O timeout\n"
+            "is named on a line of its own and ignored. Exits 0 when the tester says it is done,\n"
+            "non-zero when a run breaks off or no tester comes within the idle timeout.\n");
 }
 
 int main(int argc, char **argv)
@@ -25,36 +26,36 @@ int main(int argc, char **argv)
         {"io-timeout-ms", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     struct tcp_testee_config cfg = {"0.0.0.0", 5001, 5000, 30000, 5000};
+    const char *why;
     int opt, index = -1;
-    enum bench_status st;
 
     while ((opt = getopt_long(argc, argv, "h", longs, &index)) != -1) {
-        uint64_t v = 0;
+        uint64_t v = 0, low = 1, high = 65535;
         int bad = 0;
         switch (opt) {
-        case 'a': cfg.address = optarg; break;
-        case 'r': bad = options_size(optarg, 1, 65535, &v); cfg.receive_port = (unsigned)v; break;
-        case 't': bad = options_size(optarg, 1, 65535, &v); cfg.transmit_port = (unsigned)v; break;
-        case 'i': bad = options_size(optarg, 1, 3600000, &v); cfg.idle_timeout_ms = (unsigned)v; break;
-        case 'o': bad = options_size(optarg, 1, 3600000, &v); cfg.io_timeout_ms = (unsigned)v; break;
-        case 'h': usage(stdout); return 0;
+        case 'a':
+            if (options_ipv4(optarg) != 0)
+                return options_refuse("tcp_testee", longs, index, optarg,
+                                      "an IPv4 address in dotted decimal, such as 0.0.0.0 or 127.0.0.1", usage);
+            cfg.address = optarg;
+            break;
+        case 'r': bad = options_size(optarg, low, high, &v); cfg.receive_port = (unsigned)v; break;
+        case 't': bad = options_size(optarg, low, high, &v); cfg.transmit_port = (unsigned)v; break;
+        case 'i': high = 3600000; bad = options_size(optarg, low, high, &v); cfg.idle_timeout_ms = (unsigned)v; break;
+        case 'o': high = 3600000; bad = options_size(optarg, low, high, &v); cfg.io_timeout_ms = (unsigned)v; break;
+        case 'h': usage(stdout); return options_finish("tcp_testee", BENCH_OK);
         default: usage(stderr); return 2;
         }
         if (bad)
-            return options_refuse("tcp_testee", longs, index, optarg, usage);
+            return options_refuse_number("tcp_testee", longs, index, optarg, low, high, usage);
         index = -1;
     }
-    if (optind < argc || cfg.receive_port == cfg.transmit_port) {
-        fprintf(stderr, optind < argc ? "tcp_testee: unexpected argument: %s\n"
-                                      : "tcp_testee: the receive and transmit ports must differ%s\n",
-                optind < argc ? argv[optind] : "");
+    if (optind < argc)
+        return options_refuse("tcp_testee", longs, -1, argv[optind], NULL, usage);
+    if (tcp_testee_check(&cfg, &why) != BENCH_OK) {
+        fprintf(stderr, "tcp_testee: %s\n", why);
         usage(stderr);
         return 2;
     }
-    st = tcp_testee_run(&cfg);
-    if (st != BENCH_OK) {
-        fprintf(stderr, "tcp_testee: %s\n", bench_strerror(st));
-        return 1;
-    }
-    return 0;
+    return options_finish("tcp_testee", tcp_testee_run(&cfg));
 }

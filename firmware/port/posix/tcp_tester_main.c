@@ -14,7 +14,8 @@ static void usage(FILE *to)
             "                  [--connect-timeout-ms N] [--io-timeout-ms N] [--no-quit]\n"
             "Drives tcp_testee as the NDK tester does: for each frame size (default 8K,16K,32K,64K)\n"
             "and interval between frames (default 0,10,30 ms; 0 = as fast as possible) it streams\n"
-            "FRAMES frames (default 5000) to the testee, then asks for the same stream back.\n");
+            "FRAMES frames (default 5000) to the testee, then asks for the same stream back.\n"
+            "Lists take up to 16 values; each interval must be shorter than the I/O timeout.\n");
 }
 
 int main(int argc, char **argv)
@@ -28,9 +29,9 @@ int main(int argc, char **argv)
         {NULL, 0, NULL, 0}};
     uint32_t sizes[16] = {8192, 16384, 32768, 65536}, intervals[16] = {0, 10000, 30000};
     struct tcp_tester_config cfg;
+    const char *why;
     int opt, index = -1, n;
     size_t k;
-    enum bench_status st;
 
     cfg.address = "127.0.0.1";
     cfg.receive_port = 5001;
@@ -44,41 +45,54 @@ int main(int argc, char **argv)
     cfg.io_timeout_ms = 5000;
     cfg.quit = 1;
     while ((opt = getopt_long(argc, argv, "h", longs, &index)) != -1) {
-        uint64_t v = 0;
+        uint64_t v = 0, low = 1, high = 65535;
         int bad = 0;
         switch (opt) {
-        case 'a': cfg.address = optarg; break;
-        case 'r': bad = options_size(optarg, 1, 65535, &v); cfg.receive_port = (unsigned)v; break;
-        case 't': bad = options_size(optarg, 1, 65535, &v); cfg.transmit_port = (unsigned)v; break;
+        case 'a':
+            if (options_ipv4(optarg) != 0)
+                return options_refuse("tcp_tester", longs, index, optarg,
+                                      "an IPv4 address in dotted decimal, such as 127.0.0.1", usage);
+            cfg.address = optarg;
+            break;
+        case 'r': bad = options_size(optarg, low, high, &v); cfg.receive_port = (unsigned)v; break;
+        case 't': bad = options_size(optarg, low, high, &v); cfg.transmit_port = (unsigned)v; break;
         case 's':
             n = options_size_list(optarg, 1, TCP_BENCH_MAX_FRAME_BYTES, sizes, 16);
-            bad = n < 0;
-            cfg.frame_size_count = n < 0 ? 0 : (size_t)n;
+            if (n < 0)
+                return options_refuse("tcp_tester", longs, index, optarg,
+                                      "1 to 16 sizes from 1 to 1M bytes, comma-separated", usage);
+            cfg.frame_size_count = (size_t)n;
             break;
         case 'i':
             n = options_size_list(optarg, 0, 60000, intervals, 16);
-            bad = n < 0;
-            cfg.interval_count = n < 0 ? 0 : (size_t)n;
+            if (n < 0)
+                return options_refuse("tcp_tester", longs, index, optarg,
+                                      "1 to 16 intervals from 0 to 60000 ms, comma-separated", usage);
+            cfg.interval_count = (size_t)n;
             for (k = 0; k < cfg.interval_count; k++)
                 intervals[k] *= 1000u;
             break;
-        case 'f': bad = options_size(optarg, 1, 100000000, &v); cfg.frames = (uint32_t)v; break;
-        case 'c': bad = options_size(optarg, 1, 3600000, &v); cfg.connect_timeout_ms = (unsigned)v; break;
-        case 'o': bad = options_size(optarg, 1, 3600000, &v); cfg.io_timeout_ms = (unsigned)v; break;
+        case 'f': high = 100000000; bad = options_size(optarg, low, high, &v); cfg.frames = (uint32_t)v; break;
+        case 'c':
+            high = 3600000;
+            bad = options_size(optarg, low, high, &v);
+            cfg.connect_timeout_ms = (unsigned)v;
+            break;
+        case 'o': high = 3600000; bad = options_size(optarg, low, high, &v); cfg.io_timeout_ms = (unsigned)v; break;
         case 'q': cfg.quit = 0; break;
-        case 'h': usage(stdout); return 0;
+        case 'h': usage(stdout); return options_finish("tcp_tester", BENCH_OK);
         default: usage(stderr); return 2;
         }
         if (bad)
-            return options_refuse("tcp_tester", longs, index, optarg, usage);
+            return options_refuse_number("tcp_tester", longs, index, optarg, low, high, usage);
         index = -1;
     }
     if (optind < argc)
-        return options_refuse("tcp_tester", longs, -1, argv[optind], usage);
-    st = tcp_tester_run(&cfg);
-    if (st != BENCH_OK) {
-        fprintf(stderr, "tcp_tester: %s\n", bench_strerror(st));
-        return 1;
+        return options_refuse("tcp_tester", longs, -1, argv[optind], NULL, usage);
+    if (tcp_tester_check(&cfg, &why) != BENCH_OK) {
+        fprintf(stderr, "tcp_tester: %s\n", why);
+        usage(stderr);
+        return 2;
     }
-    return 0;
+    return options_finish("tcp_tester", tcp_tester_run(&cfg));
 }
