@@ -2,8 +2,13 @@
 100 Mbit/s link lands within 1 % of the Ethernet model's ceiling."""
 
 import os
+import re
 import shutil
+import socket
+import struct
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -58,6 +63,171 @@ def test_a_loopback_run_parses_with_both_parsers_and_counts_agree(built, tmp_pat
         assert mine["bytes"] == theirs["bytes"] == mine["frame_bytes"] * 300
     sentences = ndk_console.parse(testee_log)
     assert list(sentences["total_bytes"]) == [r["bytes"] for r in ee.results]
+
+
+def _free_ports(count=2):
+    """Ports nobody listens on now: bound to port 0 by the kernel, then released."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
+
+
+def _testee(built, log, receive, transmit, idle_ms=20000, io_ms=1000):
+    out = open(log, "w")
+    p = subprocess.Popen([str(built / "tcp_testee"), "--address", "127.0.0.1", "--receive-port", str(receive),
+                          "--transmit-port", str(transmit), "--idle-timeout-ms", str(idle_ms),
+                          "--io-timeout-ms", str(io_ms)], stdout=out, stderr=subprocess.STDOUT)
+    out.close()
+    deadline = time.monotonic() + 10
+    while "BENCH-CONFIG" not in log.read_text() or not _listening(receive):
+        assert p.poll() is None and time.monotonic() < deadline, log.read_text()
+        time.sleep(0.02)
+    return p
+
+
+def _listening(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()  # itself a stray: closes at once
+        return True
+    except OSError:
+        return False
+
+
+def _header(kind, frame_bytes=1024, frames=1, interval_us=0):
+    return b"GPB1" + struct.pack(">IIII", ord(kind), frame_bytes, frames, interval_us)
+
+
+def test_the_testee_names_stray_connections_and_still_serves_the_tester_after_them(built, tmp_path):
+    receive, transmit = _free_ports()
+    log = tmp_path / "testee.log"
+    testee = _testee(built, log, receive, transmit, io_ms=1000)
+    try:
+        with socket.create_connection(("127.0.0.1", receive)) as s:  # 20 bytes of garbage
+            s.sendall(b"x" * 20)
+            time.sleep(0.2)
+        with socket.create_connection(("127.0.0.1", transmit)) as s:  # a tester's header on the wrong port
+            s.sendall(_header("R"))
+            time.sleep(0.2)
+        with socket.create_connection(("127.0.0.1", receive)) as s:  # an interval the testee would time out on
+            s.sendall(_header("R", interval_us=2000000))
+            time.sleep(0.2)
+        with socket.create_connection(("127.0.0.1", receive)) as s:  # half a header, then silence
+            s.sendall(_header("R")[:7])
+            time.sleep(1.5)
+        with socket.create_connection(("127.0.0.1", transmit)) as s:  # a header trickled a byte at a time
+            try:
+                for byte in _header("T"):
+                    s.sendall(bytes([byte]))
+                    time.sleep(0.15)
+            except OSError:
+                pass  # the testee gave up on it and closed
+        tester = subprocess.run([str(built / "tcp_tester"), "--receive-port", str(receive), "--transmit-port",
+                                 str(transmit), "--frame-sizes", "8K", "--intervals-ms", "0", "--frames", "50"],
+                                capture_output=True, text=True, timeout=60)
+        assert tester.returncode == 0, tester.stdout + tester.stderr
+        assert testee.wait(timeout=30) == 0, log.read_text()
+    finally:
+        if testee.poll() is None:
+            testee.kill()
+    text = log.read_text()
+    ignored = re.findall(r"^Ignored a connection from 127\.0\.0\.1:\d+ to the (\w+) port: (.*)$", text, re.M)
+    reasons = [why for _, why in ignored]
+    assert "it closed after 0 of 20 header bytes" in reasons  # _testee's own probe, and any like it
+    assert "its 20 bytes are not a benchmark header (bad magic, kind or size)" in reasons
+    assert ("transmit", "it asked to receive there") in ignored
+    assert "it asked for 2000000 us between frames, not shorter than the I/O timeout of 1000 ms" in reasons
+    assert ("receive", "it sent 7 of 20 header bytes in 1000 ms") in ignored
+    # the trickle: held to 1000 ms for the whole header, not 1000 ms for each byte
+    trickled = [int(m[1]) for port, why in ignored if port == "transmit"
+                for m in [re.fullmatch(r"it sent (\d+) of 20 header bytes in 1000 ms", why)] if m]
+    assert len(trickled) == 1 and 1 <= trickled[0] < 20, ignored
+    log_ = bench.parse(log)  # the strays are human lines: the log parses, with both runs
+    assert [r["direction"] for r in log_.results] == ["receive", "transmit"]
+    assert log_.done["runs"] == 2
+    assert list(ndk_console.parse(log)["total_bytes"]) == [8192 * 50, 8192 * 50]
+
+
+def test_strays_do_not_keep_an_idle_testee_alive(built, tmp_path):
+    receive, transmit = _free_ports()
+    log = tmp_path / "testee.log"
+    testee = _testee(built, log, receive, transmit, idle_ms=1500, io_ms=300)
+    stop = threading.Event()
+
+    def pester():
+        while not stop.is_set():
+            try:
+                socket.create_connection(("127.0.0.1", receive), timeout=1).close()
+            except OSError:
+                pass
+            time.sleep(0.1)
+
+    thread = threading.Thread(target=pester)
+    thread.start()
+    try:
+        # the idle timeout runs from the start (or the last run), not from the last stray
+        rc = testee.wait(timeout=8)
+    finally:
+        stop.set()
+        thread.join()
+        if testee.poll() is None:
+            testee.kill()
+    text = log.read_text()
+    assert rc == 1, text
+    m = re.search(r"^BENCH-ERROR bench=tcp_testee error=no tester within 1500 ms after 0 runs "
+                  r"\((\d+) connections ignored\): timed out$", text, re.M)
+    assert m and int(m[1]) >= 2, text
+
+
+def test_the_tester_gives_up_on_a_testee_that_never_answers(built, tmp_path):
+    with socket.socket() as silent, socket.socket() as other:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # the kernel completes the handshake; nobody ever reads or replies
+        other.bind(("127.0.0.1", 0))
+        p = subprocess.run([str(built / "tcp_tester"), "--receive-port", str(silent.getsockname()[1]),
+                            "--transmit-port", str(other.getsockname()[1]), "--frame-sizes", "1K",
+                            "--intervals-ms", "0", "--frames", "4", "--io-timeout-ms", "500"],
+                           capture_output=True, text=True, timeout=30)
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert re.search(r"^BENCH-ERROR bench=tcp_tester direction=send .* error=timed out$", p.stdout, re.M), p.stdout
+
+
+def _memcopy_limits(built):
+    """MEMCOPY_MAX_BYTES and the largest stride total, as the program's usage states them."""
+    usage = subprocess.run([str(built / "memcopy"), "--help"], capture_output=True, text=True, check=True).stdout
+    max_bytes = int(re.search(r"up to (\d+) bytes", usage)[1])
+    stride_max = int(re.search(r"--stride-total is at most (\d+)", usage)[1])
+    return max_bytes, stride_max
+
+
+@pytest.mark.parametrize("stride_total", ["1M", "max", "max+1", "64M", "256M"])
+def test_memcopy_needs_at_most_two_buffers_of_memcopy_max_bytes(built, stride_total):
+    resource = pytest.importorskip("resource")
+    max_bytes, stride_max = _memcopy_limits(built)
+    total = {"max": str(stride_max), "max+1": str(stride_max + 1)}.get(stride_total, stride_total)
+    limit = 2 * max_bytes + (16 << 20)  # the documented two buffers, and 16 MiB for the program itself
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    # every sweep at its largest with this stride total: a 256 MiB copy, 256 MiB at offsets, the stride rows
+    p = subprocess.run([str(built / "memcopy"), "--sweep", "size,stride,align", "--min-bytes", str(max_bytes),
+                        "--max-bytes", str(max_bytes), "--align-bytes", str(max_bytes), "--stride-total", total,
+                        "--stride-acnt-max", "8", "--repeats", "1", "--min-sample-ns", "1000"],
+                       capture_output=True, text=True, timeout=300, preexec_fn=limited)
+    assert "out of memory" not in p.stdout + p.stderr
+    if stride_total in ("1M", "max"):
+        assert p.returncode == 0, p.stderr
+        assert p.stdout.splitlines()[-1] == "BENCH-DONE bench=memcopy status=ok"
+    else:  # refused before it allocates, with the reason and the usage
+        assert p.returncode == 2, p.stdout + p.stderr
+        assert p.stdout == ""
+        assert "the stride sweep's source would not fit in MEMCOPY_MAX_BYTES" in p.stderr
+        assert "usage: memcopy" in p.stderr
 
 
 def _can_make_namespaces():
