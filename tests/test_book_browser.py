@@ -7,6 +7,7 @@ to the model's value.
 
 from __future__ import annotations
 
+import html
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -60,6 +61,28 @@ def test_no_built_page_loads_from_another_host_or_names_a_cdn(page):
     foreign = [u for u in parser.urls if urlparse(u).scheme in ("http", "https") or u.startswith("//")]
     assert foreign == []
     assert not re.search(r"cdn\.jsdelivr|cdnjs|unpkg\.com", text)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_no_page_shows_a_widget_or_loads_the_widget_manager(page):
+    text = (HTML / page).read_text(encoding="utf-8")
+    assert "application/vnd.jupyter.widget-view+json" not in text, "a widget that computes nothing without a kernel"
+    assert "application/vnd.jupyter.widget-state+json" not in text and "embed-amd" not in text
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_page_loads_vega_only_if_it_has_a_chart(page):
+    text = (HTML / page).read_text(encoding="utf-8")
+    assert ("vega/vega.min.js" in text) == ("vegaEmbed(" in text)
+
+
+def test_every_python_panel_is_a_note_in_the_book():
+    from goodput.render import calculations
+    from goodput.render.panels import KernelPanel
+
+    for chapter in calculations.CHAPTERS:
+        text = (HTML / "notebooks" / f"{chapter}.html").read_text(encoding="utf-8")
+        assert "goodput-kernel-panel" in text and html.escape(KernelPanel.NOTE) in text, chapter
 
 
 @pytest.fixture(scope="module")

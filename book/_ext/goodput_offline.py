@@ -1,8 +1,13 @@
-"""Sphinx extension: keep pages from naming hosts they never load from.
+"""Sphinx extension: pages load only what the book serves itself, and nothing they do not use.
 
 - Jupyter Book 1 always loads sphinx-thebe, which writes an inline script naming
   thebe's CDN address (and emits it twice, hence a console error) even when
   thebe is off, as it is here. That script and the thebe loader are dropped.
+- myst-nb embeds the widget state of every notebook that made widgets. The book
+  shows no widgets (the panels need a kernel: see ``goodput.render.panels``), so
+  that state is dropped too.
+- Sphinx puts the vega bundles (``html_js_files``) on every page; a page without a
+  chart drops them.
 - altair's chart output carries a fallback list of CDN addresses it loads vega
   from when vega is not on the page yet. In the book vega always is (see
   ``js-assets.json``), so the fallback is pointed at the book's own copy. The
@@ -12,6 +17,16 @@
 from __future__ import annotations
 
 ALTAIR_CDN = "https://cdn.jsdelivr.net/npm/"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def _is_widget_state(js) -> bool:
+    return (getattr(js, "attributes", None) or {}).get("type") == WIDGET_STATE
+
+
+def _is_vega(js) -> bool:
+    filename = (getattr(js, "filename", None) or "").split("?")[0]
+    return filename.startswith(("_static/vega/", "_static/goodput/altair-versions"))
 
 
 def _is_thebe(js) -> bool:
@@ -21,9 +36,11 @@ def _is_thebe(js) -> bool:
 
 
 def _localize(app, pagename, templatename, context, doctree):
-    if "script_files" in context:
-        context["script_files"] = [js for js in context["script_files"] if not _is_thebe(js)]
     body = context.get("body")
+    charts = bool(body) and "vegaEmbed" in body
+    if "script_files" in context:
+        context["script_files"] = [js for js in context["script_files"]
+                                   if not (_is_thebe(js) or _is_widget_state(js) or (_is_vega(js) and not charts))]
     if body and ALTAIR_CDN in body:
         local = context["pathto"]("_static/vega/", 1)
         context["body"] = body.replace(ALTAIR_CDN, local)

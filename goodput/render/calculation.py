@@ -329,7 +329,7 @@ class Calculation:
         """An ipywidgets panel: one slider per input and the calculated table under them."""
         import ipywidgets as widgets
 
-        from .panels import slider_for
+        from .panels import KernelPanel, slider_for
 
         sliders = {}
         for s in self.inputs:
@@ -345,4 +345,4 @@ class Calculation:
         for w in sliders.values():
             w.observe(update, names="value")
         update()
-        return widgets.VBox([widgets.HTML(f"<b>{html.escape(self.title)}</b>"), *sliders.values(), out])
+        return KernelPanel([widgets.HTML(f"<b>{html.escape(self.title)}</b>"), *sliders.values(), out])

@@ -4,9 +4,16 @@ A panel shows the model's formula with the reader's values substituted (LaTeX,
 printed by sympy) and the results, recomputed by the model's numeric functions
 whenever a widget changes. The sliders take their ranges from the model's
 :class:`~goodput.params.Parameter` declarations, like the altair sliders do.
+
+Every panel is a :class:`KernelPanel`: in JupyterLab it is the live panel; the
+HTML book, which has no kernel, leaves the widget out (``_config.yml`` gives its
+view no priority there) and shows the panel's note instead, so no control in the
+book moves without computing.
 """
 
 from __future__ import annotations
+
+import html
 
 import ipywidgets as widgets
 import sympy as sp
@@ -15,7 +22,21 @@ from .. import coding
 from ..params import Parameter
 from .formula import substituted_latex
 
-__all__ = ["slider_for", "coding_panel"]
+__all__ = ["KernelPanel", "slider_for", "coding_panel", "pcie_panel"]
+
+
+class KernelPanel(widgets.VBox):
+    """A column of widgets that runs the model in Python, and what to show where nothing can run it."""
+
+    NOTE = ("This panel runs the chapter's Python model in a kernel: open the notebook in JupyterLab "
+            "(make lab) to use it. In the book, the live figure computes the same model in the page.")
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = dict(super()._repr_mimebundle_(**kwargs) or {})
+        bundle["text/plain"] = self.NOTE
+        bundle["text/html"] = (f'<div class="admonition note goodput-kernel-panel"><p class="admonition-title">'
+                               f'Python panel</p><p>{html.escape(self.NOTE)}</p></div>')
+        return bundle
 
 
 def slider_for(p: Parameter, value: float | None = None, maximum: float | None = None):
@@ -63,7 +84,7 @@ def coding_panel(code: str = "8b10b", line_rate_gbaud: float = 2.5, lanes: int =
     for w in (rate_w, lanes_w, code_w):
         w.observe(update, names="value")
     update()
-    return widgets.VBox([code_w, rate_w, lanes_w, out])
+    return KernelPanel([code_w, rate_w, lanes_w, out])
 
 
 def pcie_panel(kind: str = "write", gen: int = 2, lanes: int = 4, mps: int = 256, size: int = 1024):
@@ -96,7 +117,7 @@ def pcie_panel(kind: str = "write", gen: int = 2, lanes: int = 4, mps: int = 256
     for w in (gen_w, lanes_w, mps_w, kind_w, size_w, dllp_w, duplex_w):
         w.observe(update, names="value")
     update()
-    return widgets.VBox([kind_w, widgets.HBox([gen_w, lanes_w, mps_w]),
+    return KernelPanel([kind_w, widgets.HBox([gen_w, lanes_w, mps_w]),
                          widgets.HBox([size_w, dllp_w, duplex_w]), out])
 
 
