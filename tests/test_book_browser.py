@@ -76,6 +76,14 @@ def test_a_page_loads_vega_only_if_it_has_a_chart(page):
     assert ("vega/vega.min.js" in text) == ("vegaEmbed(" in text)
 
 
+@pytest.mark.parametrize("page", [p for p in PAGES if p.startswith("notebooks/")])
+def test_chapter_tables_have_no_row_numbers_and_no_cut_cells(page):
+    text = (HTML / page).read_text(encoding="utf-8")
+    tables = re.findall(r"<table[^>]*\bdataframe\b.*?</table>", text, flags=re.S)
+    assert all("goodput-table" in t for t in tables), "a table pandas wrote, with its row numbers"
+    assert not any(re.search(r"<td[^>]*>[^<]*\.\.\.</td>", t) for t in tables), "a cell cut with ..."
+
+
 def test_every_python_panel_is_a_note_in_the_book():
     from goodput.render import calculations
     from goodput.render.panels import KernelPanel

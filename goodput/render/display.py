@@ -1,0 +1,86 @@
+"""How a table shows in a notebook and in the book: every cell whole, numbers right-aligned.
+
+pandas' own HTML cuts long text with "..." (the reasons of the errata among it),
+prints its row numbers as a first column and aligns numbers to the left under
+right-aligned headings. :func:`frame_html` writes a DataFrame as a plain HTML
+table instead: no row numbers unless the index holds data (then it is a column
+like the others), cells that wrap rather than cut, numbers and their headings
+right-aligned, text left-aligned. :func:`show_frames` makes it the HTML of every
+DataFrame a notebook displays; importing :mod:`goodput.render` calls it when a
+kernel runs.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["frame_html", "show_frames"]
+
+_RIGHT = ' style="text-align: right"'
+_LEFT = ' style="text-align: left"'
+# A column of sentences (an erratum's reason) wraps within a readable width instead of being
+# squeezed to a word a line when the table is wider than the page; the table then scrolls.
+_PROSE = ' style="text-align: left; min-width: 18em"'
+_PROSE_CHARACTERS = 60
+
+
+def _cell(value) -> str:
+    """A value as it is held: a float with the shortest digits that give it back (its digits were
+    settled where it was made), a whole float without ``.0``, nothing for a missing value."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float):
+        text = repr(float(value))
+        return text[:-2] if text.endswith(".0") else text
+    return html.escape(str(value))
+
+
+# A number printed as text (a published value as printed, a formatted model value, a share).
+_PRINTED_NUMBER = re.compile(r"[-+±]?\s?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[-+]?[0-9]+)?\s?%?")
+
+
+def _is_number(value) -> bool:
+    if isinstance(value, str):
+        return bool(_PRINTED_NUMBER.fullmatch(value))
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+def _style(column: pd.Series) -> str:
+    """Right for a column of numbers, a readable width for one of sentences, else left."""
+    cells = [_cell(v) for v in column]
+    if all(_is_number(v) for v, c in zip(column, cells) if c):
+        return _RIGHT
+    return _PROSE if any(len(c) > _PROSE_CHARACTERS for c in cells) else _LEFT
+
+
+def _heading(column) -> str:
+    return " ".join(str(c) for c in column if str(c)) if isinstance(column, tuple) else str(column)
+
+
+def frame_html(frame: pd.DataFrame) -> str:
+    """``frame`` as an HTML table: no row numbers, whole cells, numbers right-aligned."""
+    if not (isinstance(frame.index, pd.RangeIndex) and frame.index.name is None):
+        frame = frame.reset_index()
+    styles = [_style(frame.iloc[:, i]) for i in range(frame.shape[1])]
+    head = "".join(f"<th{_LEFT if s == _PROSE else s}>{html.escape(_heading(c))}</th>"
+                   for c, s in zip(frame.columns, styles))
+    rows = "".join("<tr>" + "".join(f"<td{s}>{_cell(v)}</td>" for v, s in zip(row, styles))
+                   + "</tr>\n" for row in frame.itertuples(index=False, name=None))
+    return (f'<table class="dataframe goodput-table">\n<thead><tr>{head}</tr></thead>\n'
+            f"<tbody>\n{rows}</tbody>\n</table>")
+
+
+def show_frames() -> None:
+    """Display every DataFrame as :func:`frame_html` in the running IPython kernel (none: nothing)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with the book's packages
+        return
+    shell = get_ipython()
+    if shell is not None:
+        shell.display_formatter.formatters["text/html"].for_type(pd.DataFrame, frame_html)

@@ -1,0 +1,38 @@
+"""Tables as a reader sees them: whole cells, no row numbers, numbers right-aligned."""
+
+import numpy as np
+import pandas as pd
+
+from goodput.render.display import frame_html
+
+LONG = "the guide's 19.54 Gbit/s is the 8b/9b rate of the PHY, not what reaches memory " * 3
+
+
+def test_a_table_has_no_row_numbers_and_cuts_no_cell():
+    text = frame_html(pd.DataFrame({"why": [LONG], "n": [1]}))
+    assert "<th" not in text.split("<tbody>")[1] and LONG.replace("'", "&#x27;") in text and "..." not in text
+
+
+def test_numbers_and_their_headings_are_right_aligned_and_text_left():
+    text = frame_html(pd.DataFrame({"x": [0.5, np.nan], "name": ["a", "b"], "mixed": [3, 4.25]}))
+    assert '<th style="text-align: right">x</th>' in text and '<th style="text-align: left">name</th>' in text
+    assert '<td style="text-align: right">0.5</td>' in text and '<td style="text-align: right"></td>' in text
+    assert '<th style="text-align: right">mixed</th>' in text
+
+
+def test_an_index_that_holds_data_is_a_column_and_floats_show_the_digits_they_hold():
+    frame = pd.DataFrame({"rate": [26.2144, 1520.0]}, index=pd.Index([8, 16], name="size_bytes"))
+    text = frame_html(frame)
+    assert '<th style="text-align: right">size_bytes</th>' in text
+    assert ">26.2144<" in text and ">1520<" in text and ">1520.0<" not in text
+
+
+def test_text_is_escaped():
+    assert "&lt;b&gt;" in frame_html(pd.DataFrame({"t": ["<b>"]}))
+
+
+def test_numbers_printed_as_text_are_right_aligned_too():
+    text = frame_html(pd.DataFrame({"published": ["1520.00", "2.46914e+06"], "share": ["+13.8%", "-0.5%"],
+                                    "status": ["erratum", "ok"]}))
+    assert '<th style="text-align: right">published</th>' in text and '<th style="text-align: right">share</th>' in text
+    assert '<th style="text-align: left">status</th>' in text
