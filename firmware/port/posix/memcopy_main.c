@@ -88,10 +88,7 @@ int main(int argc, char **argv)
     }
     if (optind < argc)
         return options_refuse("memcopy", longs, -1, argv[optind], NULL, usage);
-    if (memcopy_check(&cfg, &why) != BENCH_OK) {
-        fprintf(stderr, "memcopy: %s\n", why);
-        usage(stderr);
-        return 2;
-    }
+    if (memcopy_check(&cfg, &why) != BENCH_OK)
+        return options_refuse_config("memcopy", why, usage);
     return options_finish("memcopy", memcopy_run(&cfg));
 }

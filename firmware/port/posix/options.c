@@ -93,6 +93,13 @@ int options_refuse_number(const char *program, const struct option *longs, int i
     return options_refuse(program, longs, index, value, why, usage);
 }
 
+int options_refuse_config(const char *program, const char *why, void (*usage)(FILE *))
+{
+    fprintf(stderr, "%s: %s\n", program, why);
+    usage(stderr);
+    return 2;
+}
+
 int options_finish(const char *program, enum bench_status status)
 {
     /* fflush and fclose report a failed write here; ferror remembers one that port_write_line saw */

@@ -31,6 +31,9 @@ int options_refuse(const char *program, const struct option *longs, int index, c
 int options_refuse_number(const char *program, const struct option *longs, int index, const char *value,
                           uint64_t low, uint64_t high, void (*usage)(FILE *));
 
+/* A configuration the benchmark's check refused: say why on stderr with the usage, and return 2. */
+int options_refuse_config(const char *program, const char *why, void (*usage)(FILE *));
+
 /* The exit status of a run that ended with status: flushes and closes stdout, and returns
  * 0 only if the run succeeded and every byte of output was written; otherwise says why on
  * stderr and returns 1. */

@@ -52,10 +52,7 @@ int main(int argc, char **argv)
     }
     if (optind < argc)
         return options_refuse("tcp_testee", longs, -1, argv[optind], NULL, usage);
-    if (tcp_testee_check(&cfg, &why) != BENCH_OK) {
-        fprintf(stderr, "tcp_testee: %s\n", why);
-        usage(stderr);
-        return 2;
-    }
+    if (tcp_testee_check(&cfg, &why) != BENCH_OK)
+        return options_refuse_config("tcp_testee", why, usage);
     return options_finish("tcp_testee", tcp_testee_run(&cfg));
 }

@@ -89,10 +89,7 @@ int main(int argc, char **argv)
     }
     if (optind < argc)
         return options_refuse("tcp_tester", longs, -1, argv[optind], NULL, usage);
-    if (tcp_tester_check(&cfg, &why) != BENCH_OK) {
-        fprintf(stderr, "tcp_tester: %s\n", why);
-        usage(stderr);
-        return 2;
-    }
+    if (tcp_tester_check(&cfg, &why) != BENCH_OK)
+        return options_refuse_config("tcp_tester", why, usage);
     return options_finish("tcp_tester", tcp_tester_run(&cfg));
 }
