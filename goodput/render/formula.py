@@ -20,12 +20,20 @@ from typing import Iterator, Mapping
 import sympy as sp
 from IPython.display import Math
 
-__all__ = ["Row", "equation", "equation_latex", "equation_rows", "substituted_latex", "visible_length"]
+__all__ = ["Row", "equation", "equation_latex", "equation_rows", "line_latex", "substituted_latex",
+           "visible_length"]
 
-#: Lines of at most this many visible characters fit a 390 px phone column: MathJax
-#: sets a display equation at about 9 px a character, and the column keeps about
-#: 360 px of the screen. The desktop column (about 740 px) holds twice as many.
-WIDTH = 40
+#: Widest line of a display equation, in :func:`visible_length` characters. In the
+#: built book (Chromium, MathJax 3 CHTML) a long line of this measure is 11-13 px a
+#: character, and on a 390 px phone the text column keeps 358 px: at 28 the widest
+#: line of any chapter's formula is 345 px there. The desktop column (about 690 px
+#: inside its padding) holds twice as many, so a formula broken for the phone takes
+#: at most half of it.
+WIDTH = 28
+
+#: A part repeated in a formula is named only if it is at least this wide; a name
+#: ``u_k`` is 2 wide, so naming ``E + F`` would save little and hide much.
+NARROW = 8
 
 
 def _shown(value: float) -> sp.Symbol:
@@ -158,11 +166,11 @@ class Row:
     Attributes
     ----------
     lhs
-        LaTeX of the left side: the formula's own, or a name ``u_{k}`` of a part.
+        LaTeX of the left side: the formula's own, or the name of a part.
     symbol
         The name this row defines (``None`` for the formula itself).
     value
-        The right side, with the parts named in later rows as their symbols.
+        The right side, with the parts named in other rows as their symbols.
     lines
         The terms each printed line holds; all of them add up to ``value``.
     """
@@ -173,130 +181,155 @@ class Row:
     lines: tuple[tuple[sp.Expr, ...], ...]
 
 
-def _signed(term: sp.Expr, first: bool) -> str:
-    """LaTeX of one term of a sum as sympy prints it there: ``- x`` or ``+ x`` after the first."""
-    if first:
-        return sp.latex(term)
-    coefficient, _ = term.as_coeff_Mul()
-    return f"- {sp.latex(-term)}" if coefficient.is_negative else f"+ {sp.latex(term)}"
+def line_latex(terms: tuple[sp.Expr, ...], first: bool) -> str:
+    """LaTeX of the terms of a sum that one line holds, each signed as sympy prints it.
+
+    ``first`` is whether the line starts the sum; any other line starts with its
+    operator, ``+ x`` or ``- x``.
+    """
+    printed = []
+    for k, term in enumerate(terms):
+        coefficient, _ = term.as_coeff_Mul()
+        if first and k == 0:
+            printed.append(sp.latex(term))
+        else:
+            printed.append(f"- {sp.latex(-term)}" if coefficient.is_negative else f"+ {sp.latex(term)}")
+    return " ".join(printed)
 
 
-def _line_latex(terms: tuple[sp.Expr, ...], first: bool) -> str:
-    """The LaTeX of one printed line holding ``terms``."""
-    return " ".join(_signed(term, first and k == 0) for k, term in enumerate(terms))
+def _lines(value: sp.Expr, room: float) -> tuple[tuple[sp.Expr, ...], ...] | None:
+    """``value`` in the fewest lines at most ``room`` wide, cut between the terms of a sum.
 
-
-def _break_sum(value: sp.Expr, room: float) -> tuple[tuple[sp.Expr, ...], ...] | None:
-    """``value`` as lines of at most ``room`` wide: one line, or a sum cut between terms.
-
-    Returns ``None`` when a single term is wider than ``room``.
+    Of the cuts into that many lines, the one whose widest line is narrowest is
+    taken, so the lines are as even as the terms allow. ``None`` when ``value``
+    is wider than ``room`` and not a sum, or one of its terms is.
     """
     if visible_length(sp.latex(value)) <= room:
         return ((value,),)
     if not isinstance(value, sp.Add):
         return None
-    lines: list[tuple[sp.Expr, ...]] = []
-    for term in value.as_ordered_terms():
-        wider = lines[-1] + (term,) if lines else None
-        if wider and visible_length(_line_latex(wider, len(lines) == 1)) <= room:
-            lines[-1] = wider
-        elif visible_length(_line_latex((term,), not lines)) <= room:
-            lines.append((term,))
-        else:
-            return None
-    return tuple(lines)
+    terms = value.as_ordered_terms()
+    # best[j]: (lines, widest line, where the last line starts) for the first j terms
+    best: dict[int, tuple[int, float, int]] = {0: (0, 0.0, 0)}
+    for j in range(1, len(terms) + 1):
+        options = [(best[i][0] + 1, max(best[i][1], wide), i) for i in best
+                   if (wide := visible_length(line_latex(tuple(terms[i:j]), i == 0))) <= room]
+        if options:
+            best[j] = min(options)
+    if len(terms) not in best:
+        return None
+    cuts = [len(terms)]
+    while cuts[-1]:
+        cuts.append(best[cuts[-1]][2])
+    cuts.reverse()
+    return tuple(tuple(terms[a:b]) for a, b in zip(cuts, cuts[1:]))
 
 
-def _part_to_name(value: sp.Expr) -> sp.Expr | None:
-    """The widest part of ``value`` worth a name of its own: a sub-expression, not ``1/x``."""
-    parts = [part for part in sp.preorder_traversal(value)
+def _part_to_name(value: sp.Expr, room: float) -> sp.Expr | None:
+    """The part of ``value`` to name: the widest one its own row can print, else the widest.
+
+    A part is a sub-expression other than a symbol, a number or a ``1/x``
+    (whose ``x`` is named instead).
+    """
+    parts = {part for part in sp.preorder_traversal(value)
              if isinstance(part, sp.Expr) and not part.is_Atom and part != value
-             and not (isinstance(part, sp.Pow) and part.exp.is_negative)]
-    return max(parts, key=lambda part: visible_length(sp.latex(part)), default=None)
+             and not (isinstance(part, sp.Pow) and part.exp.is_negative)}
+    ranked = sorted(parts, key=lambda part: (_lines(part, room) is not None, visible_length(sp.latex(part)),
+                                             sp.default_sort_key(part)))
+    return ranked[-1] if ranked else None
+
+
+def _repeated_parts(expr: sp.Expr, names: Iterator[sp.Symbol]) -> dict[sp.Symbol | None, sp.Expr]:
+    """``expr`` with its repeated parts (:func:`sympy.cse`) named, all but the narrow ones.
+
+    Returns the rows' values: ``None`` maps to ``expr`` in terms of the names.
+    A repeated part narrower than :data:`NARROW` stays written out.
+    """
+    temporary = (sp.Dummy() for _ in count())
+    repeated, (value,) = sp.cse([expr], symbols=temporary, optimizations=None)
+    written, renamed, values, whole = {}, {}, {}, {}
+    for symbol, part in repeated:
+        whole[symbol] = part.xreplace(whole)  # the part as it stands in expr
+        if visible_length(sp.latex(whole[symbol])) < NARROW:
+            written[symbol] = part.xreplace(written)
+        else:
+            renamed[symbol] = next(names)
+    for symbol, part in repeated:
+        if symbol in renamed:
+            values[renamed[symbol]] = part.xreplace(written).xreplace(renamed)
+    return {None: value.xreplace(written).xreplace(renamed), **values}
 
 
 def _names(expr: sp.Expr) -> Iterator[sp.Symbol]:
     """Symbols ``u_1, u_2, ...`` for the parts, in a letter ``expr`` does not use."""
     taken = {str(symbol).split("_")[0] for symbol in expr.free_symbols}
-    letter = next(letter for letter in ("u", "v", "w", "z", "X", "Y") if letter not in taken)
+    letter = next(letter for letter in ("u", "v", "z", "X", "Y", "Z") if letter not in taken)
     return (sp.Symbol(f"{letter}_{k}") for k in count(1))
 
 
-_WHERE = r"\text{where}\ "
-
-
 def equation_rows(lhs: str, expr: sp.Expr, width: int = WIDTH) -> list[Row]:
-    """How :func:`equation_latex` prints ``lhs = expr``: the rows and the terms on each line.
+    r"""How :func:`equation_latex` prints ``lhs = expr``: the rows and the terms on each line.
 
     A formula that fits ``width`` is one row of one line. A longer one is cut
-    between the terms of its sum; where a term, or a fraction or function that
-    cannot be cut, is still too wide, its repeated parts (:func:`sympy.cse`) and
-    then its widest parts are named ``u_1, u_2, ...`` and defined in rows below,
-    each cut the same way.
+    between the terms of its sum. Where a term, or a fraction or a function
+    that cannot be cut, is still too wide, the parts it repeats
+    (:func:`sympy.cse`) and then its widest parts are named ``u_1, u_2, ...``
+    and defined in rows below, each cut the same way.
 
     Parameters
     ----------
     lhs
-        LaTeX of the left side, for instance ``"G"`` or ``r"G_{\\mathrm{spec}}"``.
+        LaTeX of the left side, for instance ``"G"`` or ``r"G_{\mathrm{spec}}"``.
     expr
         The right side.
     width
-        Widest line, in :func:`visible_length` characters.
+        Widest line, in :func:`visible_length` characters (see :data:`WIDTH`).
 
     Returns
     -------
     list of Row
-        The formula first, then the named parts in the order they were named.
+        The formula first, then the parts in the order they were named.
 
     Raises
     ------
     ValueError
-        If ``lhs`` is empty, ``width`` is not a positive integer, or a line
-        narrower than ``width`` cannot be found.
+        If ``lhs`` is empty, ``width`` is not a positive integer, or ``expr``
+        cannot be printed in lines that narrow.
     """
     if not isinstance(lhs, str) or not lhs.strip():
-        raise ValueError("an equation needs a left side: lhs is empty")
+        raise ValueError("an equation needs a left side, and lhs is empty")
     if isinstance(width, bool) or not isinstance(width, int) or width <= 0:
         raise ValueError(f"width must be a positive number of characters, not {width!r}")
     expr = sp.sympify(expr)
-    single = f"{lhs} = {sp.latex(expr)}"
-    if visible_length(single) <= width:
+    if visible_length(f"{lhs} = {sp.latex(expr)}") <= width:
         return [Row(lhs, None, expr, ((expr,),))]
-    # "lhs = " or "\quad " takes the left column and 2 characters of each line
-    room = width - visible_length(lhs) - 2
-    lines = _break_sum(expr, room)
+    room = width - visible_length(lhs) - 2  # the left column, and "= " or "\quad" before each line
+    lines = _lines(expr, room)
     if lines is not None:
         return [Row(lhs, None, expr, lines)]
     names = _names(expr)
-    room = width - max(visible_length(lhs), visible_length(_WHERE + "u_{9}")) - 2
-    repeated, (value,) = sp.cse([expr], symbols=names, optimizations=None)
-    values: dict[sp.Symbol | None, sp.Expr] = {None: value, **dict(repeated)}
-    while True:
-        wide = next((symbol for symbol, value in values.items() if _break_sum(value, room) is None), False)
-        if wide is False:
-            break
-        part = _part_to_name(values[wide])
+    values = _repeated_parts(expr, names)
+    room = width - max(visible_length(lhs), visible_length("u_{10}")) - 2
+    while wide := [symbol for symbol, value in values.items() if _lines(value, room) is None]:
+        part = _part_to_name(values[wide[0]], room)
         if part is None:
-            raise ValueError(f"{lhs} = {sp.latex(expr)} cannot be printed in lines of {width} characters")
+            raise ValueError(f"the formula for {lhs} cannot be printed in lines of {width} characters; "
+                             f"it needs a larger width")
         name = next(names)
         values = {symbol: value.xreplace({part: name}) for symbol, value in values.items()}
         values[name] = part
-    return [Row(lhs if symbol is None else (_WHERE if k == 1 else "") + sp.latex(symbol),
-                symbol, value, _break_sum(value, room))
-            for k, (symbol, value) in enumerate(values.items())]
+    return [Row(lhs if symbol is None else sp.latex(symbol), symbol, value, _lines(value, room))
+            for symbol, value in values.items()]
 
 
 def equation_latex(lhs: str, expr: sp.Expr, width: int = WIDTH) -> str:
-    """LaTeX of ``lhs = expr``, across lines of ``aligned`` when it is wider than ``width``.
+    r"""LaTeX of ``lhs = expr``, across the lines of ``aligned`` when wider than ``width``.
 
-    ``width`` is counted in :func:`visible_length` characters. The default, 40,
-    fits a 390 px phone column (MathJax sets about 9 px a character in a display
-    equation and the column keeps about 360 px); the desktop column (about
-    740 px) holds the same lines comfortably. A formula that fits prints exactly
-    as ``f"{lhs} = {sp.latex(expr)}"``. A longer one is printed from
-    :func:`equation_rows`: ``=`` aligned, each further line of a sum starting
-    ``\\quad + ...``, and named parts defined below it. The mathematics is
-    never changed: every line is printed from sub-expressions of ``expr``.
+    A formula that fits prints exactly as ``f"{lhs} = {sp.latex(expr)}"``. A
+    longer one is printed from :func:`equation_rows`: ``=`` aligned, further
+    lines of a sum starting ``\quad + ...``, and the named parts defined
+    after a ``where``. The mathematics is never changed: every line prints
+    sub-expressions of ``expr``, and the names stand for parts of it.
 
     Parameters
     ----------
@@ -305,7 +338,8 @@ def equation_latex(lhs: str, expr: sp.Expr, width: int = WIDTH) -> str:
     expr
         The right side.
     width
-        Widest line, in :func:`visible_length` characters.
+        Widest line, in :func:`visible_length` characters. The default,
+        :data:`WIDTH`, fits a phone.
 
     Returns
     -------
@@ -316,12 +350,14 @@ def equation_latex(lhs: str, expr: sp.Expr, width: int = WIDTH) -> str:
     if len(rows) == 1 and len(rows[0].lines) == 1:
         return f"{lhs} = {sp.latex(expr)}"
     printed = []
-    for row in rows:
-        printed.append(f"{row.lhs} &= {_line_latex(row.lines[0], True)}")
-        printed.extend(rf"&\quad {_line_latex(line, False)}" for line in row.lines[1:])
+    for k, row in enumerate(rows):
+        if k == 1:
+            printed.append(r"&\text{where}")
+        printed.append(f"{row.lhs} &= {line_latex(row.lines[0], True)}")
+        printed.extend(rf"&\quad {line_latex(line, False)}" for line in row.lines[1:])
     return "\\begin{aligned}\n" + " \\\\\n".join(printed) + "\n\\end{aligned}"
 
 
 def equation(lhs: str, expr: sp.Expr, width: int = WIDTH) -> Math:
-    """``lhs = expr`` for display, broken across lines as :func:`equation_latex` prints it."""
+    """``lhs = expr`` for display, across lines as :func:`equation_latex` prints it."""
     return Math(equation_latex(lhs, expr, width))
