@@ -41,9 +41,11 @@ PARAMETERS = {
     p.name: p
     for p in (
         Parameter("arbitration_mbit_s", arbitration_rate, "Mbit/s", 0.001, 1, default=1, step=0.125,
-                  label="arbitration bit rate (Mbit/s)"),
+                  label="arbitration bit rate (Mbit/s)",
+                  presets=((0.125, "125k"), (0.25, "250k"), (0.5, "500k"), (1, "1M"))),
         Parameter("data_mbit_s", data_rate, "Mbit/s", 0.001, 12, default=5, step=0.5,
-                  label="data bit rate (Mbit/s)"),
+                  label="data bit rate (Mbit/s)",
+                  presets=((1, "1M"), (2, "2M"), (5, "5M"), (8, "8M"))),
         Parameter("stuffing", stuffing, "", 0, 1, default=0, step=0.05,
                   label="dynamic stuff bits (share of the worst case)"),
     )

@@ -88,6 +88,9 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter(
             "line_rate_gbaud", line_rate, "Gbaud", 0.001, 64.0, default=2.5, step=0.0625,
             label="line rate per lane (Gbaud)",
+            presets=((1.25, "1.25: GbE"), (2.5, "2.5: PCIe 1"), (3.125, "3.125: SRIO, XAUI"), (5.0, "5: PCIe 2"),
+                     (6.25, "6.25: SRIO 2"), (8.0, "8: PCIe 3"), (10.3125, "10.3125: 10GBASE-R"),
+                     (16.0, "16: PCIe 4"), (25.78125, "25.78125: 25GBASE-R"), (32.0, "32: PCIe 5")),
         ),
         Parameter(
             "lanes", lanes, "lanes", 1, 32, default=1, step=1, label="lanes", integer=True,

@@ -68,7 +68,9 @@ PARAMETERS = {
         Parameter("frame_bytes", frame, "bytes", MIN_FRAME_BYTES, MAX_FRAME_BYTES, default=1518, step=1,
                   label="frame size (bytes)", integer=True),
         Parameter("mac_rate_gbit_s", mac_rate, "Gbit/s", 0.001, 400.0, default=10.0, step=0.1,
-                  label="MAC rate (Gbit/s)"),
+                  label="MAC rate (Gbit/s)",
+                  presets=((0.1, "100M"), (1.0, "1G"), (2.5, "2.5G"), (10.0, "10G"), (25.0, "25G"),
+                           (40.0, "40G"), (100.0, "100G"))),
     )
 }
 

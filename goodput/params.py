@@ -46,7 +46,13 @@ class Parameter:
     exclusive_minimum : bool
         Whether ``minimum`` itself is excluded (a rate must be above zero).
     label : str
-        Short human label for a slider.
+        Short human label for a control.
+    options : tuple of (value, label)
+        The only values allowed, each with what a reader calls it (``(4, "x4")``,
+        ``(256, "256 B")``); a control offers these and nothing between them.
+    presets : tuple of (value, label)
+        Standard values of a continuous parameter a control offers one click away
+        (``(2.5, "PCIe 1")``); any other value in range can still be typed.
     """
 
     name: str
@@ -59,6 +65,26 @@ class Parameter:
     label: str
     integer: bool = False
     exclusive_minimum: bool = False
+    options: tuple = ()
+    presets: tuple = ()
+
+    def __post_init__(self):
+        for kind, pairs in (("option", self.options), ("preset", self.presets)):
+            for value, _label in pairs:
+                if self._refusal(value):
+                    raise ValueError(f"{self.name}: {kind} {value!r} is outside {self._range_text()}")
+        if self.options and self.default not in self.values():
+            raise ValueError(f"{self.name}: default {self.default!r} is not one of its options")
+
+    def values(self) -> tuple:
+        """The allowed values when the parameter is a set of options (empty otherwise)."""
+        return tuple(v for v, _label in self.options)
+
+    @property
+    def title(self) -> str:
+        """The label without a trailing ``(unit)``: a control shows the unit beside the value."""
+        suffix = f" ({self.unit})"
+        return self.label[: -len(suffix)] if self.unit and self.label.endswith(suffix) else self.label
 
     def lowest_step(self, step: float | None = None) -> float:
         """The lowest allowed value on a slider's grid of multiples of ``step`` (the parameter's own by
@@ -74,21 +100,31 @@ class Parameter:
         return int(low) if low.is_integer() else low
 
     def describe_range(self) -> str:
-        """The allowed range in words, as error messages print it."""
+        """The allowed values in words, as error messages print them."""
+        if self.options:
+            return f"one of {', '.join(_fmt(v) for v in self.values())} {self.unit}".rstrip()
+        return self._range_text()
+
+    def _range_text(self) -> str:
         kind = "an integer" if self.integer else "a number"
         low = "above" if self.exclusive_minimum else "from"
-        return f"{kind} {low} {_fmt(self.minimum)} to {_fmt(self.maximum)} {self.unit}"
+        return f"{kind} {low} {_fmt(self.minimum)} to {_fmt(self.maximum)} {self.unit}".rstrip()
+
+    def _refusal(self, value) -> bool:
+        """Whether ``value`` is outside the range (options aside)."""
+        number = _number(value)
+        if number is None or not math.isfinite(number):
+            return True
+        if self.integer and number != int(number):
+            return True
+        too_low = number <= self.minimum if self.exclusive_minimum else number < self.minimum
+        return too_low or number > self.maximum
 
     def check(self, value: float) -> float:
         """Return ``value`` if it is allowed, else raise :class:`ParameterError`."""
+        if self._refusal(value) or (self.options and _number(value) not in self.values()):
+            raise ParameterError(self.name, value, self.describe_range())
         number = _number(value)
-        if number is None or not math.isfinite(number):
-            raise ParameterError(self.name, value, self.describe_range())
-        if self.integer and number != int(number):
-            raise ParameterError(self.name, value, self.describe_range())
-        too_low = number <= self.minimum if self.exclusive_minimum else number < self.minimum
-        if too_low or number > self.maximum:
-            raise ParameterError(self.name, value, self.describe_range())
         return int(number) if self.integer else number
 
 

@@ -50,7 +50,8 @@ PARAMETERS = {
         Parameter("tcp_options_bytes", tcp_options, "bytes", 0, 40, default=0, step=4,
                   label="TCP options (12: timestamps)", integer=True),
         Parameter("line_rate_mbit_s", line_rate, "Mbit/s", 1, 100000, default=100, step=10,
-                  label="line rate (Mbit/s)"),
+                  label="line rate (Mbit/s)",
+                  presets=((10, "10M"), (100, "100M"), (1000, "1G"), (10000, "10G"))),
     )
 }
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 def _on_step(slider, x):
     p = slider.parameter
+    if p.options:  # the option nearest x
+        return min(p.values(), key=lambda v: (abs(v - x), v))
     low, _ = slider.bounds()
     step = slider.step or p.step
     value = low + round((x - low) / step) * step

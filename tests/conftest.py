@@ -1,4 +1,4 @@
-"""Shared fixtures: the repository root, and the built book served on 127.0.0.1."""
+"""Shared fixtures: the repository root, the built book served on 127.0.0.1, and a headless chromium."""
 
 from __future__ import annotations
 
@@ -35,3 +35,18 @@ def book_url():
     yield f"http://127.0.0.1:{server.server_address[1]}/"
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium, headless, for the session (see tests/browser.py)."""
+    from playwright.sync_api import sync_playwright
+
+    from browser import CHROMIUM, CHROMIUM_ARGS
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -1,8 +1,9 @@
 """The built HTML book in a real browser (Debian's chromium, headless, no network).
 
 Every page must load with no request to another host, no failed request, and no
-console error; on the line-coding page, moving a slider must recompute the chart
-to the model's value.
+console error; on every chapter with a live chart, operating its controls must
+recompute the chart to the model's value (tests/test_live_figures.py holds the
+controls, tables and boxes to the model at both widths).
 """
 
 from __future__ import annotations
@@ -15,18 +16,13 @@ from urllib.parse import urlparse
 
 import pytest
 
-from playwright.sync_api import sync_playwright
-
 from goodput import coding, pcie, pcie_latency, pcie_transactions
 from goodput.render import pcie as pcie_charts
 
+from browser import errors, live_ready, open_page, operate, rows, signal, view_index
+
 HTML = Path(__file__).resolve().parent.parent / "_build" / "html"
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-# Console noise known to be harmless in Jupyter Book 1.0.4 (pydata-sphinx-theme).
-HARMLESS = (re.compile(r"Got invalid theme mode"),)
 
 PAGES = sorted(str(p.relative_to(HTML)) for p in HTML.rglob("*.html")
                if "_static" not in p.parts and "_sources" not in p.parts)
@@ -93,121 +89,32 @@ def test_every_python_panel_is_a_note_in_the_book():
         assert "goodput-kernel-panel" in text and html.escape(KernelPanel.NOTE) in text, chapter
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-# Captures every vega View the page embeds, without touching the page's code.
-CAPTURE_VIEWS = """
-(() => {
-  window.__views = [];
-  let wrapped;
-  Object.defineProperty(window, 'vegaEmbed', {
-    configurable: true,
-    get() { return wrapped; },
-    set(embed) {
-      wrapped = function (...args) {
-        return embed(...args).then(result => { window.__views.push(result.view); return result; });
-      };
-      Object.assign(wrapped, embed);
-    }
-  });
-})();
-"""
-
-
-def _open(browser, url):
-    context = browser.new_context()
-    page = context.new_page()
-    page.add_init_script(CAPTURE_VIEWS)
-    log = {"foreign": [], "failed": [], "errors": []}
-    host = urlparse(url).netloc
-
-    def route(r):
-        if urlparse(r.request.url).netloc != host and not r.request.url.startswith("data:"):
-            log["foreign"].append(r.request.url)
-            return r.abort()
-        return r.continue_()
-
-    page.route("**/*", route)
-    page.on("response", lambda resp: resp.status >= 400 and log["failed"].append(f"{resp.status} {resp.url}"))
-    page.on("requestfailed", lambda req: urlparse(req.url).netloc == host
-            and log["failed"].append(f"{req.failure} {req.url}"))
-    page.on("console", lambda m: m.type == "error" and log["errors"].append(m.text))
-    page.on("pageerror", lambda e: log["errors"].append(str(e)))
-    page.goto(url, wait_until="networkidle")
-    return context, page, log
-
-
 @pytest.mark.parametrize("page_path", PAGES)
 def test_every_page_loads_offline_without_errors(browser, book_url, page_path):
-    context, page, log = _open(browser, book_url + page_path)
+    context, page, log = open_page(browser, book_url + page_path)
     try:
         page.wait_for_timeout(300)
         if page.locator("mjx-container").count() == 0 and page.locator(".math").count() > 0:
             page.wait_for_selector("mjx-container", timeout=10000)
-        errors = [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)]
         assert log["foreign"] == [], "requests to other hosts"
         assert log["failed"] == [], "failed requests"
-        assert errors == [], "console errors"
+        assert errors(log) == [], "console errors"
         assert page.locator(".error").filter(has_text="Error loading script").count() == 0
     finally:
         context.close()
 
 
-def _view_index(page, signal):
-    """Index in window.__views of the first chart that has ``signal``."""
-    return page.evaluate("""(signal) => window.__views.findIndex(v => {
-      try { v.signal(signal); return true; } catch (e) { return false; } })""", signal)
-
-
-def _rows(page, index, field):
-    """Every datum of chart ``index`` that has ``field``, from all its datasets."""
-    return page.evaluate("""([index, field]) => {
-      const view = window.__views[index];
-      const rows = [];
-      for (const name of Object.keys(view._runtime.data)) {
-        let values = [];
-        try { values = view.data(name) || []; } catch (e) { continue; }
-        for (const d of values) if (d && field in d) rows.push(Object.assign({}, d));
-      }
-      return rows;
-    }""", [index, field])
-
-
-def _signal(page, index, name):
-    return page.evaluate("([i, n]) => window.__views[i].signal(n)", [index, name])
-
-
-def _move(page, index, name, value):
-    """Set chart ``index``'s range input ``name`` as a reader's drag ends: value, input, change."""
-    page.evaluate("""([index, name, value]) => {
-      const root = window.__views[index].container();
-      const input = root.querySelector(`input[type=range][name="${name}"]`);
-      input.value = value;
-      input.dispatchEvent(new Event('input', {bubbles: true}));
-      input.dispatchEvent(new Event('change', {bubbles: true}));
-    }""", [index, name, value])
-    page.evaluate("(i) => window.__views[i].runAsync().then(() => null)", index)
-
-
 def test_line_coding_slider_recomputes_the_chart_as_the_model_does(browser, book_url):
-    context, page, log = _open(browser, book_url + "notebooks/line-coding.html")
+    context, page, log = open_page(browser, book_url + "notebooks/line-coding.html")
     try:
-        page.wait_for_function("() => window.__views.length > 0", timeout=15000)
-        view = _view_index(page, "line_rate_gbaud")
-        assert _signal(page, view, "line_rate_gbaud") == coding.PARAMETERS["line_rate_gbaud"].default
+        live_ready(page)
+        view = view_index(page, "line_rate_gbaud")
+        assert signal(page, view, "line_rate_gbaud") == coding.PARAMETERS["line_rate_gbaud"].default
         for rate, lanes in [(6.25, 4), (10.3125, 1), (32, 16)]:
-            _move(page, view, "line_rate_gbaud", rate)
-            _move(page, view, "lanes", lanes)
-            assert _signal(page, view, "line_rate_gbaud") == rate and _signal(page, view, "lanes") == lanes
-            by_code = {r["code"]: r["goodput_gbit_s"] for r in _rows(page, view, "goodput_gbit_s")}
+            operate(page, "line_rate_gbaud", rate)
+            operate(page, "lanes", lanes)
+            assert signal(page, view, "line_rate_gbaud") == rate and signal(page, view, "lanes") == lanes
+            by_code = {r["code"]: r["goodput_gbit_s"] for r in rows(page, view, "goodput_gbit_s")}
             assert set(by_code) == set(coding.CODES)
             for key, goodput in by_code.items():
                 assert goodput == pytest.approx(coding.bit_rate_gbit_s(rate, lanes, key), rel=1e-12)
@@ -218,23 +125,24 @@ def test_line_coding_slider_recomputes_the_chart_as_the_model_does(browser, book
 
 
 def test_pcie_packets_sliders_recompute_the_goodput_curve_as_the_model_does(browser, book_url):
-    context, page, log = _open(browser, book_url + "notebooks/pcie-packets.html")
+    context, page, log = open_page(browser, book_url + "notebooks/pcie-packets.html")
     try:
-        page.wait_for_function("() => window.__views.length >= 2", timeout=15000)
-        view = _view_index(page, "mrrs_log2")
-        moves = {"generation": 3, "lanes_log2": 3, "mps_log2": 7, "ack_group": 1, "header_dwords": 4}
+        live_ready(page, 2)
+        view = view_index(page, "mrrs")
+        moves = {"generation": 3, "lanes": 8, "mps": 128, "ack_group": 1, "header_dwords": 4}
         for name, value in moves.items():
-            _move(page, view, name, value)
-        values = {name: _signal(page, view, name) for name in pcie_charts.SLIDERS if name != "size_log2"}
+            operate(page, name, value)
+        values = {name: signal(page, view, name) for name in pcie_charts.SLIDERS
+                  if name not in ("size_bytes", "skp")}
         assert {k: values[k] for k in moves} == moves
         link, _ = pcie_charts.slider_values_to_link(values)
-        rows = {r["size_bytes"]: r for r in _rows(page, view, "write_gbit_s")}
-        assert sorted(rows) == list(pcie_charts.explore_sizes()["size_bytes"])
-        for r in rows.values():
+        by_size = {r["size_bytes"]: r for r in rows(page, view, "write_gbit_s")}
+        assert sorted(by_size) == list(pcie_charts.explore_sizes()["size_bytes"])
+        for r in by_size.values():
             assert r["write_gbit_s"] == pytest.approx(pcie.goodput_gbit_s("write", link, r["size_bytes"]), rel=1e-12)
             want = pcie.goodput_gbit_s("read", link, r["size_bytes"], duplex=True) / 2
             assert r["read_gbit_s"] == pytest.approx(want, rel=1e-12)
-        assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
+        assert errors(log) == []
     finally:
         context.close()
 
@@ -242,20 +150,20 @@ def test_pcie_packets_sliders_recompute_the_goodput_curve_as_the_model_does(brow
 def _live_chart_follows_the_model(browser, url, moves, field, want):
     """Move the sliders of the chart that has the first of ``moves``; every datum's ``field``
     must equal ``want(datum, signals)`` from the Python model. Returns the rows checked."""
-    context, page, log = _open(browser, url)
+    context, page, log = open_page(browser, url)
     try:
-        page.wait_for_function("() => window.__views.length >= 1", timeout=15000)
-        view = _view_index(page, next(iter(moves)))
+        live_ready(page)
+        view = view_index(page, next(iter(moves)))
         for name, value in moves.items():
-            _move(page, view, name, value)
-        signals = {name: _signal(page, view, name) for name in moves}
+            operate(page, name, value)
+        signals = {name: signal(page, view, name) for name in moves}
         assert signals == moves
-        rows = _rows(page, view, field)
-        assert rows, f"no datum with {field}"
-        for r in rows:
+        found = rows(page, view, field)
+        assert found, f"no datum with {field}"
+        for r in found:
             assert r[field] == pytest.approx(want(r, signals), rel=1e-12), r
-        assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
-        return rows
+        assert errors(log) == []
+        return found
     finally:
         context.close()
 
@@ -402,86 +310,6 @@ def test_every_chapter_in_the_toc_is_in_every_pages_navigation():
             for chapter in chapters:
                 if page != f"{chapter}.html":  # a page links to itself as "#"
                     assert f"{chapter.split('/')[-1]}.html" in text, (page, chapter)
-
-
-# --- calculated tables: one input moved per chapter; every cell and the chart against goodput ---
-
-CALC_MOVES = {
-    "line-coding": ("lanes", 8),
-    "pcie-packets": ("generation", 3),
-    "pcie-reads": ("reads_in_flight", 4),
-    "pcie-measured": ("latency_ns", 1500),
-    "keystone-memory-edma": ("tcs", 3),
-    "srio": ("lanes", 2),
-    "hyperlink": ("lanes", 2),
-    "ethernet-framing": ("frame_bytes", 300),
-    "tcp-goodput": ("mtu_bytes", 9000),
-    "spi": ("clock_mhz", 20),
-    "can-fd": ("data_mbit_s", 8),
-}
-
-
-def _table_cells(page, index, prefix):
-    """Text of every cell of the calculated table ``prefix``: {row_index: {column: text}}."""
-    return page.evaluate("""([index, prefix]) => {
-      const out = {};
-      const walk = (node) => {
-        if (!node) return;
-        if (node.marktype === 'text' && node.name && node.name.startsWith(prefix + '__')) {
-          const column = node.name.slice(prefix.length + 2).replace(/_marks$/, '');
-          for (const item of node.items) {
-            (out[item.datum.row_index] = out[item.datum.row_index] || {})[column] = item.text;
-          }
-        }
-        for (const child of (node.items || [])) walk(child);
-      };
-      walk(window.__views[index].scenegraph().root);
-      return out;
-    }""", [index, prefix])
-
-
-def test_calculated_tables_cover_every_chapter_with_a_model():
-    from goodput.render import calculations
-
-    assert set(CALC_MOVES) == set(calculations.CHAPTERS)
-
-
-@pytest.mark.parametrize("chapter", list(CALC_MOVES))
-def test_calculated_table_and_chart_follow_one_input(browser, book_url, chapter):
-    from goodput.render import calculations
-    from goodput.spreadsheet import number_text
-
-    calc = calculations.get(chapter)
-    name, value = CALC_MOVES[chapter]
-    context, page, log = _open(browser, book_url + f"notebooks/{chapter}.html")
-    try:
-        page.wait_for_function("() => window.__views.length >= 1", timeout=15000)
-        view = _view_index(page, name)
-        before = _table_cells(page, view, calc.name)
-        _move(page, view, name, value)
-        inputs = {s.name: _signal(page, view, s.name) for s in calc.inputs}
-        assert inputs == calc.input_values(**{name: value})
-        cells = _table_cells(page, view, calc.name)
-        assert cells, f"no calculated table {calc.name} on the page"
-        cases = calc.records()
-        first = calc.outputs[0]
-        for row, shown in cells.items():
-            case = cases[int(row)]
-            want = calc.numeric(inputs, case)
-            assert shown["calculation"] == calc.formula_text(inputs, case)
-            for c in calc.shown:
-                assert shown[c] == (case[c] if isinstance(case[c], str) else number_text(case[c]))
-            for o in calc.outputs:
-                assert float(shown[o.name]) == pytest.approx(want[o.name], abs=0.5 * 10 ** -o.digits, rel=1e-12)
-        assert any(cells[r]["calculation"] != before[r]["calculation"] for r in cells), "the move changed nothing"
-        chart = [r for r in _rows(page, view, first.name) if "row_index" in r]
-        assert {r["row_index"] for r in chart} >= {int(r) for r in cells}
-        for r in chart:
-            want = calc.numeric(inputs, cases[r["row_index"]])[first.name]
-            assert r[first.name] == pytest.approx(want, rel=1e-12, abs=1e-12)
-        assert [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)] == []
-    finally:
-        context.close()
 
 
 def test_every_chapter_with_a_model_links_its_workbook_for_download():

@@ -73,15 +73,31 @@ def test_the_input_block_names_each_input_with_unit_and_range(calc):
     assert all(" to " in a for a in frame["allowed"])
 
 
-def test_the_page_view_carries_the_table_and_one_set_of_sliders(calc):
+def test_the_page_figure_carries_its_controls_the_chart_and_the_table(calc):
     live = calc.live()
-    spec = calc.view(live, live.base.mark_point()).to_dict()
+    figure = calc.view(live, live.base.mark_point(), title="a figure")
+    spec = figure.chart.to_dict()
     names = [p["name"] for p in spec["params"]]
     assert len(names) == len(set(names)) and {s.name for s in calc.inputs} <= set(names)
-    table = spec["vconcat"][1]["hconcat"]
-    assert [c["name"] for c in table] == ([f"{calc.name}__{c}" for c in calc.shown]
-                                          + [f"{calc.name}__{o.name}" for o in calc.outputs]
-                                          + [f"{calc.name}__calculation"])
+    assert spec["width"] == "container"
+    described = figure.spec()
+    assert [c["key"] for c in described["controls"]] == [c.name for c in (*calc.inputs, *calc.choices)]
+    table = described["table"]
+    assert [c["key"] for c in table["columns"]] == ([f"cell_{c}" for c in calc.shown]
+                                                    + [f"cell_{o.name}" for o in calc.outputs]
+                                                    + ["cell_calculation"])
+    formulas = {t["as"]: t["expr"] for t in table["vega"]["data"][0]["transform"]}
+    assert {o.name: formulas[o.name] for o in calc.outputs} == {o: e for o, e in live.expressions.items()
+                                                                 if o in formulas}
+    html = figure._repr_html_()
+    assert html.count('class="goodput-live-spec"') == 1 and f'id="{calc.figure_id()}"' in html
+
+
+def test_the_your_link_box_links_down_to_the_figure(calc):
+    box = calc.your_link()
+    html = box._repr_html_()
+    assert f'href="#{calc.figure_id()}"' in html and "goodput-yours-spec" in html
+    assert box.spec()["case"] in range(len(calc.cases))
 
 
 def test_value_text_cuts_trailing_zeros_as_d3_does():
@@ -102,3 +118,13 @@ def test_the_panel_recomputes_the_table_when_a_slider_moves():
     inputs = calc.input_values(clock_mhz=20)
     assert calc.formula_text(inputs, calc.records()[0]) in table.value
     assert value_text(calc.numeric(inputs, calc.records()[0])["model_us"], 3) in table.value
+
+
+def test_a_panel_offers_a_parameters_options_and_recomputes_on_one():
+    calc = calculations.get("pcie-packets")
+    panel = calc.panel()
+    lanes = next(w for w in panel.children if getattr(w, "description", "") == "lanes")
+    assert [v for _, v in lanes.options] == [1, 2, 4, 8, 16, 32] and lanes.value == 4
+    lanes.value = 16
+    inputs = calc.input_values(lanes=16)
+    assert calc.formula_text(inputs, calc.records()[0]) in panel.children[-1].value

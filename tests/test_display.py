@@ -16,8 +16,14 @@ def test_a_table_has_no_row_numbers_and_cuts_no_cell():
 def test_numbers_and_their_headings_are_right_aligned_and_text_left():
     text = frame_html(pd.DataFrame({"x": [0.5, np.nan], "name": ["a", "b"], "mixed": [3, 4.25]}))
     assert '<th style="text-align: right">x</th>' in text and '<th style="text-align: left">name</th>' in text
-    assert '<td style="text-align: right">0.5</td>' in text and '<td style="text-align: right"></td>' in text
+    assert '<td data-label="x" style="text-align: right">0.5</td>' in text
+    assert '<td data-label="x" style="text-align: right"></td>' in text
     assert '<th style="text-align: right">mixed</th>' in text
+
+
+def test_every_cell_names_its_heading_for_the_phone_layout():
+    text = frame_html(pd.DataFrame({("rate", "Gbit/s"): [1.5], "a <b>": ["x"]}))
+    assert '<td data-label="rate Gbit/s"' in text and '<td data-label="a &lt;b&gt;"' in text
 
 
 def test_an_index_that_holds_data_is_a_column_and_floats_show_the_digits_they_hold():

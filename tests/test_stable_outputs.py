@@ -98,7 +98,42 @@ def _output_numbers(output: dict) -> list[tuple[str, str]]:
         text = "".join(value) if isinstance(value, list) else str(value)
         spec = _vega_spec(text) if mime == "text/html" else None
         found += [(mime, n) for n in (_json_numbers(spec) if spec is not None else numbers_in(text))]
+        if mime == "text/html":  # a live figure's description: its controls and its table's cases
+            found += [(mime, n) for block in _json_blocks(text) for n in _json_numbers(block)]
     return found
+
+
+def _json_blocks(html: str) -> list:
+    """The JSON of every ``<script type="application/json">`` in ``html``."""
+    out, tag = [], '<script type="application/json"'
+    start = html.find(tag)
+    while start >= 0:
+        body = html.index(">", start) + 1
+        out.append(json.loads(html[body:html.index("</script>", body)]))
+        start = html.find(tag, body)
+    return out
+
+
+@functools.cache
+def _declared() -> frozenset[float]:
+    """Every value a model's parameters declare (bounds, default, options, presets): inputs a reader
+    is offered as given (25.78125 Gbaud is 25GBASE-R's line rate), not numbers a CPU computed."""
+    import importlib
+    import pkgutil
+
+    import goodput
+    from goodput.params import Parameter
+
+    found = set()
+    for info in pkgutil.walk_packages(goodput.__path__, "goodput."):
+        if info.name.endswith("__main__"):
+            continue  # running it is the command line
+        for value in vars(importlib.import_module(info.name)).values():
+            for p in (value.values() if isinstance(value, dict) else [value]):
+                if isinstance(p, Parameter):
+                    found |= {p.minimum, p.maximum, p.default, p.step}
+                    found |= {v for v, _ in (*p.options, *p.presets)}
+    return frozenset(float(v) for v in found)
 
 
 @functools.cache
@@ -114,7 +149,8 @@ def test_committed_outputs_carry_no_more_digits_than_are_stable(notebook):
     too_precise = [f"cell {i} {mime}: {number}"
                    for i, cell in enumerate(cells) for output in cell.get("outputs", [])
                    for mime, number in _output_numbers(output)
-                   if significant_digits(number) > SIGNIFICANT_DIGITS and float(number) not in _as_printed()]
+                   if significant_digits(number) > SIGNIFICANT_DIGITS
+                   and float(number) not in _as_printed() | _declared()]
     assert not too_precise, (f"{len(too_precise)} numbers with more than {SIGNIFICANT_DIGITS} significant "
                              f"digits (round them where they are made, with goodput.precision.stable): "
                              + "; ".join(too_precise[:12]))

@@ -117,7 +117,7 @@ def _label_texts(spec, mark="goodput_labels"):
 
 @pytest.mark.parametrize("rate, lanes", [(None, None), (6.25, 4), (0.125, 1), (32.0, 16)])
 def test_line_coding_chart_computes_the_model_in_vega(rate, lanes):
-    spec = coding_charts.explore_chart().to_dict()
+    spec = coding_charts.explore_chart().chart.to_dict()
     params = {p["name"]: p for p in spec["params"]}
     if rate is not None:
         params["line_rate_gbaud"]["value"] = rate

@@ -6,8 +6,8 @@
 - myst-nb embeds the widget state of every notebook that made widgets. The book
   shows no widgets (the panels need a kernel: see ``goodput.render.panels``), so
   that state is dropped too.
-- Sphinx puts the vega bundles (``html_js_files``) on every page; a page without a
-  chart drops them.
+- Sphinx puts the vega bundles and the live figures' script (``html_js_files``) on
+  every page; a page without a chart drops them.
 - altair's chart output carries a fallback list of CDN addresses it loads vega
   from when vega is not on the page yet. In the book vega always is (see
   ``js-assets.json``), so the fallback is pointed at the book's own copy. The
@@ -26,7 +26,7 @@ def _is_widget_state(js) -> bool:
 
 def _is_vega(js) -> bool:
     filename = (getattr(js, "filename", None) or "").split("?")[0]
-    return filename.startswith(("_static/vega/", "_static/goodput/altair-versions"))
+    return filename.startswith(("_static/vega/", "_static/goodput/altair-versions", "_static/goodput-live.js"))
 
 
 def _is_thebe(js) -> bool:

@@ -3,8 +3,9 @@
 Every limit of :mod:`goodput.bus` is linear in one of three rates: the CPU clock
 ``f``, the DDR3 rate ``w_DDR * r`` or the TCs' total ``n_TC * w_TC * f / d_TC``.
 :func:`linear_parts` splits a limit into its coefficients on those three; a chart
-row carries the coefficients and the page multiplies them out again, printed from
-the same sympy expressions, so a slider move recomputes every limit in Vega.
+row carries each coefficient as a whole numerator and denominator (16/3 stays 16/3,
+not a rounded 5.33333) and the page multiplies them out again, printed from the
+same sympy expressions, so a control move recomputes every limit in Vega.
 """
 
 from __future__ import annotations
@@ -22,22 +23,24 @@ from .charts import Choice, Slider, live_model
 __all__ = ["BASIS", "linear_parts", "scenario_rows", "scenario_chart", "scenario_table", "measured_share_table", "port_table", "copy_rows", "copy_calculation", "copy_chart",
            "COPY_ENDPOINTS", "guidance_frame", "index_chart"]
 
-_a, _b, _c = sp.symbols("a_f a_DDR a_TC")
 #: The three rates every limit is a multiple of.
 BASIS = (bus.cpu_clock, bus.ddr3_width * bus.ddr3_rate,
          bus.tc_count * bus.tc_width * bus.cpu_clock / bus.tc_divider)
-_VALUE = _a * BASIS[0] + _b * BASIS[1] + _c * BASIS[2]
+#: A row's coefficient on each rate of :data:`BASIS`: (column, numerator, denominator).
+_PARTS = tuple((name, *sp.symbols(f"{name}_n {name}_d", integer=True)) for name in ("a_f", "a_DDR", "a_TC"))
+_FIELDS = {sym: str(sym) for _, n, d in _PARTS for sym in (n, d)}
+_VALUE = sum(n / d * rate for (_, n, d), rate in zip(_PARTS, BASIS))
 
 COPY_ENDPOINTS = ("CorePac0 L2", "CorePac1 L2", "MSMC SRAM", "DDR3A", "DDR3B")
 
 
-def linear_parts(expr: sp.Expr) -> tuple[float, float, float]:
-    """Coefficients of ``expr`` on :data:`BASIS`; raises if ``expr`` is not such a multiple."""
+def linear_parts(expr: sp.Expr) -> tuple[sp.Rational, sp.Rational, sp.Rational]:
+    """Exact coefficients of ``expr`` on :data:`BASIS`; raises if ``expr`` is not such a multiple."""
     for i, rate in enumerate(BASIS):
-        coeff = sp.simplify(expr / rate)
+        coeff = sp.nsimplify(sp.simplify(expr / rate), rational=True)
         if not coeff.free_symbols:
-            parts = [0.0, 0.0, 0.0]
-            parts[i] = float(coeff)
+            parts = [sp.Integer(0)] * 3
+            parts[i] = sp.Rational(coeff)
             return tuple(parts)
     raise ValueError(f"{expr} is not a multiple of one of {BASIS}")
 
@@ -45,9 +48,11 @@ def linear_parts(expr: sp.Expr) -> tuple[float, float, float]:
 def _limit_rows(key: dict, limits: dict[str, sp.Expr]) -> list[dict]:
     rows = []
     for name, expr in limits.items():
-        a, b, c = linear_parts(expr)
         shown = "CorePac slave port" if name.startswith("CorePac") else name
-        rows.append({**key, "limit": shown, "endpoint": name, "a_f": a, "a_DDR": b, "a_TC": c})
+        row = {**key, "limit": shown, "endpoint": name}
+        for (column, _, _), part in zip(_PARTS, linear_parts(expr)):
+            row[f"{column}_n"], row[f"{column}_d"] = int(part.p), int(part.q)
+        rows.append(row)
     return rows
 
 
@@ -72,9 +77,11 @@ def _binding(chart: alt.Chart, group: str) -> alt.Chart:
 def scenario_chart() -> alt.LayerChart:
     """Every case of Tables 6-15: its limits at the sliders' clocks, the binding ones filled,
     and the measured throughput as a bar."""
-    live = live_model(scenario_rows(), outputs={"limit_mb_s": _VALUE.subs(_c, 0)},
+    tc_n = _PARTS[2][1]
+    live = live_model(scenario_rows(), outputs={"limit_mb_s": _VALUE.subs(tc_n, 0)},
                       sliders=_sliders("cpu_clock_mhz", "ddr3_mtps", "ddr3_width_bits"),
-                      fields={_a: "a_f", _b: "a_DDR"}, name="edma_scenarios")
+                      fields={sym: col for sym, col in _FIELDS.items() if not str(sym).startswith("a_TC")},
+                      name="edma_scenarios")
     base = _binding(live.base, "case")
     y = alt.Y("case:N", sort=None, title=None)
     measured = base.transform_filter("datum.limit == 'transfer controllers'").mark_bar(
@@ -86,8 +93,8 @@ def scenario_chart() -> alt.LayerChart:
         fill=alt.condition("datum.binds", alt.Color("limit:N"), alt.value("white")),
         tooltip=["case:N", "limit:N", alt.Tooltip("limit_mb_s:Q", format=".0f"),
                  alt.Tooltip("bound_mb_s:Q", format=".0f", title="bound")])
-    return live.layer(measured, limits).properties(
-        width=460, title="Tables 6-15: limits (points; filled = binding) and measured (bars)")
+    return live.figure(measured, limits,
+                       title="Tables 6-15: limits (points; filled = binding) and measured (bars)")
 
 
 def scenario_table() -> pd.DataFrame:
@@ -148,7 +155,7 @@ def copy_calculation() -> Calculation:
     return Calculation(
         chapter="keystone-memory-edma", name="edma_copy", title="The limits of your copy (MB/s)",
         cases=copy_rows(), shown={"endpoint_a": "source", "endpoint_b": "destination", "limit": "limit"},
-        fields={_a: "a_f", _b: "a_DDR", _c: "a_TC"},
+        fields=_FIELDS,
         inputs=_sliders("tcs", "tc_width_bits", "tc_clock_divider", "cpu_clock_mhz", "ddr3_mtps", "ddr3_width_bits"),
         outputs=[Output("limit_mb_s", _VALUE, "limit", "MB/s", 1)], numeric=numeric, choices=choices,
         row_filter="datum.endpoint_a == endpoint_a && datum.endpoint_b == endpoint_b")
@@ -166,7 +173,7 @@ def copy_chart() -> alt.VConcatChart:
         x=alt.X("limit_mb_s:Q", title="MB/s"),
         color=alt.condition("datum.binds", alt.value("#c0392b"), alt.value("#999")),
         tooltip=["limit:N", alt.Tooltip("limit_mb_s:Q", format=".0f"), alt.Tooltip("bound_mb_s:Q", format=".0f")])
-    return calc.view(live, bars, width=460, title="Your copy: its limits (red = the one that binds)")
+    return calc.view(live, bars, title="Your copy: its limits (red = the one that binds)")
 
 
 def guidance_frame(acnt_sizes=(8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192),

@@ -7,9 +7,11 @@ printed from those expressions:
 
 - :meth:`Calculation.live` binds the outputs to altair sliders (Vega expressions),
   for the chapter's chart to layer marks on;
-- :meth:`Calculation.table` is the calculated table in the page: the case, the
-  values, and a *calculation* column showing the formula with the current numbers in
-  it (as the source documents print theirs), all recomputed in the browser;
+- :meth:`Calculation.view` is the live figure in the page (:mod:`goodput.render.live`):
+  controls, chart and the calculated table, the case, the values, and a *calculation*
+  column showing the formula with the current numbers in it (as the source documents
+  print theirs), all recomputed in the browser (:meth:`Calculation.table_spec`);
+- :meth:`Calculation.your_link` is the box at the top of the chapter;
 - :meth:`Calculation.panel` is the same table as an ipywidgets panel;
 - :mod:`goodput.render.workbook` writes it as a workbook of live formulas.
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -29,7 +32,9 @@ import pandas as pd
 import sympy as sp
 
 from ..spreadsheet import SpreadsheetPrinter, number_text
+from ..precision import stable
 from .charts import Choice, LiveModel, Slider, live_model
+from .live import LiveFigure, YourLink, chart_for_column
 from .vega import vega_expr
 
 __all__ = ["Output", "Calculation", "value_text"]
@@ -79,17 +84,6 @@ class _Marked(SpreadsheetPrinter):
             raise ValueError("a Piecewise needs a final (expr, True) branch")
         self.branches.append([(c, self._print(e)) for e, c in expr.args])
         return f"\x01{len(self.branches) - 1}\x01"
-
-
-def _wrap(title: str, chars: int) -> list[str]:
-    """``title`` in lines of at most ``chars`` characters, broken between words."""
-    lines: list[str] = []
-    for word in title.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= chars:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines or [""]
 
 
 @dataclass(frozen=True)
@@ -159,6 +153,11 @@ class Calculation:
         Drop-downs the chart and ``row_filter`` use (not inputs of the model).
     row_filter : str
         Vega expression picking the rows the page's table shows (empty: all).
+    headline : int
+        The case the "your link" box shows first (a row of ``cases``).
+    prefix : str
+        Prefix of the page state's keys for the inputs, when another figure on the page has
+        inputs of the same names that are not the same quantity (two fits of one model).
     """
 
     chapter: str
@@ -172,6 +171,8 @@ class Calculation:
     numeric: Callable[[Mapping[str, float], Mapping[str, Any]], Mapping[str, float]]
     choices: Sequence[Choice] = field(default_factory=tuple)
     row_filter: str = ""
+    headline: int = 0
+    prefix: str = ""
 
     def __post_init__(self):
         known = set(self.fields) | {s.parameter.symbol for s in self.inputs}
@@ -183,6 +184,9 @@ class Calculation:
         for column in list(self.shown) + list(self.fields.values()):
             if column not in self.cases.columns:
                 raise ValueError(f"{self.chapter}: no case column {column!r}")
+        if not 0 <= self.headline < len(self.cases):
+            raise ValueError(f"{self.chapter}: headline case {self.headline} is not a row of its "
+                             f"{len(self.cases)} cases")
 
     # --- values -----------------------------------------------------------------------------
 
@@ -251,54 +255,56 @@ class Calculation:
 
         return joined(self._template())
 
-    def table(self, live: LiveModel) -> alt.HConcatChart:
-        """The calculated table, live on ``live``'s sliders: cases, values, and the calculation.
-
-        Each column is a chart of text marks named ``{name}__{column}``; a column's
-        cell text is its ``cell`` field, so tests read exactly what a reader sees.
-        """
-        columns = [(c, title, f"toString(datum[{json.dumps(c)}])") for c, title in self.shown.items()]
-        columns += [(o.name, o.heading, f"format(datum[{json.dumps(o.name)}], '.{o.digits}~f')")
+    def table_spec(self, prefix: str = "") -> dict:
+        """The calculated table as the page's script computes it: a Vega dataflow of the cases with
+        one formula per output (the expressions the chart evaluates), one per cell's text, and
+        whether the row is shown; the signals are the inputs and choices, keyed ``prefix + name``."""
+        live = self.live()
+        columns = [{"key": f"cell_{c}", "heading": title, "kind": "case"} for c, title in self.shown.items()]
+        columns += [{"key": f"cell_{o.name}", "heading": o.heading, "kind": "value", "output": o.name}
                     for o in self.outputs]
-        columns.append(("calculation", f"calculation of {self.outputs[0].title}", self._formula_vega()))
-        widths = self._widths()
-        heads = {column: _wrap(title, max(8, widths.get(column, 90) // 6)) for column, title, _ in columns}
-        lines = max(len(h) for h in heads.values())
-        charts = []
-        for column, title, expr in columns:
-            head = [" "] * (lines - len(heads[column])) + heads[column]
-            chart = live.base
-            if self.row_filter:
-                chart = chart.transform_filter(self.row_filter)
-            size = 10 if column == "calculation" else 11
-            charts.append(chart.transform_calculate(cell=expr).mark_text(align="left", fontSize=size).encode(
-                x=alt.value(0),
-                y=alt.Y(f"{ROW}:O", axis=None),
-                text=alt.Text("cell:N"),
-            ).properties(name=f"{self.name}__{column}", width=widths.get(column, 90), height=alt.Step(17),
-                         view=alt.ViewConfig(stroke=None),
-                         title=alt.TitleParams(head, anchor="start", fontSize=11)))
-        return alt.hconcat(*charts, spacing=6).properties(title=alt.TitleParams(self.title, anchor="start"))
+        columns.append({"key": "cell_calculation", "heading": f"calculation of {self.outputs[0].title}",
+                        "kind": "calculation"})
+        cells = {f"cell_{c}": f"toString(datum[{json.dumps(c)}])" for c in self.shown}
+        cells.update({f"cell_{o.name}": f"format(datum[{json.dumps(o.name)}], '.{o.digits}~f')"
+                      for o in self.outputs})
+        cells["cell_calculation"] = self._formula_vega()
+        transforms = [{"type": "formula", "as": name, "expr": expr} for name, expr in live.expressions.items()]
+        transforms += [{"type": "formula", "as": name, "expr": expr} for name, expr in cells.items()]
+        transforms.append({"type": "formula", "as": "shown", "expr": self.row_filter or "true"})
+        signals = [{"name": s.name, "value": self.defaults()[s.name]} for s in self.inputs]
+        signals += [{"name": c.name, "value": c.value} for c in self.choices]
+        return {"name": self.name, "title": self.title, "columns": columns,
+                "keys": {sig["name"]: prefix + sig["name"] for sig in signals},
+                "vega": {"signals": signals,
+                         "data": [{"name": "rows", "values": self._page_records(), "transform": transforms}]}}
 
-    def _widths(self) -> dict[str, int]:
-        inputs = self.defaults()
-        longest = max(len(self.formula_text(inputs, r)) for r in self.records())
-        out = {"calculation": 6 * longest + 10}
-        for c, title in self.shown.items():
-            out[c] = min(200, 7 * max([len(str(v)) for v in self.cases[c]] + [len(title)]) + 10)
-        for o in self.outputs:
-            out[o.name] = 80
-        return out
+    def _page_records(self) -> list[dict]:
+        """The cases as the page's JSON holds them: rounded by :func:`stable`, a missing value as null."""
+        rows = stable(pd.DataFrame(self.records())).to_dict(orient="records")
+        return [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in r.items()} for r in rows]
 
-    def view(self, live: LiveModel, *layers: alt.Chart, params: Sequence | None = None,
-             **properties) -> alt.VConcatChart:
-        """The chapter's chart (``layers``) above the calculated table of ``live``, with one set of
-        sliders: ``live``'s, or ``params`` when the chart has more than the table."""
-        chart = alt.layer(*layers).properties(**properties)
-        # independent legends sit beside the chart, not beside the (wider) table
-        return alt.vconcat(chart, self.table(live)).add_params(
-            *(params if params is not None else live.params)).resolve_legend(
-            color="independent", shape="independent", fill="independent", size="independent")
+    def headline_case(self) -> int:
+        """The row the "your link" box shows first: the declared one, else the first."""
+        return self.headline
+
+    def view(self, live: LiveModel, *layers: alt.Chart, controls: Sequence | None = None,
+             title: str = "", **properties) -> LiveFigure:
+        """The chapter's live figure: its controls (``live``'s, or ``controls`` when the chart has
+        more than the table), the chart of ``layers`` sized to the column, and the calculated table."""
+        controls = list(controls if controls is not None else live.controls)
+        chart = chart_for_column(alt.layer(*layers).properties(**properties).add_params(
+            *(c.param() for c in controls)))
+        return LiveFigure(chart, controls, title, calculation=self, prefix=self.prefix,
+                          figure_id=self.figure_id())
+
+    def figure_id(self) -> str:
+        """The id of the chapter's live figure in the page (the "your link" box links to it)."""
+        return f"figure-{self.name}"
+
+    def your_link(self) -> YourLink:
+        """The box at the top of the chapter: the controls, one case's values, a link to the figure."""
+        return YourLink(self, self.figure_id())
 
     def inputs_frame(self) -> pd.DataFrame:
         """The chapter's inputs as a block: name, starting value, unit, allowed range, meaning."""
@@ -331,11 +337,8 @@ class Calculation:
 
         from .panels import KernelPanel, slider_for
 
-        sliders = {}
-        for s in self.inputs:
-            w = slider_for(s.parameter, self.defaults()[s.name], s.bounds()[1])
-            w.min = s.bounds()[0]
-            sliders[s.name] = w
+        sliders = {s.name: slider_for(s.parameter, self.defaults()[s.name], s.bounds()[1], s.bounds()[0])
+                   for s in self.inputs}
         out = widgets.HTML()
 
         def update(_change=None):

@@ -74,4 +74,4 @@ def explore_chart() -> alt.VConcatChart:
         shape="diamond", size=150, filled=True).encode(x=x, y="measured_per_s:Q", color="format:N",
                                                        tooltip=["format:N", "measured_per_s:Q"])
     return calc.view(live, lines, measured,
-        width=480, height=260, title="CAN FD: model for the sliders (lines), AM243x measured at 1/5 Mbit/s (diamonds)")
+        height=260, title="CAN FD: model for the sliders (lines), AM243x measured at 1/5 Mbit/s (diamonds)")

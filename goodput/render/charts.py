@@ -5,7 +5,8 @@
 to sliders. It returns a :class:`LiveModel` whose ``base`` chart carries one
 ``calculate`` transform per output, printed from the expression by
 :func:`goodput.render.vega.vega_expr`; layer marks on ``base`` and finish with
-:meth:`LiveModel.layer`, which puts the sliders on the top-level chart. Nothing
+:meth:`LiveModel.figure`, which puts the controls on the top-level chart and
+returns a :class:`~goodput.render.live.LiveFigure`. Nothing
 is computed in Python for the page: moving a slider in the published HTML
 re-evaluates the same formula in Vega.
 """
@@ -121,15 +122,23 @@ class Choice:
 
 @dataclass
 class LiveModel:
-    """A base chart with computed columns, and the parameters that drive them."""
+    """A base chart with computed columns, and the controls that drive them."""
 
     base: alt.Chart
-    params: list
+    controls: list
     expressions: dict[str, str]
 
-    def layer(self, *charts: alt.Chart) -> alt.LayerChart:
-        """Layer ``charts`` (built on :attr:`base`) and attach the sliders once, at the top."""
-        return alt.layer(*charts).add_params(*self.params)
+    @property
+    def params(self) -> list:
+        """The controls as altair parameters (with altair's own sliders, for JupyterLab)."""
+        return [c.param() for c in self.controls]
+
+    def figure(self, *charts: alt.Chart, title: str, **properties):
+        """Layer ``charts`` (built on :attr:`base`) as a live figure with :attr:`controls`."""
+        from .live import LiveFigure, chart_for_column
+
+        chart = chart_for_column(alt.layer(*charts).properties(**properties).add_params(*self.params))
+        return LiveFigure(chart, self.controls, title)
 
 
 def live_model(cases: pd.DataFrame, outputs: Mapping[str, sp.Expr],
@@ -158,6 +167,5 @@ def live_model(cases: pd.DataFrame, outputs: Mapping[str, sp.Expr],
     printed = {out: vega_expr(expr, fields=fields, params=params) for out, expr in outputs.items()}
     data = alt.Data(values=stable(cases).to_dict(orient="records"), name=name) if name else cases
     base = alt.Chart(data).transform_calculate(**printed)
-    return LiveModel(base=base, params=[s.param() for s in sliders] + [c.param() for c in choices],
-                     expressions=printed)
+    return LiveModel(base=base, controls=[*sliders, *choices], expressions=printed)
 

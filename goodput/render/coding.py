@@ -85,5 +85,5 @@ def explore_chart(code: str = "8b10b") -> alt.VConcatChart:
     labels = live.base.mark_text(align="left", dx=4).encode(
         y=y, x="goodput_gbit_s:Q", text=alt.Text("goodput_gbit_s:Q", format=".4~f"),
     ).properties(name="goodput_labels")
-    return calc.view(live, bars, ceiling, labels, width=480, height=170,
+    return calc.view(live, bars, ceiling, labels, height=170,
                      title="Data rate left after the line code (dashed: signalling rate)")

@@ -5,7 +5,8 @@ prints its row numbers as a first column and aligns numbers to the left under
 right-aligned headings. :func:`frame_html` writes a DataFrame as a plain HTML
 table instead: no row numbers unless the index holds data (then it is a column
 like the others), cells that wrap rather than cut, numbers and their headings
-right-aligned, text left-aligned. :func:`show_frames` makes it the HTML of every
+right-aligned, text left-aligned; each cell names its heading (``data-label``), so on a
+phone the book's stylesheet shows every row as a card of heading and value. :func:`show_frames` makes it the HTML of every
 DataFrame a notebook displays; importing :mod:`goodput.render` calls it when a
 kernel runs.
 """
@@ -69,7 +70,8 @@ def frame_html(frame: pd.DataFrame) -> str:
     styles = [_style(frame.iloc[:, i]) for i in range(frame.shape[1])]
     head = "".join(f"<th{_LEFT if s == _PROSE else s}>{html.escape(_heading(c))}</th>"
                    for c, s in zip(frame.columns, styles))
-    rows = "".join("<tr>" + "".join(f"<td{s}>{_cell(v)}</td>" for v, s in zip(row, styles))
+    labels = [f' data-label="{html.escape(_heading(c))}"' for c in frame.columns]
+    rows = "".join("<tr>" + "".join(f"<td{label}{s}>{_cell(v)}</td>" for v, s, label in zip(row, styles, labels))
                    + "</tr>\n" for row in frame.itertuples(index=False, name=None))
     return (f'<table class="dataframe goodput-table">\n<thead><tr>{head}</tr></thead>\n'
             f"<tbody>\n{rows}</tbody>\n</table>")

@@ -75,7 +75,7 @@ def explore_chart() -> alt.VConcatChart:
         x=alt.X("your_frame_bytes:Q", scale=alt.Scale(type="log", base=2)), y="your_goodput_gbit_s:Q", color=color,
         tooltip=["stack:N", "your_frame_bytes:Q", alt.Tooltip("your_goodput_gbit_s:Q", format=".3f")])
     return calc.view(yours_live, lines, points,
-                     width=520, height=260, title="Payload goodput above each protocol stack; diamonds: your frame size")
+                     height=260, title="Payload goodput above each protocol stack; diamonds: your frame size")
 
 
 def keystone_chart() -> alt.LayerChart:

@@ -84,6 +84,6 @@ def explore_chart() -> alt.VConcatChart:
     mine = yours.base.mark_point(shape="diamond", size=160, filled=True, color="#c0392b").encode(
         x=alt.X("your_packet_bytes:Q", scale=alt.Scale(type="log", base=2)), y="your_gbit_s:Q",
         tooltip=["transfer:N", "your_packet_bytes:Q", alt.Tooltip("your_gbit_s:Q", format=".2f")])
-    return calc.view(live, roof, model, points, mine, params=yours.params,
-        width=520, height=280,
+    return calc.view(live, roof, model, points, mine, controls=yours.controls,
+        height=280,
         title="HyperLink: model (black), 8b/9b bit rate (dashed), Tables 23-26 (points), your transfers (red)")

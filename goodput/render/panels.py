@@ -39,14 +39,19 @@ class KernelPanel(widgets.VBox):
         return bundle
 
 
-def slider_for(p: Parameter, value: float | None = None, maximum: float | None = None):
-    """An ipywidgets slider over parameter ``p``'s allowed range."""
-    low = p.lowest_step()
+def slider_for(p: Parameter, value: float | None = None, maximum: float | None = None,
+               minimum: float | None = None):
+    """An ipywidgets control over parameter ``p``'s allowed values: a drop-down of its options,
+    else a slider over its range (``minimum``/``maximum`` narrow it)."""
+    value = value if value is not None else p.default
+    if p.options:
+        return widgets.Dropdown(options=[(label, v) for v, label in p.options], value=value,
+                                description=p.title, style={"description_width": "initial"})
+    low = minimum if minimum is not None else p.lowest_step()
     high = maximum if maximum is not None else p.maximum
     kind = widgets.IntSlider if p.integer else widgets.FloatSlider
     return kind(
-        value=value if value is not None else p.default,
-        min=low, max=high, step=p.step, description=p.label,
+        value=value, min=low, max=high, step=p.step, description=p.label,
         style={"description_width": "initial"}, continuous_update=True,
         layout=widgets.Layout(width="480px"),
     )

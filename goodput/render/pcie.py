@@ -22,72 +22,89 @@ __all__ = ["SLIDERS", "slider_values_to_link", "live_exprs", "calculation", "lat
            "trace_timeline_chart",
            "explore_sizes"]
 
-lanes_log2 = sp.Symbol("l", nonnegative=True, integer=True)
-mps_log2 = sp.Symbol("m", positive=True, integer=True)
-mrrs_log2 = sp.Symbol("q", positive=True, integer=True)
-size_log2 = sp.Symbol("s", nonnegative=True, integer=True)
 header_dwords = sp.Symbol("h", positive=True, integer=True)
 ecrc_on = sp.Symbol("e", nonnegative=True, integer=True)
+skp_policy = sp.Symbol("k", nonnegative=True, integer=True)
+
+#: SKP policies as the breakdown's control offers them, by number (the order of the buttons).
+SKP_CHOICES = ("none", "min", "max")
+
+
+def _powers(low: int, high: int, unit: str = " B") -> tuple:
+    return tuple((2 ** k, f"{2 ** k}{unit}") for k in range(low, high + 1))
+
 
 SLIDERS = {
     p.name: p
     for p in (
         Parameter("generation", pcie.generation, "", 1, 6, default=2, step=1, label="PCIe generation",
-                  integer=True),
-        Parameter("lanes_log2", lanes_log2, "log2 lanes", 0, 4, default=2, step=1,
-                  label="lanes (2^n)", integer=True),
-        Parameter("mps_log2", mps_log2, "log2 bytes", 7, 12, default=8, step=1,
-                  label="max payload size (2^n bytes)", integer=True),
-        Parameter("mrrs_log2", mrrs_log2, "log2 bytes", 7, 12, default=8, step=1,
-                  label="max read request (2^n bytes)", integer=True),
+                  integer=True, options=tuple((g.number, f"{g.number}: {g.rate_gtps:g} GT/s")
+                                              for g in pcie.GENERATIONS.values())),
+        Parameter("lanes", coding.lanes, "lanes", 1, 32, default=4, step=1, label="lanes", integer=True,
+                  options=tuple((n, f"x{n}") for n in pcie.LANES)),
+        Parameter("mps", pcie.mps, "bytes", 128, 4096, default=256, step=1,
+                  label="max payload size", integer=True, options=_powers(7, 12)),
+        Parameter("mrrs", pcie.mrrs, "bytes", 128, 4096, default=256, step=1,
+                  label="max read request", integer=True, options=_powers(7, 12)),
         Parameter("header_dwords", header_dwords, "dwords", 3, 4, default=3, step=1,
-                  label="TLP header (dwords)", integer=True),
-        Parameter("ecrc", ecrc_on, "", 0, 1, default=0, step=1, label="ECRC (0/1)", integer=True),
+                  label="TLP header", integer=True,
+                  options=((3, "3 DW (32-bit address)"), (4, "4 DW (64-bit address)"))),
+        Parameter("ecrc", ecrc_on, "", 0, 1, default=0, step=1, label="ECRC", integer=True,
+                  options=((0, "off"), (1, "on"))),
         Parameter("ack_group", pcie.group, "TLPs", 1, 32, default=4, step=1,
-                  label="TLPs per ACK + UpdateFC", integer=True),
-        Parameter("size_log2", size_log2, "log2 bytes", 3, 15, default=10, step=1,
-                  label="transfer for the breakdown (2^n bytes)", integer=True),
+                  label="TLPs per ACK + UpdateFC", integer=True, presets=((1, "1"), (4, "4"), (8, "8"))),
+        Parameter("skp", skp_policy, "", 0, 2, default=0, step=1, label="SKP ordered sets", integer=True,
+                  options=tuple(enumerate(("none", "fewest allowed", "most allowed")))),
+        Parameter("size_bytes", pcie.payload, "bytes", 8, 32768, default=1024, step=1,
+                  label="transfer for the breakdown", integer=True, options=_powers(3, 15)),
     )
 }
 
 
 def slider_values_to_link(values: dict) -> tuple[pcie.Link, int]:
-    """The :class:`~goodput.pcie.Link` and breakdown size that a set of slider values stands for."""
+    """The :class:`~goodput.pcie.Link` and breakdown size that a set of control values stands for."""
     v = {name: SLIDERS[name].check(values.get(name, p.default)) for name, p in SLIDERS.items()}
-    link = pcie.Link(gen=v["generation"], lanes=2 ** v["lanes_log2"], mps=2 ** v["mps_log2"],
-                     mrrs=2 ** v["mrrs_log2"], addr=32 if v["header_dwords"] == 3 else 64,
-                     ecrc=bool(v["ecrc"]), dllp=f"every:{v['ack_group']}")
-    return link.checked(), 2 ** v["size_log2"]
+    link = pcie.Link(gen=v["generation"], lanes=v["lanes"], mps=v["mps"], mrrs=v["mrrs"],
+                     addr=32 if v["header_dwords"] == 3 else 64, ecrc=bool(v["ecrc"]),
+                     dllp=f"every:{v['ack_group']}", skp=SKP_CHOICES[v["skp"]])
+    return link.checked(), v["size_bytes"]
 
 
-def _slider_substitution(size_from_slider: bool) -> dict:
+def skp_share_expr() -> sp.Expr:
+    """SKP ordered sets' share of the link's time for generation ``g`` and the policy control ``k``
+    (:data:`SKP_CHOICES`), from :data:`goodput.pcie.SKP_POLICIES`; flit mode (gen 6) has none here."""
+    branches = []
+    for number, policy in enumerate(SKP_CHOICES[1:], start=1):
+        share = pcie.generation_piecewise(
+            lambda c: sp.Rational(*pcie.SKP_POLICIES[policy].get(c.key, (0, 1))))
+        branches.append((share, sp.Eq(skp_policy, number)))
+    return sp.Piecewise(*branches, (0, True))
+
+
+def _slider_substitution(breakdown: bool) -> dict:
     not_flit = sp.Le(pcie.generation, min(pcie.FLIT_MODE) - 1)
     subs = {
         pcie.bit_rate: pcie.generation_bit_rate_expr(),
-        pcie.mps: 2 ** mps_log2, pcie.mrrs: 2 ** mrrs_log2,
         pcie.header: 4 * header_dwords, pcie.ecrc: 4 * ecrc_on,
         pcie.framing: sp.Piecewise((8, not_flit), (0, True)),
         pcie.dllp: sp.Piecewise((8, not_flit), (0, True)),
-        pcie.cpl_header: 12, pcie.skp: 0,
+        pcie.cpl_header: 12, pcie.skp: skp_share_expr() if breakdown else 0,
     }
-    if size_from_slider:
-        subs[pcie.payload] = 2 ** size_log2
     return subs
 
 
-def live_exprs(size_from_slider: bool = False) -> dict[str, sp.Expr]:
+def live_exprs(breakdown: bool = False) -> dict[str, sp.Expr]:
     """Write and read goodput per direction, and the write's byte breakdown, in the slider symbols.
 
     Reads are counted as AN3935 counts them (Eq. 4-5), with both directions
     reading, so each direction also carries the other's read requests; alone,
     a read stream's completions cost exactly what writes of the same size do.
     """
-    subs = _slider_substitution(size_from_slider)
-    lanes_subs = {coding.lanes: 2 ** lanes_log2}
+    subs = _slider_substitution(breakdown)
     out = {
-        "write_gbit_s": pcie.goodput_expr("write", "every").subs(subs).subs(lanes_subs),
+        "write_gbit_s": pcie.goodput_expr("write", "every").subs(subs),
         # Reads per direction with both directions reading: each also carries the other's requests.
-        "read_gbit_s": (pcie.goodput_expr("read", "every", duplex=True) / 2).subs(subs).subs(lanes_subs),
+        "read_gbit_s": (pcie.goodput_expr("read", "every", duplex=True) / 2).subs(subs),
     }
     code = {coding.data_bits: pcie.generation_piecewise(lambda c: c.data_bits),
             coding.coded_bits: pcie.generation_piecewise(lambda c: c.coded_bits)}
@@ -122,12 +139,11 @@ def calculation() -> Calculation:
     return Calculation(
         chapter="pcie-packets", name="pcie_sizes", title="Goodput of back-to-back transfers, one direction",
         cases=sizes, shown={"size_bytes": "bytes"}, fields={pcie.payload: "size_bytes"},
-        inputs=_sliders(["generation", "lanes_log2", "mps_log2", "mrrs_log2", "header_dwords", "ecrc", "ack_group"]),
+        inputs=_sliders(["generation", "lanes", "mps", "mrrs", "header_dwords", "ecrc", "ack_group"]),
         outputs=[Output("write_gbit_s", exprs["write_gbit_s"], "writes", "Gbit/s"),
                  Output("read_gbit_s", exprs["read_gbit_s"], "reads, both ways", "Gbit/s"),
-                 Output("bit_rate_gbit_s", pcie.generation_bit_rate_expr().subs(coding.lanes, 2 ** lanes_log2),
-                        "bit rate after the line code", "Gbit/s")],
-        numeric=numeric, row_filter="datum.tabled")
+                 Output("bit_rate_gbit_s", pcie.generation_bit_rate_expr(), "bit rate after the line code", "Gbit/s")],
+        numeric=numeric, row_filter="datum.tabled", headline=14)
 
 
 def explore_chart() -> alt.VConcatChart:
@@ -147,19 +163,18 @@ def explore_chart() -> alt.VConcatChart:
                  alt.Tooltip("gbit_s:Q", format=".3f", title="Gbit/s")],
     )
     ceiling = live.base.mark_rule(strokeDash=[4, 3], color="#555").encode(y="bit_rate_gbit_s:Q")
-    return calc.view(live, lines, ceiling, width=520, height=260,
+    return calc.view(live, lines, ceiling, height=260,
                      title="Goodput of back-to-back transfers (dashed: bit rate after the line code)")
 
 
 def breakdown_chart() -> alt.LayerChart:
     """Where the line bytes of one write go, for the transfer size on its slider."""
-    exprs = live_exprs(size_from_slider=True)
+    exprs = live_exprs(breakdown=True)
     parts = [k for k in exprs if k.endswith("_bytes")]
     live = live_model(
         pd.DataFrame({"case": ["one write"]}),
         outputs={k: exprs[k] for k in parts},
-        sliders=_sliders(["generation", "lanes_log2", "mps_log2", "header_dwords", "ecrc",
-                          "ack_group", "size_log2"]),
+        sliders=_sliders(["generation", "mps", "header_dwords", "ecrc", "ack_group", "skp", "size_bytes"]),
         fields={},
         name="pcie_breakdown",
     )
@@ -179,8 +194,9 @@ def breakdown_chart() -> alt.LayerChart:
         tooltip=[alt.Tooltip("part:N"), alt.Tooltip("line_bytes:Q", format=".1f", title="line bytes")],
     ).transform_calculate(part_order=" + ".join(
         f"(datum.part === '{k}' ? {i} : 0)" for i, k in enumerate(parts)))
-    return live.layer(bar).properties(width=520, height=60,
-                                      title="Where the line bytes of one write go")
+    return live.figure(bar, height=60,
+                       title="Where the line bytes of one write go (the same on any number of lanes: each "
+                             "lane carries its share of every part)")
 
 
 def measured_vs_model_chart(table_name: str, kind: str, device: str,
@@ -245,7 +261,8 @@ def latency_calculation(kind: str) -> Calculation:
                         "latency model", "Gbit/s"),
                  Output("ceiling_gbit_s", pcie.goodput_expr(kind, "every", duplex=True).subs(subs),
                         "packet model", "Gbit/s")],
-        numeric=numeric)
+        # the read fit is a different link's timing: its inputs are not the write figure's
+        numeric=numeric, prefix="" if kind == "write" else f"{kind}-")
 
 
 def latency_chart(kind: str) -> alt.VConcatChart:
@@ -267,8 +284,7 @@ def latency_chart(kind: str) -> alt.VConcatChart:
         x=x, y="model_gbit_s:Q",
         tooltip=[alt.Tooltip("model_gbit_s:Q", format=".2f", title="latency model")])
     roof = live.base.mark_line(color="#777", strokeDash=[5, 3]).encode(x=x, y="ceiling_gbit_s:Q")
-    return calc.view(live, measured, roof, model,
-        width=520, height=260,
+    return calc.view(live, measured, roof, model, height=260,
         title=f"AN3935 back-to-back {kind}s: black, the latency model for the slider values; dashed, the packet model")
 
 
@@ -316,7 +332,7 @@ def reads_chart() -> alt.VConcatChart:
         x=x, y="measured_mbyte_s:Q",
         tooltip=["size_bytes:Q", alt.Tooltip("measured_mbyte_s:Q", title="Test 15, measured (MB/s)")])
     return calc.view(live, writes, reads, measured,
-        width=520, height=260,
+        height=260,
         title="PCIe 1.1 x1: reads (red) for the slider values, back-to-back writes (dashed), Test 15 measured (black)")
 
 

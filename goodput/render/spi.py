@@ -77,5 +77,5 @@ def explore_chart() -> alt.VConcatChart:
     points = alt.Chart(pd.DataFrame({"word_bits": t["word_bits"], "us": t["transfer_time_us"], "mode": t["mode"]})
                        ).mark_point(filled=True, size=70).encode(
         x=x, y="us:Q", color=alt.Color("mode:N", title="measured"), tooltip=["mode:N", "word_bits:Q", "us:Q"])
-    return calc.view(live, clocks, model, points, width=480, height=260,
+    return calc.view(live, clocks, model, points, height=260,
                      title="MCSPI: clocks (dashed), clocks and gaps (black), measured (points)")

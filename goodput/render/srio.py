@@ -78,7 +78,7 @@ def explore_chart() -> alt.VConcatChart:
         x=x, y="measured_gbit_s:Q", color=color, shape=alt.Shape("memory:N", title="measured"),
         tooltip=["table:N", "transaction:N", "memory:N", "size_bytes:Q", "measured_gbit_s:Q"])
     return calc.view(live, model, points,
-        width=520, height=300, title="SRIO: model for the sliders (lines), Tables 16-21 at the same port (points)")
+        height=300, title="SRIO: model for the sliders (lines), Tables 16-21 at the same port (points)")
 
 
 def fit_table() -> pd.DataFrame:

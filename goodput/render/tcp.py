@@ -47,7 +47,7 @@ def explore_chart() -> alt.VConcatChart:
         x=x, y="mbit_s:Q", color=alt.Color("operation:N", title="NDK, 8192 B"),
         tooltip=["device:N", "operation:N", "mbit_s:Q"])
     return calc.view(live, stream, per_write, ndk,
-        width=520, height=280, title="TCP: writes keeping their boundaries (black), full-segment stream (dashed)")
+        height=280, title="TCP: writes keeping their boundaries (black), full-segment stream (dashed)")
 
 
 def _ceilings() -> dict[str, float]:

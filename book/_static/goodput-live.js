@@ -1,0 +1,489 @@
+/* The book's live figures: control panels, calculated tables, "your link" boxes, one page state.
+ *
+ * Every figure a chapter's Python declares (goodput.render.live) carries a JSON description:
+ * its controls and, for a chapter's calculation, the Vega dataflow of its table. This script
+ *
+ *  - draws each control from what it is (segmented buttons, select, toggle, number box with a
+ *    slider and presets), above the chart, and refuses a typed value outside the range;
+ *  - keeps one state for the page, keyed by input, in the address (?lanes=8&mps=512): every
+ *    control, chart, table and box showing an input follows it, and a link restores it;
+ *  - replaces altair's own sliders: vegaEmbed is wrapped so each chart starts at the page state
+ *    without its bindings, and is sized to its column and themed for dark mode;
+ *  - computes each calculated table with vega's own dataflow (the printed model expressions,
+ *    the chart's computation) in a view that draws nothing, and writes it as an HTML table.
+ *
+ * window.goodputLive.settled() resolves once every chart and table shows the current state.
+ */
+(function () {
+  "use strict";
+
+  const state = new Map();          // key -> value
+  const declared = new Map();       // key -> control description (the first declaring it)
+  const widgets = new Map();        // key -> [function(value)] updating each control drawn for it
+  const figures = new Map();        // element -> figure record
+  const embeds = [];                // {el, spec, opt, figure, view}
+  const query = new URLSearchParams(window.location.search);
+  let pending = Promise.resolve();
+  let uid = 0;
+
+  // --- values -------------------------------------------------------------------------------
+
+  function sameValue(a, b) { return String(a) === String(b); }
+
+  /* A control's value from text (a typed number, an address parameter): {value} or {error}. */
+  function parse(control, text) {
+    const raw = String(text).trim();
+    if (control.options) {
+      const hit = control.options.find(o => sameValue(o.value, raw));
+      return hit ? {value: hit.value} : {error: `${control.label}: ${raw || "nothing"} is not allowed; ${control.allowed}`};
+    }
+    const number = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw) ? Number(raw) : NaN;
+    const low = control.exclusiveMin ? number <= control.min : number < control.min;
+    if (!Number.isFinite(number) || low || number > control.max || (control.integer && !Number.isInteger(number))) {
+      return {error: `${control.label}: ${raw || "nothing"} is not allowed; ${control.allowed}`};
+    }
+    return {value: number};
+  }
+
+  function declare(control) {
+    if (!declared.has(control.key)) {
+      declared.set(control.key, control);
+      const fromAddress = query.has(control.key) ? parse(control, query.get(control.key)) : null;
+      state.set(control.key, fromAddress && !fromAddress.error ? fromAddress.value : control.value);
+    }
+    return state.get(control.key);
+  }
+
+  function writeAddress() {
+    const params = new URLSearchParams(window.location.search);
+    for (const [key, control] of declared) {
+      if (sameValue(state.get(key), control.value)) params.delete(key);
+      else params.set(key, String(state.get(key)));
+    }
+    const search = params.toString();
+    const url = window.location.pathname + (search ? "?" + search : "") + window.location.hash;
+    window.history.replaceState(window.history.state, "", url);
+  }
+
+  function set(key, value) {
+    if (sameValue(state.get(key), value)) return pending;
+    state.set(key, value);
+    for (const update of widgets.get(key) || []) update(value);
+    writeAddress();
+    const work = [];
+    for (const e of embeds) work.push(applyToView(e));
+    for (const fig of figures.values()) if (fig.table) work.push(fig.table.refresh());
+    pending = Promise.all([pending, ...work]).then(() => undefined);
+    return pending;
+  }
+
+  // --- charts ---------------------------------------------------------------------------------
+
+  function figureOf(el) {
+    const host = typeof el === "string" ? document.querySelector(el) : el;
+    const root = host && host.closest && host.closest(".goodput-live");
+    return root ? figureRecord(root) : null;
+  }
+
+  function figureRecord(root) {
+    if (!figures.has(root)) {
+      const spec = JSON.parse(root.querySelector("script.goodput-live-spec").textContent);
+      spec.controls.forEach(declare);
+      figures.set(root, {root, spec, table: null, built: false});
+    }
+    return figures.get(root);
+  }
+
+  function darkMode() { return document.documentElement.dataset.theme === "dark"; }
+
+  const DARK = {
+    background: null,
+    axis: {domainColor: "#9aa0a6", gridColor: "#3c4043", tickColor: "#9aa0a6", labelColor: "#e8eaed", titleColor: "#e8eaed"},
+    legend: {labelColor: "#e8eaed", titleColor: "#e8eaed"},
+    title: {color: "#e8eaed", subtitleColor: "#bdc1c6"},
+    view: {stroke: "#5f6368"},
+    text: {color: "#e8eaed"},
+    rule: {color: "#bdc1c6"},
+  };
+
+  /* ``text`` in lines of at most ``chars`` characters, broken between words. */
+  function lines(text, chars) {
+    const out = [];
+    for (const word of text.split(/\s+/)) {
+      if (out.length && out[out.length - 1].length + 1 + word.length <= chars) out[out.length - 1] += " " + word;
+      else out.push(word);
+    }
+    return out;
+  }
+
+  /* A chart title wrapped to the width of its element (vega draws a title on one line). */
+  function wrapTitle(spec, el) {
+    const title = spec.title;
+    const text = typeof title === "string" ? title : title && typeof title.text === "string" ? title.text : null;
+    if (!text || !el) return;
+    const chars = Math.max(24, Math.floor((el.clientWidth || 600) / 7.5));
+    const wrapped = lines(text, chars);
+    if (wrapped.length < 2) return;
+    if (typeof title === "string") spec.title = {text: wrapped, anchor: "start"};
+    else title.text = wrapped;
+  }
+
+  /* The chart as the page shows it: bound to the page state instead of altair's sliders, sized to
+     its column when it is a single view, its title wrapped to the column, themed for the page's mode. */
+  function prepare(spec, figure, el) {
+    spec = JSON.parse(JSON.stringify(spec));
+    if (figure) {
+      const bySignal = new Map(figure.spec.controls.map(c => [c.signal, c]));
+      for (const param of spec.params || []) {
+        const control = bySignal.get(param.name);
+        if (control) {
+          delete param.bind;
+          param.value = state.get(control.key);
+        }
+      }
+    }
+    const single = isSingle(spec);
+    if (single && typeof spec.width === "number") {
+      spec.width = "container";
+      spec.autosize = {type: "fit-x", contains: "padding"};
+    }
+    wrapTitle(spec, typeof el === "string" ? document.querySelector(el) : el);
+    if (darkMode()) spec.config = Object.assign({}, spec.config || {}, DARK);
+    return spec;
+  }
+
+  /* Whether ``spec`` is one view (or layers of one), which can take its column's width. */
+  function isSingle(spec) {
+    return !("vconcat" in spec || "hconcat" in spec || "concat" in spec || "facet" in spec || "repeat" in spec
+             || (spec.encoding && (spec.encoding.row || spec.encoding.column || spec.encoding.facet)));
+  }
+
+  function applyToView(e) {
+    if (!e.view || !e.figure) return Promise.resolve();
+    for (const control of e.figure.spec.controls) {
+      let current;
+      try { current = e.view.signal(control.signal); } catch (err) { continue; }
+      const value = state.get(control.key);
+      if (!sameValue(current, value)) e.view.signal(control.signal, value);
+    }
+    return e.view.runAsync();
+  }
+
+  function run(e) {
+    const promise = e.embed(e.el, prepare(e.spec, e.figure, e.el), e.opt).then(result => {
+      if (!isSingle(e.spec)) result.view.container().classList.add("goodput-wide");
+      if (e.view) e.view.finalize();
+      e.view = result.view;
+      return applyToView(e).then(() => result);
+    });
+    pending = Promise.all([pending, promise.catch(() => undefined)]).then(() => undefined);
+    return promise;
+  }
+
+  function wrap(embed) {
+    const wrapped = function (el, spec, opt) {
+      // export the picture, yes; the menu's links to the online editor and the source, no (offline book)
+      const options = Object.assign({}, opt || {}, {actions: {export: true, source: false, compiled: false, editor: false}});
+      const e = {embed, el, spec, opt: options, figure: figureOf(el), view: null};
+      embeds.push(e);
+      return run(e);
+    };
+    return Object.assign(wrapped, embed);
+  }
+
+  if (window.vegaEmbed) window.vegaEmbed = wrap(window.vegaEmbed);
+
+  new MutationObserver(() => {
+    const dark = darkMode();
+    if (dark === wrap.dark) return;
+    wrap.dark = dark;
+    embeds.forEach(run);
+  }).observe(document.documentElement, {attributes: true, attributeFilter: ["data-theme"]});
+  wrap.dark = darkMode();
+
+  // --- controls -------------------------------------------------------------------------------
+
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "text") el.textContent = v;
+      else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+      else el.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children) if (c) el.append(c);
+    return el;
+  }
+
+  function watch(key, update) {
+    if (!widgets.has(key)) widgets.set(key, []);
+    widgets.get(key).push(update);
+    update(state.get(key));
+  }
+
+  function segmented(control, labelId) {
+    const group = h("div", {class: "goodput-segmented", role: "radiogroup", "aria-labelledby": labelId});
+    const buttons = control.options.map(o => h("button", {
+      type: "button", role: "radio", "data-value": String(o.value), text: o.label,
+      onclick: () => set(control.key, o.value),
+    }));
+    group.append(...buttons);
+    group.addEventListener("keydown", event => {
+      const step = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1}[event.key];
+      if (!step) return;
+      event.preventDefault();
+      const at = control.options.findIndex(o => sameValue(o.value, state.get(control.key)));
+      const next = Math.min(control.options.length - 1, Math.max(0, at + step));
+      set(control.key, control.options[next].value);
+      buttons[next].focus();
+    });
+    watch(control.key, value => buttons.forEach(b => {
+      const on = sameValue(b.dataset.value, value);
+      b.setAttribute("aria-checked", on ? "true" : "false");
+      b.tabIndex = on ? 0 : -1;
+    }));
+    return group;
+  }
+
+  function select(control, labelId) {
+    const el = h("select", {"aria-labelledby": labelId, onchange: () => {
+      set(control.key, control.options[el.selectedIndex].value);
+    }});
+    el.append(...control.options.map(o => h("option", {value: String(o.value), text: o.label})));
+    watch(control.key, value => { el.value = String(value); });
+    return el;
+  }
+
+  function toggle(control, labelId) {
+    const [off, on] = control.options;
+    const text = h("span", {class: "goodput-toggle-text"});
+    const box = h("input", {type: "checkbox", role: "switch", "aria-labelledby": labelId,
+                            onchange: () => set(control.key, box.checked ? on.value : off.value)});
+    watch(control.key, value => {
+      box.checked = sameValue(value, on.value);
+      text.textContent = box.checked ? on.label : off.label;
+    });
+    return h("label", {class: "goodput-toggle"}, box, text);
+  }
+
+  const LOG_STEPS = 1000;
+
+  function number(control, labelId, errorEl) {
+    const log = control.scale === "log";
+    const low = control.sliderMin, high = control.max;
+    const toSlider = v => log ? Math.round(LOG_STEPS * Math.log(v / low) / Math.log(high / low)) : v;
+    const fromSlider = t => {
+      if (!log) return Number(t);
+      const v = low * Math.pow(high / low, Number(t) / LOG_STEPS);
+      const rounded = Number(v.toPrecision(3));
+      return control.integer ? Math.max(low, Math.round(rounded)) : Math.min(high, Math.max(low, rounded));
+    };
+    const box = h("input", {type: "text", inputmode: "decimal", class: "goodput-number", "aria-labelledby": labelId,
+                            autocomplete: "off", spellcheck: "false"});
+    const range = h("input", {type: "range", "aria-labelledby": labelId, min: log ? 0 : low, max: log ? LOG_STEPS : high,
+                              step: log ? 1 : control.step, tabindex: "0"});
+    const typed = commit => {
+      const result = parse(control, box.value);
+      box.setAttribute("aria-invalid", result.error ? "true" : "false");
+      if (result.error) {
+        if (commit) errorEl.textContent = result.error;
+        return;
+      }
+      errorEl.textContent = "";
+      set(control.key, result.value);
+    };
+    box.addEventListener("input", () => typed(false));
+    box.addEventListener("change", () => typed(true));
+    box.addEventListener("keydown", event => {
+      if (event.key === "Enter") typed(true);
+      const step = {ArrowUp: 1, ArrowDown: -1}[event.key];
+      if (step) {
+        event.preventDefault();
+        const next = Number((Number(state.get(control.key)) + step * control.step).toPrecision(12));
+        const result = parse(control, String(next));
+        if (!result.error) set(control.key, result.value);
+      }
+    });
+    range.addEventListener("input", () => {
+      errorEl.textContent = "";
+      box.setAttribute("aria-invalid", "false");
+      set(control.key, fromSlider(range.value));
+    });
+    const presets = (control.presets || []).map(p => h("button", {
+      type: "button", class: "goodput-preset", "data-value": String(p.value), text: p.label,
+      onclick: () => { errorEl.textContent = ""; set(control.key, p.value); },
+    }));
+    watch(control.key, value => {
+      if (document.activeElement !== box || parse(control, box.value).value !== value) box.value = String(value);
+      box.setAttribute("aria-invalid", "false");
+      range.value = String(toSlider(value));
+      presets.forEach(b => b.setAttribute("aria-pressed", sameValue(b.dataset.value, value) ? "true" : "false"));
+    });
+    const unit = control.unit ? h("span", {class: "goodput-unit", text: control.unit}) : null;
+    return [h("span", {class: "goodput-number-row"}, box, unit, range),
+            presets.length ? h("span", {class: "goodput-presets", role: "group", "aria-label": "standard values"}, ...presets) : null];
+  }
+
+  function controlElement(control) {
+    const labelId = `goodput-label-${++uid}`;
+    const errorEl = h("span", {class: "goodput-error", role: "alert"});
+    const label = h("span", {class: "goodput-label", id: labelId, text: control.label});
+    let body;
+    if (control.kind === "segmented") body = [segmented(control, labelId)];
+    else if (control.kind === "select") body = [select(control, labelId)];
+    else if (control.kind === "toggle") body = [toggle(control, labelId)];
+    else body = number(control, labelId, errorEl);
+    const unitShown = control.kind === "number" || !control.unit ? null
+      : h("span", {class: "goodput-unit", text: ""});
+    return h("div", {class: `goodput-control goodput-${control.kind}-control`, "data-key": control.key},
+             label, ...body, unitShown, errorEl);
+  }
+
+  function copyText(text, button) {
+    const done = () => {
+      const was = button.textContent;
+      button.textContent = "Copied";
+      setTimeout(() => { button.textContent = was; }, 1200);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(text).then(done, () => fallbackCopy(text) && done());
+    }
+    if (fallbackCopy(text)) done();
+    return Promise.resolve();
+  }
+
+  function fallbackCopy(text) {
+    const area = h("textarea", {readonly: true, class: "goodput-offscreen"});
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try { ok = document.execCommand("copy"); } catch (err) { ok = false; }
+    area.remove();
+    return ok;
+  }
+
+  function copyLinkButton() {
+    const button = h("button", {type: "button", class: "goodput-copy-link", text: "Copy link to these values"});
+    button.addEventListener("click", () => copyText(window.location.href, button));
+    return button;
+  }
+
+  function panel(container, controls) {
+    container.replaceChildren(...controls.map(controlElement));
+  }
+
+  // --- calculated tables -----------------------------------------------------------------------
+
+  class Table {
+    constructor(spec, onRows) {
+      this.spec = spec;
+      this.onRows = onRows;
+      this.view = new vega.View(vega.parse(spec.vega), {renderer: "none"});
+      this.keys = spec.keys;
+    }
+
+    refresh() {
+      for (const [signal, key] of Object.entries(this.keys)) {
+        if (state.has(key) && !sameValue(this.view.signal(signal), state.get(key))) this.view.signal(signal, state.get(key));
+      }
+      return this.view.runAsync().then(() => this.onRows(this.view.data("rows").filter(r => r.shown)));
+    }
+  }
+
+  function tableElement(spec) {
+    const head = h("tr", {}, ...spec.columns.map(c => h("th", {
+      scope: "col", class: c.kind === "case" ? "goodput-case" : c.kind === "value" ? "goodput-value" : "goodput-calculation",
+      text: c.heading})));
+    const body = h("tbody");
+    const table = h("table", {class: "goodput-calc-table", "data-name": spec.name}, h("thead", {}, head), body);
+    const render = rows => {
+      body.replaceChildren(...rows.map(r => h("tr", {"data-row": String(r.row_index)}, ...spec.columns.map(c => {
+        const text = r[c.key];
+        const cell = h("td", {"data-column": c.key.slice(5), "data-label": c.heading,
+                              class: c.kind === "case" ? "goodput-case" : c.kind === "value" ? "goodput-value" : "goodput-calculation"});
+        if (c.kind === "calculation") {
+          const button = h("button", {type: "button", class: "goodput-copy-formula", title: "Copy as a spreadsheet formula",
+                                      text: "Copy formula"});
+          button.addEventListener("click", () => copyText("=" + text, button));
+          cell.append(h("code", {text}), button);
+        } else {
+          cell.textContent = text;
+        }
+        return cell;
+      }))));
+    };
+    return {table, render};
+  }
+
+  function buildFigure(fig) {
+    if (fig.built) return;
+    fig.built = true;
+    const controls = fig.root.querySelector(".goodput-controls");
+    panel(controls, fig.spec.controls);
+    controls.append(h("div", {class: "goodput-panel-actions"}, copyLinkButton()));
+    if (fig.spec.table) {
+      const holder = fig.root.querySelector(".goodput-calc");
+      const {table, render} = tableElement(fig.spec.table);
+      holder.append(h("div", {class: "goodput-calc-scroll"}, table));
+      fig.table = new Table(fig.spec.table, render);
+      pending = Promise.all([pending, fig.table.refresh()]).then(() => undefined);
+    }
+  }
+
+  function buildYours(root) {
+    const spec = JSON.parse(root.querySelector("script.goodput-yours-spec").textContent);
+    spec.controls.forEach(declare);
+    panel(root.querySelector(".goodput-controls"), spec.controls);
+    const values = root.querySelector(".goodput-yours-values");
+    const caseColumns = spec.table.columns.filter(c => c.kind === "case");
+    const pick = h("select", {class: "goodput-yours-case", "aria-label": "case"});
+    let rows = [];
+    let chosen = String(spec.case);
+    pick.addEventListener("change", () => { chosen = pick.value; show(); });
+    const list = h("dl", {class: "goodput-yours-list"});
+    values.replaceChildren(h("label", {class: "goodput-yours-pick"}, h("span", {text: "For "}), pick), list);
+    const show = () => {
+      const row = rows.find(r => String(r.row_index) === chosen) || rows[0];
+      if (!row) return;
+      chosen = String(row.row_index);
+      pick.value = chosen;
+      list.replaceChildren(...spec.table.columns.filter(c => c.kind !== "case").flatMap(c => [
+        h("dt", {text: c.heading}),
+        h("dd", {"data-column": c.key.slice(5), class: c.kind === "value" ? "goodput-value" : "goodput-calculation"},
+          c.kind === "value" ? h("strong", {text: row[c.key]}) : h("code", {text: row[c.key]}))]));
+      root.dataset.row = chosen;
+    };
+    const record = {root, spec, built: true};
+    record.table = new Table(spec.table, shown => {
+      rows = shown;
+      pick.replaceChildren(...shown.map(r => h("option", {value: String(r.row_index),
+        text: caseColumns.map(c => `${c.heading} ${r[c.key]}`).join(", ")})));
+      show();
+    });
+    figures.set(root, record);
+    root.querySelector(".goodput-copy-link").addEventListener("click", event => copyText(window.location.href, event.currentTarget));
+    pending = Promise.all([pending, record.table.refresh()]).then(() => undefined);
+  }
+
+  function start() {
+    document.querySelectorAll(".goodput-yours").forEach(buildYours);
+    document.querySelectorAll(".goodput-live").forEach(root => buildFigure(figureRecord(root)));
+    writeAddress();
+    for (const e of embeds) if (!e.figure) e.figure = figureOf(e.el);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+
+  window.goodputLive = {
+    state,
+    set,
+    /* Resolves once every chart and table shows the current state. */
+    settled() {
+      const seen = pending;
+      return seen.then(() => (seen === pending ? undefined : window.goodputLive.settled()));
+    },
+    views(root) { return embeds.filter(e => !root || e.el === root || (e.figure && e.figure.root === root)).map(e => e.view); },
+  };
+})();

@@ -1,0 +1,113 @@
+"""What each input of a live figure is, for the page's control panel to draw.
+
+A control is described by its :class:`~goodput.params.Parameter` (through the
+figure's :class:`~goodput.render.charts.Slider`) or by a
+:class:`~goodput.render.charts.Choice`; this module turns that declaration into
+the plain description the book's script (``book/_static/goodput-live.js``) builds
+the panel from:
+
+- a set of options (declared, or a whole-number range of at most
+  :data:`SEGMENTS` values) is a row of segmented buttons, or a select when longer;
+- the options off/on (0 and 1) are a toggle;
+- anything else is a number box with a slider beside it and the parameter's
+  presets as buttons; the box refuses a typed value outside the range with the
+  same words the command line uses (:meth:`Parameter.describe_range`).
+
+Nothing here draws: the description is data, so tests can hold the panel to it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..params import Parameter
+from .charts import Choice, Slider
+
+__all__ = ["SEGMENTS", "LOG_SLIDER_SPAN", "LOG_SLIDER_DEFAULT", "control", "grid_values"]
+
+#: The most options shown as segmented buttons; more become a select.
+SEGMENTS = 6
+#: A continuous range spanning at least this factor slides on a log scale (1 Mbit/s to 100 Gbit/s)
+#: when its starting value sits in the lowest :data:`LOG_SLIDER_DEFAULT` of a linear slider.
+LOG_SLIDER_SPAN = 1000
+LOG_SLIDER_DEFAULT = 0.2
+
+
+def grid_values(slider: Slider) -> list[float] | None:
+    """The values a whole-number slider reaches when there are at most :data:`SEGMENTS` of them."""
+    p = slider.parameter
+    if not p.integer:
+        return None
+    low, high = slider.bounds()
+    step = slider.step or p.step
+    count = math.floor(round((high - low) / step, 9)) + 1
+    if count > SEGMENTS:
+        return None
+    return [int(low + i * step) for i in range(count)]
+
+
+def _unit_label(value: float, unit: str) -> str:
+    text = f"{value:g}"
+    return f"{text} {unit}" if unit else text
+
+
+def _number(value: float) -> Any:
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def _parameter_control(slider: Slider, key: str) -> dict:
+    p: Parameter = slider.parameter
+    value = slider.value if slider.value is not None else p.default
+    low, high = slider.bounds()
+    out: dict[str, Any] = {"key": key, "signal": p.name, "label": p.title, "unit": p.unit,
+                           "value": _number(value), "allowed": _allowed(slider)}
+    options = [(v, lab) for v, lab in p.options if low <= v <= high] if p.options else None
+    if options is None:
+        grid = grid_values(slider)
+        options = [(v, _unit_label(v, p.unit)) for v in grid] if grid else None
+    if options is not None:
+        values = [v for v, _ in options]
+        if sorted(values) == [0, 1] and len(options) == 2:
+            out.update(kind="toggle", options=[{"value": v, "label": lab} for v, lab in options])
+        else:
+            out.update(kind="segmented" if len(options) <= SEGMENTS else "select",
+                       options=[{"value": _number(v), "label": lab} for v, lab in options])
+        return out
+    slider_low = low
+    out.update(kind="number", min=_number(p.minimum if slider.minimum is None else slider.minimum),
+               max=_number(high), exclusiveMin=bool(p.exclusive_minimum and slider.minimum is None),
+               integer=p.integer, step=_number(slider.step or p.step), sliderMin=_number(slider_low),
+               scale=_scale(slider_low, high, value),
+               presets=[{"value": _number(v), "label": lab} for v, lab in p.presets if low <= v <= high])
+    return out
+
+
+def _scale(low: float, high: float, value: float) -> str:
+    """``"log"`` for a wide range whose starting value a linear slider would crowd at its left end."""
+    wide = low > 0 and high / low >= LOG_SLIDER_SPAN
+    return "log" if wide and (value - low) / (high - low) < LOG_SLIDER_DEFAULT else "linear"
+
+
+def _allowed(slider: Slider) -> str:
+    """The values this control accepts, in the words of the command line's errors."""
+    p = slider.parameter
+    if p.options or (slider.minimum is None and slider.maximum is None):
+        return p.describe_range()
+    low = slider.minimum if slider.minimum is not None else p.minimum
+    high = slider.maximum if slider.maximum is not None else p.maximum
+    kind = "an integer" if p.integer else "a number"
+    above = "above" if p.exclusive_minimum and slider.minimum is None else "from"
+    return f"{kind} {above} {low:g} to {high:g} {p.unit}".rstrip()
+
+
+def control(item: Slider | Choice, prefix: str = "") -> dict:
+    """The description of one control: its state key (``prefix`` + name), the chart signal it
+    sets, its label, unit, value and what kind of control shows it."""
+    if isinstance(item, Choice):
+        labels = list(item.labels) or list(item.options)
+        options = [{"value": v, "label": lab} for v, lab in zip(item.options, labels)]
+        return {"key": prefix + item.name, "signal": item.name, "label": item.label, "unit": "",
+                "value": item.value, "kind": "segmented" if len(options) <= SEGMENTS else "select",
+                "options": options, "allowed": "one of " + ", ".join(map(str, item.options))}
+    return _parameter_control(item, prefix + item.name)

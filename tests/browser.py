@@ -1,0 +1,152 @@
+"""Driving the built book in Debian's chromium (headless, no network), as a reader does.
+
+Shared by the browser tests: opening a page with every request and console error recorded,
+the vega views it embeds, and the live figures' controls operated through their own elements
+(a click on a button, a typed number and Enter, a select), never by setting state behind them.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlparse
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+# Console noise known to be harmless in Jupyter Book 1.0.4 (pydata-sphinx-theme).
+HARMLESS = (re.compile(r"Got invalid theme mode"),)
+#: The widths a reader brings: a laptop and a phone.
+WIDTHS = {"1366px": {"width": 1366, "height": 900}, "390px": {"width": 390, "height": 844}}
+
+# Captures every vega View the page embeds, without touching the page's code.
+CAPTURE_VIEWS = """
+(() => {
+  window.__views = [];
+  let wrapped;
+  Object.defineProperty(window, 'vegaEmbed', {
+    configurable: true,
+    get() { return wrapped; },
+    set(embed) {
+      wrapped = function (...args) {
+        return embed(...args).then(result => { window.__views.push(result.view); return result; });
+      };
+      Object.assign(wrapped, embed);
+    }
+  });
+})();
+"""
+
+
+def open_page(browser, url, viewport=None, permissions=()):
+    """Open ``url`` in a fresh context; returns (context, page, log of foreign/failed requests and errors)."""
+    context = browser.new_context(viewport=viewport or WIDTHS["1366px"])
+    if permissions:
+        context.grant_permissions(list(permissions), origin=f"{urlparse(url).scheme}://{urlparse(url).netloc}")
+    page = context.new_page()
+    page.add_init_script(CAPTURE_VIEWS)
+    log = {"foreign": [], "failed": [], "errors": []}
+    host = urlparse(url).netloc
+
+    def route(r):
+        if urlparse(r.request.url).netloc != host and not r.request.url.startswith("data:"):
+            log["foreign"].append(r.request.url)
+            return r.abort()
+        return r.continue_()
+
+    page.route("**/*", route)
+    page.on("response", lambda resp: resp.status >= 400 and log["failed"].append(f"{resp.status} {resp.url}"))
+    page.on("requestfailed", lambda req: urlparse(req.url).netloc == host
+            and log["failed"].append(f"{req.failure} {req.url}"))
+    page.on("console", lambda m: m.type == "error" and log["errors"].append(m.text))
+    page.on("pageerror", lambda e: log["errors"].append(str(e)))
+    page.goto(url, wait_until="networkidle")
+    return context, page, log
+
+
+def errors(log) -> list[str]:
+    """The console errors of ``log`` that are not known harmless noise."""
+    return [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)]
+
+
+def settle(page):
+    """Wait until every chart and calculated table on the page shows the current state."""
+    page.wait_for_function("() => window.goodputLive !== undefined", timeout=15000)
+    page.evaluate("() => window.goodputLive.settled()")
+
+
+def live_ready(page, charts: int = 1):
+    """Wait for ``charts`` embedded views and the live figures' first computation."""
+    page.wait_for_function(f"() => window.__views.length >= {charts}", timeout=15000)
+    settle(page)
+
+
+def state(page) -> dict:
+    """The page state: every input's value by key."""
+    return page.evaluate("() => Object.fromEntries(window.goodputLive.state)")
+
+
+def control(page, key, scope=""):
+    """The first control drawn for ``key`` (inside ``scope``, a CSS selector, if given)."""
+    return page.locator(f"{scope} .goodput-control[data-key=\"{key}\"]".strip()).first
+
+
+def operate(page, key, value, scope=""):
+    """Set input ``key`` to ``value`` through its control as a reader would, then wait for the page."""
+    c = control(page, key, scope)
+    c.scroll_into_view_if_needed()
+    kind = c.get_attribute("class")
+    if "goodput-segmented-control" in kind:
+        c.locator(f"button[data-value=\"{value}\"]").click()
+    elif "goodput-select-control" in kind:
+        c.locator("select").select_option(str(value))
+    elif "goodput-toggle-control" in kind:
+        box = c.locator("input[type=checkbox]")
+        want = str(value) not in ("0", "False", "false")
+        if box.is_checked() != want:
+            box.click()
+    else:
+        box = c.locator("input.goodput-number")
+        box.fill(str(value))
+        box.press("Enter")
+    settle(page)
+
+
+def view_index(page, signal):
+    """Index in window.__views of the first chart that has ``signal``."""
+    return page.evaluate("""(signal) => window.__views.findIndex(v => {
+      try { v.signal(signal); return true; } catch (e) { return false; } })""", signal)
+
+
+def rows(page, index, field):
+    """Every datum of chart ``index`` that has ``field``, from all its datasets."""
+    return page.evaluate("""([index, field]) => {
+      const view = window.__views[index];
+      const rows = [];
+      for (const name of Object.keys(view._runtime.data)) {
+        let values = [];
+        try { values = view.data(name) || []; } catch (e) { continue; }
+        for (const d of values) if (d && field in d) rows.push(Object.assign({}, d));
+      }
+      return rows;
+    }""", [index, field])
+
+
+def signal(page, index, name):
+    return page.evaluate("([i, n]) => window.__views[i].signal(n)", [index, name])
+
+
+def table_cells(page, name, scope=""):
+    """Text of every cell of calculated table ``name``: {row_index: {column: text}}."""
+    return page.evaluate("""([name, scope]) => {
+      const out = {};
+      const table = document.querySelector(`${scope} table.goodput-calc-table[data-name="${name}"]`.trim());
+      if (!table) return out;
+      for (const tr of table.querySelectorAll('tbody tr')) {
+        const row = out[tr.dataset.row] = {};
+        for (const td of tr.querySelectorAll('td')) {
+          const code = td.querySelector('code');
+          row[td.dataset.column] = (code || td).textContent;
+        }
+      }
+      return out;
+    }""", [name, scope])
