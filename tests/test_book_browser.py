@@ -67,6 +67,12 @@ def test_no_page_shows_a_widget_or_loads_the_widget_manager(page):
 
 
 @pytest.mark.parametrize("page", PAGES)
+def test_no_page_loads_the_themes_icon_script(page):
+    # the theme's stylesheet draws the icons from the web font; the 1.5 MB script is dropped
+    assert "fontawesome.js" not in (HTML / page).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("page", PAGES)
 def test_a_page_loads_vega_only_if_it_has_a_chart(page):
     text = (HTML / page).read_text(encoding="utf-8")
     assert ("vega/vega.min.js" in text) == ("vegaEmbed(" in text)

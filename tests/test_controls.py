@@ -3,7 +3,7 @@
 import pytest
 import sympy as sp
 
-from goodput import coding, tcp
+from goodput import coding, srio, tcp
 from goodput.errors import ParameterError
 from goodput.params import Parameter
 from goodput.render import calculations
@@ -30,8 +30,10 @@ def test_off_and_on_is_a_toggle():
 
 
 def test_a_short_whole_number_range_is_segmented_with_units():
+    ids = control(Slider(srio.PARAMETERS["id_bits"]))
+    assert ids["kind"] == "segmented" and [o["label"] for o in ids["options"]] == ["8 bits", "16 bits"]
     ip = control(Slider(tcp.PARAMETERS["ip_header_bytes"]))
-    assert ip["kind"] == "segmented" and [o["label"] for o in ip["options"]] == ["20 bytes", "40 bytes"]
+    assert [o["label"] for o in ip["options"]] == ["IPv4, 20 B", "IPv6, 40 B"]
 
 
 def test_a_continuous_value_is_a_number_box_with_slider_presets_and_range():

@@ -9,6 +9,8 @@ restores it; a value typed outside the range is refused with a message.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from goodput import pcie
@@ -22,10 +24,35 @@ from calc_points import points
 from test_spreadsheet_printer import sheet_eval
 
 CHAPTERS = list(calculations.CHAPTERS)
+HTML = Path(__file__).resolve().parent.parent / "_build" / "html"
+
+# What is wider than the text column: a figure, a table, a chart or an equation (that scrolls sideways).
+WIDE = """
+() => {
+  const column = document.querySelector('article.bd-article').getBoundingClientRect();
+  const name = el => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}` +
+      (el.textContent ? ` "${el.textContent.trim().slice(0, 30)}"` : '');
+  const problems = [];
+  const wide = document.querySelectorAll(
+    '.goodput-live, .goodput-yours, .goodput-live svg, .goodput-live canvas, table.goodput-calc-table, ' +
+    'article table, mjx-container[display="true"], .katex-display');
+  for (const el of wide) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0) continue;
+    if (r.left < column.left - 1 || r.right > column.right + 1) problems.push(`wider than the column: ${name(el)} (${Math.round(r.width)} px)`);
+    if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) problems.push(`scrolls sideways: ${name(el)}`);
+  }
+  for (const el of document.querySelectorAll('.goodput-live *, .goodput-yours *')) {
+    if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') problems.push(`scrolls sideways: ${name(el)}`);
+  }
+  return problems;
+}
+"""
 
 # Every problem a reader would see: a control out of view or covered, an element wider than the column.
 LAYOUT = """
 () => {
+  const WIDE = """ + WIDE + """;
   const column = document.querySelector('article.bd-article').getBoundingClientRect();
   const vw = document.documentElement.clientWidth, vh = window.innerHeight;
   const name = el => el ? `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}` +
@@ -45,21 +72,28 @@ LAYOUT = """
     if (!(hit === el || el.contains(hit) || (label && label.contains(hit)))) problems.push(`covered: ${name(el)} by ${name(hit)}`);
   }
   window.scrollTo(0, 0);
-  const wide = document.querySelectorAll(
-    '.goodput-live, .goodput-yours, .goodput-live svg, .goodput-live canvas, table.goodput-calc-table, ' +
-    'article table, mjx-container[display="true"]');
-  for (const el of wide) {
-    const r = el.getBoundingClientRect();
-    if (r.width === 0) continue;
-    if (r.left < column.left - 1 || r.right > column.right + 1) problems.push(`wider than the column: ${name(el)} (${Math.round(r.width)} px)`);
-    if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) problems.push(`scrolls sideways: ${name(el)}`);
-  }
-  for (const el of document.querySelectorAll('.goodput-live *, .goodput-yours *')) {
-    if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') problems.push(`scrolls sideways: ${name(el)}`);
-  }
-  return problems;
+  return problems.concat(WIDE());
 }
 """
+
+
+PAGES = sorted(str(p.relative_to(HTML)) for p in HTML.rglob("*.html")
+               if p.parent.name in ("notebooks", "book"))
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+@pytest.mark.parametrize("page_path", PAGES)
+def test_no_figure_table_or_equation_is_wider_than_the_column(browser, book_url, page_path, width):
+    context, page, log = open_page(browser, book_url + page_path, viewport=WIDTHS[width])
+    try:
+        if page.locator(".goodput-live, .vega-embed").count():
+            live_ready(page)
+        if page.locator(".math").count():
+            page.wait_for_selector("mjx-container, .katex", timeout=10000)
+            page.wait_for_timeout(200)
+        assert page.evaluate(WIDE) == []
+    finally:
+        context.close()
 
 
 def _figure_view(page, figure_id):

@@ -8,6 +8,10 @@
   that state is dropped too.
 - Sphinx puts the vega bundles and the live figures' script (``html_js_files``) on
   every page; a page without a chart drops them.
+- pydata-sphinx-theme loads ``fontawesome.js`` (1.5 MB), which swaps each icon for an
+  SVG; its stylesheet already draws the same icons from the Font Awesome web font, so
+  the script is dropped on every page. The theme writes that tag in its template, not
+  through ``script_files``, so it is taken out of the written pages when the build ends.
 - altair's chart output carries a fallback list of CDN addresses it loads vega
   from when vega is not on the page yet. In the book vega always is (see
   ``js-assets.json``), so the fallback is pointed at the book's own copy. The
@@ -15,6 +19,9 @@
 """
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 ALTAIR_CDN = "https://cdn.jsdelivr.net/npm/"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -46,6 +53,21 @@ def _localize(app, pagename, templatename, context, doctree):
         context["body"] = body.replace(ALTAIR_CDN, local)
 
 
+#: The theme's icon script, as its template writes it (one line, any digest).
+FONTAWESOME = re.compile(r'[ \t]*<script defer src="[^"]*_static/scripts/fontawesome\.js(?:\?[^"]*)?"></script>\n?')
+
+
+def _drop_fontawesome(app, exception):
+    if exception is not None or app.builder.format != "html":
+        return
+    for page in Path(app.outdir).rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        lean = FONTAWESOME.sub("", text)
+        if lean != text:
+            page.write_text(lean, encoding="utf-8")
+
+
 def setup(app):
     app.connect("html-page-context", _localize, priority=900)
+    app.connect("build-finished", _drop_fontawesome)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -148,7 +148,10 @@
       spec.autosize = {type: "fit-x", contains: "padding"};
     }
     wrapTitle(spec, typeof el === "string" ? document.querySelector(el) : el);
-    if (darkMode()) spec.config = Object.assign({}, spec.config || {}, DARK);
+    // a narrow column has room for fewer tick labels: drop the ones that would overlap
+    spec.config = Object.assign({}, spec.config || {});
+    spec.config.axis = Object.assign({labelOverlap: "greedy", labelSeparation: 6}, spec.config.axis || {});
+    if (darkMode()) spec.config = Object.assign(spec.config, DARK, {axis: Object.assign({}, spec.config.axis, DARK.axis)});
     return spec;
   }
 
@@ -193,13 +196,13 @@
 
   if (window.vegaEmbed) window.vegaEmbed = wrap(window.vegaEmbed);
 
+  // the theme's mode switch: every chart is drawn again in the new mode, at the same state
+  let dark = darkMode();
   new MutationObserver(() => {
-    const dark = darkMode();
-    if (dark === wrap.dark) return;
-    wrap.dark = dark;
+    if (darkMode() === dark) return;
+    dark = darkMode();
     embeds.forEach(run);
   }).observe(document.documentElement, {attributes: true, attributeFilter: ["data-theme"]});
-  wrap.dark = darkMode();
 
   // --- controls -------------------------------------------------------------------------------
 
@@ -333,10 +336,8 @@
     else if (control.kind === "select") body = [select(control, labelId)];
     else if (control.kind === "toggle") body = [toggle(control, labelId)];
     else body = number(control, labelId, errorEl);
-    const unitShown = control.kind === "number" || !control.unit ? null
-      : h("span", {class: "goodput-unit", text: ""});
     return h("div", {class: `goodput-control goodput-${control.kind}-control`, "data-key": control.key},
-             label, ...body, unitShown, errorEl);
+             label, ...body, errorEl);
   }
 
   function copyText(text, button) {

@@ -1,14 +1,33 @@
 /* A table of the book that is wider than its column shows its rows as cards (goodput-live.css):
    each cell beside its heading, so no reader has to scroll a table sideways. Checked on load and
-   whenever the window changes width. */
+   whenever the window changes width; the calculated tables of the live figures lay themselves
+   out (goodput-live.js). */
 (function () {
   "use strict";
 
+  /* Each cell names its column's heading, which a card shows beside the value. */
+  function label(table) {
+    const heads = [...table.querySelectorAll("thead th")].map(th => th.textContent.trim());
+    for (const tr of table.querySelectorAll("tbody tr")) {
+      [...tr.children].forEach((cell, i) => {
+        if (!cell.hasAttribute("data-label")) cell.setAttribute("data-label", heads[i] || "");
+      });
+    }
+  }
+
+  function tooWide(table) {
+    const holder = table.parentElement;
+    return holder.scrollWidth > holder.clientWidth + 1
+      || table.getBoundingClientRect().width > holder.getBoundingClientRect().width + 1;
+  }
+
   function fit() {
-    for (const table of document.querySelectorAll("article table.goodput-table")) {
+    for (const table of document.querySelectorAll("article table:not(.goodput-calc-table)")) {
       table.classList.remove("goodput-cards");
-      const column = table.parentElement.getBoundingClientRect().width;
-      if (table.getBoundingClientRect().width > column + 1) table.classList.add("goodput-cards");
+      if (tooWide(table)) {
+        label(table);
+        table.classList.add("goodput-cards");
+      }
     }
   }
 

@@ -38,7 +38,7 @@ from .controls import control
 if TYPE_CHECKING:
     from .calculation import Calculation
 
-__all__ = ["LiveFigure", "YourLink", "NO_SCRIPT"]
+__all__ = ["LiveFigure", "YourLink", "NO_SCRIPT", "chart_for_column"]
 
 #: What the panel says where the book's script does not run.
 NO_SCRIPT = ("The controls and the calculated table are drawn by the book's script; in JupyterLab, "
@@ -146,5 +146,3 @@ def chart_for_column(chart):
     return chart.properties(width="container", autosize=alt.AutoSizeParams(type="fit-x", contains="padding")
                             ).configure_legend(orient="bottom", columns=2, labelLimit=260)
 
-
-__all__ += ["chart_for_column"]
