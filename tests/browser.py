@@ -8,6 +8,7 @@ the vega views it embeds, and the live figures' controls operated through their 
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from urllib.parse import urlparse
 
 CHROMIUM = "/usr/bin/chromium"
@@ -37,8 +38,9 @@ CAPTURE_VIEWS = """
 """
 
 
-def open_page(browser, url, viewport=None, permissions=()):
-    """Open ``url`` in a fresh context; returns (context, page, log of foreign/failed requests and errors)."""
+@contextmanager
+def opened(browser, url, viewport=None, permissions=()):
+    """``url`` open in a fresh context, closed on leaving: (page, log of foreign/failed requests and errors)."""
     context = browser.new_context(viewport=viewport or WIDTHS["1366px"])
     if permissions:
         context.grant_permissions(list(permissions), origin=f"{urlparse(url).scheme}://{urlparse(url).netloc}")
@@ -59,8 +61,11 @@ def open_page(browser, url, viewport=None, permissions=()):
             and log["failed"].append(f"{req.failure} {req.url}"))
     page.on("console", lambda m: m.type == "error" and log["errors"].append(m.text))
     page.on("pageerror", lambda e: log["errors"].append(str(e)))
-    page.goto(url, wait_until="networkidle")
-    return context, page, log
+    try:
+        page.goto(url, wait_until="networkidle")
+        yield page, log
+    finally:
+        context.close()
 
 
 def errors(log) -> list[str]:

@@ -19,7 +19,7 @@ import pytest
 from goodput import coding, pcie, pcie_latency, pcie_transactions
 from goodput.render import pcie as pcie_charts
 
-from browser import errors, live_ready, open_page, operate, rows, signal, view_index
+from browser import errors, live_ready, opened, operate, rows, signal, view_index
 
 HTML = Path(__file__).resolve().parent.parent / "_build" / "html"
 
@@ -97,8 +97,7 @@ def test_every_python_panel_is_a_note_in_the_book():
 
 @pytest.mark.parametrize("page_path", PAGES)
 def test_every_page_loads_offline_without_errors(browser, book_url, page_path):
-    context, page, log = open_page(browser, book_url + page_path)
-    try:
+    with opened(browser, book_url + page_path) as (page, log):
         page.wait_for_timeout(300)
         if page.locator("mjx-container").count() == 0 and page.locator(".math").count() > 0:
             page.wait_for_selector("mjx-container", timeout=10000)
@@ -106,13 +105,10 @@ def test_every_page_loads_offline_without_errors(browser, book_url, page_path):
         assert log["failed"] == [], "failed requests"
         assert errors(log) == [], "console errors"
         assert page.locator(".error").filter(has_text="Error loading script").count() == 0
-    finally:
-        context.close()
 
 
 def test_line_coding_slider_recomputes_the_chart_as_the_model_does(browser, book_url):
-    context, page, log = open_page(browser, book_url + "notebooks/line-coding.html")
-    try:
+    with opened(browser, book_url + "notebooks/line-coding.html") as (page, log):
         live_ready(page)
         view = view_index(page, "line_rate_gbaud")
         assert signal(page, view, "line_rate_gbaud") == coding.PARAMETERS["line_rate_gbaud"].default
@@ -126,13 +122,10 @@ def test_line_coding_slider_recomputes_the_chart_as_the_model_does(browser, book
                 assert goodput == pytest.approx(coding.bit_rate_gbit_s(rate, lanes, key), rel=1e-12)
         labels = page.locator("text").all_text_contents()
         assert f"{coding.bit_rate_gbit_s(32, 16, '8b10b'):.4f}".rstrip("0").rstrip(".") in labels
-    finally:
-        context.close()
 
 
 def test_pcie_packets_sliders_recompute_the_goodput_curve_as_the_model_does(browser, book_url):
-    context, page, log = open_page(browser, book_url + "notebooks/pcie-packets.html")
-    try:
+    with opened(browser, book_url + "notebooks/pcie-packets.html") as (page, log):
         live_ready(page, 2)
         view = view_index(page, "mrrs")
         moves = {"generation": 3, "lanes": 8, "mps": 128, "ack_group": 1, "header_dwords": 4}
@@ -149,15 +142,12 @@ def test_pcie_packets_sliders_recompute_the_goodput_curve_as_the_model_does(brow
             want = pcie.goodput_gbit_s("read", link, r["size_bytes"], duplex=True) / 2
             assert r["read_gbit_s"] == pytest.approx(want, rel=1e-12)
         assert errors(log) == []
-    finally:
-        context.close()
 
 
 def _live_chart_follows_the_model(browser, url, moves, field, want):
     """Move the sliders of the chart that has the first of ``moves``; every datum's ``field``
     must equal ``want(datum, signals)`` from the Python model. Returns the rows checked."""
-    context, page, log = open_page(browser, url)
-    try:
+    with opened(browser, url) as (page, log):
         live_ready(page)
         view = view_index(page, next(iter(moves)))
         for name, value in moves.items():
@@ -170,8 +160,6 @@ def _live_chart_follows_the_model(browser, url, moves, field, want):
             assert r[field] == pytest.approx(want(r, signals), rel=1e-12), r
         assert errors(log) == []
         return found
-    finally:
-        context.close()
 
 
 def test_pcie_measured_latency_sliders_recompute_the_model_curve(browser, book_url):

@@ -18,7 +18,7 @@ from goodput.render import calculations
 from goodput.render import pcie as pcie_charts
 from goodput.spreadsheet import number_text
 
-from browser import (WIDTHS, control, errors, live_ready, open_page, operate, rows, settle, signal, state,
+from browser import (WIDTHS, control, errors, live_ready, opened, operate, rows, settle, signal, state,
                      table_cells)
 from calc_points import points
 from test_spreadsheet_printer import sheet_eval
@@ -84,16 +84,13 @@ PAGES = sorted(str(p.relative_to(HTML)) for p in HTML.rglob("*.html")
 @pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize("page_path", PAGES)
 def test_no_figure_table_or_equation_is_wider_than_the_column(browser, book_url, page_path, width):
-    context, page, log = open_page(browser, book_url + page_path, viewport=WIDTHS[width])
-    try:
+    with opened(browser, book_url + page_path, viewport=WIDTHS[width]) as (page, log):
         if page.locator(".goodput-live, .vega-embed").count():
             live_ready(page)
         if page.locator(".math").count():
             page.wait_for_selector("mjx-container, .katex", timeout=10000)
             page.wait_for_timeout(200)
         assert page.evaluate(WIDE) == []
-    finally:
-        context.close()
 
 
 def _figure_view(page, figure_id):
@@ -155,23 +152,19 @@ def _another(calc, item, current):
 @pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_every_control_is_in_view_and_nothing_is_wider_than_the_column(browser, book_url, chapter, width):
-    context, page, log = open_page(browser, book_url + f"notebooks/{chapter}.html", viewport=WIDTHS[width])
-    try:
+    with opened(browser, book_url + f"notebooks/{chapter}.html", viewport=WIDTHS[width]) as (page, log):
         live_ready(page)
         assert page.locator(".goodput-yours .goodput-control").count() >= 1, "no controls in the your-link box"
         assert page.locator(".goodput-live .goodput-control").count() >= 1
         assert page.evaluate(LAYOUT) == []
         assert errors(log) == []
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_each_control_operates_and_chart_table_and_box_follow_the_model(browser, book_url, chapter, width):
     calc = calculations.get(chapter)
-    context, page, log = open_page(browser, book_url + f"notebooks/{chapter}.html", viewport=WIDTHS[width])
-    try:
+    with opened(browser, book_url + f"notebooks/{chapter}.html", viewport=WIDTHS[width]) as (page, log):
         live_ready(page)
         _check_against_the_model(page, calc)
         figure = f"#{calc.figure_id()}"
@@ -182,13 +175,10 @@ def test_each_control_operates_and_chart_table_and_box_follow_the_model(browser,
             assert state(page)[key] == value, item.name
             _check_against_the_model(page, calc)
         assert errors(log) == []
-    finally:
-        context.close()
 
 
 def test_arrow_keys_move_a_slider_and_segmented_buttons(browser, book_url):
-    context, page, log = open_page(browser, book_url + "notebooks/pcie-packets.html")
-    try:
+    with opened(browser, book_url + "notebooks/pcie-packets.html") as (page, log):
         live_ready(page, 2)
         figure = "#" + calculations.get("pcie-packets").figure_id()
         lanes = control(page, "lanes", figure)
@@ -208,13 +198,10 @@ def test_arrow_keys_move_a_slider_and_segmented_buttons(browser, book_url):
         settle(page)
         assert state(page)["ack_group"] == 6
         _check_against_the_model(page, calculations.get("pcie-packets"))
-    finally:
-        context.close()
 
 
 def test_a_typed_value_outside_the_range_is_refused_with_a_message(browser, book_url):
-    context, page, log = open_page(browser, book_url + "notebooks/tcp-goodput.html")
-    try:
+    with opened(browser, book_url + "notebooks/tcp-goodput.html") as (page, log):
         live_ready(page)
         figure = "#" + calculations.get("tcp-goodput").figure_id()
         before = state(page)
@@ -231,15 +218,12 @@ def test_a_typed_value_outside_the_range_is_refused_with_a_message(browser, book
         operate(page, "mtu_bytes", 9000, scope=figure)
         assert mtu.locator(".goodput-error").text_content() == ""
         assert state(page)["mtu_bytes"] == 9000
-    finally:
-        context.close()
 
 
 def test_the_address_carries_the_state_and_a_link_restores_it(browser, book_url):
     calc = calculations.get("pcie-packets")
     moves = {"lanes": 16, "mps": 512, "ecrc": 1, "ack_group": 8, "generation": 3}
-    context, page, log = open_page(browser, book_url + "notebooks/pcie-packets.html")
-    try:
+    with opened(browser, book_url + "notebooks/pcie-packets.html") as (page, log):
         live_ready(page, 2)
         for key, value in moves.items():
             operate(page, key, value, scope=".goodput-yours")
@@ -247,10 +231,7 @@ def test_the_address_carries_the_state_and_a_link_restores_it(browser, book_url)
         for key, value in moves.items():
             assert f"{key}={value}" in url
         cells = table_cells(page, calc.name)
-    finally:
-        context.close()
-    context, page, log = open_page(browser, url, viewport=WIDTHS["390px"])
-    try:
+    with opened(browser, url, viewport=WIDTHS["390px"]) as (page, log):
         live_ready(page, 2)
         assert {k: state(page)[k] for k in moves} == moves
         assert table_cells(page, calc.name) == cells
@@ -261,24 +242,18 @@ def test_the_address_carries_the_state_and_a_link_restores_it(browser, book_url)
                 if pressed.count():
                     assert pressed.get_attribute("data-value") == str(value)
         assert errors(log) == []
-    finally:
-        context.close()
 
 
 def test_an_address_with_values_out_of_range_falls_back_to_the_defaults(browser, book_url):
-    context, page, log = open_page(browser, book_url + "notebooks/pcie-packets.html?lanes=3&mps=abc&ack_group=8")
-    try:
+    with opened(browser, book_url + "notebooks/pcie-packets.html?lanes=3&mps=abc&ack_group=8") as (page, log):
         live_ready(page, 2)
         values = state(page)
         assert values["lanes"] == 4 and values["mps"] == 256 and values["ack_group"] == 8
         assert errors(log) == []
-    finally:
-        context.close()
 
 
 def test_figures_on_a_page_share_one_state_and_the_breakdown_follows_the_model(browser, book_url):
-    context, page, log = open_page(browser, book_url + "notebooks/pcie-packets.html")
-    try:
+    with opened(browser, book_url + "notebooks/pcie-packets.html") as (page, log):
         live_ready(page, 2)
         operate(page, "generation", 1, scope=".goodput-yours")
         operate(page, "skp", 1)
@@ -298,15 +273,12 @@ def test_figures_on_a_page_share_one_state_and_the_breakdown_follows_the_model(b
             for part, value in want.items():
                 assert r[f"{part}_bytes"] == pytest.approx(value, rel=1e-12), part
         assert errors(log) == []
-    finally:
-        context.close()
 
 
 def test_copy_formula_copies_the_rows_calculation_as_a_spreadsheet_formula(browser, book_url):
     calc = calculations.get("line-coding")
-    context, page, log = open_page(browser, book_url + "notebooks/line-coding.html",
-                                   permissions=("clipboard-read", "clipboard-write"))
-    try:
+    with opened(browser, book_url + "notebooks/line-coding.html",
+                permissions=("clipboard-read", "clipboard-write")) as (page, log):
         live_ready(page)
         row = page.locator("table.goodput-calc-table tbody tr").first
         row.locator("button.goodput-copy-formula").click()
@@ -317,13 +289,10 @@ def test_copy_formula_copies_the_rows_calculation_as_a_spreadsheet_formula(brows
         assert sheet_eval(copied, {}) == pytest.approx(calc.numeric(inputs, case)[calc.outputs[0].name], rel=1e-12)
         page.locator(".goodput-yours .goodput-copy-link").click()
         assert page.evaluate("() => navigator.clipboard.readText()") == page.url
-    finally:
-        context.close()
 
 
 def test_dark_mode_redraws_the_charts_dark_at_the_same_state(browser, book_url):
-    context, page, log = open_page(browser, book_url + "notebooks/spi.html")
-    try:
+    with opened(browser, book_url + "notebooks/spi.html") as (page, log):
         live_ready(page)
         operate(page, "clock_mhz", 20)
         light = page.evaluate("() => window.__views.length")
@@ -334,5 +303,3 @@ def test_dark_mode_redraws_the_charts_dark_at_the_same_state(browser, book_url):
         assert page.evaluate(f"() => window.__views[{view}].background()") in (None, "transparent")
         assert signal(page, _figure_view(page, calculations.get("spi").figure_id()), "clock_mhz") == 20
         assert errors(log) == []
-    finally:
-        context.close()

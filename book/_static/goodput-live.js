@@ -376,6 +376,8 @@
 
   // --- calculated tables -----------------------------------------------------------------------
 
+  const PHONE = window.matchMedia("(max-width: 640px)");
+
   class Table {
     constructor(spec, onRows) {
       this.spec = spec;
@@ -398,6 +400,10 @@
       text: c.heading})));
     const body = h("tbody");
     const table = h("table", {class: "goodput-calc-table", "data-name": spec.name}, h("thead", {}, head), body);
+    // on a phone each row is a card (goodput-live.css), as any table wider than its column is
+    const cards = () => table.classList.toggle("goodput-cards", PHONE.matches);
+    PHONE.addEventListener("change", cards);
+    cards();
     const render = rows => {
       body.replaceChildren(...rows.map(r => h("tr", {"data-row": String(r.row_index)}, ...spec.columns.map(c => {
         const text = r[c.key];

@@ -98,6 +98,9 @@ class LiveFigure:
             out["table"] = self.calculation.table_spec(self.prefix)
         return out
 
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"text/html": self._repr_html_(), "text/plain": f"<live figure: {self.title}>"}
+
     def _repr_html_(self) -> str:
         table = ""
         if self.calculation is not None:
@@ -109,9 +112,6 @@ class LiveFigure:
                 f'<div class="goodput-controls"><p class="goodput-no-script">{html.escape(NO_SCRIPT)}</p></div>'
                 f'<div class="goodput-chart">{_chart_html(self.chart)}</div>{table}</div>')
 
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        return {"text/html": self._repr_html_(), "text/plain": f"<live figure: {self.title}>"}
-
 
 class YourLink:
     """The box at the top of a chapter: its controls, one case's values, a link to the derivation."""
@@ -119,6 +119,9 @@ class YourLink:
     def __init__(self, calculation: "Calculation", target: str):
         self.calculation = calculation
         self.target = target
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"text/html": self._repr_html_(), "text/plain": f"<your link: {self.calculation.title}>"}
 
     def spec(self) -> dict:
         calc = self.calculation
@@ -136,9 +139,6 @@ class YourLink:
                 f'<p class="goodput-yours-links"><a href="#{html.escape(self.target)}">How this is '
                 f'calculated</a> · <button type="button" class="goodput-copy-link">Copy link to these '
                 f'values</button></p></aside>')
-
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        return {"text/html": self._repr_html_(), "text/plain": f"<your link: {self.calculation.title}>"}
 
 
 def chart_for_column(chart):
