@@ -47,7 +47,7 @@ LAYOUT = """
   window.scrollTo(0, 0);
   const wide = document.querySelectorAll(
     '.goodput-live, .goodput-yours, .goodput-live svg, .goodput-live canvas, table.goodput-calc-table, ' +
-    'article table, mjx-container[display="true"]');
+    'article table, .katex-display');
   for (const el of wide) {
     const r = el.getBoundingClientRect();
     if (r.width === 0) continue;
