@@ -1,9 +1,10 @@
 """The built HTML book in a real browser (Debian's chromium, headless, no network).
 
 Every page must load with no request to another host, no failed request, and no
-console error; on every chapter with a live chart, operating its controls must
-recompute the chart to the model's value (tests/test_live_figures.py holds the
-controls, tables and boxes to the model at both widths).
+console error, its formulas already typeset (static KaTeX HTML, its fonts from the book, no
+math script; tests/test_book_math.py checks them against the sources); on every chapter
+with a live chart, operating its controls must recompute the chart to the model's value
+(tests/test_live_figures.py holds the controls, tables and boxes to the model at both widths).
 """
 
 from __future__ import annotations
@@ -95,12 +96,36 @@ def test_every_python_panel_is_a_note_in_the_book():
         assert "goodput-kernel-panel" in text and html.escape(KernelPanel.NOTE) in text, chapter
 
 
+# Every formula on the page as it loads (typeset when the book was built), the scripts and fonts
+# the page requested, and the fonts the browser could not load.
+FORMULAS = """async () => {
+  await document.fonts.ready;
+  const math = [...document.querySelectorAll('.math')];
+  const loaded = performance.getEntriesByType('resource').map(e => e.name);
+  return {
+    math: math.length,
+    katex: math.filter(m => m.querySelector(':scope > .katex, :scope > .katex-display > .katex')).length,
+    scripts: loaded.filter(u => /\\.m?js(\\?|$)/.test(u)),
+    fonts: loaded.filter(u => /\\.(woff2?|ttf|otf)(\\?|$)/.test(u)),
+    katexFonts: [...document.fonts].filter(f => f.family.startsWith('KaTeX') && f.status === 'loaded').length,
+    brokenFonts: [...document.fonts].filter(f => f.status === 'error').map(f => f.family),
+    globals: [typeof window.MathJax, typeof window.katex],
+  };
+}"""
+
+
 @pytest.mark.parametrize("page_path", PAGES)
 def test_every_page_loads_offline_without_errors(browser, book_url, page_path):
     with opened(browser, book_url + page_path) as (page, log):
         page.wait_for_timeout(300)
-        if page.locator("mjx-container").count() == 0 and page.locator(".math").count() > 0:
-            page.wait_for_selector("mjx-container", timeout=10000)
+        found = page.evaluate(FORMULAS)
+        assert found["katex"] == found["math"], "a formula that is not static KaTeX HTML"
+        assert [s for s in found["scripts"] if re.search(r"mathjax|katex|tex-(mml-)?(chtml|svg)", s, re.I)] == []
+        assert found["globals"] == ["undefined", "undefined"], "a math script ran"
+        assert all(f.startswith(book_url) for f in found["fonts"]), "a font from another host"
+        assert found["brokenFonts"] == []
+        if found["math"]:
+            assert found["katexFonts"] > 0 and any("/_static/katex/fonts/" in f for f in found["fonts"])
         assert log["foreign"] == [], "requests to other hosts"
         assert log["failed"] == [], "failed requests"
         assert errors(log) == [], "console errors"

@@ -4,8 +4,8 @@ The source documents print calculations as "10 x 4 x (8/9) = 35.5 Gbps". The
 same form is printed here from the model's sympy expression, so the numbers a
 panel shows are always the formula the model evaluates (:func:`substituted_latex`).
 
-MathJax never breaks a display equation, so a long derived formula is wider than
-the text column, on a phone wider than the screen. :func:`equation` prints
+KaTeX (like MathJax) never breaks a display equation, so a long derived formula is
+wider than the text column, on a phone wider than the screen. :func:`equation` prints
 ``lhs = expr`` on one line when it fits and otherwise across the lines of an
 ``aligned`` block, every line built from sub-expressions of ``expr``.
 """
@@ -24,11 +24,11 @@ __all__ = ["Row", "equation", "equation_latex", "equation_rows", "line_latex", "
            "visible_length"]
 
 #: Widest line of a display equation, in :func:`visible_length` characters. In the
-#: built book (Chromium, MathJax 3 CHTML) a long line of this measure is 11-13 px a
+#: built book (Chromium, MathJax 3 CHTML) a long line of this measure was 11-13 px a
 #: character, and on a 390 px phone the text column keeps 358 px: at 28 the widest
-#: line of any chapter's formula is 345 px there. The desktop column (about 690 px
-#: inside its padding) holds twice as many, so a formula broken for the phone takes
-#: at most half of it.
+#: line of any chapter's formula was 345 px there, and is 329 px typeset by KaTeX as
+#: the book now is. The desktop column (about 690 px inside its padding) holds twice
+#: as many, so a formula broken for the phone takes at most half of it.
 WIDTH = 28
 
 #: A part repeated in a formula is named only if it is at least this wide; a name
