@@ -97,7 +97,17 @@ def test_the_your_link_box_links_down_to_the_figure(calc):
     box = calc.your_link()
     html = box._repr_html_()
     assert f'href="#{calc.figure_id()}"' in html and "goodput-yours-spec" in html
-    assert box.spec()["case"] in range(len(calc.cases))
+    case = calc.records()[box.spec()["case"]]
+    assert all(case[k] == v for k, v in calc.headline.items())
+
+
+def test_a_headline_that_is_no_case_is_refused():
+    from dataclasses import replace
+
+    calc = calculations.get("tcp-goodput")
+    assert calc.records()[calc.headline_case()]["message_bytes"] == 8192
+    with pytest.raises(ValueError, match="no case has"):
+        replace(calc, headline={"message_bytes": 3})
 
 
 def test_value_text_cuts_trailing_zeros_as_d3_does():

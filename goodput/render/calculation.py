@@ -153,8 +153,9 @@ class Calculation:
         Drop-downs the chart and ``row_filter`` use (not inputs of the model).
     row_filter : str
         Vega expression picking the rows the page's table shows (empty: all).
-    headline : int
-        The case the "your link" box shows first (a row of ``cases``).
+    headline : mapping
+        The case the "your link" box shows first, by its values (``{"size_bytes": 1024}``); the
+        first row when empty.
     prefix : str
         Prefix of the page state's keys for the inputs, when another figure on the page has
         inputs of the same names that are not the same quantity (two fits of one model).
@@ -171,7 +172,7 @@ class Calculation:
     numeric: Callable[[Mapping[str, float], Mapping[str, Any]], Mapping[str, float]]
     choices: Sequence[Choice] = field(default_factory=tuple)
     row_filter: str = ""
-    headline: int = 0
+    headline: Mapping[str, Any] = field(default_factory=dict)
     prefix: str = ""
 
     def __post_init__(self):
@@ -184,9 +185,7 @@ class Calculation:
         for column in list(self.shown) + list(self.fields.values()):
             if column not in self.cases.columns:
                 raise ValueError(f"{self.chapter}: no case column {column!r}")
-        if not 0 <= self.headline < len(self.cases):
-            raise ValueError(f"{self.chapter}: headline case {self.headline} is not a row of its "
-                             f"{len(self.cases)} cases")
+        self.headline_case()
 
     # --- values -----------------------------------------------------------------------------
 
@@ -285,8 +284,11 @@ class Calculation:
         return [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in r.items()} for r in rows]
 
     def headline_case(self) -> int:
-        """The row the "your link" box shows first: the declared one, else the first."""
-        return self.headline
+        """The row the "your link" box shows first: the first matching :attr:`headline`."""
+        for i, case in enumerate(self.records()):
+            if all(case.get(k) == v for k, v in self.headline.items()):
+                return i
+        raise ValueError(f"{self.chapter}: no case has {dict(self.headline)}")
 
     def view(self, live: LiveModel, *layers: alt.Chart, controls: Sequence | None = None,
              title: str = "", **properties) -> LiveFigure:

@@ -54,7 +54,7 @@ def calculation() -> Calculation:
         fields={can.data_bytes: "data_bytes", can.extended: "x"},
         inputs=[Slider(p["arbitration_mbit_s"]), Slider(p["data_mbit_s"]), Slider(p["stuffing"])],
         outputs=[Output("messages_per_s", can.messages_per_s_expr(), "messages", "per s", 1)],
-        numeric=numeric, row_filter="datum.data_bytes >= 8")
+        numeric=numeric, row_filter="datum.data_bytes >= 8", headline={"data_bytes": 64})
 
 
 def explore_chart() -> alt.VConcatChart:

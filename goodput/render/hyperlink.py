@@ -52,7 +52,8 @@ def calculation() -> Calculation:
         numeric=lambda i, case: {
             "model_gbit_s": hyperlink.goodput_gbit_s(i["line_rate_gbaud"], i["lanes"], case["packet_bytes"],
                                                      case["packet_bytes"]),
-            "bit_rate_gbit_s": coding.bit_rate_gbit_s(i["line_rate_gbaud"], i["lanes"], "8b9b")})
+            "bit_rate_gbit_s": coding.bit_rate_gbit_s(i["line_rate_gbaud"], i["lanes"], "8b9b")},
+        headline={"packet_bytes": 256})
 
 
 def explore_chart() -> alt.VConcatChart:

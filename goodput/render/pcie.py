@@ -143,7 +143,7 @@ def calculation() -> Calculation:
         outputs=[Output("write_gbit_s", exprs["write_gbit_s"], "writes", "Gbit/s"),
                  Output("read_gbit_s", exprs["read_gbit_s"], "reads, both ways", "Gbit/s"),
                  Output("bit_rate_gbit_s", pcie.generation_bit_rate_expr(), "bit rate after the line code", "Gbit/s")],
-        numeric=numeric, row_filter="datum.tabled", headline=14)
+        numeric=numeric, row_filter="datum.tabled", headline={"size_bytes": 1024})
 
 
 def explore_chart() -> alt.VConcatChart:
@@ -262,7 +262,7 @@ def latency_calculation(kind: str) -> Calculation:
                  Output("ceiling_gbit_s", pcie.goodput_expr(kind, "every", duplex=True).subs(subs),
                         "packet model", "Gbit/s")],
         # the read fit is a different link's timing: its inputs are not the write figure's
-        numeric=numeric, prefix="" if kind == "write" else f"{kind}-")
+        numeric=numeric, headline={"size_bytes": 1024}, prefix="" if kind == "write" else f"{kind}-")
 
 
 def latency_chart(kind: str) -> alt.VConcatChart:
@@ -312,7 +312,7 @@ def reads_calculation() -> Calculation:
         outputs=[Output("read_mbyte_s", pt.pipelined_reads_expr().subs(subs), "reads", "MB/s"),
                  Output("write_mbyte_s", 1000 * pcie.goodput_expr("write", "none").subs(subs) / 8,
                         "back-to-back writes", "MB/s")],
-        numeric=numeric)
+        numeric=numeric, headline={"size_bytes": 64})
 
 
 def reads_chart() -> alt.VConcatChart:

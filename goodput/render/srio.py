@@ -60,7 +60,8 @@ def calculation() -> Calculation:
         cases=explore_rows(), shown={"transaction": "transaction", "size_bytes": "bytes"},
         fields={srio.transfer: "size_bytes", srio.logical_header: "L", srio.acks: "a"},
         inputs=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"]), Slider(p["id_bits"]), Slider(p["control_symbols"])],
-        outputs=[Output("model_gbit_s", srio.transfer_goodput_expr(), "goodput", "Gbit/s")], numeric=numeric)
+        outputs=[Output("model_gbit_s", srio.transfer_goodput_expr(), "goodput", "Gbit/s")], numeric=numeric,
+        headline={"size_bytes": 256})
 
 
 def explore_chart() -> alt.VConcatChart:

@@ -26,7 +26,8 @@ def calculation() -> Calculation:
         outputs=[Output("per_write_mbit_s", tcp.message_goodput_expr(), "writes keeping their boundaries", "Mbit/s"),
                  Output("stream_mbit_s", tcp.stream_goodput_expr(), "full-segment stream", "Mbit/s")],
         numeric=lambda i, case: tcp.goodputs(case["message_bytes"], i["line_rate_mbit_s"], i["mtu_bytes"],
-                                             i["ip_header_bytes"], i["tcp_options_bytes"]))
+                                             i["ip_header_bytes"], i["tcp_options_bytes"]),
+        headline={"message_bytes": 8192})
 
 
 def explore_chart() -> alt.VConcatChart:
