@@ -71,7 +71,7 @@ class Parameter:
     def __post_init__(self):
         for kind, pairs in (("option", self.options), ("preset", self.presets)):
             for value, _label in pairs:
-                if self._refusal(value):
+                if self._outside_range(value):
                     raise ValueError(f"{self.name}: {kind} {value!r} is outside {self._range_text()}")
         if self.options and self.default not in self.values():
             raise ValueError(f"{self.name}: default {self.default!r} is not one of its options")
@@ -110,7 +110,7 @@ class Parameter:
         low = "above" if self.exclusive_minimum else "from"
         return f"{kind} {low} {_fmt(self.minimum)} to {_fmt(self.maximum)} {self.unit}".rstrip()
 
-    def _refusal(self, value) -> bool:
+    def _outside_range(self, value) -> bool:
         """Whether ``value`` is outside the range (options aside)."""
         number = _number(value)
         if number is None or not math.isfinite(number):
@@ -122,7 +122,7 @@ class Parameter:
 
     def check(self, value: float) -> float:
         """Return ``value`` if it is allowed, else raise :class:`ParameterError`."""
-        if self._refusal(value) or (self.options and _number(value) not in self.values()):
+        if self._outside_range(value) or (self.options and _number(value) not in self.values()):
             raise ParameterError(self.name, value, self.describe_range())
         number = _number(value)
         return int(number) if self.integer else number

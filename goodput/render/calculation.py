@@ -31,8 +31,8 @@ import altair as alt
 import pandas as pd
 import sympy as sp
 
-from ..spreadsheet import SpreadsheetPrinter, number_text
 from ..precision import stable
+from ..spreadsheet import SpreadsheetPrinter, number_text
 from .charts import Choice, LiveModel, Slider, live_model
 from .live import LiveFigure, YourLink, chart_for_column
 from .vega import vega_expr
