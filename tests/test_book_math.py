@@ -21,7 +21,7 @@ import pytest
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from browser import WIDTHS, errors, open_page
+from browser import WIDTHS, errors, opened
 
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
@@ -161,8 +161,7 @@ def test_the_math_style_sheet_and_its_fonts_are_the_books_own():
 
 
 def test_a_display_formula_too_wide_for_a_phone_scrolls_inside_the_column(browser, book_url):
-    context, page, log = open_page(browser, book_url + "notebooks/pcie-packets.html", viewport=WIDTHS["390px"])
-    try:
+    with opened(browser, book_url + "notebooks/pcie-packets.html", viewport=WIDTHS["390px"]) as (page, log):
         got = page.evaluate("""() => {
           const display = document.querySelector('div.math .katex-display');
           const html = display.querySelector('.katex-html');
@@ -179,8 +178,6 @@ def test_a_display_formula_too_wide_for_a_phone_scrolls_inside_the_column(browse
         assert got["left"] >= -1 and got["right"] >= -1, got
         assert got["scrolls"] and got["page"] <= 0, got
         assert errors(log) == []
-    finally:
-        context.close()
 
 
 def _build(tmp_path: Path, body: str) -> subprocess.CompletedProcess:
