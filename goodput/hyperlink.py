@@ -36,7 +36,8 @@ PARAMETERS = {
     for p in (
         Parameter("line_rate_gbaud", coding.line_rate, "Gbaud", 0.001, 12.5, default=6.25, step=0.125,
                   label="line rate per lane (Gbaud)"),
-        Parameter("lanes", coding.lanes, "lanes", 1, 4, default=4, step=1, label="lanes", integer=True),
+        Parameter("lanes", coding.lanes, "lanes", 1, 4, default=4, step=1, label="lanes", integer=True,
+                  options=tuple((n, f"x{n}") for n in range(1, 5))),
         Parameter("packet_bytes", packet, "bytes", 1, MAX_PACKET_BYTES, default=MAX_PACKET_BYTES, step=1,
                   label="payload per packet (bytes)", integer=True),
         Parameter("size_bytes", transfer, "bytes", 1, 1 << 32, default=32768, step=1,

@@ -74,7 +74,8 @@ PARAMETERS = {
     for p in (
         Parameter("line_rate_gbaud", coding.line_rate, "Gbaud", 0.001, 6.25, default=3.125, step=0.125,
                   label="line rate per lane (Gbaud)"),
-        Parameter("lanes", coding.lanes, "lanes", 1, 4, default=4, step=1, label="lanes", integer=True),
+        Parameter("lanes", coding.lanes, "lanes", 1, 4, default=4, step=1, label="lanes", integer=True,
+                  options=tuple((n, f"x{n}") for n in range(1, 5))),
         Parameter("size_bytes", payload, "bytes", 1, 1 << 20, default=256, step=1,
                   label="transfer size (bytes)", integer=True),
         Parameter("id_bits", id_bits, "bits", 8, 16, default=16, step=8, label="device ID (bits)", integer=True),

@@ -485,12 +485,10 @@
 
   window.goodputLive = {
     state,
-    set,
     /* Resolves once every chart and table shows the current state. */
     settled() {
       const seen = pending;
       return seen.then(() => (seen === pending ? undefined : window.goodputLive.settled()));
     },
-    views(root) { return embeds.filter(e => !root || e.el === root || (e.figure && e.figure.root === root)).map(e => e.view); },
   };
 })();

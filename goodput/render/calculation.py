@@ -34,7 +34,7 @@ import sympy as sp
 from ..precision import stable
 from ..spreadsheet import SpreadsheetPrinter, number_text
 from .charts import Choice, LiveModel, Slider, live_model
-from .live import LiveFigure, YourLink, chart_for_column
+from .live import LiveFigure, YourLink
 from .vega import vega_expr
 
 __all__ = ["Output", "Calculation", "value_text"]
@@ -260,8 +260,7 @@ class Calculation:
         whether the row is shown; the signals are the inputs and choices, keyed ``prefix + name``."""
         live = self.live()
         columns = [{"key": f"cell_{c}", "heading": title, "kind": "case"} for c, title in self.shown.items()]
-        columns += [{"key": f"cell_{o.name}", "heading": o.heading, "kind": "value", "output": o.name}
-                    for o in self.outputs]
+        columns += [{"key": f"cell_{o.name}", "heading": o.heading, "kind": "value"} for o in self.outputs]
         columns.append({"key": "cell_calculation", "heading": f"calculation of {self.outputs[0].title}",
                         "kind": "calculation"})
         cells = {f"cell_{c}": f"toString(datum[{json.dumps(c)}])" for c in self.shown}
@@ -294,11 +293,8 @@ class Calculation:
              title: str = "", **properties) -> LiveFigure:
         """The chapter's live figure: its controls (``live``'s, or ``controls`` when the chart has
         more than the table), the chart of ``layers`` sized to the column, and the calculated table."""
-        controls = list(controls if controls is not None else live.controls)
-        chart = chart_for_column(alt.layer(*layers).properties(**properties).add_params(
-            *(c.param() for c in controls)))
-        return LiveFigure(chart, controls, title, calculation=self, prefix=self.prefix,
-                          figure_id=self.figure_id())
+        return LiveFigure.of_layers(layers, list(controls if controls is not None else live.controls), title,
+                                    properties, calculation=self, prefix=self.prefix, figure_id=self.figure_id())
 
     def figure_id(self) -> str:
         """The id of the chapter's live figure in the page (the "your link" box links to it)."""

@@ -135,10 +135,9 @@ class LiveModel:
 
     def figure(self, *charts: alt.Chart, title: str, **properties):
         """Layer ``charts`` (built on :attr:`base`) as a live figure with :attr:`controls`."""
-        from .live import LiveFigure, chart_for_column
+        from .live import LiveFigure
 
-        chart = chart_for_column(alt.layer(*charts).properties(**properties).add_params(*self.params))
-        return LiveFigure(chart, self.controls, title)
+        return LiveFigure.of_layers(charts, self.controls, title, properties)
 
 
 def live_model(cases: pd.DataFrame, outputs: Mapping[str, sp.Expr],

@@ -91,6 +91,14 @@ class LiveFigure:
         self.prefix = prefix
         self.id = figure_id or f"goodput-figure-{next(_ids)}"
 
+    @classmethod
+    def of_layers(cls, layers: Sequence, controls: Sequence[Slider | Choice], title: str,
+                  properties: dict | None = None, **figure) -> "LiveFigure":
+        """The figure of ``layers`` (altair charts) with ``controls`` attached once, at the top, and the
+        chart sized to its column; ``figure`` goes to the constructor (calculation, prefix, id)."""
+        chart = alt.layer(*layers).properties(**(properties or {})).add_params(*(c.param() for c in controls))
+        return cls(chart_for_column(chart), controls, title, **figure)
+
     def spec(self) -> dict:
         """The JSON the page's script builds the figure from."""
         out = {"title": self.title, "controls": [control(c, self.prefix) for c in self.controls]}
