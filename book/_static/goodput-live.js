@@ -151,6 +151,13 @@
     // a narrow column has room for fewer tick labels: drop the ones that would overlap
     spec.config = Object.assign({}, spec.config || {});
     spec.config.axis = Object.assign({labelOverlap: "greedy", labelSeparation: 6}, spec.config.axis || {});
+    // on a phone a legend of two columns, or two legends side by side, would be wider than the chart:
+    // one column, its labels cut to share the width
+    const host = typeof el === "string" ? document.querySelector(el) : el;
+    if (host && host.clientWidth && host.clientWidth < 600) {
+      spec.config.legend = Object.assign({}, spec.config.legend || {},
+                                         {columns: 1, labelLimit: Math.max(80, Math.floor(host.clientWidth / 2) - 60)});
+    }
     if (darkMode()) spec.config = Object.assign(spec.config, DARK, {axis: Object.assign({}, spec.config.axis, DARK.axis)});
     return spec;
   }
