@@ -11,11 +11,17 @@ HTML    := _build/html/index.html
 PORT    ?= 8000
 CHROMIUM ?= /usr/bin/chromium
 NOTEBOOKS := $(wildcard notebooks/*.ipynb)
-MODELS  := $(shell find goodput data -type f -not -path '*/__pycache__/*')
+# What the pages compute from. The build-time log is read by the status page alone (which is
+# executed on every build that re-reads it), so a new one does not re-execute the chapters.
+BUILD_TIMES := data/logs/host/build-times.log
+MODELS  := $(filter-out $(BUILD_TIMES),$(shell find goodput data -type f -not -path '*/__pycache__/*'))
 SOURCES := $(MODELS) $(shell find book -type f) $(NOTEBOOKS) _config.yml _toc.yml
-# jupyter-cache re-executes a notebook when its code changes, not when the library
-# it imports does: a change under goodput/ or data/ drops the cache.
+# Sphinx re-reads a page when its own file changes, and jupyter-cache re-executes a notebook when
+# its code changes; neither knows what the code imports. A change under goodput/ or data/, or a new
+# environment, drops the execution cache and every page's doctree (all pages are read and executed
+# again); a change to the book's Sphinx extensions drops the doctrees.
 MODELS_STAMP := _build/.models-stamp
+EXT_STAMP := _build/.extensions-stamp
 # Each chapter's workbook, exported before the build so the pages can link it for download.
 WORKBOOKS := _build/workbooks/.complete
 
@@ -24,12 +30,18 @@ WORKBOOKS := _build/workbooks/.complete
 ## book: build the HTML book into _build/html (sets everything up first)
 book: $(HTML)
 
-$(HTML): $(STAMP) $(VENDOR) $(SOURCES) $(MODELS_STAMP) $(WORKBOOKS)
-	$(BIN)/jupyter-book build . --all --warningiserror --nitpick --keep-going
+# Only what changed is rebuilt: the notebooks missing from the execution cache are executed first,
+# one per core (tools/build_book.py), then Sphinx reads the pages that changed and writes.
+$(HTML): $(STAMP) $(VENDOR) $(SOURCES) $(MODELS_STAMP) $(EXT_STAMP) $(WORKBOOKS) $(wildcard $(BUILD_TIMES))
+	$(BIN)/python tools/build_book.py --warningiserror --nitpick --keep-going
 	@touch $@
 
-$(MODELS_STAMP): $(MODELS)
-	rm -rf _build/.jupyter_cache
+$(MODELS_STAMP): $(MODELS) $(STAMP)
+	rm -rf _build/.jupyter_cache _build/.doctrees
+	@mkdir -p _build && touch $@
+
+$(EXT_STAMP): $(wildcard book/_ext/*.py)
+	rm -rf _build/.doctrees
 	@mkdir -p _build && touch $@
 
 ## workbooks: every chapter's model as .xlsx with live formulas, into _build/workbooks
@@ -39,14 +51,18 @@ $(WORKBOOKS): $(STAMP) $(MODELS)
 	$(BIN)/goodput export xlsx --all -o _build/workbooks
 	@touch $@
 
+# pytest on every core: one worker per core, each notebook's cells (and each module named in
+# conftest.py's ONE_WORKER) kept on one worker (conftest.py's scheduler).
+PYTEST := $(BIN)/python -m pytest -n auto
+
 ## test: run every test: unit, data, notebooks (nbval), the built book in a browser
 test: $(HTML) chromium libreoffice
-	$(BIN)/python -m pytest --nbval --nbval-sanitize-with tests/nbval-sanitize.cfg
+	$(PYTEST) --nbval --nbval-sanitize-with tests/nbval-sanitize.cfg
 
 ## test-other-cpu: the notebooks again (nbval) with the SIMD kernels of an older CPU (CI runs it after make test)
 OTHER_CPU := OPENBLAS_CORETYPE=Prescott NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL"
 test-other-cpu: $(STAMP)
-	$(OTHER_CPU) $(BIN)/python -m pytest --nbval --nbval-sanitize-with tests/nbval-sanitize.cfg notebooks
+	$(OTHER_CPU) $(PYTEST) --nbval --nbval-sanitize-with tests/nbval-sanitize.cfg notebooks
 
 ## serve: read the built book at http://127.0.0.1:$(PORT)/
 serve: $(HTML)

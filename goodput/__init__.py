@@ -21,6 +21,14 @@ book
     (errata and sources pages), ``status`` (what built the book)
 """
 
+import sys
+
+# jsonschema (which altair imports) checks the "iri" string format with rfc3987_syntax when that is
+# installed (jupyter-events pulls it in), and that module compiles a Lark grammar on import: about
+# 1 s in every kernel and every `goodput` command, for a format nothing here validates. Marking it
+# absent before altair is imported makes jsonschema skip that one checker.
+sys.modules.setdefault("rfc3987_syntax", None)
+
 from . import (am243x, boot, bus, can, checks, coding, data, errors, ethernet, fit, hostbench, hyperlink, logs,
                pages, params, pcie, pcie_latency, pcie_spec, pcie_transactions, precision, sizing, spi, srio,
                status, tcp)

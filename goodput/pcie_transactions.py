@@ -16,6 +16,7 @@ A byte takes ``8 / B`` ns at bit rate ``B`` (Gbit/s) after the line code.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -137,14 +138,21 @@ INTEL_EXAMPLES = {
 }
 
 
+@lru_cache(maxsize=None)
+def _example_numeric(kind: str):
+    """The quantities of :func:`posted_writes_expr` or :func:`serial_reads_expr` and one function giving
+    them all, of the link's values (in :mod:`goodput.pcie`'s order) and this module's symbols."""
+    exprs = posted_writes_expr() if kind == "write" else serial_reads_expr()
+    args = (*pcie._SYMBOLS, transactions, completion_latency, dllps_per_read, plp_bytes, plp_interval, cpu_time)
+    return tuple(exprs), sp.lambdify(args, list(exprs.values()), "math", dummify=True)
+
+
 def evaluate_example(kind: str, n: int, size: int, t_c: float = 0.0, d: int = 0,
                      link: pcie.Link | None = None, t_cpu: float = 0.0) -> dict:
     """Throughput (MB/s) and allocated bandwidth per direction (MB/s and % of the link)."""
     link = (link or pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")).checked()
-    exprs = posted_writes_expr() if kind == "write" else serial_reads_expr()
-    subs = {**pcie.link_substitution(link), pcie.payload: size, transactions: n,
-            completion_latency: t_c, dllps_per_read: d, plp_bytes: 4, plp_interval: 1180, cpu_time: t_cpu}
-    v = {k: float(e.subs(subs)) for k, e in exprs.items()}
+    names, f = _example_numeric(kind)
+    v = {k: float(x) for k, x in zip(names, f(*pcie._values(link, size), n, t_c, d, 4, 1180, t_cpu))}
     link_mbyte_s = 1000 * coding.byte_rate_gbyte_s(link.generation.rate_gtps, link.lanes, link.generation.code)
     out = {"net_mbyte_s": 1000 * v["payload_bytes"] / v["time_ns"], "time_ns": v["time_ns"], "plps": v["plps"]}
     for direction in ("write", "read"):

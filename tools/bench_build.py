@@ -1,0 +1,143 @@
+"""How long a writer waits: clean `make book`, rebuilds after one change, and `make test`, timed.
+
+A benchmark, not a test: it runs the README's commands in this checkout and prints what each took,
+in the firmware's log format (a ``# key: value`` header naming the machine, then BENCH- lines that
+goodput.logs.bench parses), and writes the same text to data/logs/host/build-times.log, which the
+book's status page shows. The environment (`make venv assets`) is set up first and not timed.
+
+Steps, in order:
+
+- ``clean_book``: `make book` after removing _build (every notebook executed);
+- ``nothing_changed``: `make book` again (nothing to rebuild);
+- ``prose_page``: `make book` after touching one prose page;
+- ``one_notebook``: `make book` after editing a code cell of one chapter's notebook (it is executed
+  again); the notebook is restored afterwards and the book rebuilt, untimed;
+- ``make_test``: `make test` (skipped with --no-test).
+
+Usage: python tools/bench_build.py [--no-test] [--output FILE]
+A step that fails stops the benchmark with exit status 1, naming the step and the file holding
+the command's output; nothing is written to --output then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROSE_PAGE = ROOT / "book" / "how-to-read.md"
+NOTEBOOK = ROOT / "notebooks" / "pcie-packets.ipynb"  # among the longest chapters to execute
+OUTPUT = ROOT / "data" / "logs" / "host" / "build-times.log"
+
+
+class StepFailed(Exception):
+    pass
+
+
+def _make(target: str, step: str, logs: Path) -> int:
+    """Run `make target`, its output to a file under ``logs``; the wall time in ms."""
+    out = logs / f"{step}.log"
+    start = time.perf_counter()
+    with out.open("w") as f:
+        done = subprocess.run(["make", target], cwd=ROOT, stdout=f, stderr=subprocess.STDOUT)
+    ms = round((time.perf_counter() - start) * 1000)
+    if done.returncode != 0:
+        raise StepFailed(f"step {step}: `make {target}` exited {done.returncode}; its output is in {out}")
+    return ms
+
+
+def _edited(notebook: dict) -> dict:
+    """``notebook`` with a comment line added to its first code cell: new code to execute."""
+    edited = json.loads(json.dumps(notebook))
+    cell = next(c for c in edited["cells"] if c["cell_type"] == "code")
+    source = "".join(cell["source"])
+    cell["source"] = source + "\n# edited by tools/bench_build.py"
+    return edited
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _git() -> str:
+    rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", ".", f":!{OUTPUT.relative_to(ROOT)}"],
+                           cwd=ROOT).returncode
+    return (rev.stdout.strip() or "unknown") + ("-dirty" if dirty else "")
+
+
+def header(command: str) -> list[str]:
+    """The log's header: the machine, what it ran and when."""
+    return [
+        f"# host: {platform.node()}",
+        f"# cpu: {_cpu()}, {os.cpu_count()} cores",
+        f"# kernel: {platform.system()} {platform.release()}",
+        f"# python: {platform.python_version()}",
+        f"# command: {command}",
+        f"# date: {datetime.now(timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')}",
+        f"# git: {_git()}",
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-test", action="store_true", help="leave out the make_test step")
+    parser.add_argument("--output", type=Path, default=OUTPUT, help=f"the log to write (default: {OUTPUT})")
+    args = parser.parse_args(argv)
+
+    logs = Path(tempfile.mkdtemp(prefix="bench-build-"))
+    lines = header("python tools/bench_build.py" + (" --no-test" if args.no_test else ""))
+    lines.append(f"BENCH-CONFIG bench=build cores={os.cpu_count()} usable_cores={len(os.sched_getaffinity(0))}")
+    original = NOTEBOOK.read_text(encoding="utf-8")
+    try:
+        _make("venv", "environment_venv", logs)
+        _make("assets", "environment_assets", logs)
+        shutil.rmtree(ROOT / "_build", ignore_errors=True)
+        results = [("clean_book", _make("book", "clean_book", logs)),
+                   ("nothing_changed", _make("book", "nothing_changed", logs))]
+        PROSE_PAGE.touch()
+        results.append(("prose_page", _make("book", "prose_page", logs)))
+        NOTEBOOK.write_text(json.dumps(_edited(json.loads(original)), indent=1, ensure_ascii=False) + "\n",
+                            encoding="utf-8")
+        try:
+            results.append(("one_notebook", _make("book", "one_notebook", logs)))
+        finally:
+            NOTEBOOK.write_text(original, encoding="utf-8")
+        _make("book", "restored", logs)
+        if not args.no_test:
+            results.append(("make_test", _make("test", "make_test", logs)))
+    except StepFailed as failed:
+        print(f"bench_build: {failed}", file=sys.stderr)
+        return 1
+    lines += [f"BENCH-RESULT bench=build step={step} wall_ms={ms}" for step, ms in results]
+    lines.append("BENCH-DONE bench=build status=ok")
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+    args.output.write_text(text, encoding="utf-8")
+    # The status page shows the new figures: rebuild what reads them (the status page alone).
+    try:
+        _make("book", "status_page", logs)
+    except StepFailed as failed:
+        print(f"bench_build: {failed}", file=sys.stderr)
+        return 1
+    shutil.rmtree(logs, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
