@@ -25,7 +25,7 @@ EXT_STAMP := _build/.extensions-stamp
 # Each chapter's workbook, exported before the build so the pages can link it for download.
 WORKBOOKS := _build/workbooks/.complete
 
-.PHONY: book test test-other-cpu serve lab refresh lock clean venv assets chromium libreoffice workbooks capture firmware
+.PHONY: book test test-fast test-other-cpu serve lab refresh lock clean venv assets chromium libreoffice workbooks capture firmware
 
 ## book: build the HTML book into _build/html (sets everything up first)
 book: $(HTML)
@@ -58,6 +58,10 @@ PYTEST := $(BIN)/python -m pytest -n auto
 ## test: run every test: unit, data, notebooks (nbval), the built book in a browser
 test: $(HTML) chromium libreoffice
 	$(PYTEST) --nbval --nbval-sanitize-with tests/nbval-sanitize.cfg
+
+## test-fast: the quick inner loop (models, parsers, data, CLI, committed notebooks' digits; no book, no browser, no nbval)
+test-fast: $(STAMP)
+	GOODPUT_FUZZ_EXAMPLES=100 $(PYTEST) -p no:nbval -m "not book and not slow" tests
 
 ## test-other-cpu: the notebooks again (nbval) with the SIMD kernels of an older CPU (CI runs it after make test)
 OTHER_CPU := OPENBLAS_CORETYPE=Prescott NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL"

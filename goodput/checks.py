@@ -124,7 +124,7 @@ def _formula(formula, model: float, what: str) -> str:
         return ""
     expr, values = formula
     text = number_formula(expr, values)  # refuses a symbol without a number
-    got = float(sp.sympify(expr).subs(values))
+    got = float(sp.sympify(expr).xreplace({sym: sp.sympify(v) for sym, v in values.items()}))
     if not math.isclose(got, model, rel_tol=1e-9, abs_tol=1e-12):
         raise ValueError(f"{what}: the formula gives {got!r}, the model {model!r}")
     return text

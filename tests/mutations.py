@@ -7,15 +7,17 @@ a :class:`~goodput.errors.LogFormatError` naming the file and one of its lines.
 """
 
 import io
+import os
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from goodput.errors import LogFormatError
 
-#: The fuzz of every parser: the same examples on every run, a few seconds per parser.
-FUZZ = settings(max_examples=1000, deadline=None, derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.too_slow])
+#: The fuzz of every parser: the same examples on every run, a few seconds per parser. `make test`
+#: draws 1000 files a parser; `make test-fast` sets GOODPUT_FUZZ_EXAMPLES=100, a smaller draw.
+FUZZ = settings(max_examples=int(os.environ.get("GOODPUT_FUZZ_EXAMPLES", "1000")), deadline=None,
+                derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 _ANY_CHARACTER = st.characters(codec="utf-8")
 

@@ -22,6 +22,8 @@ from goodput.render import pcie as pcie_charts
 
 from browser import errors, live_ready, opened, operate, rows, signal, view_index
 
+pytestmark = pytest.mark.book
+
 HTML = Path(__file__).resolve().parent.parent / "_build" / "html"
 
 
@@ -117,8 +119,9 @@ FORMULAS = """async () => {
 @pytest.mark.parametrize("page_path", PAGES)
 def test_every_page_loads_offline_without_errors(browser, book_url, page_path):
     with opened(browser, book_url + page_path) as (page, log):
-        page.wait_for_timeout(300)
-        found = page.evaluate(FORMULAS)
+        if page.locator(".goodput-live, .vega-embed").count():
+            live_ready(page)  # every chart drawn, every table computed
+        found = page.evaluate(FORMULAS)  # after the fonts the page uses have loaded or failed
         assert found["katex"] == found["math"], "a formula that is not static KaTeX HTML"
         assert [s for s in found["scripts"] if re.search(r"mathjax|katex|tex-(mml-)?(chtml|svg)", s, re.I)] == []
         assert found["globals"] == ["undefined", "undefined"], "a math script ran"
@@ -130,6 +133,15 @@ def test_every_page_loads_offline_without_errors(browser, book_url, page_path):
         assert log["failed"] == [], "failed requests"
         assert errors(log) == [], "console errors"
         assert page.locator(".error").filter(has_text="Error loading script").count() == 0
+
+
+def test_a_request_to_another_host_is_recorded_and_never_reaches_it(browser, book_url):
+    # the harness the page tests rely on: chromium resolves no other host, and opened() records the request
+    with opened(browser, book_url + "book/how-to-read.html") as (page, log):
+        outcome = page.evaluate("""() => fetch('https://cdn.jsdelivr.net/npm/vega@6').then(
+            r => 'reached: ' + r.status, e => 'failed: ' + e.name)""")
+    assert outcome == "failed: TypeError"
+    assert log["foreign"] == ["https://cdn.jsdelivr.net/npm/vega@6"]
 
 
 def test_line_coding_slider_recomputes_the_chart_as_the_model_does(browser, book_url):

@@ -23,6 +23,8 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from browser import WIDTHS, errors, opened
 
+pytestmark = pytest.mark.book
+
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
 KATEX = ROOT / "_vendor" / "katex"
@@ -200,6 +202,7 @@ def _build(tmp_path: Path, body: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_the_book_s_kinds_of_formula_typeset_in_a_small_build(tmp_path):
     done = _build(tmp_path, textwrap.dedent(r"""
         Inline :math:`N_{\mathrm{ack}}` and a block:
@@ -219,6 +222,7 @@ def test_the_book_s_kinds_of_formula_typeset_in_a_small_build(tmp_path):
     assert "_static/katex/katex.min.css" in page
 
 
+@pytest.mark.slow
 def test_a_formula_katex_cannot_typeset_fails_the_build_and_is_named(tmp_path):
     done = _build(tmp_path, "Fine :math:`\\frac{a}{b}`, then a refusal:\n\n.. math:: \\notacommand{x} + 1\n")
     assert done.returncode != 0

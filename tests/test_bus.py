@@ -1,7 +1,4 @@
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import sympy as sp
@@ -10,7 +7,9 @@ from goodput import bus, checks, data
 from goodput.errors import ParameterError
 from goodput.render import bus as bus_charts
 
-GOODPUT = Path(sys.executable).parent / "goodput"
+from command import call
+
+
 CHECKS = checks.collect("keystone-memory-edma")
 ERRATA = {
     ("Table 1", "EDMA4(Single TC) (256 bits x 1200M/2)", "result of the comment's formula"),
@@ -168,7 +167,7 @@ def test_a_corepac_is_numbered_in_ascii_digits():
 
 
 def run(*args):
-    return subprocess.run([str(GOODPUT), "bus", *args], capture_output=True, text=True, timeout=60)
+    return call("bus", *args)
 
 
 def test_goodput_bus_json_gives_limits_bound_and_bridges():

@@ -1,7 +1,4 @@
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import sympy as sp
@@ -10,7 +7,7 @@ from goodput import can, checks
 from goodput.errors import ParameterError
 from goodput.render import can as can_charts
 
-GOODPUT = Path(sys.executable).parent / "goodput"
+from command import call
 
 
 def test_the_datasheets_bit_counts_are_the_fields_without_stuffing_and_intermission():
@@ -53,8 +50,8 @@ def test_impossible_can_parameters_are_rejected(args, name):
 
 
 def test_goodput_can_json_and_a_length_no_dlc_can_say():
-    p = subprocess.run([str(GOODPUT), "can", "--bytes", "64", "--json"], capture_output=True, text=True, timeout=60)
+    p = call("can", "--bytes", "64", "--json")
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["frame_time_us"] == pytest.approx(139.8)
-    p = subprocess.run([str(GOODPUT), "can", "--bytes", "9"], capture_output=True, text=True, timeout=60)
+    p = call("can", "--bytes", "9")
     assert p.returncode == 2 and "--bytes 9: data_bytes must be a CAN FD data length" in p.stderr

@@ -4,19 +4,14 @@ import json
 import math
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from goodput import coding
 
-GOODPUT = Path(sys.executable).parent / "goodput"
+from command import GOODPUT, call, run
 
-
-def run(*args, module=False):
-    cmd = [sys.executable, "-m", "goodput", *args] if module else [str(GOODPUT), *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=60)
 
 
 def test_coding_json_echoes_the_inputs_and_gives_goodput_and_efficiency():
@@ -45,32 +40,32 @@ def test_python_dash_m_goodput_is_the_same_command():
     ],
 )
 def test_bad_parameters_exit_2_naming_the_parameter_and_its_range(args, option, words):
-    p = run("coding", *args)
+    p = call("coding", *args)
     assert p.returncode == 2
     assert option in p.stderr and words in p.stderr
     assert p.stdout == ""
 
 
 def test_missing_arguments_exit_2_with_usage():
-    p = run("coding", "--code", "8b10b")
+    p = call("coding", "--code", "8b10b")
     assert p.returncode == 2 and "usage:" in p.stderr
 
 
 def test_checks_prints_every_check_as_csv_and_json():
-    p = run("checks")
+    p = call("checks")
     assert p.returncode == 0, p.stderr
     rows = list(csv.DictReader(io.StringIO(p.stdout)))
     assert len(rows) >= 15
     assert {"document", "where", "row", "published", "model", "tolerance", "status"} <= set(rows[0])
-    j = run("checks", "--format", "json", module=True)
+    j = call("checks", "--format", "json")
     assert len(json.loads(j.stdout)) == len(rows)
 
 
 def test_checks_can_filter_by_status_and_chapter():
-    p = run("checks", "--status", "rounding", "--chapter", "line-coding")
+    p = call("checks", "--status", "rounding", "--chapter", "line-coding")
     rows = list(csv.DictReader(io.StringIO(p.stdout)))
     assert rows and all(r["status"] == "rounding" for r in rows)
-    bad = run("checks", "--chapter", "nowhere")
+    bad = call("checks", "--chapter", "nowhere")
     assert bad.returncode == 2 and "nowhere" in bad.stderr
 
 
@@ -115,8 +110,9 @@ LONG = "1" * 5000
         (["export", "xlsx", "line-coding", "-o", ""], "-o is empty"),
     ],
 )
-def test_careless_input_exits_2_with_one_line_naming_what_is_wrong(args, words, tmp_path):
-    p = subprocess.run([str(GOODPUT), *args], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+def test_careless_input_exits_2_with_one_line_naming_what_is_wrong(args, words, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    p = call(*args)
     assert (p.returncode, p.stdout) == (2, ""), p.stderr
     assert p.stderr.count("\n") == 1 and words in p.stderr
     assert not list(tmp_path.iterdir())  # nothing written, not even a workbook under a default name
@@ -136,7 +132,8 @@ def test_a_result_that_is_not_finite_is_refused_not_printed(monkeypatch, capsys)
         assert out.out == "" and "transfer_time_us is not a finite number" in out.err
 
 
-@pytest.mark.parametrize("args", [["checks"], ["coding", "--code", "8b10b", "--rate-gbaud", "2.5"],
+@pytest.mark.parametrize("args", [["checks", "--chapter", "line-coding"],
+                                  ["coding", "--code", "8b10b", "--rate-gbaud", "2.5"],
                                   ["coding", "--code", "8b10b", "--rate-gbaud", "2.5", "--json"]])
 def test_a_full_disk_is_a_one_line_error_not_a_traceback(args):
     with open("/dev/full", "w") as full:
@@ -154,7 +151,7 @@ def test_pcie_help_states_every_generation_and_every_dllp_and_skp_form():
     assert ", ".join(map(str, pcie.GENERATIONS)) in gen
     assert all(form in p.stdout for form in ("every:N", "every-any:N", "spec", "A/B", "min", "max"))
     for args in (["--gen", str(max(pcie.GENERATIONS))], ["--dllp", "every-any:2"], ["--skp", "4/1538"]):
-        assert run("pcie", "write", "--size", "64", *args).returncode == 0
+        assert call("pcie", "write", "--size", "64", *args).returncode == 0
 
 
 @pytest.mark.parametrize("make, words", [
@@ -164,7 +161,7 @@ def test_pcie_help_states_every_generation_and_every_dllp_and_skp_form():
 ])
 def test_export_to_where_no_workbook_can_go_is_one_clear_line(make, words, tmp_path):
     target = make(tmp_path)
-    p = run("export", "xlsx", "line-coding", "-o", str(target))
+    p = call("export", "xlsx", "line-coding", "-o", str(target))
     assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
     assert words in p.stderr and p.stderr.count(str(target)) == 1
 
@@ -186,7 +183,7 @@ def test_goodput_size_refuses_what_is_no_elf_file_without_waiting(make, words, t
     (["can", "--bytes", "8", "--stuffing", "-0"], "stuffing", 0.0),
 ])
 def test_a_number_in_exponent_form_or_minus_zero_is_read_as_the_model_reads_it(args, key, value):
-    p = run(*args, "--json")
+    p = call(*args, "--json")
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert out[key] == value and str(out[key]) == str(value)

@@ -16,6 +16,8 @@ import pytest
 from goodput import ethernet, hostbench
 from goodput.logs import bench, ndk_console
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 BUILD = FIRMWARE / "build"

@@ -1,7 +1,4 @@
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import sympy as sp
@@ -9,6 +6,9 @@ import sympy as sp
 from goodput import checks, coding, hyperlink
 from goodput.errors import ParameterError
 from goodput.render import tables
+
+from command import call
+
 
 CHECKS = checks.collect("hyperlink")
 EXPECTED = {"write, 256-byte packets": "rounding", "read, 32-byte packets (MSMC SRAM)": "rounding",
@@ -59,11 +59,10 @@ def test_maximum_achievable_reads_imply_twelve_bytes_per_packet():
     assert set(reads["implied bytes per packet"]) == {"12.0"}
 
 
-EXE = str(Path(sys.executable).parent / "goodput")
 
 
 def _cli(*args):
-    return subprocess.run([EXE, "hyperlink", *args], capture_output=True, text=True, timeout=60)
+    return call("hyperlink", *args)
 
 
 def test_cli_write_prints_goodput_and_a_breakdown_that_adds_up():

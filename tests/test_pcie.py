@@ -1,16 +1,16 @@
 import itertools
 import json
 import math
-import subprocess
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 import sympy as sp
 
 from goodput import checks, coding, pcie, pcie_spec
 from goodput.errors import ParameterError
+
+from command import call
+
 
 CHECKS = checks.collect("pcie-packets")
 LARGE = ("1 K", "2 K", "4 K", "8 K", "16 K", "32 K")
@@ -161,12 +161,10 @@ def test_agrees_with_pcie_bench_but_for_the_dllp_share_of_wide_links(gen, lanes,
                                                       rel=1e-9)
 
 
-GOODPUT = Path(sys.executable).parent / "goodput"
 
 
 def test_cli_prints_inputs_goodput_efficiency_and_breakdown():
-    p = subprocess.run([str(GOODPUT), "pcie", "write", "--gen", "1", "--lanes", "4", "--mps", "256",
-                        "--size", "1024", "--duplex", "--json"], capture_output=True, text=True, timeout=60)
+    p = call("pcie", "write", "--gen", "1", "--lanes", "4", "--mps", "256", "--size", "1024", "--duplex", "--json")
     assert p.returncode == 0, p.stderr
     r = json.loads(p.stdout)
     assert r["gen"] == 1 and r["lanes"] == 4 and r["size_bytes"] == 1024 and r["duplex"] is True
@@ -181,8 +179,7 @@ def test_cli_prints_inputs_goodput_efficiency_and_breakdown():
     (["--dllp", "every:x"], "--dllp every:x"),
 ])
 def test_cli_rejects_bad_links_with_exit_2(args, words):
-    p = subprocess.run([str(GOODPUT), "pcie", "write", "--size", "64", *args],
-                       capture_output=True, text=True, timeout=60)
+    p = call("pcie", "write", "--size", "64", *args)
     assert p.returncode == 2 and words in p.stderr
 
 

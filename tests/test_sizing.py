@@ -14,7 +14,9 @@ from mutations import FUZZ, mutated_log, parse_or_refuse
 from goodput import checks, sizing
 from goodput.errors import DataError, LogFormatError
 
-GOODPUT = Path(sys.executable).parent / "goodput"
+from command import call
+
+
 HOST = Path(__file__).resolve().parent.parent / "data" / "logs" / "host"
 
 
@@ -33,7 +35,7 @@ def test_a_file_that_is_not_elf_is_refused_by_name(tmp_path):
     bad.write_text("hello")
     with pytest.raises(DataError, match="notes.txt: not an ELF file"):
         sizing.sections(bad)
-    p = subprocess.run([str(GOODPUT), "size", str(bad)], capture_output=True, text=True, timeout=60)
+    p = call("size", str(bad))
     assert p.returncode == 2 and "not an ELF file" in p.stderr
 
 

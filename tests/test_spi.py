@@ -1,7 +1,4 @@
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import sympy as sp
@@ -10,7 +7,7 @@ from goodput import checks, spi
 from goodput.errors import ParameterError
 from goodput.render import spi as spi_charts
 
-GOODPUT = Path(sys.executable).parent / "goodput"
+from command import call
 
 
 def test_the_datasheets_64_us_and_every_throughput_are_reproduced():
@@ -52,11 +49,9 @@ def test_impossible_spi_parameters_are_rejected(args, name):
 
 
 def test_goodput_spi_json_and_a_zero_word_width():
-    p = subprocess.run([str(GOODPUT), "spi", "--words", "100", "--bits", "32", "--json"], capture_output=True,
-                       text=True, timeout=60)
+    p = call("spi", "--words", "100", "--bits", "32", "--json")
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert out["transfer_time_us"] == pytest.approx(64 + 99 * 0.18)
-    p = subprocess.run([str(GOODPUT), "spi", "--words", "100", "--bits", "0"], capture_output=True, text=True,
-                       timeout=60)
+    p = call("spi", "--words", "100", "--bits", "0")
     assert p.returncode == 2 and "--bits 0: word_bits must be" in p.stderr

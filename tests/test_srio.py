@@ -1,7 +1,4 @@
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import sympy as sp
@@ -10,7 +7,9 @@ from goodput import checks, coding, data, srio
 from goodput.errors import ParameterError
 from goodput.render import srio as srio_charts
 
-GOODPUT = Path(sys.executable).parent / "goodput"
+from command import call
+
+
 CHECKS = checks.collect("srio")
 
 
@@ -117,7 +116,7 @@ def test_wire_bytes_rejects_a_payload_above_256():
 
 
 def run(*args):
-    return subprocess.run([str(GOODPUT), "srio", *args], capture_output=True, text=True, timeout=60)
+    return call("srio", *args)
 
 
 def test_goodput_srio_json_echoes_inputs_and_breaks_down_the_bytes():

@@ -193,6 +193,7 @@ def _fits(env: dict[str, str]) -> dict:
     return json.loads(run.stdout)
 
 
+@pytest.mark.slow
 def test_every_fit_gives_the_same_digits_with_another_cpus_simd_kernels():
     here, other = _fits({}), _fits(OTHER_CPU)
     assert here.keys() == other.keys()

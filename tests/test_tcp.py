@@ -1,7 +1,4 @@
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import sympy as sp
@@ -9,7 +6,7 @@ import sympy as sp
 from goodput import checks, data, tcp
 from goodput.errors import ParameterError
 
-GOODPUT = Path(sys.executable).parent / "goodput"
+from command import call
 
 
 def test_an_8192_byte_write_makes_six_segments_and_the_ndks_94595():
@@ -69,7 +66,7 @@ def test_impossible_tcp_parameters_are_rejected(kwargs, name):
 
 
 def run(*args):
-    return subprocess.run([str(GOODPUT), "tcp", *args], capture_output=True, text=True, timeout=60)
+    return call("tcp", *args)
 
 
 def test_goodput_tcp_json_echoes_inputs_and_breaks_down_the_bytes():

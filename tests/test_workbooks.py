@@ -22,6 +22,8 @@ from goodput.render.workbook import HEADER_ROW, SHEETS
 
 from calc_points import points
 
+pytestmark = pytest.mark.slow
+
 CHAPTERS = list(calculations.CHAPTERS)
 UNO_PYTHON = "/usr/bin/python3"
 DRIVER = Path(__file__).with_name("libreoffice_recalc.py")
