@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from . import checks, data
+from . import checks, data, status
 from .logs import log_lines, read_log
 
 __all__ = ["errata_markdown", "rounding_markdown", "sources_markdown", "chapter_link"]
@@ -92,6 +92,8 @@ def logs_markdown() -> str:
     lines = ["| log | source | excerpt or command | note |", "|---|---|---|---|"]
     count = 0
     for path in sorted(root.rglob("*.log")):
+        if path == status.BUILD_TIMES:
+            continue  # the build's times, not a source of a chapter: on the status page
         header = {}
         for line in log_lines(read_log(path)):
             if not line.startswith("# "):

@@ -1,4 +1,4 @@
-"""What built the book: interpreter, library and JavaScript versions."""
+"""What built the book: interpreter, library and JavaScript versions, and how long building it takes."""
 
 from __future__ import annotations
 
@@ -7,7 +7,12 @@ import platform
 from importlib import metadata
 from pathlib import Path
 
-__all__ = ["python_packages", "js_packages", "versions_markdown"]
+import pandas as pd
+
+from .logs import bench
+
+__all__ = ["python_packages", "js_packages", "versions_markdown", "BUILD_STEPS", "BUILD_TIMES",
+           "build_times", "build_times_markdown"]
 
 PYTHON_PACKAGES = ("sympy", "numpy", "pandas", "altair", "ipywidgets", "jupyter-book",
                    "myst-nb", "sphinx", "nbval", "vl-convert-python")
@@ -27,3 +32,48 @@ def versions_markdown() -> str:
     rows += [(k, v) for k, v in python_packages().items()]
     rows += [(f"{k} (JavaScript, served locally)", v) for k, v in js_packages().items()]
     return "| component | version |\n|---|---|\n" + "\n".join(f"| {k} | {v} |" for k, v in rows)
+
+
+#: tools/bench_build.py's log: the wall time of each step below, on the machine its header names.
+BUILD_TIMES = Path(__file__).resolve().parent.parent / "data" / "logs" / "host" / "build-times.log"
+
+#: What each step of tools/bench_build.py runs, in its order.
+BUILD_STEPS = {
+    "clean_book": "`make book` with no _build/: every notebook executed",
+    "nothing_changed": "`make book` again, nothing changed",
+    "prose_page": "`make book` after touching one prose page (book/how-to-read.md)",
+    "one_notebook": "`make book` after editing a code cell of notebooks/pcie-packets.ipynb",
+    "make_test": "`make test`: every test, nbval and the browser at two widths included",
+}
+
+
+def build_times(path: Path = BUILD_TIMES):
+    """The log's steps as a table (step, what it runs, seconds) with its header in ``attrs``; a step the
+    log has that BUILD_STEPS does not describe is an error naming the log's line."""
+    from .errors import LogFormatError
+
+    frame = bench.results(path)
+    if frame.attrs["config"].get("bench") != "build":
+        raise LogFormatError(path, 1, f"a log of bench={frame.attrs['config'].get('bench')}, not of bench=build")
+    for step, line in zip(frame["step"], frame["line"]):
+        if step not in BUILD_STEPS:
+            raise LogFormatError(path, line, f"step={step} is none of {', '.join(BUILD_STEPS)}")
+    out = pd.DataFrame({"step": frame["step"], "what": frame["step"].map(BUILD_STEPS),
+                        "seconds": [f"{ms / 1000:.1f}" for ms in frame["wall_ms"]], "line": frame["line"]})
+    out.attrs = dict(frame.attrs)
+    return out
+
+
+def build_times_markdown(path: Path = BUILD_TIMES) -> str:
+    """The build and test times as a Markdown table, with the machine and revision they were measured
+    on, then the log as the benchmark printed it; a note instead when it has not been run."""
+    if not path.exists():
+        return f"Not measured yet: `tools/bench_build.py` writes `{path.name}`."
+    frame = build_times(path)
+    h = frame.attrs["header"]
+    rows = "\n".join(f"| {r.what} | {r.seconds} |" for r in frame.itertuples())
+    return (f"Measured with `{h.get('command', '?')}` on {h.get('cpu', '?')} ({h.get('host', '?')}), "
+            f"{h.get('date', '?')}, at revision {h.get('git', '?')}.\n\n"
+            f"| step | seconds |\n|---|---:|\n{rows}\n\n"
+            f"The benchmark's log (`data/logs/host/{path.name}`), as it printed it:\n\n"
+            f"```text\n{path.read_text(encoding='utf-8').rstrip()}\n```")

@@ -37,6 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PROSE_PAGE = ROOT / "book" / "how-to-read.md"
 NOTEBOOK = ROOT / "notebooks" / "pcie-packets.ipynb"  # among the longest chapters to execute
 OUTPUT = ROOT / "data" / "logs" / "host" / "build-times.log"
+#: The steps, in order (goodput.status.BUILD_STEPS says what each runs, for the status page).
+STEPS = ("clean_book", "nothing_changed", "prose_page", "one_notebook", "make_test")
 
 
 class StepFailed(Exception):

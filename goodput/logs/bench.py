@@ -1,4 +1,5 @@
-"""Parser for the machine lines of the book's benchmark firmware (``firmware/``).
+"""Parser for the machine lines of the book's benchmark firmware (``firmware/``), and of
+``tools/bench_build.py`` (``bench=build``: the book's build and test times), which prints the same format.
 
 A captured log is a header of ``# key: value`` lines (host, CPU, kernel,
 compiler, flags, command, date, git revision), then what the program printed::
@@ -48,7 +49,7 @@ _RAW_INTEGER = re.compile(rf"""
 _KINDS = ("CONFIG", "RESULT", "ERROR", "DONE")
 
 #: The keys whose value is a word; every other key of a machine line carries a raw integer.
-TEXT_KEYS = frozenset({"bench", "sweep", "direction", "address", "status", "error"})
+TEXT_KEYS = frozenset({"bench", "sweep", "direction", "address", "status", "error", "step"})
 
 
 @dataclass

@@ -1,0 +1,76 @@
+"""The build benchmark's log (tools/bench_build.py) and the status page's table of it."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from goodput import status
+from goodput.errors import LogFormatError
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+import bench_build  # noqa: E402
+
+LOG = """# host: h
+# cpu: Some CPU, 2 cores
+# command: python tools/bench_build.py
+# date: 2026-11-23T00:00:00Z
+# git: abc1234
+BENCH-CONFIG bench=build cores=2 usable_cores=2
+BENCH-RESULT bench=build step=clean_book wall_ms=61234
+BENCH-RESULT bench=build step={step} wall_ms=950
+BENCH-DONE bench=build status=ok
+"""
+
+
+def test_the_benchmark_times_the_steps_the_status_page_describes():
+    assert bench_build.STEPS == tuple(status.BUILD_STEPS)
+
+
+def test_the_committed_log_times_every_step_on_a_machine_it_names():
+    frame = status.build_times()
+    header = frame.attrs["header"]
+    no_test = "--no-test" in header["command"].split()
+    assert tuple(frame["step"]) == (bench_build.STEPS[:-1] if no_test else bench_build.STEPS)
+    assert all(float(s) > 0 for s in frame["seconds"])
+    assert {"host", "cpu", "kernel", "python", "command", "date", "git"} <= set(header)
+    assert header["cpu"].endswith(" cores") and header["command"].startswith("python tools/bench_build.py")
+    assert frame.attrs["config"]["cores"] >= 1
+
+
+def test_the_table_gives_seconds_and_the_log_itself(tmp_path):
+    path = tmp_path / "build-times.log"
+    path.write_text(LOG.format(step="prose_page"))
+    text = status.build_times_markdown(path)
+    assert "| `make book` with no _build/: every notebook executed | 61.2 |" in text
+    assert "| `make book` after touching one prose page (book/how-to-read.md) | 0.9 |" in text
+    assert "Some CPU, 2 cores" in text and "abc1234" in text
+    assert "BENCH-RESULT bench=build step=prose_page wall_ms=950" in text
+
+
+def test_a_step_the_page_does_not_describe_is_refused_naming_its_line(tmp_path):
+    path = tmp_path / "build-times.log"
+    path.write_text(LOG.format(step="coffee"))
+    with pytest.raises(LogFormatError, match=r"build-times.log:8: step=coffee is none of clean_book"):
+        status.build_times(path)
+
+
+def test_a_log_of_another_benchmark_is_no_build_log(tmp_path):
+    path = tmp_path / "memcopy.log"
+    path.write_text(LOG.format(step="prose_page").replace("bench=build", "bench=memcopy"))
+    with pytest.raises(LogFormatError, match="not of bench=build"):
+        status.build_times(path)
+
+
+def test_without_a_log_the_page_says_how_to_make_one(tmp_path):
+    assert "tools/bench_build.py" in status.build_times_markdown(tmp_path / "build-times.log")
+
+
+def test_an_edited_notebook_has_new_code_and_keeps_the_rest():
+    notebook = {"cells": [{"cell_type": "markdown", "source": ["# t"]},
+                          {"cell_type": "code", "source": ["x = 1\n", "x"]}], "metadata": {}}
+    edited = bench_build._edited(notebook)
+    assert edited["cells"][0] == notebook["cells"][0]
+    assert edited["cells"][1]["source"] != notebook["cells"][1]["source"]
+    assert edited["cells"][1]["source"].startswith("x = 1\nx")
+    assert notebook["cells"][1]["source"] == ["x = 1\n", "x"]  # the original is left as it was
