@@ -58,8 +58,8 @@ def build_times(path: Path = BUILD_TIMES):
     for step, line in zip(frame["step"], frame["line"]):
         if step not in BUILD_STEPS:
             raise LogFormatError(path, line, f"step={step} is none of {', '.join(BUILD_STEPS)}")
-    out = pd.DataFrame({"step": frame["step"], "what": frame["step"].map(BUILD_STEPS),
-                        "seconds": [f"{ms / 1000:.1f}" for ms in frame["wall_ms"]], "line": frame["line"]})
+    out = pd.DataFrame({"step": frame["step"], "what": frame["step"].map(BUILD_STEPS), "wall_ms": frame["wall_ms"],
+                        "seconds": [f"{ms / 1000:.2f}" for ms in frame["wall_ms"]], "line": frame["line"]})
     out.attrs = dict(frame.attrs)
     return out
 
