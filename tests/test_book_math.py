@@ -198,8 +198,13 @@ def _build(tmp_path: Path, body: str) -> subprocess.CompletedProcess:
         katex_css_path = "katex/katex.min.css"
         """))
     (src / "index.rst").write_text(body)
-    return subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", str(src), str(tmp_path / "out")],
-                          capture_output=True, text=True, timeout=120)
+    # The output goes to files, not pipes: a process the build leaves behind holding them (a KaTeX
+    # server, see goodput_math._stop_server) cannot keep this waiting for their end.
+    with open(tmp_path / "stdout", "w+") as out, open(tmp_path / "stderr", "w+") as err:
+        done = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-q", str(src), str(tmp_path / "out")],
+                              stdout=out, stderr=err, text=True, timeout=120)
+        out.seek(0), err.seek(0)
+        return subprocess.CompletedProcess(done.args, done.returncode, out.read(), err.read())
 
 
 @pytest.mark.slow

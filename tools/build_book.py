@@ -52,7 +52,7 @@ def toc_documents(root: Path = ROOT) -> list[Path]:
     for name in names:
         found = [root / f"{name}{suffix}" for suffix in (".ipynb", ".md") if (root / f"{name}{suffix}").exists()]
         if not found:
-            raise SystemExit(f"execute_notebooks: _toc.yml lists {name!r}, which is no .ipynb or .md file")
+            raise SystemExit(f"build_book: _toc.yml lists {name!r}, which is no .ipynb or .md file")
         paths.append(found[0])
     return paths
 

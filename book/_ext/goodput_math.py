@@ -15,6 +15,9 @@ A page then needs KaTeX's style sheet and the fonts its formulas use, both under
   renderer ``goodput_katex`` (``html_math_renderer``) is sphinxcontrib-katex's, with KaTeX's error
   turned into a warning at the formula's page and line (``make book`` runs with ``-W``) and, even
   without ``-W``, a failed build;
+- stops KaTeX's node server when the build ends, failed or not: sphinxcontrib-katex leaves that to
+  ``atexit``, and failed builds have left it running, holding the stderr of whatever started the
+  build (a caller reading that to its end then waits for ever);
 - links KaTeX's style sheet and ``goodput-math.css`` only from pages that show a formula, and
   sphinxcontrib-katex's ``katex-math.css`` from none: ``goodput-math.css`` holds what the book needs
   of it, and its ``div.math`` padding would take 2.5em from a phone's column.
@@ -22,6 +25,7 @@ A page then needs KaTeX's style sheet and the fonts its formulas use, both under
 
 from __future__ import annotations
 
+import atexit
 import shutil
 from pathlib import Path
 
@@ -100,6 +104,14 @@ def _build_finished(app, exception):
         app.statuscode = 1
 
 
+def _stop_server(app, exception):
+    server = katex.KaTeXServer.katex_server
+    if server is not None:
+        katex.KaTeXServer.katex_server = None
+        atexit.unregister(katex.KaTeXServer.terminate)  # it would remove the run folder a second time
+        server.terminate()
+
+
 def setup(app):
     app.setup_extension("sphinxcontrib.katex")
     app.add_html_math_renderer(
@@ -111,4 +123,5 @@ def setup(app):
     app.connect("builder-inited", _builder_inited)
     app.connect("html-page-context", _stylesheets, priority=900)
     app.connect("build-finished", _build_finished, priority=900)
+    app.connect("build-finished", _stop_server, priority=950)
     return {"parallel_read_safe": True, "parallel_write_safe": False}
