@@ -83,14 +83,15 @@ def _execute(path: str, notebook):
     return path, result.nb, result.time, (result.exc_string if result.err is not None else None)
 
 
-def execute_stale(jobs: int, cache_path: Path = CACHE) -> list[str]:
-    """Execute every notebook of the book that the cache lacks, ``jobs`` at a time; the ones that failed."""
+def execute_stale(jobs: int, cache_path: Path = CACHE, root: Path = ROOT) -> list[str]:
+    """Execute every notebook of the book at ``root`` that the cache lacks, ``jobs`` at a time; the ones
+    that failed, by path from ``root``."""
     from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
 
     cache = get_cache(str(cache_path))
     stale = []
-    for path in toc_documents():
+    for path in toc_documents(root):
         read = read_notebook(path)
         if read is None or _forced(read[0]):
             continue
@@ -111,7 +112,7 @@ def execute_stale(jobs: int, cache_path: Path = CACHE) -> list[str]:
         futures = [pool.submit(_execute, str(path), notebook) for path, notebook, _ in stale]
         for future in as_completed(futures):
             path, executed, seconds, error = future.result()
-            name = os.path.relpath(path, ROOT)
+            name = os.path.relpath(path, root)
             if error is not None:
                 failed.append(name)
                 print(f"build_book: {name} failed after {seconds:.1f} s:\n{error}", file=sys.stderr)

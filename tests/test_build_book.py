@@ -1,0 +1,55 @@
+"""tools/build_book.py: the notebooks it executes before the build, and the cache it leaves for myst-nb."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import build_book  # noqa: E402
+
+
+def _notebook(*code: str) -> dict:
+    return {"cells": [{"cell_type": "code", "execution_count": None, "id": f"cell{i}", "metadata": {}, "outputs": [],
+                       "source": c} for i, c in enumerate(code)],
+            "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+            "nbformat": 4, "nbformat_minor": 5}
+
+
+def test_every_page_of_the_toc_is_found_and_only_notebooks_are_executed():
+    pages = {str(p.relative_to(ROOT)) for p in build_book.toc_documents()}
+    assert {f"notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")} <= pages
+    assert build_book.read_notebook(ROOT / "book" / "intro.md") is None  # prose, not a notebook
+    errata, _ = build_book.read_notebook(ROOT / "book" / "errata.md")
+    status, _ = build_book.read_notebook(ROOT / "book" / "status.md")
+    assert not build_book._forced(errata) and build_book._forced(status)
+
+
+@pytest.mark.book
+def test_the_build_left_every_notebook_where_myst_nb_looks_it_up():
+    # the same reader and hash as myst-nb: otherwise the build would execute every notebook again
+    from jupyter_cache import get_cache
+
+    cache = get_cache(str(build_book.CACHE))
+    for path in build_book.toc_documents():
+        read = build_book.read_notebook(path)
+        if read is not None and not build_book._forced(read[0]):
+            cache.match_cache_notebook(read[0])  # KeyError if it is not there
+
+
+@pytest.mark.slow
+def test_a_failing_notebook_is_named_and_left_out_of_the_cache(tmp_path, capsys):
+    from jupyter_cache import get_cache
+
+    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: fine\nchapters:\n  - file: broken\n")
+    (tmp_path / "fine.ipynb").write_text(json.dumps(_notebook("x = 6 * 7\n", "print(x)")))
+    (tmp_path / "broken.ipynb").write_text(json.dumps(_notebook("1 / 0")))
+    assert build_book.execute_stale(2, tmp_path / "cache", tmp_path) == ["broken.ipynb"]
+    err = capsys.readouterr().err
+    assert "broken.ipynb failed" in err and "ZeroDivisionError" in err
+    cache = get_cache(str(tmp_path / "cache"))
+    assert [Path(r.uri).name for r in cache.list_cache_records()] == ["fine.ipynb"]
+    assert build_book.execute_stale(2, tmp_path / "cache", tmp_path) == ["broken.ipynb"]  # only it, again
+    assert "fine.ipynb" not in capsys.readouterr().out
