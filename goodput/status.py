@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .errors import LogFormatError
 from .logs import bench
 
 __all__ = ["python_packages", "js_packages", "versions_markdown", "BUILD_STEPS", "BUILD_TIMES",
@@ -50,8 +51,6 @@ BUILD_STEPS = {
 def build_times(path: Path = BUILD_TIMES):
     """The log's steps as a table (step, what it runs, seconds) with its header in ``attrs``; a step the
     log has that BUILD_STEPS does not describe is an error naming the log's line."""
-    from .errors import LogFormatError
-
     frame = bench.results(path)
     if frame.attrs["config"].get("bench") != "build":
         raise LogFormatError(path, 1, f"a log of bench={frame.attrs['config'].get('bench')}, not of bench=build")
