@@ -1,14 +1,13 @@
 """tools/build_book.py: the notebooks it executes before the build, and the cache it leaves for myst-nb."""
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
+import build_book
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import build_book  # noqa: E402
 
 
 def _notebook(*code: str) -> dict:
@@ -44,6 +43,7 @@ def test_a_failing_notebook_is_named_and_left_out_of_the_cache(tmp_path, capsys)
     from jupyter_cache import get_cache
 
     (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: fine\nchapters:\n  - file: broken\n")
+    (tmp_path / "_config.yml").write_text("execute:\n  timeout: 60\n")
     (tmp_path / "fine.ipynb").write_text(json.dumps(_notebook("x = 6 * 7\n", "print(x)")))
     (tmp_path / "broken.ipynb").write_text(json.dumps(_notebook("1 / 0")))
     assert build_book.execute_stale(2, tmp_path / "cache", tmp_path) == ["broken.ipynb"]

@@ -1,15 +1,11 @@
 """The build benchmark's log (tools/bench_build.py) and the status page's table of it."""
 
-import sys
-from pathlib import Path
-
 import pytest
 
 from goodput import status
 from goodput.errors import LogFormatError
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-import bench_build  # noqa: E402
+import bench_build
 
 LOG = """# host: h
 # cpu: Some CPU, 2 cores

@@ -1,13 +1,12 @@
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import sympy as sp
 
 from goodput import checks, ethernet
 from goodput.errors import ParameterError
+
+from command import call
 
 CHECKS = checks.collect("ethernet-framing")
 
@@ -61,10 +60,8 @@ def test_saturation_solves_the_balance_of_wire_time_and_dma_time():
 
 
 def test_cli_json_and_errors():
-    exe = str(Path(sys.executable).parent / "goodput")
-    p = subprocess.run([exe, "ethernet", "--frame", "1518", "--stack", "tcp4", "--json"],
-                       capture_output=True, text=True, timeout=60)
+    p = call("ethernet", "--frame", "1518", "--stack", "tcp4", "--json")
     r = json.loads(p.stdout)
     assert r["goodput_gbit_s"] == pytest.approx(10 * 1460 / 1538)
-    bad = subprocess.run([exe, "ethernet", "--frame", "60"], capture_output=True, text=True, timeout=60)
+    bad = call("ethernet", "--frame", "60")
     assert bad.returncode == 2 and "--frame 60" in bad.stderr

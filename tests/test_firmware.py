@@ -16,6 +16,8 @@ import pytest
 from goodput import ethernet, hostbench
 from goodput.logs import bench, ndk_console
 
+from command import run
+
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -276,15 +278,13 @@ def test_the_committed_shaped_link_log_is_within_1_percent_for_8192_byte_writes(
 
 def test_goodput_size_reports_the_host_and_r5f_objects_of_the_core(built):
     import json
-    import sys
 
     p = subprocess.run(["make", "-C", str(FIRMWARE), "objects", "objects-r5f"], capture_output=True, text=True,
                        timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
-    goodput = Path(sys.executable).parent / "goodput"
     for target, machine in (("host", "EM_X86_64"), ("r5f", "EM_ARM")):
         files = [str(BUILD / target / f"{n}.o") for n in ("bench", "memcopy", "tcp_bench")]
-        out = subprocess.run([str(goodput), "size", "--json", *files], capture_output=True, text=True, timeout=60)
+        out = run("size", "--json", *files)
         assert out.returncode == 0, out.stderr
         report = json.loads(out.stdout)
         assert {f["machine"] for f in report["files"]} == {machine} or target == "host"

@@ -29,27 +29,14 @@ import yaml  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "_build" / ".jupyter_cache"  # jupyter-book's default: <output>/.jupyter_cache
-TIMEOUT_S = 300  # as _config.yml's execute.timeout
 
 
 def toc_documents(root: Path = ROOT) -> list[Path]:
     """Every page ``_toc.yml`` lists, as a path to its source file, in book order."""
-    toc = yaml.safe_load((root / "_toc.yml").read_text())
-    names = [toc["root"]]
+    from sphinx_external_toc.parsing import parse_toc_yaml  # jupyter-book's own reader of _toc.yml
 
-    def walk(node):
-        if isinstance(node, dict):
-            if "file" in node:
-                names.append(node["file"])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(toc.get("parts", toc.get("chapters", [])))
     paths = []
-    for name in names:
+    for name in parse_toc_yaml(root / "_toc.yml"):
         found = [root / f"{name}{suffix}" for suffix in (".ipynb", ".md") if (root / f"{name}{suffix}").exists()]
         if not found:
             raise SystemExit(f"build_book: _toc.yml lists {name!r}, which is no .ipynb or .md file")
@@ -74,11 +61,16 @@ def _forced(notebook) -> bool:
     return notebook.metadata.get("mystnb", {}).get("execution_mode") == "force"
 
 
-def _execute(path: str, notebook):
+def execution_timeout(root: Path = ROOT) -> int:
+    """The seconds a cell may take: ``execute.timeout`` of the book's ``_config.yml``, as the build reads it."""
+    return yaml.safe_load((root / "_config.yml").read_text())["execute"]["timeout"]
+
+
+def _execute(path: str, notebook, timeout: int):
     """Run in a worker process: ``(path, executed notebook, seconds, error text or None)``."""
     from jupyter_cache.executors.utils import single_nb_execution
 
-    result = single_nb_execution(notebook, cwd=str(Path(path).parent), timeout=TIMEOUT_S, allow_errors=False,
+    result = single_nb_execution(notebook, cwd=str(Path(path).parent), timeout=timeout, allow_errors=False,
                                  meta_override=True)
     return path, result.nb, result.time, (result.exc_string if result.err is not None else None)
 
@@ -109,7 +101,8 @@ def execute_stale(jobs: int, cache_path: Path = CACHE, root: Path = ROOT) -> lis
     failed = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
         read_data = {str(path): rd for path, _, rd in stale}
-        futures = [pool.submit(_execute, str(path), notebook) for path, notebook, _ in stale]
+        timeout = execution_timeout(root)
+        futures = [pool.submit(_execute, str(path), notebook, timeout) for path, notebook, _ in stale]
         for future in as_completed(futures):
             path, executed, seconds, error = future.result()
             name = os.path.relpath(path, root)
