@@ -118,7 +118,8 @@ FORMULAS = """async () => {
 
 @pytest.mark.parametrize("page_path", PAGES)
 def test_every_page_loads_offline_without_errors(browser, book_url, page_path):
-    with opened(browser, book_url + page_path) as (page, log):
+    # the network idle: every request made, index.html's redirect followed
+    with opened(browser, book_url + page_path, wait_until="networkidle") as (page, log):
         if page.locator(".goodput-live, .vega-embed").count():
             live_ready(page)  # every chart drawn, every table computed
         found = page.evaluate(FORMULAS)  # after the fonts the page uses have loaded or failed
