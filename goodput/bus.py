@@ -38,6 +38,9 @@ import sympy as sp
 from . import checks, data
 from .errors import ParameterError
 from .params import Parameter
+from .symbols import lambdify, maker
+
+symbol = maker(__name__)
 
 __all__ = ["cpu_clock", "ddr3_rate", "ddr3_width", "tc_count", "tc_width", "tc_divider", "width", "clock",
            "divider", "transfers", "PARAMETERS", "TC", "TRANSFER_CONTROLLERS", "ENDPOINTS", "FIFO_BYTES",
@@ -45,16 +48,16 @@ __all__ = ["cpu_clock", "ddr3_rate", "ddr3_width", "tc_count", "tc_width", "tc_d
            "limit_exprs", "copy_limit_exprs", "copy_limits", "evaluate", "bound_expr", "limits", "bound_mb_s", "binding", "shared_bridges",
            "array_commands_expr", "transfer_guidance", "port_rows"]
 
-cpu_clock = sp.Symbol("f_CPU", positive=True)  #: CPU (Main PLL) clock, MHz
-ddr3_rate = sp.Symbol("r_DDR", positive=True)  #: DDR3 data rate, MT/s
-ddr3_width = sp.Symbol("w_DDR", positive=True, integer=True)  #: DDR3 data bus width, bits
-tc_count = sp.Symbol("n_TC", positive=True, integer=True)  #: number of transfer controllers in a copy
-tc_width = sp.Symbol("w_TC", positive=True, integer=True)  #: a TC's bus width, bits
-tc_divider = sp.Symbol("d_TC", positive=True, integer=True)  #: a TC's clock divider of the CPU clock
-width = sp.Symbol("w", positive=True, integer=True)  #: a port's width, bits
-clock = sp.Symbol("f", positive=True)  #: a clock, MHz
-divider = sp.Symbol("d", positive=True, integer=True)  #: divider of that clock
-transfers = sp.Symbol("k", positive=True, integer=True)  #: transfers per clock (2 for DDR)
+cpu_clock = symbol("f_CPU", positive=True)  #: CPU (Main PLL) clock, MHz
+ddr3_rate = symbol("r_DDR", positive=True)  #: DDR3 data rate, MT/s
+ddr3_width = symbol("w_DDR", positive=True, integer=True)  #: DDR3 data bus width, bits
+tc_count = symbol("n_TC", positive=True, integer=True)  #: number of transfer controllers in a copy
+tc_width = symbol("w_TC", positive=True, integer=True)  #: a TC's bus width, bits
+tc_divider = symbol("d_TC", positive=True, integer=True)  #: a TC's clock divider of the CPU clock
+width = symbol("w", positive=True, integer=True)  #: a port's width, bits
+clock = symbol("f", positive=True)  #: a clock, MHz
+divider = symbol("d", positive=True, integer=True)  #: divider of that clock
+transfers = symbol("k", positive=True, integer=True)  #: transfers per clock (2 for DDR)
 
 FIFO_BYTES = 1024  #: every TC's FIFO (§5.3.1)
 
@@ -246,7 +249,7 @@ def _values(cpu_clock_mhz, ddr3_mtps, ddr3_width_bits) -> dict:
 
 @lru_cache(maxsize=None)
 def _numeric(expr: sp.Expr):
-    return sp.lambdify((cpu_clock, ddr3_rate, ddr3_width), expr, "math")
+    return lambdify((cpu_clock, ddr3_rate, ddr3_width), expr, "math")
 
 
 def limits(case: Case, cpu_clock_mhz: float = 1200, ddr3_mtps: float = 1600,
@@ -316,9 +319,9 @@ def evaluate(endpoint_a: str, endpoint_b: str, tc_names=(), tcs: int = 2, tc_wid
 
 # --- §5.3: transfer geometry -------------------------------------------------------------
 
-acnt = sp.Symbol("A", positive=True, integer=True)  #: bytes in one array (ACNT)
-offset = sp.Symbol("o", nonnegative=True, integer=True)  #: start address modulo the burst
-burst = sp.Symbol("D", positive=True, integer=True)  #: data burst size (DBS), bytes
+acnt = symbol("A", positive=True, integer=True)  #: bytes in one array (ACNT)
+offset = symbol("o", nonnegative=True, integer=True)  #: start address modulo the burst
+burst = symbol("D", positive=True, integer=True)  #: data burst size (DBS), bytes
 
 
 def array_commands_expr() -> sp.Expr:
@@ -329,7 +332,7 @@ def array_commands_expr() -> sp.Expr:
 
 @lru_cache(maxsize=1)
 def _commands():
-    return sp.lambdify((acnt, offset, burst), array_commands_expr(), "math")
+    return lambdify((acnt, offset, burst), array_commands_expr(), "math")
 
 
 def _side(start: int, acnt_bytes: int, bcnt: int, index: int, chunk: int) -> tuple[int, int]:

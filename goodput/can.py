@@ -23,17 +23,20 @@ import sympy as sp
 from . import checks, data
 from .errors import ParameterError
 from .params import Parameter
+from .symbols import lambdify, maker
+
+symbol = maker(__name__)
 
 __all__ = ["data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "DATA_LENGTHS", "INTERMISSION_BITS", "PARAMETERS",
            "crc_bits_expr", "arbitration_field_bits_expr", "phase_bits_expr", "datasheet_bits_exprs", "datasheet_bits",
            "frame_bits", "frame_time_expr",
            "messages_per_s_expr", "evaluate"]
 
-data_bytes = sp.Symbol("n", nonnegative=True, integer=True)  #: data field, bytes
-extended = sp.Symbol("x", nonnegative=True, integer=True)  #: 1 for a 29-bit identifier, 0 for 11 bits
-arbitration_rate = sp.Symbol(r"R_{\mathrm{arb}}", positive=True)  #: nominal bit rate, Mbit/s
-data_rate = sp.Symbol(r"R_{\mathrm{data}}", positive=True)  #: data bit rate, Mbit/s
-stuffing = sp.Symbol("s", nonnegative=True)  #: share of the worst-case dynamic stuff bits, 0 to 1
+data_bytes = symbol("n", nonnegative=True, integer=True)  #: data field, bytes
+extended = symbol("x", nonnegative=True, integer=True)  #: 1 for a 29-bit identifier, 0 for 11 bits
+arbitration_rate = symbol(r"R_{\mathrm{arb}}", positive=True)  #: nominal bit rate, Mbit/s
+data_rate = symbol(r"R_{\mathrm{data}}", positive=True)  #: data bit rate, Mbit/s
+stuffing = symbol("s", nonnegative=True)  #: share of the worst-case dynamic stuff bits, 0 to 1
 
 DATA_LENGTHS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64)  #: what a DLC can say
 
@@ -101,7 +104,7 @@ def messages_per_s_expr() -> sp.Expr:
 @lru_cache(maxsize=None)
 def _numeric(name: str):
     expr = {"time": frame_time_expr(), "rate": messages_per_s_expr()}[name]
-    return sp.lambdify((data_bytes, extended, arbitration_rate, data_rate, stuffing), expr, "math")
+    return lambdify((data_bytes, extended, arbitration_rate, data_rate, stuffing), expr, "math")
 
 
 def _length(n: int) -> int:

@@ -25,6 +25,9 @@ import sympy as sp
 from . import checks, data
 from .errors import ParameterError
 from .params import Parameter
+from .symbols import lambdify, maker
+
+symbol = maker(__name__)
 
 __all__ = [
     "LineCode",
@@ -74,13 +77,13 @@ CODES: dict[str, LineCode] = {
 }
 
 #: Symbol rate of one lane, Gbaud (GT/s).
-line_rate = sp.Symbol(r"R_{\mathrm{line}}", positive=True)
+line_rate = symbol(r"R_{\mathrm{line}}", positive=True)
 #: Number of lanes in the link.
-lanes = sp.Symbol("N", positive=True, integer=True)
+lanes = symbol("N", positive=True, integer=True)
 #: Data bits per code word.
-data_bits = sp.Symbol("k", positive=True, integer=True)
+data_bits = symbol("k", positive=True, integer=True)
 #: Line bits per code word.
-coded_bits = sp.Symbol("n", positive=True, integer=True)
+coded_bits = symbol("n", positive=True, integer=True)
 
 PARAMETERS: dict[str, Parameter] = {
     p.name: p
@@ -131,9 +134,9 @@ def payload_overhead_expr(code: LineCode | None = None) -> sp.Expr:
 
 
 _ARGS = (line_rate, lanes, data_bits, coded_bits)
-_bit_rate = sp.lambdify(_ARGS, bit_rate_expr(), "math")
-_byte_rate = sp.lambdify(_ARGS, byte_rate_expr(), "math")
-_efficiency = sp.lambdify((data_bits, coded_bits), efficiency_expr(), "math")
+_bit_rate = lambdify(_ARGS, bit_rate_expr(), "math")
+_byte_rate = lambdify(_ARGS, byte_rate_expr(), "math")
+_efficiency = lambdify((data_bits, coded_bits), efficiency_expr(), "math")
 
 
 def get_code(key: str) -> LineCode:

@@ -20,21 +20,24 @@ import sympy as sp
 from . import checks, data
 from .errors import ParameterError
 from .params import Parameter
+from .symbols import lambdify, maker
+
+symbol = maker(__name__)
 
 __all__ = ["frame", "preamble", "sfd", "gap", "mac_header", "vlan", "fcs", "stack", "mac_rate",
            "WIRE_OVERHEAD_BYTES", "VLAN_TAG_BYTES", "MIN_FRAME_BYTES", "STACKS", "Stack", "PARAMETERS",
            "wire_bytes_expr", "frame_rate_expr", "line_goodput_expr", "payload_goodput_expr",
            "frame_bytes_for", "evaluate"]
 
-frame = sp.Symbol("L", positive=True, integer=True)  #: frame bytes, MAC header to FCS
-preamble = sp.Symbol(r"B_{\mathrm{pre}}", positive=True, integer=True)
-sfd = sp.Symbol(r"B_{\mathrm{SFD}}", positive=True, integer=True)
-gap = sp.Symbol(r"B_{\mathrm{IPG}}", positive=True, integer=True)
-mac_header = sp.Symbol(r"B_{\mathrm{MAC}}", positive=True, integer=True)
-vlan = sp.Symbol(r"B_{\mathrm{VLAN}}", nonnegative=True, integer=True)
-fcs = sp.Symbol(r"B_{\mathrm{FCS}}", positive=True, integer=True)
-stack = sp.Symbol(r"B_{\mathrm{stack}}", nonnegative=True, integer=True)  #: IP + transport headers
-mac_rate = sp.Symbol("R", positive=True)  #: MAC bit rate, Gbit/s
+frame = symbol("L", positive=True, integer=True)  #: frame bytes, MAC header to FCS
+preamble = symbol(r"B_{\mathrm{pre}}", positive=True, integer=True)
+sfd = symbol(r"B_{\mathrm{SFD}}", positive=True, integer=True)
+gap = symbol(r"B_{\mathrm{IPG}}", positive=True, integer=True)
+mac_header = symbol(r"B_{\mathrm{MAC}}", positive=True, integer=True)
+vlan = symbol(r"B_{\mathrm{VLAN}}", nonnegative=True, integer=True)
+fcs = symbol(r"B_{\mathrm{FCS}}", positive=True, integer=True)
+stack = symbol(r"B_{\mathrm{stack}}", nonnegative=True, integer=True)  #: IP + transport headers
+mac_rate = symbol("R", positive=True)  #: MAC bit rate, Gbit/s
 
 VALUES = {preamble: 7, sfd: 1, gap: 12, mac_header: 14, fcs: 4}
 VLAN_TAG_BYTES = 4
@@ -99,7 +102,7 @@ def payload_goodput_expr() -> sp.Expr:
 def _numeric(name: str):
     expr = {"line": line_goodput_expr(), "payload": payload_goodput_expr(),
             "frames": frame_rate_expr()}[name].subs(VALUES)
-    return sp.lambdify((frame, mac_rate, vlan, stack), expr, "math")
+    return lambdify((frame, mac_rate, vlan, stack), expr, "math")
 
 
 def _frame_headers(s: Stack, vlan_tag: bool) -> int:
@@ -159,8 +162,8 @@ def source_checks():
 
 # --- the receiver's per-packet cost (KeyStone II §9) --------------------------------------------
 
-packet_time = sp.Symbol("t_0", nonnegative=True)  #: ns per packet the Packet DMA needs regardless of size
-dma_rate = sp.Symbol(r"\beta", positive=True)  #: bytes per ns the Packet DMA moves into memory
+packet_time = symbol("t_0", nonnegative=True)  #: ns per packet the Packet DMA needs regardless of size
+dma_rate = symbol(r"\beta", positive=True)  #: bytes per ns the Packet DMA moves into memory
 
 
 def dma_bound_expr() -> sp.Expr:
@@ -185,7 +188,7 @@ def fit_keystone_10gbe():
     from .precision import stable
 
     t = data.load("keystone2-s9-10gbe")
-    f = sp.lambdify((frame, packet_time, dma_rate), dma_bound_expr().subs(VALUES).subs(mac_rate, 10), "numpy")
+    f = lambdify((frame, packet_time, dma_rate), dma_bound_expr().subs(VALUES).subs(mac_rate, 10), "numpy")
     sizes = t["packet_bytes"].to_numpy(dtype=float)
     measured = t["throughput_mbit_s"].to_numpy() / 1000
 

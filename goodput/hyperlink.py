@@ -20,13 +20,16 @@ import sympy as sp
 from . import checks, coding, data
 from .errors import GoodputError, ParameterError
 from .params import Parameter
+from .symbols import lambdify, maker
+
+symbol = maker(__name__)
 
 __all__ = ["transfer", "packet", "control", "MAX_PACKET_BYTES", "CONTROL_BYTES", "PARAMETERS", "BURST", "RESPONSE", "packet_for_expr",
            "packets_expr", "goodput_expr", "read_response_bytes", "goodput_gbit_s", "evaluate"]
 
-transfer = sp.Symbol("S", positive=True, integer=True)  #: transfer size, bytes
-packet = sp.Symbol("P", positive=True, integer=True)  #: payload per packet, bytes
-control = sp.Symbol("C", nonnegative=True, integer=True)  #: control bytes per packet
+transfer = symbol("S", positive=True, integer=True)  #: transfer size, bytes
+packet = symbol("P", positive=True, integer=True)  #: payload per packet, bytes
+control = symbol("C", nonnegative=True, integer=True)  #: control bytes per packet
 
 MAX_PACKET_BYTES = 256
 CONTROL_BYTES = 8
@@ -48,9 +51,9 @@ PARAMETERS = {
 
 #: The master's burst (an EDMA transfer controller's data burst size) and the answering memory's
 #: read response burst are checked like a packet; each has a symbol of its own for the sliders.
-BURST = replace(PARAMETERS["packet_bytes"], name="burst_bytes", symbol=sp.Symbol("D_burst", positive=True),
+BURST = replace(PARAMETERS["packet_bytes"], name="burst_bytes", symbol=symbol("D_burst", positive=True),
                 label="master's burst (bytes)", default=128)
-RESPONSE = replace(PARAMETERS["packet_bytes"], name="response_bytes", symbol=sp.Symbol("D_resp", positive=True),
+RESPONSE = replace(PARAMETERS["packet_bytes"], name="response_bytes", symbol=symbol("D_resp", positive=True),
                    label="read response burst (bytes)", default=64)
 
 
@@ -73,12 +76,12 @@ def goodput_expr() -> sp.Expr:
 
 @lru_cache(maxsize=1)
 def _numeric():
-    return sp.lambdify((coding.line_rate, coding.lanes, transfer, packet, control), goodput_expr(), "math")
+    return lambdify((coding.line_rate, coding.lanes, transfer, packet, control), goodput_expr(), "math")
 
 
 @lru_cache(maxsize=1)
 def _packets():
-    return sp.lambdify((transfer, packet), packets_expr(), "math")
+    return lambdify((transfer, packet), packets_expr(), "math")
 
 
 def read_response_bytes(memory: str) -> int:

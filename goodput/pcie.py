@@ -42,6 +42,9 @@ import sympy as sp
 
 from . import checks, coding, data
 from .errors import ParameterError
+from .symbols import lambdify, maker
+
+symbol = maker(__name__)
 
 __all__ = ["goodput_formula", 
     "GENERATIONS",
@@ -111,20 +114,20 @@ MAX_TRANSFER_BYTES = 1 << 32
 
 # --- symbols ---------------------------------------------------------------------------------
 
-payload = sp.Symbol("S", positive=True, integer=True)  #: transfer size, bytes
-mps = sp.Symbol(r"\mathrm{MPS}", positive=True, integer=True)  #: max payload size, bytes
-mrrs = sp.Symbol(r"\mathrm{MRRS}", positive=True, integer=True)  #: max read request size, bytes
-rcb = sp.Symbol(r"\mathrm{RCB}", positive=True, integer=True)  #: read completion boundary, bytes
-header = sp.Symbol("H", positive=True, integer=True)  #: MWr/MRd header, bytes
-cpl_header = sp.Symbol(r"H_{\mathrm{cpl}}", positive=True, integer=True)  #: CplD header, bytes
-framing = sp.Symbol("F", nonnegative=True, integer=True)  #: sequence + LCRC + framing, bytes (0 in flits)
-ecrc = sp.Symbol("E", nonnegative=True, integer=True)  #: ECRC digest, bytes
-dllp = sp.Symbol("D", nonnegative=True, integer=True)  #: one DLLP with its framing, bytes (0 in flits)
-group = sp.Symbol("N_{\\mathrm{ack}}", positive=True, integer=True)  #: TLPs per ACK + UpdateFC
-ack_limit = sp.Symbol(r"L_{\mathrm{ack}}", positive=True)  #: symbol times between ACKs
-fc_limit = sp.Symbol(r"L_{\mathrm{fc}}", positive=True)  #: symbol times between UpdateFCs
-skp = sp.Symbol(r"\sigma", nonnegative=True)  #: share of link time taken by SKP ordered sets
-bit_rate = sp.Symbol("B", positive=True)  #: bit rate after line coding, Gbit/s, one direction
+payload = symbol("S", positive=True, integer=True)  #: transfer size, bytes
+mps = symbol(r"\mathrm{MPS}", positive=True, integer=True)  #: max payload size, bytes
+mrrs = symbol(r"\mathrm{MRRS}", positive=True, integer=True)  #: max read request size, bytes
+rcb = symbol(r"\mathrm{RCB}", positive=True, integer=True)  #: read completion boundary, bytes
+header = symbol("H", positive=True, integer=True)  #: MWr/MRd header, bytes
+cpl_header = symbol(r"H_{\mathrm{cpl}}", positive=True, integer=True)  #: CplD header, bytes
+framing = symbol("F", nonnegative=True, integer=True)  #: sequence + LCRC + framing, bytes (0 in flits)
+ecrc = symbol("E", nonnegative=True, integer=True)  #: ECRC digest, bytes
+dllp = symbol("D", nonnegative=True, integer=True)  #: one DLLP with its framing, bytes (0 in flits)
+group = symbol("N_{\\mathrm{ack}}", positive=True, integer=True)  #: TLPs per ACK + UpdateFC
+ack_limit = symbol(r"L_{\mathrm{ack}}", positive=True)  #: symbol times between ACKs
+fc_limit = symbol(r"L_{\mathrm{fc}}", positive=True)  #: symbol times between UpdateFCs
+skp = symbol(r"\sigma", nonnegative=True)  #: share of link time taken by SKP ordered sets
+bit_rate = symbol("B", positive=True)  #: bit rate after line coding, Gbit/s, one direction
 
 #: SKP ordered sets as a share of the link's time: (symbols of SKP, per interval) by line code.
 #: 8b/10b: a 4-symbol SKP every 1180 to 1538 symbol times; 128b/130b: one SKP block every
@@ -223,7 +226,7 @@ def goodput_expr(kind: str, policy: str = "every", duplex: bool = False,
 
 
 #: The generation number, as a chart's slider sets it.
-generation = sp.Symbol("g", positive=True, integer=True)
+generation = symbol("g", positive=True, integer=True)
 
 
 def generation_piecewise(value) -> sp.Piecewise:
@@ -346,9 +349,9 @@ _SYMBOLS = (payload, mps, mrrs, rcb, header, cpl_header, framing, ecrc, dllp, gr
 def _numeric(kind: str, policy: str, duplex: bool, split: str, module: str = "math"):
     breakdown = breakdown_exprs(kind, policy, duplex, split)
     return (
-        sp.lambdify(_SYMBOLS, goodput_expr(kind, policy, duplex, split), module),
-        sp.lambdify(_SYMBOLS, list(breakdown.values()), module),
-        sp.lambdify(_SYMBOLS, tlp_count_expr(kind, split), module),
+        lambdify(_SYMBOLS, goodput_expr(kind, policy, duplex, split), module),
+        lambdify(_SYMBOLS, list(breakdown.values()), module),
+        lambdify(_SYMBOLS, tlp_count_expr(kind, split), module),
         list(breakdown),
     )
 
@@ -374,12 +377,12 @@ def _values(link: Link, size: int) -> tuple:
 
 @lru_cache(maxsize=None)
 def _time_share(policy: str):
-    return sp.lambdify(_SYMBOLS, tlp_time_share_expr(policy), "math")
+    return lambdify(_SYMBOLS, tlp_time_share_expr(policy), "math")
 
 
 @lru_cache(maxsize=None)
 def _dllp_share(policy: str):
-    return sp.lambdify(_SYMBOLS, dllp_share_expr(policy), "math")
+    return lambdify(_SYMBOLS, dllp_share_expr(policy), "math")
 
 
 def link_substitution(link: Link) -> dict:

@@ -32,14 +32,17 @@ import sympy as sp
 from . import data, pcie
 from .fit import Bound, Fit, fit
 from .params import Parameter
+from .symbols import lambdify, maker
+
+symbol = maker(__name__)
 
 __all__ = ["serial_time", "latency_time", "outstanding", "credits", "AN3935_NP_CREDITS", "transfer_time_expr", "latency_bound_expr",
            "latency_bound_gbit_s", "fit_an3935", "AN3935_BACK_TO_BACK", "BOUNDS", "PARAMETERS"]
 
-serial_time = sp.Symbol("t_s", nonnegative=True)  #: ns per transfer that nothing overlaps
-latency_time = sp.Symbol("t_l", nonnegative=True)  #: ns per transfer that transfers in flight overlap
-outstanding = sp.Symbol(r"k_{\mathrm{req}}", positive=True, integer=True)  #: transfers in flight
-credits = sp.Symbol(r"C_{\mathrm{NP}}", positive=True, integer=True)  #: non-posted header credits
+serial_time = symbol("t_s", nonnegative=True)  #: ns per transfer that nothing overlaps
+latency_time = symbol("t_l", nonnegative=True)  #: ns per transfer that transfers in flight overlap
+outstanding = symbol(r"k_{\mathrm{req}}", positive=True, integer=True)  #: transfers in flight
+credits = symbol(r"C_{\mathrm{NP}}", positive=True, integer=True)  #: non-posted header credits
 
 #: MSC8156's initial non-posted header credits (AN3935 §7.3): at most 8 reads outstanding.
 AN3935_NP_CREDITS = 8
@@ -83,7 +86,7 @@ def latency_bound_expr(kind: str, policy: str = "every", duplex: bool = False) -
 
 @lru_cache(maxsize=None)
 def _numeric(kind: str, policy: str, duplex: bool):
-    return sp.lambdify((*pcie._SYMBOLS, serial_time, latency_time, outstanding, credits),
+    return lambdify((*pcie._SYMBOLS, serial_time, latency_time, outstanding, credits),
                        latency_bound_expr(kind, policy, duplex), "numpy")
 
 

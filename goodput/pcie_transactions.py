@@ -25,6 +25,9 @@ import sympy as sp
 from . import checks, coding, data, fit, pcie
 from .logs import ahb_trace, pcie_trace
 from .params import Parameter
+from .symbols import lambdify, maker
+
+symbol = maker(__name__)
 
 __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "dllps_per_read",
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
@@ -32,12 +35,12 @@ __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "d
            "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
            "fit_test15"]
 
-transactions = sp.Symbol("n", positive=True, integer=True)  #: transactions issued
-completion_latency = sp.Symbol("t_c", nonnegative=True)  #: ns from request to completion
-plp_bytes = sp.Symbol("P", positive=True, integer=True)  #: bytes of one SKP ordered set
-plp_interval = sp.Symbol(r"L_{\mathrm{PLP}}", positive=True, integer=True)  #: max bytes between SKPs
-dllps_per_read = sp.Symbol("d", nonnegative=True, integer=True)  #: DLLPs each read waits for
-cpu_time = sp.Symbol(r"t_{\mathrm{cpu}}", nonnegative=True)  #: ns the CPU takes from a completion to its next request
+transactions = symbol("n", positive=True, integer=True)  #: transactions issued
+completion_latency = symbol("t_c", nonnegative=True)  #: ns from request to completion
+plp_bytes = symbol("P", positive=True, integer=True)  #: bytes of one SKP ordered set
+plp_interval = symbol(r"L_{\mathrm{PLP}}", positive=True, integer=True)  #: max bytes between SKPs
+dllps_per_read = symbol("d", nonnegative=True, integer=True)  #: DLLPs each read waits for
+cpu_time = symbol(r"t_{\mathrm{cpu}}", nonnegative=True)  #: ns the CPU takes from a completion to its next request
 
 
 def byte_time_expr() -> sp.Expr:
@@ -95,7 +98,7 @@ def serial_reads_expr() -> dict[str, sp.Expr]:
     }
 
 
-reads_in_flight = sp.Symbol(r"k_{\mathrm{rd}}", positive=True, integer=True)  #: reads outstanding at once
+reads_in_flight = symbol(r"k_{\mathrm{rd}}", positive=True, integer=True)  #: reads outstanding at once
 
 
 def pipelined_reads_expr() -> sp.Expr:
@@ -144,7 +147,7 @@ def _example_numeric(kind: str):
     them all, of the link's values (in :mod:`goodput.pcie`'s order) and this module's symbols."""
     exprs = posted_writes_expr() if kind == "write" else serial_reads_expr()
     args = (*pcie._SYMBOLS, transactions, completion_latency, dllps_per_read, plp_bytes, plp_interval, cpu_time)
-    return tuple(exprs), sp.lambdify(args, list(exprs.values()), "math", dummify=True)
+    return tuple(exprs), lambdify(args, list(exprs.values()), "math")
 
 
 def evaluate_example(kind: str, n: int, size: int, t_c: float = 0.0, d: int = 0,

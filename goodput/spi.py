@@ -16,14 +16,17 @@ import sympy as sp
 from . import checks, data
 from .errors import ParameterError
 from .params import Parameter
+from .symbols import lambdify, maker
+
+symbol = maker(__name__)
 
 __all__ = ["words", "word_bits", "clock", "gap", "GAP_NS", "PARAMETERS", "clock_time_expr", "transfer_time_expr",
            "throughput_expr", "transfer_time_us", "evaluate"]
 
-words = sp.Symbol("N", positive=True, integer=True)  #: words in one transfer
-word_bits = sp.Symbol("W", positive=True, integer=True)  #: bits per word
-clock = sp.Symbol("f_SPI", positive=True)  #: SPI clock, MHz
-gap = sp.Symbol("g", nonnegative=True)  #: gap between words besides one bit time, ns
+words = symbol("N", positive=True, integer=True)  #: words in one transfer
+word_bits = symbol("W", positive=True, integer=True)  #: bits per word
+clock = symbol("f_SPI", positive=True)  #: SPI clock, MHz
+gap = symbol("g", nonnegative=True)  #: gap between words besides one bit time, ns
 
 GAP_NS = 160  #: the AM243x MCSPI's gap between words, besides one bit time (a scope measurement)
 
@@ -57,7 +60,7 @@ def throughput_expr() -> sp.Expr:
 @lru_cache(maxsize=None)
 def _numeric(name: str):
     expr = {"clock": clock_time_expr(), "transfer": transfer_time_expr(), "throughput": throughput_expr()}[name]
-    return sp.lambdify((words, word_bits, clock, gap), expr, "math")
+    return lambdify((words, word_bits, clock, gap), expr, "math")
 
 
 def _checked(n, w, f, g):

@@ -32,6 +32,9 @@ from . import checks, coding, data
 from .errors import ParameterError
 from .fit import Bound, Fit, Hockney, fit, hockney
 from .params import Parameter
+from .symbols import lambdify, maker
+
+symbol = maker(__name__)
 
 __all__ = ["payload", "id_bits", "control_symbols", "MAX_PAYLOAD_BYTES", "LINE_RATES_GBAUD", "LANES",
            "KINDS", "Kind", "PARAMETERS", "H", "C", "fields", "crc_form", "wire_form", "header_bytes_expr", "crc_bytes_expr", "packet_bytes_expr",
@@ -40,9 +43,9 @@ __all__ = ["payload", "id_bits", "control_symbols", "MAX_PAYLOAD_BYTES", "LINE_R
            "goodput_gbit_s", "evaluate", "measured", "SeriesFit", "fit_series", "fits",
            "hockney_fit"]
 
-payload = sp.Symbol("P", nonnegative=True, integer=True)  #: payload bytes in one packet
-id_bits = sp.Symbol("I", positive=True, integer=True)  #: device ID width, bits (8 or 16)
-control_symbols = sp.Symbol("c", nonnegative=True, integer=True)  #: 4-byte control symbols per packet
+payload = symbol("P", nonnegative=True, integer=True)  #: payload bytes in one packet
+id_bits = symbol("I", positive=True, integer=True)  #: device ID width, bits (8 or 16)
+control_symbols = symbol("c", nonnegative=True, integer=True)  #: 4-byte control symbols per packet
 
 MAX_PAYLOAD_BYTES = 256
 MAX_MESSAGE_BYTES = 4096  # 16 segments of 256 bytes
@@ -84,7 +87,7 @@ PARAMETERS = {
     )
 }
 
-logical_header = _logical = sp.Symbol("L", positive=True, integer=True)  #: logical header bytes
+logical_header = _logical = symbol("L", positive=True, integer=True)  #: logical header bytes
 
 
 def header_bytes_expr() -> sp.Expr:
@@ -93,7 +96,7 @@ def header_bytes_expr() -> sp.Expr:
 
 
 #: Stand-ins for the header and CRC bytes, to show the formulas as the fields build them.
-H, C = sp.symbols("H C", positive=True, integer=True)
+H, C = symbol("H", positive=True, integer=True), symbol("C", positive=True, integer=True)
 
 
 def crc_form() -> sp.Expr:
@@ -130,8 +133,8 @@ def goodput_expr() -> sp.Expr:
     return coding.bit_rate_expr(coding.CODES["8b10b"]) * payload / wire_bytes_expr()
 
 
-transfer = sp.Symbol("S", positive=True, integer=True)  #: transfer size, bytes
-acks = sp.Symbol("a", nonnegative=True, integer=True)  #: acknowledgements of the other direction per packet
+transfer = symbol("S", positive=True, integer=True)  #: transfer size, bytes
+acks = symbol("a", nonnegative=True, integer=True)  #: acknowledgements of the other direction per packet
 
 
 def transfer_goodput_expr() -> sp.Expr:
@@ -155,7 +158,7 @@ def _subs(kind: Kind, ids: int) -> dict:
 @lru_cache(maxsize=None)
 def _numeric(name: str):
     expr = {"wire": wire_bytes_expr(), "goodput": goodput_expr()}[name]
-    return sp.lambdify((coding.line_rate, coding.lanes, payload, id_bits, control_symbols, _logical), expr, "math")
+    return lambdify((coding.line_rate, coding.lanes, payload, id_bits, control_symbols, _logical), expr, "math")
 
 
 def _check(**values) -> dict:

@@ -23,17 +23,20 @@ import sympy as sp
 from . import checks, data, ethernet
 from .errors import ParameterError
 from .params import Parameter
+from .symbols import lambdify, maker
+
+symbol = maker(__name__)
 
 __all__ = ["message", "mtu", "ip_header", "tcp_options", "line_rate", "TCP_HEADER_BYTES", "TIMESTAMP_BYTES",
            "PARAMETERS", "mss_expr", "segments_expr", "segment_wire_expr", "message_wire_expr",
            "message_goodput_expr", "stream_goodput_expr", "goodputs", "evaluate"]
 
-message = sp.Symbol("M", positive=True, integer=True)  #: application message (write), bytes
-mtu = sp.Symbol("U", positive=True, integer=True)  #: MTU, bytes
-ip_header = sp.Symbol(r"H_{\mathrm{IP}}", positive=True, integer=True)  #: 20 (IPv4) or 40 (IPv6)
-tcp_options = sp.Symbol(r"O_{\mathrm{TCP}}", nonnegative=True, integer=True)  #: TCP option bytes
-line_rate = sp.Symbol(r"R_{\mathrm{Mbit}}", positive=True)  #: Ethernet line rate, Mbit/s
-_payload = sp.Symbol("p", nonnegative=True, integer=True)
+message = symbol("M", positive=True, integer=True)  #: application message (write), bytes
+mtu = symbol("U", positive=True, integer=True)  #: MTU, bytes
+ip_header = symbol(r"H_{\mathrm{IP}}", positive=True, integer=True)  #: 20 (IPv4) or 40 (IPv6)
+tcp_options = symbol(r"O_{\mathrm{TCP}}", nonnegative=True, integer=True)  #: TCP option bytes
+line_rate = symbol(r"R_{\mathrm{Mbit}}", positive=True)  #: Ethernet line rate, Mbit/s
+_payload = symbol("p", nonnegative=True, integer=True)
 
 TCP_HEADER_BYTES = 20
 TIMESTAMP_BYTES = 12  # the timestamps option, padded to a 32-bit boundary
@@ -101,7 +104,7 @@ _ARGS = (line_rate, message, mtu, ip_header, tcp_options)
 def _numeric(name: str):
     expr = {"message": message_goodput_expr(), "stream": stream_goodput_expr(), "segments": segments_expr(),
             "wire": message_wire_expr()}[name]
-    return sp.lambdify(_ARGS, expr, "math")
+    return lambdify(_ARGS, expr, "math")
 
 
 def goodputs(message_bytes: int, line_rate_mbit_s: float = 100, mtu_bytes: int = 1500, ip_header_bytes: int = 20,
