@@ -28,7 +28,7 @@ from .symbols import lambdify, maker
 symbol = maker(__name__)
 
 __all__ = ["data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "DATA_LENGTHS", "INTERMISSION_BITS", "PARAMETERS",
-           "crc_bits_expr", "arbitration_field_bits_expr", "phase_bits_expr", "datasheet_bits_exprs", "datasheet_bits",
+           "crc_bits_expr", "arbitration_field_bits_expr", "stuff_bits_exprs", "phase_bits_expr", "datasheet_bits_exprs", "datasheet_bits",
            "frame_bits", "frame_time_expr",
            "messages_per_s_expr", "evaluate"]
 
@@ -78,16 +78,29 @@ def _crc_field_bits() -> sp.Expr:
 
 
 def _worst_stuff_bits(bits: sp.Expr) -> sp.Expr:
+    """Dynamic stuff bits a worst-case pattern of ``bits`` bits needs, counted from its first bit:
+    one after the first five, then one after every four (a stuff bit starts the next run)."""
     return sp.floor((bits - 1) / 4)
+
+
+def stuff_bits_exprs() -> tuple[sp.Expr, sp.Expr]:
+    """Worst-case dynamic stuff bits in the arbitration phase and in the data phase.
+
+    Stuffing runs without a break from SOF to the end of the data field, across the bit rate
+    switch: the stuff bits of the whole run less those that fall in the arbitration field are the
+    data phase's. (Bounding the two phases apart would start the data phase's count afresh and
+    miss one stuff bit with a 29-bit identifier.)"""
+    arb = arbitration_field_bits_expr()
+    in_arbitration = _worst_stuff_bits(arb)
+    return in_arbitration, _worst_stuff_bits(arb + _data_field_bits()) - in_arbitration
 
 
 def phase_bits_expr() -> tuple[sp.Expr, sp.Expr]:
     """Bits at the nominal rate (with the intermission) and at the data rate, ``s`` of the
     worst-case dynamic stuff bits included."""
-    arb = arbitration_field_bits_expr()
-    dat = _data_field_bits()
-    nominal = arb + _TAIL_BITS + INTERMISSION_BITS + stuffing * _worst_stuff_bits(arb)
-    fast = dat + _crc_field_bits() + stuffing * _worst_stuff_bits(dat)
+    stuff_arb, stuff_data = stuff_bits_exprs()
+    nominal = arbitration_field_bits_expr() + _TAIL_BITS + INTERMISSION_BITS + stuffing * stuff_arb
+    fast = _data_field_bits() + _crc_field_bits() + stuffing * stuff_data
     return nominal, fast
 
 

@@ -55,3 +55,31 @@ def test_goodput_can_json_and_a_length_no_dlc_can_say():
     assert json.loads(p.stdout)["frame_time_us"] == pytest.approx(139.8)
     p = call("can", "--bytes", "9")
     assert p.returncode == 2 and "--bytes 9: data_bytes must be a CAN FD data length" in p.stderr
+
+
+def _greedy_stuff_bits(arbitration_bits: int, total_bits: int) -> tuple[int, int]:
+    """A bit stuffer fed the worst pattern (each bit equal to the last one sent): the stuff bits it
+    inserts after the first ``arbitration_bits`` bits and up to the end of ``total_bits``."""
+    sent, run, stuffed = None, 0, [0, 0]
+    for i in range(total_bits):
+        bit = 0 if sent is None else sent  # equal to the last bit on the wire: the worst case
+        run = run + 1 if bit == sent else 1
+        sent = bit
+        if run == 5:  # five equal bits: a stuff bit of the other value, which starts the next run
+            stuffed[i >= arbitration_bits] += 1
+            sent, run = 1 - bit, 1
+    return stuffed[0], stuffed[1]
+
+
+@pytest.mark.parametrize("x", [0, 1])
+@pytest.mark.parametrize("n", can.DATA_LENGTHS)
+def test_worst_case_stuffing_runs_from_sof_to_the_end_of_the_data_as_a_bit_stuffer_does(n, x):
+    arb = int(can.arbitration_field_bits_expr().subs(can.extended, x))
+    data_field = 1 + 4 + 8 * n  # ESI, DLC, data: the dynamically stuffed bits after BRS
+    expected = _greedy_stuff_bits(arb, arb + data_field)
+    got = tuple(int(e.subs({can.extended: x, can.data_bytes: n})) for e in can.stuff_bits_exprs())
+    assert got == expected
+
+
+def test_an_extended_64_byte_frame_needs_one_stuff_bit_more_than_two_separate_runs_would():
+    assert _greedy_stuff_bits(36, 36 + 517) == (8, 130)  # separate runs: floor(35/4) + floor(516/4) = 8 + 129
