@@ -70,21 +70,31 @@ def segments_expr() -> sp.Expr:
     return sp.ceiling(message / mss_expr())
 
 
-def segment_wire_expr() -> sp.Expr:
-    """Byte times on the wire of one segment carrying ``p`` bytes (frame padded to 64)."""
+def packet_wire_expr() -> sp.Expr:
+    """Byte times on the wire of one IP packet carrying ``p`` bytes after its IP header, in a frame
+    of its own (padded to 64 bytes)."""
     e = ethernet
-    frame = sp.Max(ethernet.MIN_FRAME_BYTES,
-                   e.mac_header + e.fcs + ip_header + TCP_HEADER_BYTES + tcp_options + _payload)
+    frame = sp.Max(ethernet.MIN_FRAME_BYTES, e.mac_header + e.fcs + ip_header + _payload)
     return e.wire_bytes_expr().subs(e.frame, frame).subs(e.VALUES)
+
+
+def segment_wire_expr() -> sp.Expr:
+    """Byte times on the wire of one segment carrying ``p`` bytes: an IP packet of TCP header,
+    options and data."""
+    return packet_wire_expr().subs(_payload, TCP_HEADER_BYTES + tcp_options + _payload)
+
+
+def _cut_wire(total: sp.Expr, most: sp.Expr, wire: sp.Expr) -> sp.Expr:
+    """Byte times of ``total`` bytes cut into pieces of at most ``most`` bytes, each taking ``wire``
+    (an expression of its size ``p``): ``floor(total / most)`` full pieces and one for the rest, if any."""
+    full = sp.floor(total / most)
+    rest = total - full * most
+    return full * wire.subs(_payload, most) + sp.Piecewise((wire.subs(_payload, rest), rest > 0), (0, True))
 
 
 def message_wire_expr() -> sp.Expr:
     """Byte times of one message: ``floor(M / MSS)`` full segments and one for the rest, if any."""
-    mss = mss_expr()
-    full = sp.floor(message / mss)
-    rest = message - full * mss
-    one = segment_wire_expr()
-    return full * one.subs(_payload, mss) + sp.Piecewise((one.subs(_payload, rest), rest > 0), (0, True))
+    return _cut_wire(message, mss_expr(), segment_wire_expr())
 
 
 def message_goodput_expr() -> sp.Expr:
@@ -182,6 +192,29 @@ def source_checks():
 UDP_HEADER_BYTES = 8
 
 
+def fragment_payload_expr() -> sp.Expr:
+    """Most datagram bytes one IPv4 fragment carries: the MTU less the IP header, in whole 8-byte units."""
+    return 8 * sp.floor((mtu - ip_header) / 8)
+
+
+def datagram_wire_expr() -> sp.Expr:
+    """Byte times of one UDP datagram of ``M`` payload bytes, cut into IP fragments at the MTU, each
+    in a frame of its own."""
+    return _cut_wire(message + UDP_HEADER_BYTES, fragment_payload_expr(), packet_wire_expr())
+
+
+def datagram_goodput_expr() -> sp.Expr:
+    """Goodput (Mbit/s) of back-to-back UDP datagrams of ``M`` payload bytes."""
+    return line_rate * message / datagram_wire_expr()
+
+
+@lru_cache(maxsize=None)
+def _udp_numeric():
+    exprs = (sp.ceiling((message + UDP_HEADER_BYTES) / fragment_payload_expr()), datagram_wire_expr(),
+             datagram_goodput_expr())
+    return lambdify((line_rate, message, mtu, ip_header), exprs)
+
+
 def udp_evaluate(payload_bytes: int, line_rate_mbit_s: float = 100, mtu_bytes: int = 1500,
                  ip_version: int = 4) -> dict:
     """Back-to-back UDP datagrams of ``payload_bytes``: IP fragments when the datagram exceeds the
@@ -192,27 +225,53 @@ def udp_evaluate(payload_bytes: int, line_rate_mbit_s: float = 100, mtu_bytes: i
     m = p["message_bytes"].check(payload_bytes)
     r = p["line_rate_mbit_s"].check(line_rate_mbit_s)
     u = p["mtu_bytes"].check(mtu_bytes)
-    h = IP_HEADER_BYTES[4]
-    datagram = m + UDP_HEADER_BYTES
-    per_fragment = (u - h) // 8 * 8
-    sizes = [per_fragment] * (datagram // per_fragment) + ([datagram % per_fragment] if datagram % per_fragment else [])
-    e = ethernet.VALUES
-    frames = [max(ethernet.MIN_FRAME_BYTES, e[ethernet.mac_header] + e[ethernet.fcs] + h + s) for s in sizes]
-    wire = sum(frames) + len(frames) * ethernet.WIRE_OVERHEAD_BYTES
-    goodput = r * m / wire
-    return {"payload_bytes": m, "line_rate_mbit_s": r, "mtu_bytes": u, "fragments": len(frames),
-            "wire_bytes": wire, "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000,
+    fragments, wire, goodput = _udp_numeric()(r, m, u, IP_HEADER_BYTES[4])
+    return {"payload_bytes": m, "line_rate_mbit_s": r, "mtu_bytes": u, "fragments": int(fragments),
+            "wire_bytes": int(wire), "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000,
             "efficiency": goodput / r}
 
 
-__all__ += ["UDP_HEADER_BYTES", "udp_evaluate"]
+__all__ += ["UDP_HEADER_BYTES", "packet_wire_expr", "fragment_payload_expr", "datagram_wire_expr",
+            "datagram_goodput_expr", "udp_evaluate"]
 
 
 # --- RNDIS over USB 2.0 high speed ---------------------------------------------------------------
 
 USB_HS_BULK_PACKET_BYTES = 512  #: largest bulk packet at high speed
 USB_HS_BULK_PER_MICROFRAME = 13  #: most bulk transactions one 125 us microframe can hold (USB 2.0 table 5-10)
+USB_HS_MICROFRAMES_PER_S = 8000  #: one microframe every 125 us
+USB_HS_RATE_MBIT_S = 480  #: USB 2.0 high-speed signalling rate
 RNDIS_HEADER_BYTES = 44  #: REMOTE_NDIS_PACKET_MSG in front of every Ethernet frame
+
+rndis_mss = symbol(r"\mathrm{MSS}", positive=True, integer=True)  #: TCP data per segment over RNDIS, bytes
+
+
+def rndis_message_expr() -> sp.Expr:
+    """Bytes of one RNDIS message: its header, then the segment's Ethernet frame without FCS."""
+    return (RNDIS_HEADER_BYTES + ethernet.VALUES[ethernet.mac_header] + IP_HEADER_BYTES[4] + TCP_HEADER_BYTES
+            + rndis_mss)
+
+
+def rndis_packets_expr() -> sp.Expr:
+    """Bulk packets one RNDIS message takes."""
+    return sp.ceiling(rndis_message_expr() / USB_HS_BULK_PACKET_BYTES)
+
+
+def bulk_ceiling_expr() -> sp.Expr:
+    """Mbit/s of full bulk packets, as many as each microframe holds."""
+    return sp.Integer(USB_HS_BULK_PER_MICROFRAME * USB_HS_BULK_PACKET_BYTES * 8 * USB_HS_MICROFRAMES_PER_S) / 10**6
+
+
+def rndis_goodput_expr() -> sp.Expr:
+    """TCP goodput (Mbit/s) over RNDIS: messages of full segments back to back, each in whole bulk
+    packets, as many packets per microframe as the bus holds."""
+    messages_per_s = sp.Integer(USB_HS_BULK_PER_MICROFRAME * USB_HS_MICROFRAMES_PER_S) / rndis_packets_expr()
+    return messages_per_s * 8 * rndis_mss / 10**6
+
+
+@lru_cache(maxsize=None)
+def _rndis_numeric():
+    return lambdify((rndis_mss,), (rndis_message_expr(), rndis_packets_expr(), rndis_goodput_expr()))
 
 
 def rndis_evaluate(mss_bytes: int = 1460) -> dict:
@@ -220,15 +279,12 @@ def rndis_evaluate(mss_bytes: int = 1460) -> dict:
     behind a 44-byte RNDIS header, sent as bulk packets of at most 512 bytes, 13 per microframe."""
     if int(mss_bytes) != mss_bytes or not 1 <= mss_bytes <= 1460:
         raise ParameterError("mss_bytes", mss_bytes, "an integer from 1 to 1460 bytes")
-    message = RNDIS_HEADER_BYTES + ethernet.VALUES[ethernet.mac_header] + IP_HEADER_BYTES[4] + TCP_HEADER_BYTES \
-        + int(mss_bytes)
-    transactions = -(-message // USB_HS_BULK_PACKET_BYTES)
-    frames_per_s = USB_HS_BULK_PER_MICROFRAME / transactions * 8000
-    bulk = USB_HS_BULK_PER_MICROFRAME * USB_HS_BULK_PACKET_BYTES * 8000 * 8 / 1e6
-    goodput = frames_per_s * mss_bytes * 8 / 1e6
-    return {"mss_bytes": int(mss_bytes), "rndis_message_bytes": message, "bulk_packets_per_frame": transactions,
-            "bulk_ceiling_mbit_s": bulk, "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000,
-            "efficiency": goodput / 480}
+    message_bytes, packets, goodput = _rndis_numeric()(int(mss_bytes))
+    return {"mss_bytes": int(mss_bytes), "rndis_message_bytes": int(message_bytes),
+            "bulk_packets_per_frame": int(packets), "bulk_ceiling_mbit_s": float(bulk_ceiling_expr()),
+            "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000, "efficiency": goodput / USB_HS_RATE_MBIT_S}
 
 
-__all__ += ["USB_HS_BULK_PACKET_BYTES", "USB_HS_BULK_PER_MICROFRAME", "RNDIS_HEADER_BYTES", "rndis_evaluate"]
+__all__ += ["USB_HS_BULK_PACKET_BYTES", "USB_HS_BULK_PER_MICROFRAME", "USB_HS_MICROFRAMES_PER_S", "USB_HS_RATE_MBIT_S",
+            "RNDIS_HEADER_BYTES", "rndis_mss", "rndis_message_expr", "rndis_packets_expr", "bulk_ceiling_expr",
+            "rndis_goodput_expr", "rndis_evaluate"]
