@@ -36,7 +36,8 @@ from functools import lru_cache
 import sympy as sp
 
 from . import checks, data
-from .errors import ParameterError
+from .command import Arg, Command, Ranged
+from .errors import GoodputError, ParameterError
 from .params import Parameter
 from .symbols import lambdify, maker
 
@@ -442,3 +443,46 @@ def source_checks():
             100 * row.measured_mb_s / row.theoretical_mb_s, case.label,
             off_note=f"{row.measured_mb_s} / {row.theoretical_mb_s} is {{model:.1f}}%, not {{published}}%."))
     return out
+
+
+# --- goodput bus ---------------------------------------------------------------------------------
+
+_ALIKE = {"--tcs": "tcs", "--tc-width": "tc_width_bits", "--tc-divider": "tc_clock_divider"}
+_ENDPOINTS = "one of MSMC SRAM, DDR3A, DDR3B, CorePac<k> L2"
+
+
+def _command_run(args) -> dict:
+    alike = {name: getattr(args, name) for name in _ALIKE.values()}
+    if args.tc_names and any(v is not None for v in alike.values()):
+        raise GoodputError("give either --tc (named transfer controllers) or --tcs/--tc-width/--tc-divider "
+                           "(alike ones)")
+    alike = {name: PARAMETERS[name].default if v is None else v for name, v in alike.items()}
+    return evaluate(args.endpoint_a, args.endpoint_b, tuple(args.tc_names), cpu_clock_mhz=args.cpu_clock_mhz,
+                    ddr3_mtps=args.ddr3_mtps, ddr3_width_bits=args.ddr3_width_bits, **alike)
+
+
+def _command_lines(args, r: dict) -> list[str]:
+    tcs = (", ".join(r["tcs"]) if args.tc_names
+           else f"{r['tcs']} x {r['tc_width_bits']}-bit TC at CPU/{r['tc_clock_divider']}")
+    return [f"copy {r['endpoint_a']} <-> {r['endpoint_b']} by {tcs}: at most {r['bound_mb_s']:.6g} MB/s "
+            f"({r['goodput_gbit_s']:.6g} Gbit/s), bound by {' and '.join(r['binding'])}",
+            *(f"  {name:<22} {value:10.1f} MB/s" for name, value in r["limits_mb_s"].items()),
+            *(f"  bridge {b} is shared by {', '.join(u)} (Table 5)" for b, u in r["shared_bridges"].items())]
+
+
+COMMAND = Command(
+    "bus", help="which port, memory or transfer controller bounds a KeyStone II EDMA copy",
+    description="Theoretical maximum of a copy between two KeyStone II endpoints by EDMA transfer controllers: the "
+                "lowest of the TCs' buses, the source and the destination (SPRABK5 §3-5). Name the TCs (--tc TC0 "
+                "--tc TC1) or describe alike ones (--tcs, --tc-width, --tc-divider; default 2 x 128 bits at CPU/3).",
+    arguments=(Arg("--from", dest="endpoint_a", required=True, metavar="ENDPOINT", help="source: " + _ENDPOINTS),
+               Arg("--to", dest="endpoint_b", required=True, metavar="ENDPOINT", help="destination: " + _ENDPOINTS),
+               Arg("--tc", dest="tc_names", action="append", default=[], metavar="TCn",
+                   help="a transfer controller by the guide's number, TC0 to TC13 (repeat for more)"),
+               *(Arg(option, dest=name, metavar="N",
+                     help=f"{PARAMETERS[name].label}: {PARAMETERS[name].describe_range()}")
+                 for option, name in _ALIKE.items()),
+               Ranged("--cpu-clock", PARAMETERS["cpu_clock_mhz"]),
+               Ranged("--ddr3-mtps", PARAMETERS["ddr3_mtps"]),
+               Ranged("--ddr3-width", PARAMETERS["ddr3_width_bits"])),
+    run=_command_run, lines=_command_lines)

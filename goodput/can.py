@@ -21,6 +21,7 @@ from functools import lru_cache
 import sympy as sp
 
 from . import checks, data
+from .command import Arg, Command, Ranged, goodput_line, whole
 from .errors import ParameterError
 from .params import Parameter
 from .symbols import lambdify, maker
@@ -179,3 +180,24 @@ def source_checks():
             out.append(checks.compare("can-fd", t, row.Index, column, model, label,
                                       formula=(expr, {s: v for s, v in values.items() if s in expr.free_symbols})))
     return out
+
+
+# --- goodput can ---------------------------------------------------------------------------------
+
+COMMAND = Command(
+    "can", help="CAN FD frame time and messages per second",
+    description="Bits of a CAN FD frame in its arbitration and data phases, the time from one frame to the next, "
+                "and messages per second.",
+    arguments=(Arg("--bytes", dest="data_bytes", type=whole, required=True, metavar="N",
+                   help="data bytes: " + ", ".join(map(str, DATA_LENGTHS))),
+               Arg("--extended", action="store_true", help="29-bit identifier (default 11-bit)"),
+               Ranged("--arb-mbit-s", PARAMETERS["arbitration_mbit_s"], "MBIT_S"),
+               Ranged("--data-mbit-s", PARAMETERS["data_mbit_s"], "MBIT_S"),
+               Ranged("--stuffing", PARAMETERS["stuffing"], "SHARE", "share of the worst-case dynamic stuff bits")),
+    run=lambda args: evaluate(args.data_bytes, args.extended, args.arbitration_mbit_s, args.data_mbit_s,
+                              args.stuffing),
+    lines=lambda args, r: [
+        f"{r['data_bytes']}-byte CAN FD frames, {'extended' if r['extended_id'] else 'standard'} identifier: "
+        f"{r['nominal_bits']:g} bits at {r['arbitration_mbit_s']:g} Mbit/s and {r['data_phase_bits']:g} at "
+        f"{r['data_mbit_s']:g} Mbit/s; {r['frame_time_us']:.6g} us, {r['messages_per_s']:.6g} messages/s",
+        goodput_line(r)])

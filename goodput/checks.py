@@ -1,6 +1,7 @@
 """Source checks: each number a source document calculated, next to the model's value.
 
-Chapters register *providers* with :func:`provider`; a provider returns a list of
+Model modules register *providers* for a chapter of :mod:`goodput.chapters` with :func:`provider`;
+a provider returns a list of
 :class:`SourceCheck`, usually made with :func:`compare` from a published table
 (:func:`goodput.data.load`) and a model function. :func:`collect` runs every
 provider, so the command line (``goodput checks``), the tests, the chapters and
@@ -20,7 +21,6 @@ A check's status is decided from the number *as printed*:
 from __future__ import annotations
 
 import csv
-import importlib
 import io
 import json
 import math
@@ -31,6 +31,7 @@ from typing import Callable, Iterable
 import pandas as pd
 import sympy as sp
 
+from . import chapters
 from .spreadsheet import number_formula
 
 __all__ = [
@@ -49,11 +50,6 @@ __all__ = [
 ]
 
 STATUSES = ("ok", "rounding", "erratum")
-
-#: Modules whose import registers providers, in chapter order.
-PROVIDER_MODULES = ("goodput.coding", "goodput.pcie", "goodput.pcie_transactions", "goodput.bus",
-                    "goodput.srio", "goodput.hyperlink", "goodput.ethernet", "goodput.tcp", "goodput.spi", "goodput.can", "goodput.am243x",
-                    "goodput.boot", "goodput.sizing")
 
 _providers: dict[str, list[Callable[[], Iterable["SourceCheck"]]]] = {}
 
@@ -80,9 +76,15 @@ class SourceCheck:
 
 
 def provider(chapter: str):
-    """Decorator: register ``func`` as a source-check provider of ``chapter`` (there may be several)."""
+    """Decorator: register ``func`` as a source-check provider of ``chapter`` (there may be several),
+    a chapter of :mod:`goodput.chapters` that names the provider's module among its models."""
+    declared = chapters.get(chapter)
 
     def register(func):
+        module = func.__module__.removeprefix("goodput.")
+        if module not in declared.models:
+            raise ValueError(f"{func.__module__}.{func.__qualname__} provides checks of chapter {chapter!r}, "
+                             f"whose models are {', '.join(declared.models) or 'none'}")
         funcs = _providers.setdefault(chapter, [])
         if func.__qualname__ not in {f.__qualname__ for f in funcs}:
             funcs.append(func)
@@ -173,13 +175,13 @@ def compare(chapter: str, table: pd.DataFrame, index, column: str, model: float,
 
 def collect(chapter: str | None = None) -> list[SourceCheck]:
     """Every registered check, or those of one chapter, in chapter order."""
-    for name in PROVIDER_MODULES:
-        importlib.import_module(name)
-    chapters = list(_providers) if chapter is None else [chapter]
+    for declared in chapters.CHAPTERS:
+        declared.model_modules()  # importing a model registers its providers
     if chapter is not None and chapter not in _providers:
         raise KeyError(f"no source checks registered for chapter {chapter!r}; "
-                       f"known: {', '.join(_providers)}")
-    return [c for ch in chapters for func in _providers[ch] for c in func()]
+                       f"known: {', '.join(c for c in chapters.ids() if c in _providers)}")
+    wanted = [c.id for c in chapters.CHAPTERS if c.id in _providers] if chapter is None else [chapter]
+    return [c for ch in wanted for func in _providers[ch] for c in func()]
 
 
 _COLUMNS = [f.name for f in fields(SourceCheck)]

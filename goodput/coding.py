@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from . import checks, data
+from .command import Arg, Command, Ranged
 from .errors import ParameterError
 from .params import Parameter
 from .symbols import lambdify, maker
@@ -273,3 +274,23 @@ COMMON_LINKS = (
     CommonLink("PCIe gen3 x4", "128b130b", 8.0, 4),
     CommonLink("PCIe gen5 x16", "128b130b", 32.0, 16),
 )
+
+
+# --- goodput coding ------------------------------------------------------------------------------
+
+def _command_lines(args, r: dict) -> list[str]:
+    return [f"{CODES[r['code']].name} on {r['lanes']} x {r['line_rate_gbaud']:g} Gbaud "
+            f"({r['signalling_rate_gbaud']:g} Gbaud in all)",
+            f"  efficiency  {r['efficiency']:.6f}",
+            f"  goodput     {r['goodput_gbit_s']:.6g} Gbit/s = {1000 * r['goodput_gbyte_s']:.6g} MB/s per direction"]
+
+
+COMMAND = Command(
+    "coding", help="data rate of a serial link after its line code",
+    description="Bit rate left for data after a line code, over all lanes, one direction.",
+    arguments=(Arg("--code", required=True, help="line code: " + ", ".join(CODES)),
+               Ranged("--rate-gbaud", PARAMETERS["line_rate_gbaud"], "GBAUD", "symbol rate per lane in Gbaud (GT/s)",
+                      required=True),
+               Ranged("--lanes", PARAMETERS["lanes"], what="number of lanes")),
+    run=lambda args: link_rates(args.code, args.line_rate_gbaud, args.lanes),
+    lines=_command_lines)

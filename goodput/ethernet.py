@@ -18,6 +18,7 @@ from functools import lru_cache
 import sympy as sp
 
 from . import checks, data
+from .command import Arg, Command, Ranged, report_lines
 from .errors import ParameterError
 from .params import Parameter
 from .symbols import lambdify, maker
@@ -202,3 +203,19 @@ def fit_keystone_10gbe():
 
 
 __all__ += ["packet_time", "dma_rate", "dma_bound_expr", "saturation_frame_expr", "fit_keystone_10gbe"]
+
+
+# --- goodput ethernet ----------------------------------------------------------------------------
+
+COMMAND = Command(
+    "ethernet", help="goodput of back-to-back Ethernet frames",
+    description="Frame rate and payload goodput of back-to-back frames of FRAME bytes (MAC header to FCS), with "
+                "preamble, SFD and inter-packet gap on the wire.",
+    arguments=(Ranged("--frame", PARAMETERS["frame_bytes"], "BYTES", required=True),
+               Ranged("--rate-gbit-s", PARAMETERS["mac_rate_gbit_s"], "GBIT_S"),
+               Arg("--stack", default="raw", help="protocol stack: " + ", ".join(STACKS)),
+               Arg("--vlan", action="store_true", help="frames carry an 802.1Q tag")),
+    run=lambda args: evaluate(args.frame_bytes, args.mac_rate_gbit_s, args.stack, args.vlan),
+    lines=lambda args, r: report_lines(
+        f"{r['frame_bytes']}-byte frames at {r['mac_rate_gbit_s']:g} Gbit/s, {STACKS[r['stack']].name}: "
+        f"{r['frames_per_s']:.6g} frames/s", r))

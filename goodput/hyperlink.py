@@ -18,6 +18,7 @@ from functools import lru_cache
 import sympy as sp
 
 from . import checks, coding, data
+from .command import Arg, Command, Ranged, report_lines
 from .errors import GoodputError, ParameterError
 from .params import Parameter
 from .symbols import lambdify, maker
@@ -160,3 +161,23 @@ def source_checks():
             100 * row.measured_gbit_s / row.max_achievable_gbit_s,
             f"Table {row.table.split('/')[1]}: {row.transfer} {row.memory_as_printed.split()[-1]}, EDMA {row.edma}"))
     return out
+
+
+# --- goodput hyperlink ---------------------------------------------------------------------------
+
+COMMAND = Command(
+    "hyperlink", help="goodput of TI KeyStone HyperLink writes and reads",
+    description="Payload bit rate of HyperLink transfers of SIZE bytes: writes in packets of the master's burst (at "
+                "most 256 bytes), reads in the answering memory's burst; 8 control bytes per packet, 8b/9b coding.",
+    arguments=(Arg("kind", choices=("write", "read")),
+               Ranged("--rate-gbaud", PARAMETERS["line_rate_gbaud"], "GBAUD"),
+               Ranged("--lanes", PARAMETERS["lanes"]),
+               Ranged("--size", PARAMETERS["size_bytes"], "BYTES", required=True),
+               Ranged("--burst", BURST, "BYTES", "the master's burst (EDMA data burst size)",
+                      default=MAX_PACKET_BYTES),
+               Arg("--memory", help="reads: the memory that answers (DDR3, 'MSMC SRAM', 'C66x L1/L2')")),
+    run=lambda args: evaluate(args.kind, args.line_rate_gbaud, args.lanes, args.size_bytes, args.burst_bytes,
+                              args.memory),
+    lines=lambda args, r: report_lines(
+        f"HyperLink {r['kind']} of {r['size_bytes']} bytes over {r['lanes']} x {r['line_rate_gbaud']:g} Gbaud in "
+        f"{r['packets']} packets of {r['packet_bytes']} bytes", r))

@@ -41,6 +41,7 @@ from functools import lru_cache
 import sympy as sp
 
 from . import checks, coding, data
+from .command import Arg, Command, report_lines, whole
 from .errors import ParameterError
 from .symbols import lambdify, maker
 
@@ -519,3 +520,45 @@ def source_checks():
         add(t, row, "throughput_gbit_s", goodput_gbit_s("write", link, row.packet_bytes),
             f"{row.packet_bytes}-byte packets", goodput_formula("write", link, row.packet_bytes))
     return out
+
+
+# --- goodput pcie --------------------------------------------------------------------------------
+
+def _command_run(args) -> dict:
+    link = Link(gen=args.gen, lanes=args.lanes, mps=args.mps, mrrs=args.mrrs, rcb=args.rcb,
+                addr=args.addr, ecrc=args.ecrc, dllp=args.dllp, skp=args.skp, split=args.split)
+    return evaluate(args.kind, link, args.size, duplex=args.duplex)
+
+
+def _command_lines(args, r: dict) -> list[str]:
+    return report_lines(f"PCIe gen{args.gen} x{args.lanes} {args.kind} of {args.size} bytes"
+                        f"{' (both directions)' if args.duplex else ''}: {r['tlps']} TLPs", r)
+
+
+_SIZES_TEXT = ", ".join(map(str, SIZES_POW2))
+
+COMMAND = Command(
+    "pcie", help="goodput of PCI Express writes or reads",
+    description="Payload bit rate of back-to-back PCI Express memory writes or reads of SIZE bytes, with a "
+                "breakdown of every byte on the wire.",
+    arguments=(
+        Arg("kind", choices=("write", "read")),
+        Arg("--gen", type=whole, default=Link.gen, help=f"generation: {', '.join(map(str, GENERATIONS))} (flit mode: "
+                                                 f"{', '.join(map(str, sorted(FLIT_MODE)))})"),
+        Arg("--lanes", type=whole, default=Link.lanes, help="link width: " + ", ".join(map(str, LANES))),
+        Arg("--mps", type=whole, default=Link.mps, help=f"max payload size, bytes: {_SIZES_TEXT}"),
+        Arg("--size", type=whole, required=True, help=f"transfer size, bytes: 1 to {MAX_TRANSFER_BYTES}"),
+        Arg("--mrrs", type=whole, default=Link.mrrs, help=f"max read request size, bytes: {_SIZES_TEXT}"),
+        Arg("--rcb", type=whole, default=Link.rcb, help="read completion boundary, bytes: " + " or ".join(map(str, RCBS))),
+        Arg("--split", default=Link.split, help="completions split at 'mps' (default) or 'rcb'"),
+        Arg("--addr", type=whole, default=Link.addr, help="address bits: 32 (3DW header) or 64 (4DW)"),
+        Arg("--ecrc", action="store_true", help="add the 4-byte ECRC digest"),
+        Arg("--dllp", default=Link.dllp,
+            help="ACK/UpdateFC policy: none; spec (the specification's latency limits); every:N (one ACK and one "
+                 "UpdateFC per N data TLPs); every-any:N (per N TLPs of any kind, read requests included); N from "
+                 f"1 to 1024 (default {Link.dllp})"),
+        Arg("--skp", default=Link.skp,
+            help="SKP ordered sets: none, min or max rate, or A/B (A symbols of SKP in every B, e.g. 4/1538)"),
+        Arg("--duplex", action="store_true", help="both directions at once (AN3935 Eq. 2-5)")),
+    run=_command_run,
+    lines=_command_lines)

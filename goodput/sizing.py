@@ -20,6 +20,7 @@ from elftools.elf.constants import SH_FLAGS
 from elftools.elf.elffile import ELFFile
 
 from . import checks, data
+from .command import Arg, Command
 from .errors import DataError, GoodputError, LogFormatError
 from .logs import log_lines, read_log
 
@@ -187,3 +188,22 @@ def source_checks():
                            f"{row.report}: {row.file} {row.section}",
                            off_note=f"{row.size_hex} is {{model:g}}, not {{published}}.")
             for row in t.itertuples()]
+
+
+# --- goodput size --------------------------------------------------------------------------------
+
+def _command_lines(args, r: dict) -> list[str]:
+    lines = []
+    for f in r["files"]:
+        lines.append(f"{f['file']} ({f['machine']})")
+        lines += [f"  {s['name']:<24} {s['size_bytes']:>10}  {s['kind']}" for s in f["sections"]]
+    lines.append("totals by section type")
+    return lines + [f"  {kind:<24} {value:>10}" for kind, value in r["totals"].items()]
+
+
+COMMAND = Command(
+    "size", help="code and data bytes of ELF files, per section and by type (the NDK's sizing method)",
+    description="Sections of each ELF file (object, library member or program) that take memory, as code, "
+                "initialized data and uninitialized data, with totals.",
+    arguments=(Arg("files", nargs="+", metavar="FILE.elf"),),
+    run=lambda args: report(args.files), lines=_command_lines)

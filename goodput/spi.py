@@ -14,6 +14,7 @@ from functools import lru_cache
 import sympy as sp
 
 from . import checks, data
+from .command import Command, Ranged, goodput_line
 from .errors import ParameterError
 from .params import Parameter
 from .symbols import lambdify, maker
@@ -102,3 +103,19 @@ def source_checks():
             off_note=f"{row.words * row.word_bits} bits in {row.transfer_time_us} us is {{model:.3f}} Mbit/s, "
                      "not {published}."))
     return out
+
+
+# --- goodput spi ---------------------------------------------------------------------------------
+
+COMMAND = Command(
+    "spi", help="time and throughput of an SPI transfer",
+    description="Time of N words of W bits at a clock f, with a gap of GAP ns plus one bit time between words (the "
+                "AM243x MCSPI's, by default).",
+    arguments=(Ranged("--words", PARAMETERS["words"], required=True),
+               Ranged("--bits", PARAMETERS["word_bits"], "W", required=True),
+               Ranged("--clock-mhz", PARAMETERS["clock_mhz"], "MHZ"),
+               Ranged("--gap-ns", PARAMETERS["gap_ns"], "NS", "gap between words besides one bit time")),
+    run=lambda args: evaluate(args.words, args.word_bits, args.clock_mhz, args.gap_ns),
+    lines=lambda args, r: [
+        f"{r['words']} words of {r['word_bits']} bits at {r['clock_mhz']:g} MHz: {r['transfer_time_us']:.6g} us "
+        f"({r['clock_time_us']:.6g} us of clocks, {r['gap_time_us']:.6g} us of gaps)", goodput_line(r)])

@@ -29,6 +29,7 @@ import numpy as np
 import sympy as sp
 
 from . import checks, coding, data
+from .command import Arg, Command, Ranged, report_lines
 from .errors import ParameterError
 from .fit import Bound, Fit, Hockney, fit, hockney
 from .params import Parameter
@@ -330,3 +331,24 @@ def source_checks():
                                   f"{row.transaction}, {row.packets}", off_note=note))
     return out
 
+
+# --- goodput srio --------------------------------------------------------------------------------
+
+COMMAND = Command(
+    "srio", help="goodput of Serial RapidIO NWRITE, NREAD and Type 11 transfers",
+    description="Payload bit rate of back-to-back Serial RapidIO transfers of SIZE bytes, cut into packets of at "
+                "most 256 bytes, each with its header, CRC(s), padding and start-of-packet control symbol; 8b/10b on "
+                "1, 2 or 4 lanes. For NREAD, the response direction.",
+    arguments=(Arg("kind", choices=tuple(KINDS)),
+               Ranged("--rate-gbaud", PARAMETERS["line_rate_gbaud"], "GBAUD"),
+               Arg("--lanes", default="4", metavar="N", help="lanes: 1, 2 or 4"),
+               Ranged("--size", PARAMETERS["size_bytes"], "BYTES", "transfer or message size, bytes (a message is "
+                      "at most 4096)", required=True),
+               Arg("--id-bits", dest="id_bits", default="16", metavar="BITS", help="device ID width: 8 or 16"),
+               Ranged("--control-symbols", PARAMETERS["control_symbols"], what="4-byte control symbols per packet"),
+               Arg("--strict", action="store_true", help="accept only the baud rates RapidIO defines")),
+    run=lambda args: evaluate(args.kind, args.line_rate_gbaud, args.lanes, args.size_bytes, args.id_bits,
+                              args.control_symbols, args.strict),
+    lines=lambda args, r: report_lines(
+        f"SRIO {KINDS[r['kind']].name} of {r['size_bytes']} bytes over {r['lanes']}x {r['line_rate_gbaud']:g} Gbaud "
+        f"in {r['packets']} packets", r))

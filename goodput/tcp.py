@@ -21,6 +21,7 @@ from functools import lru_cache
 import sympy as sp
 
 from . import checks, data, ethernet
+from .command import Arg, Command, Ranged, report_lines
 from .errors import ParameterError
 from .params import Parameter
 from .symbols import lambdify, maker
@@ -288,3 +289,23 @@ def rndis_evaluate(mss_bytes: int = 1460) -> dict:
 __all__ += ["USB_HS_BULK_PACKET_BYTES", "USB_HS_BULK_PER_MICROFRAME", "USB_HS_MICROFRAMES_PER_S", "USB_HS_RATE_MBIT_S",
             "RNDIS_HEADER_BYTES", "rndis_mss", "rndis_message_expr", "rndis_packets_expr", "bulk_ceiling_expr",
             "rndis_goodput_expr", "rndis_evaluate"]
+
+
+# --- goodput tcp ---------------------------------------------------------------------------------
+
+COMMAND = Command(
+    "tcp", help="goodput of TCP writes over Ethernet",
+    description="Goodput of back-to-back writes of MESSAGE bytes, each cut into segments of at most one MSS that "
+                "each pay a whole Ethernet frame (headers, FCS, preamble, gap); and the ceiling of a stream of full "
+                "segments.",
+    arguments=(Ranged("--message", PARAMETERS["message_bytes"], "BYTES", "write size", required=True),
+               Ranged("--rate-mbit-s", PARAMETERS["line_rate_mbit_s"], "MBIT_S"),
+               Ranged("--mtu", PARAMETERS["mtu_bytes"], "BYTES"),
+               Arg("--ipv6", action="store_true", help="IPv6 (40-byte header) instead of IPv4"),
+               Arg("--timestamps", action="store_true", help="TCP timestamps on (12 option bytes)")),
+    run=lambda args: evaluate(args.message_bytes, args.line_rate_mbit_s, args.mtu_bytes, 6 if args.ipv6 else 4,
+                              args.timestamps),
+    lines=lambda args, r: report_lines(
+        f"{r['message_bytes']}-byte writes over IPv{r['ip_version']} at {r['line_rate_mbit_s']:g} Mbit/s: "
+        f"{r['segments']} segments of at most {r['mss_bytes']} bytes; a stream of full segments gets "
+        f"{r['stream_goodput_mbit_s']:.6g} Mbit/s", r))
