@@ -38,7 +38,7 @@ import sympy as sp
 from . import checks, data
 from .command import Arg, Command, Ranged
 from .errors import GoodputError, ParameterError
-from .params import Parameter
+from .params import DEFAULT, Parameter
 from .symbols import lambdify, maker
 
 symbol = maker(__name__)
@@ -223,9 +223,9 @@ def copy_limit_exprs(endpoint_a: str, endpoint_b: str) -> dict[str, sp.Expr]:
     return out
 
 
-def copy_limits(endpoint_a: str, endpoint_b: str, tcs: int = 2, tc_width_bits: int = 128,
-                tc_clock_divider: int = 3, cpu_clock_mhz: float = 1200, ddr3_mtps: float = 1600,
-                ddr3_width_bits: int = 64) -> dict[str, float]:
+def copy_limits(endpoint_a: str, endpoint_b: str, tcs: int = DEFAULT, tc_width_bits: int = DEFAULT,
+                tc_clock_divider: int = DEFAULT, cpu_clock_mhz: float = DEFAULT, ddr3_mtps: float = DEFAULT,
+                ddr3_width_bits: int = DEFAULT) -> dict[str, float]:
     """:func:`copy_limit_exprs` in MB/s at the given values."""
     p = PARAMETERS
     v = _values(cpu_clock_mhz, ddr3_mtps, ddr3_width_bits)
@@ -253,8 +253,8 @@ def _numeric(expr: sp.Expr):
     return lambdify((cpu_clock, ddr3_rate, ddr3_width), expr, "math")
 
 
-def limits(case: Case, cpu_clock_mhz: float = 1200, ddr3_mtps: float = 1600,
-           ddr3_width_bits: int = 64) -> dict[str, float]:
+def limits(case: Case, cpu_clock_mhz: float = DEFAULT, ddr3_mtps: float = DEFAULT,
+           ddr3_width_bits: int = DEFAULT) -> dict[str, float]:
     """Each limit of ``case`` in MB/s at the given clocks."""
     v = _values(cpu_clock_mhz, ddr3_mtps, ddr3_width_bits)
     return {name: float(_numeric(e)(v[cpu_clock], v[ddr3_rate], v[ddr3_width]))
@@ -286,9 +286,9 @@ def shared_bridges(names) -> dict[str, list[str]]:
     return {b: sorted(u, key=lambda n: int(n[2:])) for b, u in users.items() if len(u) > 1}
 
 
-def evaluate(endpoint_a: str, endpoint_b: str, tc_names=(), tcs: int = 2, tc_width_bits: int = 128,
-             tc_clock_divider: int = 3, cpu_clock_mhz: float = 1200, ddr3_mtps: float = 1600,
-             ddr3_width_bits: int = 64) -> dict:
+def evaluate(endpoint_a: str, endpoint_b: str, tc_names=(), tcs: int = DEFAULT, tc_width_bits: int = DEFAULT,
+             tc_clock_divider: int = DEFAULT, cpu_clock_mhz: float = DEFAULT, ddr3_mtps: float = DEFAULT,
+             ddr3_width_bits: int = DEFAULT) -> dict:
     """A copy between two endpoints by named TCs (``tc_names``) or by ``tcs`` alike ones, as a
     JSON-ready dict: inputs, every limit, the bound and what binds, bridges the named TCs share."""
     for name, endpoint in (("endpoint_a", endpoint_a), ("endpoint_b", endpoint_b)):
@@ -308,7 +308,8 @@ def evaluate(endpoint_a: str, endpoint_b: str, tc_names=(), tcs: int = 2, tc_wid
     else:
         values = copy_limits(endpoint_a, endpoint_b, tcs, tc_width_bits, tc_clock_divider, **clocks)
         tc_total = values["transfer controllers"]
-        inputs = {"tcs": int(tcs), "tc_width_bits": int(tc_width_bits), "tc_clock_divider": int(tc_clock_divider)}
+        inputs = {name: PARAMETERS[name].check(value) for name, value in
+                  (("tcs", tcs), ("tc_width_bits", tc_width_bits), ("tc_clock_divider", tc_clock_divider))}
     low = min(values.values())
     return {"endpoint_a": endpoint_a, "endpoint_b": endpoint_b, **inputs,
             **clocks,
@@ -456,7 +457,7 @@ def _command_run(args) -> dict:
     if args.tc_names and any(v is not None for v in alike.values()):
         raise GoodputError("give either --tc (named transfer controllers) or --tcs/--tc-width/--tc-divider "
                            "(alike ones)")
-    alike = {name: PARAMETERS[name].default if v is None else v for name, v in alike.items()}
+    alike = {name: DEFAULT if v is None else v for name, v in alike.items()}
     return evaluate(args.endpoint_a, args.endpoint_b, tuple(args.tc_names), cpu_clock_mhz=args.cpu_clock_mhz,
                     ddr3_mtps=args.ddr3_mtps, ddr3_width_bits=args.ddr3_width_bits, **alike)
 

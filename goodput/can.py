@@ -23,7 +23,7 @@ import sympy as sp
 from . import checks, data
 from .command import Arg, Command, Ranged, goodput_line, whole
 from .errors import ParameterError
-from .params import Parameter
+from .params import DEFAULT, Parameter
 from .symbols import lambdify, maker
 
 symbol = maker(__name__)
@@ -140,7 +140,7 @@ def datasheet_bits(n: int, extended_id: bool) -> tuple[int, int]:
     return arb, dat
 
 
-def frame_bits(n: int, extended_id: bool, stuffing_share: float = 0.0) -> tuple[float, float]:
+def frame_bits(n: int, extended_id: bool, stuffing_share: float = DEFAULT) -> tuple[float, float]:
     """(nominal-rate bits, data-rate bits) of one frame and its intermission."""
     n = _length(n)
     s = PARAMETERS["stuffing"].check(stuffing_share)
@@ -149,8 +149,8 @@ def frame_bits(n: int, extended_id: bool, stuffing_share: float = 0.0) -> tuple[
     return float(nominal.subs(subs)), float(fast.subs(subs))
 
 
-def evaluate(n: int, extended_id: bool = False, arbitration_mbit_s: float = 1, data_mbit_s: float = 5,
-             stuffing_share: float = 0.0) -> dict:
+def evaluate(n: int, extended_id: bool = False, arbitration_mbit_s: float = DEFAULT,
+             data_mbit_s: float = DEFAULT, stuffing_share: float = DEFAULT) -> dict:
     """One frame as a JSON-ready dict: bits per phase, frame time, messages/s, goodput, efficiency."""
     p = PARAMETERS
     n = _length(n)

@@ -20,7 +20,7 @@ import sympy as sp
 from . import checks, data
 from .command import Arg, Command, Ranged, report_lines
 from .errors import ParameterError
-from .params import Parameter
+from .params import DEFAULT, Parameter
 from .symbols import lambdify, maker
 
 symbol = maker(__name__)
@@ -123,7 +123,7 @@ def _stack(key: str) -> Stack:
         raise ParameterError("stack", key, "one of " + ", ".join(STACKS)) from None
 
 
-def evaluate(frame_bytes: int, mac_rate_gbit_s: float = 10.0, stack_key: str = "raw",
+def evaluate(frame_bytes: int, mac_rate_gbit_s: float = DEFAULT, stack_key: str = "raw",
              vlan_tag: bool = False) -> dict:
     """Frame rate, frame goodput and payload goodput of back-to-back frames (JSON-ready)."""
     frame_bytes = PARAMETERS["frame_bytes"].check(frame_bytes)

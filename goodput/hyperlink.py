@@ -20,7 +20,7 @@ import sympy as sp
 from . import checks, coding, data
 from .command import Arg, Command, Ranged, report_lines
 from .errors import GoodputError, ParameterError
-from .params import Parameter
+from .params import DEFAULT, Parameter
 from .symbols import lambdify, maker
 
 symbol = maker(__name__)
@@ -94,7 +94,7 @@ def read_response_bytes(memory: str) -> int:
     return int(sizes[memory])
 
 
-def goodput_gbit_s(line_rate_gbaud: float, lanes: int, size_bytes: int, packet_bytes: int = MAX_PACKET_BYTES) -> float:
+def goodput_gbit_s(line_rate_gbaud: float, lanes: int, size_bytes: int, packet_bytes: int = DEFAULT) -> float:
     """Goodput (Gbit/s) of ``size_bytes`` transfers in packets of ``packet_bytes`` over HyperLink."""
     return _numeric()(*_checked(line_rate_gbaud, lanes, size_bytes, packet_bytes), CONTROL_BYTES)
 

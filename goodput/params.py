@@ -16,7 +16,19 @@ import sympy as sp
 
 from .errors import ParameterError
 
-__all__ = ["Parameter"]
+__all__ = ["Parameter", "DEFAULT"]
+
+
+class _Default:
+    """The value of an argument left out: the default of the parameter that checks it."""
+
+    def __repr__(self) -> str:
+        return "<the parameter's default>"
+
+
+#: A function's default for an argument checked by a :class:`Parameter`: ``def f(rate=DEFAULT)``
+#: takes the parameter's declared default, so it is typed once.
+DEFAULT = _Default()
 
 #: A number as a reader types it: ASCII digits with an optional sign, point and exponent. Not what
 #: :func:`float` takes besides: ``1_000``, digits of other scripts, spaces, ``nan`` or ``inf``.
@@ -121,7 +133,10 @@ class Parameter:
         return too_low or number > self.maximum
 
     def check(self, value: float) -> float:
-        """Return ``value`` if it is allowed, else raise :class:`ParameterError`."""
+        """Return ``value`` if it is allowed (the default if it is :data:`DEFAULT`), else raise
+        :class:`ParameterError`."""
+        if value is DEFAULT:
+            return self.default
         if self._outside_range(value) or (self.options and _number(value) not in self.values()):
             raise ParameterError(self.name, value, self.describe_range())
         number = _number(value)

@@ -16,7 +16,7 @@ import sympy as sp
 from . import checks, data
 from .command import Command, Ranged, goodput_line
 from .errors import ParameterError
-from .params import Parameter
+from .params import DEFAULT, Parameter
 from .symbols import lambdify, maker
 
 symbol = maker(__name__)
@@ -69,11 +69,11 @@ def _checked(n, w, f, g):
     return (p["words"].check(n), p["word_bits"].check(w), p["clock_mhz"].check(f), p["gap_ns"].check(g))
 
 
-def transfer_time_us(n_words: int, bits: int, clock_mhz: float = 50, gap_ns: float = GAP_NS) -> float:
+def transfer_time_us(n_words: int, bits: int, clock_mhz: float = DEFAULT, gap_ns: float = DEFAULT) -> float:
     return _numeric("transfer")(*_checked(n_words, bits, clock_mhz, gap_ns))
 
 
-def evaluate(n_words: int, bits: int, clock_mhz: float = 50, gap_ns: float = GAP_NS) -> dict:
+def evaluate(n_words: int, bits: int, clock_mhz: float = DEFAULT, gap_ns: float = DEFAULT) -> dict:
     """One transfer as a JSON-ready dict: clock time, gaps, total time, throughput, efficiency."""
     if bits == 0:
         raise ParameterError("word_bits", bits, PARAMETERS["word_bits"].describe_range())

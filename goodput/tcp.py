@@ -23,7 +23,7 @@ import sympy as sp
 from . import checks, data, ethernet
 from .command import Arg, Command, Ranged, report_lines
 from .errors import ParameterError
-from .params import Parameter
+from .params import DEFAULT, Parameter
 from .symbols import lambdify, maker
 
 symbol = maker(__name__)
@@ -118,8 +118,8 @@ def _numeric(name: str):
     return lambdify(_ARGS, expr, "math")
 
 
-def goodputs(message_bytes: int, line_rate_mbit_s: float = 100, mtu_bytes: int = 1500, ip_header_bytes: int = 20,
-             tcp_options_bytes: int = 0) -> dict[str, float]:
+def goodputs(message_bytes: int, line_rate_mbit_s: float = DEFAULT, mtu_bytes: int = DEFAULT,
+             ip_header_bytes: int = DEFAULT, tcp_options_bytes: int = DEFAULT) -> dict[str, float]:
     """Per-write and stream goodput (Mbit/s) for header and option sizes in bytes, each checked."""
     p = PARAMETERS
     args = (p["line_rate_mbit_s"].check(line_rate_mbit_s), p["message_bytes"].check(message_bytes),
@@ -128,8 +128,8 @@ def goodputs(message_bytes: int, line_rate_mbit_s: float = 100, mtu_bytes: int =
     return {"per_write_mbit_s": _numeric("message")(*args), "stream_mbit_s": _numeric("stream")(*args)}
 
 
-def evaluate(message_bytes: int = 8192, line_rate_mbit_s: float = 100, mtu_bytes: int = 1500, ip_version: int = 4,
-             timestamps: bool = False) -> dict:
+def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mtu_bytes: int = DEFAULT,
+             ip_version: int = 4, timestamps: bool = False) -> dict:
     """One message size on one link as a JSON-ready dict: segments, both goodputs, line bytes by kind."""
     if ip_version not in IP_HEADER_BYTES:
         raise ParameterError("ip_version", ip_version, "4 or 6")
@@ -216,7 +216,7 @@ def _udp_numeric():
     return lambdify((line_rate, message, mtu, ip_header), exprs)
 
 
-def udp_evaluate(payload_bytes: int, line_rate_mbit_s: float = 100, mtu_bytes: int = 1500,
+def udp_evaluate(payload_bytes: int, line_rate_mbit_s: float = DEFAULT, mtu_bytes: int = DEFAULT,
                  ip_version: int = 4) -> dict:
     """Back-to-back UDP datagrams of ``payload_bytes``: IP fragments when the datagram exceeds the
     MTU (fragments carry multiples of 8 bytes; IPv4 only), each fragment in a frame of its own."""

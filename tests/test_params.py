@@ -2,10 +2,15 @@ import math
 
 import pytest
 
-from goodput import bus, can, coding, ethernet, hyperlink, pcie_latency, pcie_transactions, spi, srio, tcp
-from goodput.errors import ParameterError
+import inspect
 
-MODELS = (bus, can, coding, ethernet, hyperlink, pcie_latency, pcie_transactions, spi, srio, tcp)
+import sympy as sp
+
+from goodput import bus, can, chapters, coding, ethernet, hyperlink, spi, srio, tcp
+from goodput.errors import ParameterError
+from goodput.params import DEFAULT, Parameter
+
+MODELS = list({m: None for c in chapters.CHAPTERS for m in c.model_modules() if hasattr(m, "PARAMETERS")})
 EVERY = [p for m in MODELS for p in m.PARAMETERS.values()]
 #: Units of a rate or a clock: nothing moves at 0 of them, and a denormal one gives infinite times.
 RATES = ("Gbaud", "Gbit/s", "Mbit/s", "MHz", "MT/s")
@@ -57,3 +62,19 @@ def test_a_slider_starts_on_its_step_grid_above_a_physical_floor():
         for p in module.PARAMETERS.values():
             low = p.lowest_step()
             assert p.check(low) == low and round((p.default - low) / p.step, 9).is_integer(), p.name
+
+
+def test_an_argument_left_out_takes_its_parameters_declared_default():
+    p = Parameter("rate", sp.Symbol("r"), "Mbit/s", 1, 10, default=5, step=1, label="rate")
+    assert p.check(DEFAULT) == 5 and repr(DEFAULT) == "<the parameter's default>"
+    assert can.evaluate(64)["arbitration_mbit_s"] == can.PARAMETERS["arbitration_mbit_s"].default
+
+
+@pytest.mark.parametrize("module", MODELS, ids=lambda m: m.__name__)
+def test_no_function_types_a_parameters_default_again(module):
+    for name, function in inspect.getmembers(module, inspect.isfunction):
+        if function.__module__ != module.__name__:
+            continue
+        for arg in inspect.signature(function).parameters.values():
+            if arg.name in module.PARAMETERS and arg.default is not inspect.Parameter.empty:
+                assert arg.default is DEFAULT, f"{module.__name__}.{name}({arg.name}={arg.default!r})"
