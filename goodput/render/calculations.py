@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import can_fd, ethernet_framing, hyperlink, keystone_memory_edma, line_coding, pcie, spi, srio, tcp_goodput
+from . import (can_fd, ethernet_framing, hyperlink, keystone_memory_edma, line_coding, pcie_packets, spi, srio,
+               tcp_goodput)
 from .calculation import Calculation
 
 __all__ = ["CHAPTERS", "get"]
@@ -12,9 +13,9 @@ __all__ = ["CHAPTERS", "get"]
 #: Chapter (notebook name) -> the function building its calculation, in book order.
 CHAPTERS: dict[str, Callable[[], Calculation]] = {
     "line-coding": line_coding.calculation,
-    "pcie-packets": pcie.calculation,
-    "pcie-reads": pcie.reads_calculation,
-    "pcie-measured": lambda: pcie.latency_calculation("write"),
+    "pcie-packets": pcie_packets.calculation,
+    "pcie-reads": pcie_packets.reads_calculation,
+    "pcie-measured": lambda: pcie_packets.latency_calculation("write"),
     "keystone-memory-edma": keystone_memory_edma.copy_calculation,
     "srio": srio.calculation,
     "hyperlink": hyperlink.calculation,

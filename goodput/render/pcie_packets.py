@@ -1,4 +1,5 @@
-"""Charts of the PCI Express chapters: the packet model, live in the page.
+"""Charts of the PCI Express chapters (pcie-packets, pcie-reads, pcie-measured): the packet model,
+live in the page.
 
 The sliders move quantities a reader thinks in (generation, lanes, MPS, header
 size, ECRC, ACKs per TLP); powers of two slide over their exponent. The model's
