@@ -5,10 +5,11 @@ Importing it in a kernel makes every DataFrame display as :func:`display.frame_h
 
 from . import (boot_and_memory, calculation, calculations, can_fd, charts, code_size, display, ethernet_framing,
                formula, hyperlink, keystone_memory_edma, latency_and_bandwidth, line_coding, measure_it_yourself,
-               panels, pcie_packets, spi, srio, tables, tcp_goodput, vega, workbook)
+               panels, pcie_measured, pcie_packets, pcie_reads, spi, srio, tables, tcp_goodput, vega, workbook)
 
 __all__ = ["boot_and_memory", "calculation", "calculations", "can_fd", "charts", "code_size", "display",
            "ethernet_framing", "formula", "hyperlink", "keystone_memory_edma", "latency_and_bandwidth", "line_coding",
-           "measure_it_yourself", "panels", "pcie_packets", "spi", "srio", "tables", "tcp_goodput", "vega", "workbook"]
+           "measure_it_yourself", "panels", "pcie_measured", "pcie_packets", "pcie_reads", "spi", "srio", "tables",
+           "tcp_goodput", "vega", "workbook"]
 
 display.show_frames()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import (can_fd, ethernet_framing, hyperlink, keystone_memory_edma, line_coding, pcie_packets, spi, srio,
-               tcp_goodput)
+from . import (can_fd, ethernet_framing, hyperlink, keystone_memory_edma, line_coding, pcie_measured, pcie_packets,
+               pcie_reads, spi, srio, tcp_goodput)
 from .calculation import Calculation
 
 __all__ = ["CHAPTERS", "get"]
@@ -14,8 +14,8 @@ __all__ = ["CHAPTERS", "get"]
 CHAPTERS: dict[str, Callable[[], Calculation]] = {
     "line-coding": line_coding.calculation,
     "pcie-packets": pcie_packets.calculation,
-    "pcie-reads": pcie_packets.reads_calculation,
-    "pcie-measured": lambda: pcie_packets.latency_calculation("write"),
+    "pcie-reads": pcie_reads.reads_calculation,
+    "pcie-measured": lambda: pcie_measured.latency_calculation("write"),
     "keystone-memory-edma": keystone_memory_edma.copy_calculation,
     "srio": srio.calculation,
     "hyperlink": hyperlink.calculation,

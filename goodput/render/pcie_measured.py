@@ -1,0 +1,102 @@
+"""Charts and tables of the pcie-measured chapter: AN3935's measured tables against the packet model
+and the latency-bound model."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from .. import pcie
+from .calculation import Calculation, Output
+from .charts import Slider
+
+__all__ = ["measured_vs_model_chart", "latency_calculation", "latency_chart"]
+
+
+def measured_vs_model_chart(table_name: str, kind: str, device: str,
+                            series: dict[str, tuple[str, int, int]], title: str) -> alt.LayerChart:
+    """A measured AN3935 table as points, and the packet model for each series as a line.
+
+    ``series`` maps a measured column to ``(label, lanes, MPS)``; the model is the
+    one AN3935 calculates with (ACK + UpdateFC per 4 TLPs, both directions).
+    """
+    from .. import data
+
+    table = data.load(table_name)
+    rows = []
+    for column, (label, lanes, mps_bytes) in series.items():
+        link = pcie.an3935_link(device, lanes, mps_bytes)
+        for r in table.itertuples():
+            rows.append({"size_bytes": r.bytes, "series": label, "measured_gbit_s": getattr(r, column),
+                         "model_gbit_s": pcie.goodput_gbit_s(kind, link, r.bytes, duplex=True)})
+    frame = pd.DataFrame(rows)
+    base = alt.Chart(frame).encode(
+        x=alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)"),
+        color=alt.Color("series:N", title=None),
+    )
+    model = base.mark_line(strokeDash=[5, 3]).encode(y=alt.Y("model_gbit_s:Q", title="Gbit/s (AN3935's both-direction count)"))
+    measured = base.mark_point(filled=True, size=40).encode(
+        y="measured_gbit_s:Q",
+        tooltip=["series:N", "size_bytes:Q", alt.Tooltip("measured_gbit_s:Q", title="measured"),
+                 alt.Tooltip("model_gbit_s:Q", format=".2f", title="packet model")],
+    )
+    return alt.layer(model, measured).properties(width=520, height=240,
+                                                  title=title + " (points: measured; dashed: packet model)")
+
+
+def latency_calculation(kind: str) -> Calculation:
+    """AN3935's back-to-back sizes under the latency-bound model, live on its three timings
+    (starting at the values fitted to the table)."""
+    from .. import data, pcie_latency
+
+    fit, _ = pcie_latency.fit_an3935(kind)
+    table = data.load("an3935-table11" if kind == "write" else "an3935-table12")
+    link = pcie.an3935_link("MSC8156")
+    subs = {**pcie.link_substitution(link), pcie_latency.credits: pcie_latency.AN3935_NP_CREDITS}
+    cases = table[["bytes"]].rename(columns={"bytes": "size_bytes"})
+    for column in pcie_latency.AN3935_BACK_TO_BACK:
+        cases[column] = table[column]
+    p = pcie_latency.PARAMETERS
+
+    def numeric(inputs, case):
+        return {"model_gbit_s": float(pcie_latency.latency_bound_gbit_s(
+                    kind, link, [case["size_bytes"]], inputs["serial_ns"], inputs["latency_ns"],
+                    inputs["in_flight"], duplex=True)[0]),
+                "ceiling_gbit_s": pcie.goodput_gbit_s(kind, link, case["size_bytes"], duplex=True)}
+
+    return Calculation(
+        chapter="pcie-measured", name=f"an3935_{kind}_latency",
+        title=f"AN3935 back-to-back {kind}s: the latency model for the sliders",
+        cases=cases, shown={"size_bytes": "bytes"}, fields={pcie.payload: "size_bytes"},
+        inputs=[Slider(p["serial_ns"], value=round(fit.values["t_s"] / 5) * 5),
+                Slider(p["latency_ns"], value=round(fit.values["t_l"] / 10) * 10),
+                Slider(p["in_flight"])],
+        outputs=[Output("model_gbit_s", pcie_latency.latency_bound_expr(kind, "every", duplex=True).subs(subs),
+                        "latency model", "Gbit/s"),
+                 Output("ceiling_gbit_s", pcie.goodput_expr(kind, "every", duplex=True).subs(subs),
+                        "packet model", "Gbit/s")],
+        # the read fit is a different link's timing: its inputs are not the write figure's
+        numeric=numeric, headline={"size_bytes": 1024}, prefix="" if kind == "write" else f"{kind}-")
+
+
+def latency_chart(kind: str) -> alt.VConcatChart:
+    """AN3935's back-to-back table with the latency-bound model live on sliders (defaults: the fit),
+    above the calculated table."""
+    calc = latency_calculation(kind)
+    live = calc.live()
+    x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)")
+    names = {"single_request_gbit_s": "1 in flight", "four_back_to_back_gbit_s": "4 in flight",
+             "eight_back_to_back_gbit_s": "8 in flight"}
+    measured = live.base.transform_fold(list(names), as_=["column", "measured_gbit_s"]).transform_calculate(
+        series=" || ".join(f"(datum.column === '{k}' ? '{v} (measured)' : '')" for k, v in names.items())
+    ).mark_point(filled=True, size=40).encode(
+        x=x, y=alt.Y("measured_gbit_s:Q", title="Gbit/s (AN3935's both-direction count)"),
+        color=alt.Color("series:N", title=None),
+        tooltip=["series:N", "size_bytes:Q", "measured_gbit_s:Q"],
+    )
+    model = live.base.mark_line(color="black").encode(
+        x=x, y="model_gbit_s:Q",
+        tooltip=[alt.Tooltip("model_gbit_s:Q", format=".2f", title="latency model")])
+    roof = live.base.mark_line(color="#777", strokeDash=[5, 3]).encode(x=x, y="ceiling_gbit_s:Q")
+    return calc.view(live, measured, roof, model, height=260,
+        title=f"AN3935 back-to-back {kind}s: black, the latency model for the slider values; dashed, the packet model")
