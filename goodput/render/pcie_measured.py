@@ -10,7 +10,8 @@ from .. import pcie
 from .calculation import Calculation, Output
 from .charts import Slider
 
-__all__ = ["measured_vs_model_chart", "latency_calculation", "latency_chart"]
+__all__ = ["measured_vs_model_chart", "latency_calculation", "latency_chart", "latency_fit_table",
+           "measured_over_model_table", "above_ceiling_table"]
 
 
 def measured_vs_model_chart(table_name: str, kind: str, device: str,
@@ -100,3 +101,71 @@ def latency_chart(kind: str) -> alt.VConcatChart:
     roof = live.base.mark_line(color="#777", strokeDash=[5, 3]).encode(x=x, y="ceiling_gbit_s:Q")
     return calc.view(live, measured, roof, model, height=260,
         title=f"AN3935 back-to-back {kind}s: black, the latency model for the slider values; dashed, the packet model")
+
+
+def latency_fit_table(kind: str) -> pd.DataFrame:
+    """AN3935's back-to-back table, the fitted latency model, and the residual of each point."""
+    from .. import data, pcie_latency
+
+    result, curves = pcie_latency.fit_an3935(kind)
+    table = data.load("an3935-table11" if kind == "write" else "an3935-table12")
+    shown = pd.DataFrame({"bytes": table.attrs["printed"]["bytes_as_printed"]})
+    for column, k in pcie_latency.AN3935_BACK_TO_BACK.items():
+        measured = table[column].to_numpy()
+        shown[f"{k} in flight: measured"] = table.attrs["printed"][column]
+        shown[f"{k}: model"] = [f"{v:.2f}" for v in curves[column]]
+        shown[f"{k}: residual"] = [f"{m / v - 1:+.0%}" for m, v in zip(measured, curves[column])]
+    return shown
+
+
+def measured_over_model_table() -> pd.DataFrame:
+    """Measured over packet model for every AN3935 measured column, at the smallest and largest size."""
+    from .. import data
+
+    specs = [
+        ("an3935-table7", "write", "MSC8156", {"x4_gbit_s": 4, "x2_gbit_s": 2, "x1_gbit_s": 1}, 256),
+        ("an3935-table8", "read", "MSC8156", {"x4_gbit_s": 4, "x2_gbit_s": 2, "x1_gbit_s": 1}, 256),
+        ("an3935-table9", "write", "MSC8156", {"measured_mps256_gbit_s": 4}, 256),
+        ("an3935-table9", "write", "MSC8156", {"measured_mps128_gbit_s": 4}, 128),
+        ("an3935-table10", "read", "MSC8156", {"measured_mps256_gbit_s": 4}, 256),
+        ("an3935-table10", "read", "MSC8156", {"measured_mps128_gbit_s": 4}, 128),
+        ("an3935-table15", "write", "MSC8157", {f"measured_x{n}_gbit_s": n for n in (1, 2, 4)}, 256),
+        ("an3935-table16", "read", "MSC8157", {f"measured_x{n}_gbit_s": n for n in (1, 2, 4)}, 256),
+    ]
+    rows = []
+    for name, kind, device, columns, mps_bytes in specs:
+        t = data.load(name)
+        for column, lanes in columns.items():
+            link = pcie.an3935_link(device, lanes, mps_bytes)
+            ratio = [getattr(r, column) / pcie.goodput_gbit_s(kind, link, r.bytes, duplex=True)
+                     for r in t.itertuples()]
+            rows.append({"table": t.attrs["provenance"]["table"], "column": t.attrs["titles"][column],
+                         "link": f"{device} x{lanes}, MPS {mps_bytes}", "transfer": kind,
+                         "at 8 bytes": f"{ratio[0]:.0%}", "at 32 KiB": f"{ratio[-1]:.0%}",
+                         "best": f"{max(ratio):.0%}"})
+    return pd.DataFrame(rows)
+
+
+def above_ceiling_table() -> pd.DataFrame:
+    """Measured AN3935 points above what the link could carry even with no DLLPs at all."""
+    from .. import data
+
+    specs = [("an3935-table7", "write", "MSC8156", {"x4_gbit_s": 4, "x2_gbit_s": 2, "x1_gbit_s": 1}),
+             ("an3935-table8", "read", "MSC8156", {"x4_gbit_s": 4, "x2_gbit_s": 2, "x1_gbit_s": 1}),
+             ("an3935-table15", "write", "MSC8157", {f"measured_x{n}_gbit_s": n for n in (1, 2, 4)}),
+             ("an3935-table16", "read", "MSC8157", {f"measured_x{n}_gbit_s": n for n in (1, 2, 4)})]
+    rows = []
+    for name, kind, device, columns in specs:
+        t = data.load(name)
+        for column, lanes in columns.items():
+            bare = pcie.Link(gen=pcie.AN3935_DEVICES[device], lanes=lanes, mps=256, mrrs=256, dllp="none")
+            for r in t.itertuples():
+                ceiling = pcie.goodput_gbit_s(kind, bare, r.bytes, duplex=True)
+                measured = getattr(r, column)
+                if measured > ceiling:
+                    rows.append({"table": t.attrs["provenance"]["table"], "link": f"{device} x{lanes}",
+                                 "transfer": f"{r.bytes_as_printed} bytes, {kind}",
+                                 "measured (Gbit/s)": t.attrs["printed"][column][r.Index],
+                                 "ceiling without DLLPs (Gbit/s)": f"{ceiling:.2f}",
+                                 "excess": f"{measured / ceiling - 1:+.0%}"})
+    return pd.DataFrame(rows)

@@ -17,7 +17,7 @@ from .calculation import Calculation, Output
 from .charts import Slider, live_model
 
 __all__ = ["SLIDERS", "slider_values_to_link", "live_exprs", "calculation", "explore_chart", "breakdown_chart",
-           "explore_sizes"]
+           "explore_sizes", "pcie_generations_table", "dllp_share_table"]
 
 header_dwords = sp.Symbol("h", positive=True, integer=True)
 ecrc_on = sp.Symbol("e", nonnegative=True, integer=True)
@@ -194,3 +194,42 @@ def breakdown_chart() -> alt.LayerChart:
     return live.figure(bar, height=60,
                        title="Where the line bytes of one write go (the same on any number of lanes: each "
                              "lane carries its share of every part)")
+
+
+def pcie_generations_table(sizes=(64, 256, 1500, 4096), lanes: int = 4) -> pd.DataFrame:
+    """Write goodput per generation at a few sizes: MPS 256, spec DLLP rates, fewest SKPs.
+
+    Gen6 runs in flit mode: DLLPs ride in the flits and its SKP rate is not modelled.
+    """
+    rows = []
+    for gen in pcie.GENERATIONS.values():
+        flit = gen.number in pcie.FLIT_MODE
+        link = pcie.Link(gen=gen.number, lanes=lanes, mps=256, addr=64, dllp="none" if flit else "spec",
+                         skp="none" if flit else "min")
+        bits = coding.bit_rate_gbit_s(gen.rate_gtps, lanes, gen.code)
+        row = {"link": f"gen{gen.number} x{lanes}" + (" (flit mode)" if flit else ""),
+               "bit rate (Gbit/s)": f"{bits:.4g}"}
+        for size in sizes:
+            g = pcie.goodput_gbit_s("write", link, size)
+            row[f"{size} B (Gbit/s)"] = f"{g:.4g} ({g / bits:.0%})"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def dllp_share_table(gen: int = 3, mps: int = 256) -> pd.DataFrame:
+    """Share of link time spent on ACK + UpdateFC at the specification's rates, per width.
+
+    Two ways: striped over the lanes (this model), and charged per lane (pcie-bench).
+    """
+    from .. import pcie_spec
+
+    rows = []
+    for lanes in (1, 2, 4, 8, 16):
+        ack, fc = pcie_spec.latency_limits(gen, lanes, mps)
+        rows.append({
+            "link": f"gen{gen} x{lanes}, MPS {mps}",
+            "L_ack, L_fc (symbol times)": f"{ack}, {fc}",
+            "DLLP share, striped (this model)": f"{8 / (lanes * ack) + 8 / (lanes * fc):.2%}",
+            "DLLP share, per lane (pcie-bench)": f"{8 / ack + 8 / fc:.2%}",
+        })
+    return pd.DataFrame(rows)

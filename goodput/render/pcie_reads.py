@@ -10,7 +10,8 @@ from .. import pcie
 from .calculation import Calculation, Output
 from .charts import Slider
 
-__all__ = ["reads_calculation", "reads_chart", "ahb_delays_chart", "test14_chart", "trace_timeline_chart"]
+__all__ = ["reads_calculation", "reads_chart", "ahb_delays_chart", "test14_chart", "trace_timeline_chart",
+           "intel_examples_table"]
 
 
 def reads_calculation() -> Calculation:
@@ -124,3 +125,20 @@ def trace_timeline_chart(log_names: dict[str, str]) -> alt.Chart:
         row=alt.Row("trace:N", title=None, header=alt.Header(labelAngle=0, labelAlign="left")),
         tooltip=["trace:N", "direction:N", "packet:N", "start_ns:Q", "end_ns:Q", "symbols:Q"],
     ).properties(width=560, height=60).resolve_scale(x="independent")
+
+
+def intel_examples_table() -> pd.DataFrame:
+    """Intel 324611 §3.5 Examples 1 and 2 as printed, against the model or the parsed trace."""
+    from .. import checks, data
+
+    t = data.load("intel-324611-s3-5-examples")
+    by_row = {c.row: c for c in checks.collect("pcie-reads") if c.resource == "intel-324611-s3-5-examples"}
+    rows = []
+    for r in t.itertuples():
+        where = "" if r.basis == "calculation" else " trace"
+        c = by_row[f"Example {r.example}{where}: {r.quantity} ({r.unit})"]
+        rows.append({"example": r.example, "from": r.basis, "quantity": r.quantity,
+                     "printed": f"{t.attrs['printed']['value'][r.Index]} {r.unit}",
+                     "model" if r.basis == "calculation" else "model / parsed trace": f"{c.model:.4g} {r.unit}",
+                     "status": c.status})
+    return pd.DataFrame(rows)
