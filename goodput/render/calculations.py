@@ -10,13 +10,14 @@ from .calculation import Calculation
 
 __all__ = ["CHAPTERS", "get"]
 
-#: Chapter (notebook name) -> the function building its calculation, in book order.
+#: Chapter (notebook name) -> the function building its calculation (its render module's ``calculation``),
+#: in book order.
 CHAPTERS: dict[str, Callable[[], Calculation]] = {
     "line-coding": line_coding.calculation,
     "pcie-packets": pcie_packets.calculation,
-    "pcie-reads": pcie_reads.reads_calculation,
-    "pcie-measured": lambda: pcie_measured.latency_calculation("write"),
-    "keystone-memory-edma": keystone_memory_edma.copy_calculation,
+    "pcie-reads": pcie_reads.calculation,
+    "pcie-measured": pcie_measured.calculation,
+    "keystone-memory-edma": keystone_memory_edma.calculation,
     "srio": srio.calculation,
     "hyperlink": hyperlink.calculation,
     "ethernet-framing": ethernet_framing.calculation,

@@ -10,7 +10,7 @@ from .. import pcie
 from .calculation import Calculation, Output
 from .charts import Slider
 
-__all__ = ["measured_vs_model_chart", "latency_calculation", "latency_chart", "latency_fit_table",
+__all__ = ["measured_vs_model_chart", "latency_calculation", "calculation", "latency_chart", "latency_fit_table",
            "measured_over_model_table", "above_ceiling_table"]
 
 
@@ -78,6 +78,12 @@ def latency_calculation(kind: str) -> Calculation:
                         "packet model", "Gbit/s")],
         # the read fit is a different link's timing: its inputs are not the write figure's
         numeric=numeric, headline={"size_bytes": 1024}, prefix="" if kind == "write" else f"{kind}-")
+
+
+def calculation() -> Calculation:
+    """The chapter's calculated table: AN3935's back-to-back writes under the latency-bound model
+    (:func:`latency_calculation` of ``"write"``)."""
+    return latency_calculation("write")
 
 
 def latency_chart(kind: str) -> alt.VConcatChart:

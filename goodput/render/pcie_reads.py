@@ -10,11 +10,11 @@ from .. import pcie
 from .calculation import Calculation, Output
 from .charts import Slider
 
-__all__ = ["reads_calculation", "reads_chart", "ahb_delays_chart", "test14_chart", "trace_timeline_chart",
+__all__ = ["calculation", "reads_chart", "ahb_delays_chart", "test14_chart", "trace_timeline_chart",
            "intel_examples_table"]
 
 
-def reads_calculation() -> Calculation:
+def calculation() -> Calculation:
     """Reads on the Intel tutorial's link (PCIe 1.1 x1) for the reader's completion latency and
     reads in flight, with Test 15's measured rates beside them."""
     from .. import data, pcie_transactions as pt
@@ -44,7 +44,7 @@ def reads_calculation() -> Calculation:
 def reads_chart() -> alt.VConcatChart:
     """Reads on the Intel tutorial's link (PCIe 1.1 x1): completion latency and reads in flight, live,
     above the calculated table."""
-    calc = reads_calculation()
+    calc = calculation()
     live = calc.live()
     x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="read or write size (bytes)")
     y = alt.Y("read_mbyte_s:Q", scale=alt.Scale(type="log"), title="throughput (MB/s)")
