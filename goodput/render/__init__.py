@@ -1,5 +1,7 @@
 """Rendering: sympy -> Vega expressions, live altair charts, calculated tables,
-workbooks, ipywidgets panels, how tables display; one module of charts and tables per chapter.
+workbooks, ipywidgets panels, how tables display; one module of charts and tables per chapter,
+named after it (chapter ``pcie-reads``: :mod:`pcie_reads`), whose ``calculation()`` builds the
+chapter's calculated table if it has one (:mod:`calculations`).
 
 Importing it in a kernel makes every DataFrame display as :func:`display.frame_html`."""
 

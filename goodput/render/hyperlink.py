@@ -1,4 +1,4 @@
-"""Charts of the HyperLink chapter."""
+"""Charts and tables of the hyperlink chapter (HyperLink)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Charts and tables of the KeyStone memory and EDMA chapter.
+"""Charts and tables of the keystone-memory-edma chapter (KeyStone memory and EDMA).
 
 Every limit of :mod:`goodput.bus` is linear in one of three rates: the CPU clock
 ``f``, the DDR3 rate ``w_DDR * r`` or the TCs' total ``n_TC * w_TC * f / d_TC``.

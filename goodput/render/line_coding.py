@@ -1,4 +1,4 @@
-"""Charts of the line-coding chapter."""
+"""Charts and tables of the line-coding chapter."""
 
 from __future__ import annotations
 
