@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 import pytest
 
 from goodput import coding, pcie, pcie_latency, pcie_transactions
-from goodput.render import pcie as pcie_charts
+from goodput.render import pcie_packets as pcie_charts
 
 from browser import errors, live_ready, opened, operate, rows, signal, view_index
 

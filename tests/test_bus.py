@@ -5,7 +5,7 @@ import sympy as sp
 
 from goodput import bus, checks, data
 from goodput.errors import ParameterError
-from goodput.render import bus as bus_charts
+from goodput.render import keystone_memory_edma as bus_charts
 
 from command import call
 

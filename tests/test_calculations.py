@@ -1,6 +1,8 @@
 """Every chapter's calculated table: the sympy outputs equal goodput's numeric functions, the
 calculation column is the formula that gives the value, and the inputs keep to their ranges."""
 
+import importlib
+
 import pytest
 
 from goodput.errors import ParameterError
@@ -24,6 +26,12 @@ def test_every_chapter_with_a_live_chart_has_a_calculation():
     for chapter in CHAPTERS:
         assert calculations.get(chapter).chapter == chapter
 
+
+
+def test_every_chapter_calculation_is_its_render_modules_calculation():
+    for chapter, build in calculations.CHAPTERS.items():
+        module = importlib.import_module(f"goodput.render.{chapter.replace('-', '_')}")
+        assert build is module.calculation, chapter
 
 def test_a_chapter_without_a_model_is_named_in_the_error():
     with pytest.raises(KeyError, match="code-size.*chapters with one: line-coding"):

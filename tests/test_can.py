@@ -5,7 +5,7 @@ import sympy as sp
 
 from goodput import can, checks
 from goodput.errors import ParameterError
-from goodput.render import can as can_charts
+from goodput.render import can_fd as can_charts
 
 from command import call
 

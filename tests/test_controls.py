@@ -7,7 +7,7 @@ from goodput import coding, srio, tcp
 from goodput.errors import ParameterError
 from goodput.params import Parameter
 from goodput.render import calculations
-from goodput.render import pcie as pcie_charts
+from goodput.render import pcie_packets as pcie_charts
 from goodput.render.charts import Choice, Slider
 from goodput.render.controls import SEGMENTS, control
 

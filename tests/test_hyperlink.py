@@ -5,7 +5,7 @@ import sympy as sp
 
 from goodput import checks, coding, hyperlink
 from goodput.errors import ParameterError
-from goodput.render import tables
+from goodput.render import hyperlink as hyperlink_charts
 
 from command import call
 
@@ -54,7 +54,7 @@ def test_inputs_given_as_text_are_read_as_numbers_once_checked():
 
 
 def test_maximum_achievable_reads_imply_twelve_bytes_per_packet():
-    t = tables.hyperlink_implied_overhead()
+    t = hyperlink_charts.hyperlink_implied_overhead()
     reads = t[t["transfer"].str.startswith("reads")]
     assert set(reads["implied bytes per packet"]) == {"12.0"}
 

@@ -15,7 +15,7 @@ import pytest
 
 from goodput import pcie
 from goodput.render import calculations
-from goodput.render import pcie as pcie_charts
+from goodput.render import pcie_packets as pcie_charts
 from goodput.spreadsheet import number_text
 
 from browser import (WIDTHS, control, errors, live_ready, opened, operate, rows, settle, signal, state,

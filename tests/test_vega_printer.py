@@ -15,7 +15,7 @@ import vl_convert as vlc
 
 from goodput import coding
 from goodput.precision import stable
-from goodput.render import coding as coding_charts
+from goodput.render import line_coding as coding_charts
 from goodput.render.vega import vega_expr
 
 x, y = sp.symbols("x y", positive=True)

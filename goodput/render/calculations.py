@@ -4,24 +4,26 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import bus, can, coding, ethernet, hyperlink, pcie, spi, srio, tcp
+from . import (can_fd, ethernet_framing, hyperlink, keystone_memory_edma, line_coding, pcie_measured, pcie_packets,
+               pcie_reads, spi, srio, tcp_goodput)
 from .calculation import Calculation
 
 __all__ = ["CHAPTERS", "get"]
 
-#: Chapter (notebook name) -> the function building its calculation, in book order.
+#: Chapter (notebook name) -> the function building its calculation (its render module's ``calculation``),
+#: in book order.
 CHAPTERS: dict[str, Callable[[], Calculation]] = {
-    "line-coding": coding.calculation,
-    "pcie-packets": pcie.calculation,
-    "pcie-reads": pcie.reads_calculation,
-    "pcie-measured": lambda: pcie.latency_calculation("write"),
-    "keystone-memory-edma": bus.copy_calculation,
+    "line-coding": line_coding.calculation,
+    "pcie-packets": pcie_packets.calculation,
+    "pcie-reads": pcie_reads.calculation,
+    "pcie-measured": pcie_measured.calculation,
+    "keystone-memory-edma": keystone_memory_edma.calculation,
     "srio": srio.calculation,
     "hyperlink": hyperlink.calculation,
-    "ethernet-framing": ethernet.calculation,
-    "tcp-goodput": tcp.calculation,
+    "ethernet-framing": ethernet_framing.calculation,
+    "tcp-goodput": tcp_goodput.calculation,
     "spi": spi.calculation,
-    "can-fd": can.calculation,
+    "can-fd": can_fd.calculation,
 }
 
 

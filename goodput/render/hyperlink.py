@@ -1,4 +1,4 @@
-"""Charts of the HyperLink chapter."""
+"""Charts and tables of the hyperlink chapter (HyperLink)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from .. import coding, data, hyperlink
 from .calculation import Calculation, Output
 from .charts import Slider, live_model
 
-__all__ = ["PACKET_SIZES", "measured_points", "calculation", "explore_chart"]
+__all__ = ["PACKET_SIZES", "measured_points", "calculation", "explore_chart", "hyperlink_implied_overhead"]
 
 #: Payloads per packet the curve is drawn at, bytes.
 PACKET_SIZES = (8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256)
@@ -88,3 +88,20 @@ def explore_chart() -> alt.VConcatChart:
     return calc.view(live, roof, model, points, mine, controls=yours.controls,
         height=280,
         title="HyperLink: model (black), 8b/9b bit rate (dashed), Tables 23-26 (points), your transfers (red)")
+
+
+def hyperlink_implied_overhead() -> pd.DataFrame:
+    """Bytes per packet that the guide's 'maximum achievable' figures imply, at 6.25 Gbaud x 4.
+
+    Solving ``B * P / (P + C) = G`` for ``C``, with ``B`` the 8b/9b bit rate and
+    ``P`` the packet payload of each row (see :func:`measured_points`).
+    """
+    bits = coding.bit_rate_gbit_s(6.25, 4, "8b9b")
+    points = measured_points()
+    best = points[points["what"] == "maximum achievable"].drop_duplicates(["series", "memory"])
+    rows = []
+    for r in best.itertuples():
+        rows.append({"transfer": r.series, "memory": r.memory, "payload per packet (bytes)": r.packet_bytes,
+                     "maximum achievable (Gbit/s)": f"{r.gbit_s:g}",
+                     "implied bytes per packet": f"{r.packet_bytes * (bits / r.gbit_s - 1):.1f}"})
+    return pd.DataFrame(rows)

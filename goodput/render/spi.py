@@ -1,4 +1,4 @@
-"""Charts and tables of the SPI chapter."""
+"""Charts and tables of the spi chapter (SPI)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Charts and tables of the Serial RapidIO chapter."""
+"""Charts and tables of the srio chapter (Serial RapidIO)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Charts of the line-coding chapter."""
+"""Charts and tables of the line-coding chapter."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from .calculation import Calculation, Output
 from .charts import Choice, Slider
 from .formula import substituted_latex
 
-__all__ = ["codes_table", "efficiency_latex", "calculation", "explore_chart"]
+__all__ = ["codes_table", "efficiency_latex", "calculation", "explore_chart", "efficiency_table", "common_links_table"]
 
 SELECTED = "#c0392b"
 OTHER = "#8fb8de"
@@ -87,3 +87,36 @@ def explore_chart(code: str = "8b10b") -> alt.VConcatChart:
     ).properties(name="goodput_labels")
     return calc.view(live, bars, ceiling, labels, height=170,
                      title="Data rate left after the line code (dashed: signalling rate)")
+
+
+def efficiency_table() -> pd.DataFrame:
+    """Each line code's efficiency and its two overhead figures, from the model's expressions."""
+    rows = []
+    for c in coding.CODES.values():
+        eff = coding.efficiency_expr(c)
+        rows.append({
+            "code": c.name,
+            "k data bits": c.data_bits,
+            "n line bits": c.coded_bits,
+            "efficiency k/n": f"{sp.nsimplify(eff)} = {float(eff):.6f}",
+            "overhead, share of line": f"{100 * float(coding.line_overhead_expr(c)):.4g} %",
+            "overhead, per data bit": f"{100 * float(coding.payload_overhead_expr(c)):.4g} %",
+            "used by": c.used_by,
+        })
+    return pd.DataFrame(rows)
+
+
+def common_links_table() -> pd.DataFrame:
+    """Goodput of the links in :data:`goodput.coding.COMMON_LINKS`."""
+    rows = []
+    for link in coding.COMMON_LINKS:
+        r = coding.link_rates(link.code, link.line_rate_gbaud, link.lanes)
+        rows.append({
+            "link": link.name,
+            "code": coding.CODES[link.code].name,
+            "signalling (Gbaud)": f"{r['signalling_rate_gbaud']:g}",
+            "data (Gbit/s)": f"{r['goodput_gbit_s']:.6g}",
+            "data (MB/s)": f"{1000 * r['goodput_gbyte_s']:.6g}",
+            "left on the table (Gbit/s)": f"{r['signalling_rate_gbaud'] - r['goodput_gbit_s']:.4g}",
+        })
+    return pd.DataFrame(rows)

@@ -1,4 +1,4 @@
-"""Charts and tables of the CAN FD chapter."""
+"""Charts and tables of the can-fd chapter (CAN FD)."""
 
 from __future__ import annotations
 

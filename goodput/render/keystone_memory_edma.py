@@ -1,4 +1,4 @@
-"""Charts and tables of the KeyStone memory and EDMA chapter.
+"""Charts and tables of the keystone-memory-edma chapter (KeyStone memory and EDMA).
 
 Every limit of :mod:`goodput.bus` is linear in one of three rates: the CPU clock
 ``f``, the DDR3 rate ``w_DDR * r`` or the TCs' total ``n_TC * w_TC * f / d_TC``.
@@ -20,8 +20,8 @@ from .. import bus, data
 from .calculation import Calculation, Output
 from .charts import Choice, Slider, live_model
 
-__all__ = ["BASIS", "linear_parts", "scenario_rows", "scenario_chart", "scenario_table", "measured_share_table", "port_table", "copy_rows", "copy_calculation", "copy_chart",
-           "COPY_ENDPOINTS", "guidance_frame", "index_chart"]
+__all__ = ["BASIS", "linear_parts", "scenario_rows", "scenario_chart", "scenario_table", "measured_share_table",
+           "port_table", "copy_rows", "calculation", "copy_chart", "COPY_ENDPOINTS", "guidance_frame", "index_chart"]
 
 #: The three rates every limit is a multiple of.
 BASIS = (bus.cpu_clock, bus.ddr3_width * bus.ddr3_rate,
@@ -143,7 +143,7 @@ def copy_rows() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def copy_calculation() -> Calculation:
+def calculation() -> Calculation:
     """Every limit of a copy by alike TCs between each pair of endpoints, live on TCs and clocks;
     the page's table shows the pair chosen in the drop-downs."""
     choices = [Choice("endpoint_a", COPY_ENDPOINTS, "MSMC SRAM", "source"),
@@ -164,7 +164,7 @@ def copy_calculation() -> Calculation:
 def copy_chart() -> alt.VConcatChart:
     """A copy you set up: endpoints from the drop-downs, TCs and clocks from the sliders; its limits
     as bars and in the calculated table."""
-    calc = copy_calculation()
+    calc = calculation()
     live = calc.live()
     base = _binding(live.base.transform_filter(
         "datum.endpoint_a == endpoint_a && datum.endpoint_b == endpoint_b"), "endpoint_a")

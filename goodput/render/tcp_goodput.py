@@ -1,4 +1,4 @@
-"""Charts and tables of the TCP goodput chapter."""
+"""Charts and tables of the tcp-goodput chapter (TCP goodput)."""
 
 from __future__ import annotations
 

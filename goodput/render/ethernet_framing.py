@@ -1,4 +1,4 @@
-"""Charts of the Ethernet framing chapter."""
+"""Charts of the ethernet-framing chapter (Ethernet framing)."""
 
 from __future__ import annotations
 

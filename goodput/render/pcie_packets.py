@@ -1,0 +1,235 @@
+"""Charts and tables of the pcie-packets chapter: the packet model, live in the page.
+
+The sliders move quantities a reader thinks in (generation, lanes, MPS, header
+size, ECRC, ACKs per TLP); powers of two slide over their exponent. The model's
+expressions are re-written in those slider symbols here, by substitution only.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+import sympy as sp
+
+from .. import coding, pcie
+from ..params import Parameter
+from .calculation import Calculation, Output
+from .charts import Slider, live_model
+
+__all__ = ["SLIDERS", "slider_values_to_link", "live_exprs", "calculation", "explore_chart", "breakdown_chart",
+           "explore_sizes", "pcie_generations_table", "dllp_share_table"]
+
+header_dwords = sp.Symbol("h", positive=True, integer=True)
+ecrc_on = sp.Symbol("e", nonnegative=True, integer=True)
+skp_policy = sp.Symbol("k", nonnegative=True, integer=True)
+
+#: SKP policies as the breakdown's control offers them, by number (the order of the buttons).
+SKP_CHOICES = ("none", "min", "max")
+
+
+def _powers(low: int, high: int, unit: str = " B") -> tuple:
+    return tuple((2 ** k, f"{2 ** k}{unit}") for k in range(low, high + 1))
+
+
+SLIDERS = {
+    p.name: p
+    for p in (
+        Parameter("generation", pcie.generation, "", 1, 6, default=2, step=1, label="PCIe generation",
+                  integer=True, options=tuple((g.number, f"{g.number}: {g.rate_gtps:g} GT/s")
+                                              for g in pcie.GENERATIONS.values())),
+        Parameter("lanes", coding.lanes, "lanes", 1, 32, default=4, step=1, label="lanes", integer=True,
+                  options=tuple((n, f"x{n}") for n in pcie.LANES)),
+        Parameter("mps", pcie.mps, "bytes", 128, 4096, default=256, step=1,
+                  label="max payload size", integer=True, options=_powers(7, 12)),
+        Parameter("mrrs", pcie.mrrs, "bytes", 128, 4096, default=256, step=1,
+                  label="max read request", integer=True, options=_powers(7, 12)),
+        Parameter("header_dwords", header_dwords, "dwords", 3, 4, default=3, step=1,
+                  label="TLP header", integer=True,
+                  options=((3, "3 DW (32-bit address)"), (4, "4 DW (64-bit address)"))),
+        Parameter("ecrc", ecrc_on, "", 0, 1, default=0, step=1, label="ECRC", integer=True,
+                  options=((0, "off"), (1, "on"))),
+        Parameter("ack_group", pcie.group, "TLPs", 1, 32, default=4, step=1,
+                  label="TLPs per ACK + UpdateFC", integer=True, presets=((1, "1"), (4, "4"), (8, "8"))),
+        Parameter("skp", skp_policy, "", 0, 2, default=0, step=1, label="SKP ordered sets", integer=True,
+                  options=tuple(enumerate(("none", "fewest allowed", "most allowed")))),
+        Parameter("size_bytes", pcie.payload, "bytes", 8, 32768, default=1024, step=1,
+                  label="transfer for the breakdown", integer=True, options=_powers(3, 15)),
+    )
+}
+
+
+def slider_values_to_link(values: dict) -> tuple[pcie.Link, int]:
+    """The :class:`~goodput.pcie.Link` and breakdown size that a set of control values stands for."""
+    v = {name: SLIDERS[name].check(values.get(name, p.default)) for name, p in SLIDERS.items()}
+    link = pcie.Link(gen=v["generation"], lanes=v["lanes"], mps=v["mps"], mrrs=v["mrrs"],
+                     addr=32 if v["header_dwords"] == 3 else 64, ecrc=bool(v["ecrc"]),
+                     dllp=f"every:{v['ack_group']}", skp=SKP_CHOICES[v["skp"]])
+    return link.checked(), v["size_bytes"]
+
+
+def skp_share_expr() -> sp.Expr:
+    """SKP ordered sets' share of the link's time for generation ``g`` and the policy control ``k``
+    (:data:`SKP_CHOICES`), from :data:`goodput.pcie.SKP_POLICIES`; flit mode (gen 6) has none here."""
+    branches = []
+    for number, policy in enumerate(SKP_CHOICES[1:], start=1):
+        share = pcie.generation_piecewise(
+            lambda c: sp.Rational(*pcie.SKP_POLICIES[policy].get(c.key, (0, 1))))
+        branches.append((share, sp.Eq(skp_policy, number)))
+    return sp.Piecewise(*branches, (0, True))
+
+
+def _slider_substitution(breakdown: bool) -> dict:
+    not_flit = sp.Le(pcie.generation, min(pcie.FLIT_MODE) - 1)
+    subs = {
+        pcie.bit_rate: pcie.generation_bit_rate_expr(),
+        pcie.header: 4 * header_dwords, pcie.ecrc: 4 * ecrc_on,
+        pcie.framing: sp.Piecewise((8, not_flit), (0, True)),
+        pcie.dllp: sp.Piecewise((8, not_flit), (0, True)),
+        pcie.cpl_header: 12, pcie.skp: skp_share_expr() if breakdown else 0,
+    }
+    return subs
+
+
+def live_exprs(breakdown: bool = False) -> dict[str, sp.Expr]:
+    """Write and read goodput per direction, and the write's byte breakdown, in the slider symbols.
+
+    Reads are counted as AN3935 counts them (Eq. 4-5), with both directions
+    reading, so each direction also carries the other's read requests; alone,
+    a read stream's completions cost exactly what writes of the same size do.
+    """
+    subs = _slider_substitution(breakdown)
+    out = {
+        "write_gbit_s": pcie.goodput_expr("write", "every").subs(subs),
+        # Reads per direction with both directions reading: each also carries the other's requests.
+        "read_gbit_s": (pcie.goodput_expr("read", "every", duplex=True) / 2).subs(subs),
+    }
+    code = {coding.data_bits: pcie.generation_piecewise(lambda c: c.data_bits),
+            coding.coded_bits: pcie.generation_piecewise(lambda c: c.coded_bits)}
+    for name, expr in pcie.breakdown_exprs("write", "every").items():
+        out[f"{name}_bytes"] = expr.subs(subs).subs(code)
+    return out
+
+
+def explore_sizes() -> pd.DataFrame:
+    """Transfer sizes the goodput curve is drawn at: powers of two and halfway points, 8 B to 32 KiB."""
+    sizes = sorted({2 ** k for k in range(3, 16)} | {3 * 2 ** k for k in range(2, 14)})
+    return pd.DataFrame({"size_bytes": sizes})
+
+
+def _sliders(names) -> list[Slider]:
+    return [Slider(SLIDERS[n]) for n in names]
+
+
+def calculation() -> Calculation:
+    """Write and read goodput per transfer size on the reader's link (the sliders)."""
+    exprs = live_exprs()
+    sizes = explore_sizes()
+    sizes["tabled"] = [s >= 64 and s & (s - 1) == 0 for s in sizes["size_bytes"]]
+
+    def numeric(inputs, case):
+        link, _ = slider_values_to_link(inputs)
+        return {"write_gbit_s": pcie.goodput_gbit_s("write", link, case["size_bytes"]),
+                "read_gbit_s": pcie.goodput_gbit_s("read", link, case["size_bytes"], duplex=True) / 2,
+                "bit_rate_gbit_s": coding.bit_rate_gbit_s(link.generation.rate_gtps, link.lanes,
+                                                          link.generation.code)}
+
+    return Calculation(
+        chapter="pcie-packets", name="pcie_sizes", title="Goodput of back-to-back transfers, one direction",
+        cases=sizes, shown={"size_bytes": "bytes"}, fields={pcie.payload: "size_bytes"},
+        inputs=_sliders(["generation", "lanes", "mps", "mrrs", "header_dwords", "ecrc", "ack_group"]),
+        outputs=[Output("write_gbit_s", exprs["write_gbit_s"], "writes", "Gbit/s"),
+                 Output("read_gbit_s", exprs["read_gbit_s"], "reads, both ways", "Gbit/s"),
+                 Output("bit_rate_gbit_s", pcie.generation_bit_rate_expr(), "bit rate after the line code", "Gbit/s")],
+        numeric=numeric, row_filter="datum.tabled", headline={"size_bytes": 1024})
+
+
+def explore_chart() -> alt.VConcatChart:
+    """Write and read goodput against transfer size, recomputed from the sliders in the page,
+    above the calculated table (powers of two from 64 bytes)."""
+    calc = calculation()
+    live = calc.live()
+    folded = live.base.transform_fold(["write_gbit_s", "read_gbit_s"], as_=["transfer", "gbit_s"])
+    x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)")
+    lines = folded.mark_line(point=True).encode(
+        x=x,
+        y=alt.Y("gbit_s:Q", title="payload goodput, one direction (Gbit/s)"),
+        color=alt.Color("transfer:N", title=None,
+                        scale=alt.Scale(domain=["write_gbit_s", "read_gbit_s"], range=["#1f77b4", "#d62728"]),
+                        legend=alt.Legend(labelExpr="datum.label === 'write_gbit_s' ? 'writes' : 'reads, both ways'")),
+        tooltip=[alt.Tooltip("size_bytes:Q", title="bytes"), alt.Tooltip("transfer:N"),
+                 alt.Tooltip("gbit_s:Q", format=".3f", title="Gbit/s")],
+    )
+    ceiling = live.base.mark_rule(strokeDash=[4, 3], color="#555").encode(y="bit_rate_gbit_s:Q")
+    return calc.view(live, lines, ceiling, height=260,
+                     title="Goodput of back-to-back transfers (dashed: bit rate after the line code)")
+
+
+def breakdown_chart() -> alt.LayerChart:
+    """Where the line bytes of one write go, for the transfer size on its slider."""
+    exprs = live_exprs(breakdown=True)
+    parts = [k for k in exprs if k.endswith("_bytes")]
+    live = live_model(
+        pd.DataFrame({"case": ["one write"]}),
+        outputs={k: exprs[k] for k in parts},
+        sliders=_sliders(["generation", "mps", "header_dwords", "ecrc", "ack_group", "skp", "size_bytes"]),
+        fields={},
+        name="pcie_breakdown",
+    )
+    labels = {"payload_bytes": "payload", "tlp_overhead_bytes": "TLP headers and framing",
+              "dllp_bytes": "ACK and UpdateFC DLLPs", "skp_bytes": "SKP ordered sets",
+              "encoding_bytes": "line code"}
+    bar = live.base.transform_fold(parts, as_=["part", "line_bytes"]).transform_calculate(
+        share="datum.line_bytes"
+    ).mark_bar().encode(
+        x=alt.X("line_bytes:Q", stack="normalize", title="share of the line bytes of one write",
+                axis=alt.Axis(format="%")),
+        y=alt.Y("case:N", title=None),
+        color=alt.Color("part:N", sort=parts, title=None,
+                        legend=alt.Legend(labelExpr=" || ".join(
+                            f"(datum.label === '{k}' ? '{v}' : '')" for k, v in labels.items()))),
+        order=alt.Order("part_order:Q"),
+        tooltip=[alt.Tooltip("part:N"), alt.Tooltip("line_bytes:Q", format=".1f", title="line bytes")],
+    ).transform_calculate(part_order=" + ".join(
+        f"(datum.part === '{k}' ? {i} : 0)" for i, k in enumerate(parts)))
+    return live.figure(bar, height=60,
+                       title="Where the line bytes of one write go (the same on any number of lanes: each "
+                             "lane carries its share of every part)")
+
+
+def pcie_generations_table(sizes=(64, 256, 1500, 4096), lanes: int = 4) -> pd.DataFrame:
+    """Write goodput per generation at a few sizes: MPS 256, spec DLLP rates, fewest SKPs.
+
+    Gen6 runs in flit mode: DLLPs ride in the flits and its SKP rate is not modelled.
+    """
+    rows = []
+    for gen in pcie.GENERATIONS.values():
+        flit = gen.number in pcie.FLIT_MODE
+        link = pcie.Link(gen=gen.number, lanes=lanes, mps=256, addr=64, dllp="none" if flit else "spec",
+                         skp="none" if flit else "min")
+        bits = coding.bit_rate_gbit_s(gen.rate_gtps, lanes, gen.code)
+        row = {"link": f"gen{gen.number} x{lanes}" + (" (flit mode)" if flit else ""),
+               "bit rate (Gbit/s)": f"{bits:.4g}"}
+        for size in sizes:
+            g = pcie.goodput_gbit_s("write", link, size)
+            row[f"{size} B (Gbit/s)"] = f"{g:.4g} ({g / bits:.0%})"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def dllp_share_table(gen: int = 3, mps: int = 256) -> pd.DataFrame:
+    """Share of link time spent on ACK + UpdateFC at the specification's rates, per width.
+
+    Two ways: striped over the lanes (this model), and charged per lane (pcie-bench).
+    """
+    from .. import pcie_spec
+
+    rows = []
+    for lanes in (1, 2, 4, 8, 16):
+        ack, fc = pcie_spec.latency_limits(gen, lanes, mps)
+        rows.append({
+            "link": f"gen{gen} x{lanes}, MPS {mps}",
+            "L_ack, L_fc (symbol times)": f"{ack}, {fc}",
+            "DLLP share, striped (this model)": f"{8 / (lanes * ack) + 8 / (lanes * fc):.2%}",
+            "DLLP share, per lane (pcie-bench)": f"{8 / ack + 8 / fc:.2%}",
+        })
+    return pd.DataFrame(rows)

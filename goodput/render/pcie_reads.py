@@ -1,0 +1,144 @@
+"""Charts and tables of the pcie-reads chapter: reads on the Intel tutorial's link (PCIe 1.1 x1),
+its published AHB and analyzer traces, and write combining."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from .. import pcie
+from .calculation import Calculation, Output
+from .charts import Slider
+
+__all__ = ["calculation", "reads_chart", "ahb_delays_chart", "test14_chart", "trace_timeline_chart",
+           "intel_examples_table"]
+
+
+def calculation() -> Calculation:
+    """Reads on the Intel tutorial's link (PCIe 1.1 x1) for the reader's completion latency and
+    reads in flight, with Test 15's measured rates beside them."""
+    from .. import data, pcie_transactions as pt
+
+    link = pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")
+    subs = pcie.link_substitution(link)
+    sizes = pd.DataFrame({"size_bytes": [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]})
+    test15 = data.load("intel-324611-test15")
+    sizes = sizes.merge(test15.rename(columns={"payload_bytes": "size_bytes"})[["size_bytes", "measured_mbyte_s"]],
+                        on="size_bytes", how="left")
+
+    def numeric(inputs, case):
+        return {"read_mbyte_s": pt.pipelined_read_mbyte_s(case["size_bytes"], inputs["completion_ns"],
+                                                          inputs["reads_in_flight"], link),
+                "write_mbyte_s": 1000 * pcie.goodput_gbit_s("write", link, case["size_bytes"]) / 8}
+
+    return Calculation(
+        chapter="pcie-reads", name="intel_reads", title="Reads and writes on PCIe 1.1 x1",
+        cases=sizes, shown={"size_bytes": "bytes"}, fields={pcie.payload: "size_bytes"},
+        inputs=[Slider(pt.PARAMETERS["completion_ns"]), Slider(pt.PARAMETERS["reads_in_flight"])],
+        outputs=[Output("read_mbyte_s", pt.pipelined_reads_expr().subs(subs), "reads", "MB/s"),
+                 Output("write_mbyte_s", 1000 * pcie.goodput_expr("write", "none").subs(subs) / 8,
+                        "back-to-back writes", "MB/s")],
+        numeric=numeric, headline={"size_bytes": 64})
+
+
+def reads_chart() -> alt.VConcatChart:
+    """Reads on the Intel tutorial's link (PCIe 1.1 x1): completion latency and reads in flight, live,
+    above the calculated table."""
+    calc = calculation()
+    live = calc.live()
+    x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="read or write size (bytes)")
+    y = alt.Y("read_mbyte_s:Q", scale=alt.Scale(type="log"), title="throughput (MB/s)")
+    reads = live.base.mark_line(color="#d62728", point=alt.OverlayMarkDef(color="#d62728")).encode(
+        x=x, y=y, tooltip=["size_bytes:Q", alt.Tooltip("read_mbyte_s:Q", format=".3f", title="reads (MB/s)")])
+    writes = live.base.mark_line(color="#1f77b4", strokeDash=[5, 3]).encode(
+        x=x, y="write_mbyte_s:Q",
+        tooltip=["size_bytes:Q", alt.Tooltip("write_mbyte_s:Q", format=".3f", title="writes (MB/s)")])
+    measured = live.base.transform_filter("isValid(datum.measured_mbyte_s)").mark_point(
+        filled=True, size=60, color="black").encode(
+        x=x, y="measured_mbyte_s:Q",
+        tooltip=["size_bytes:Q", alt.Tooltip("measured_mbyte_s:Q", title="Test 15, measured (MB/s)")])
+    return calc.view(live, writes, reads, measured,
+        height=260,
+        title="PCIe 1.1 x1: reads (red) for the slider values, back-to-back writes (dashed), Test 15 measured (black)")
+
+
+def ahb_delays_chart(log_names: dict[str, str]) -> alt.Chart:
+    """Delay between consecutive AHB accesses in published trace logs, access by access."""
+    from .. import pcie_transactions as pt
+    from ..logs import ahb_trace
+
+    frames = []
+    for label, name in log_names.items():
+        trace = ahb_trace.parse(pt.published_log(name))
+        t = trace.accesses.assign(access=range(len(trace.accesses)), trace=label)
+        t["gap_ns"] = t["ticks"].diff() * ahb_trace.TICK_NS
+        frames.append(t.dropna(subset=["gap_ns"]))
+    frame = pd.concat(frames)[["trace", "access", "gap_ns"]]
+    return alt.Chart(frame).mark_bar().encode(
+        x=alt.X("access:O", title="access number"),
+        y=alt.Y("gap_ns:Q", title="time since the previous access (ns)"),
+        color=alt.Color("trace:N", title=None),
+        column=alt.Column("trace:N", title=None),
+        tooltip=["trace:N", "access:O", "gap_ns:Q"],
+    ).properties(width=240, height=200).resolve_scale(x="independent", y="independent")
+
+
+def test14_chart() -> alt.LayerChart:
+    """Intel Test 14: write combining, measured against the packet model's maximum."""
+    from .. import data
+
+    t = data.load("intel-324611-test14")
+    link = pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")
+    t = t.assign(model_mbyte_s=[1000 * pcie.goodput_gbit_s("write", link, s) / 8 for s in t["sequential_write_bytes"]])
+    base = alt.Chart(t).encode(x=alt.X("sequential_write_bytes:Q", scale=alt.Scale(type="log", base=2),
+                                       title="bytes written in sequence"))
+    return alt.layer(
+        base.mark_line(strokeDash=[5, 3], color="#555").encode(y=alt.Y("model_mbyte_s:Q", title="MB/s")),
+        base.mark_point(filled=True, size=50).encode(
+            y="measured_mbyte_s:Q", tooltip=["sequential_write_bytes:Q", "measured_mbyte_s:Q", "model_mbyte_s:Q"]),
+    ).properties(width=520, height=220,
+                 title="Write combining (Test 14): measured (points), one TLP per write (dashed)")
+
+
+def trace_timeline_chart(log_names: dict[str, str]) -> alt.Chart:
+    """Packets of published analyzer traces on a time line, one lane per direction."""
+    from .. import pcie_transactions as pt
+    from ..logs import pcie_trace
+
+    rows = []
+    for label, name in log_names.items():
+        trace = pcie_trace.parse(pt.published_log(name))
+        write, read = pt.trace_directions(trace)
+        role = {write: "to the device", read: "from the device"}
+        for p in trace.packets:
+            rows.append({"trace": label, "direction": f"{p.direction}: {role[p.direction]}",
+                         "packet": p.name if p.complete else f"{p.name} (partly lost)",
+                         "start_ns": (p.first_cycle - trace.first_cycle) * pcie_trace.SYMBOL_NS,
+                         "end_ns": (p.last_cycle + 1 - trace.first_cycle) * pcie_trace.SYMBOL_NS,
+                         "symbols": p.symbols})
+    frame = pd.DataFrame(rows)
+    return alt.Chart(frame).mark_bar(height=14).encode(
+        x=alt.X("start_ns:Q", title="time from the first cycle of the trace (ns)"),
+        x2="end_ns:Q",
+        y=alt.Y("direction:N", title=None),
+        color=alt.Color("packet:N", title="packet"),
+        row=alt.Row("trace:N", title=None, header=alt.Header(labelAngle=0, labelAlign="left")),
+        tooltip=["trace:N", "direction:N", "packet:N", "start_ns:Q", "end_ns:Q", "symbols:Q"],
+    ).properties(width=560, height=60).resolve_scale(x="independent")
+
+
+def intel_examples_table() -> pd.DataFrame:
+    """Intel 324611 §3.5 Examples 1 and 2 as printed, against the model or the parsed trace."""
+    from .. import checks, data
+
+    t = data.load("intel-324611-s3-5-examples")
+    by_row = {c.row: c for c in checks.collect("pcie-reads") if c.resource == "intel-324611-s3-5-examples"}
+    rows = []
+    for r in t.itertuples():
+        where = "" if r.basis == "calculation" else " trace"
+        c = by_row[f"Example {r.example}{where}: {r.quantity} ({r.unit})"]
+        rows.append({"example": r.example, "from": r.basis, "quantity": r.quantity,
+                     "printed": f"{t.attrs['printed']['value'][r.Index]} {r.unit}",
+                     "model" if r.basis == "calculation" else "model / parsed trace": f"{c.model:.4g} {r.unit}",
+                     "status": c.status})
+    return pd.DataFrame(rows)
