@@ -3,21 +3,19 @@
 The library behind the book, one module per link model and one per concern:
 
 models
-    ``coding`` (line codes), ``pcie`` (packets), ``pcie_latency`` (latency-bound
-    transfers), ``pcie_transactions`` (transaction sequences, the Intel
-    examples), ``bus`` (KeyStone II memory buses and EDMA), ``srio`` (Serial
-    RapidIO), ``hyperlink``, ``ethernet``, ``tcp`` (segments over Ethernet),
-    ``spi``, ``can`` (CAN FD), ``am243x`` (the AM243x datasheet's size sweeps),
-    ``boot`` (AM243x boot and execute-in-place)
+    one module per link or measurement, each presented by a chapter of the book:
+    :mod:`goodput.chapters` declares every chapter and the model modules it presents
+    (``coding`` for line codes, ``pcie`` for PCI Express packets, ``can`` for CAN FD...)
+model machinery
+    ``params`` (ranged inputs), ``symbols`` (distinct sympy symbols), ``command`` (a model's
+    subcommand), ``cli`` (the ``goodput`` command), ``fit`` (fitting free parameters; time = fixed
+    cost + bytes / bandwidth), ``precision`` (the digits every machine agrees on),
+    ``spreadsheet`` (the spreadsheet printer)
 data and checks
-    ``data`` (published tables and provenance), ``checks`` (source checks),
-    ``pcie_spec`` (the Base Specification's latency tables), ``logs`` (one parser
-    per log format), ``fit`` (fitting free parameters; time = fixed cost + bytes /
-    bandwidth), ``hostbench`` (our captured firmware logs next to the models),
-    ``sizing`` (code and data bytes of ELF files), ``precision`` (the digits every
-    machine agrees on)
+    ``data`` (published tables and provenance), ``checks`` (source checks), ``logs`` (one parser
+    per log format)
 book
-    ``render`` (Vega printer, live charts, tables, widget panels), ``pages``
+    ``render`` (Vega printer, live charts, tables, widget panels; one module per chapter), ``pages``
     (errata and sources pages), ``status`` (what built the book)
 """
 
@@ -29,11 +27,4 @@ import sys
 # absent before altair is imported makes jsonschema skip that one checker.
 sys.modules.setdefault("rfc3987_syntax", None)
 
-from . import (am243x, boot, bus, can, checks, coding, data, errors, ethernet, fit, hostbench, hyperlink, logs,
-               pages, params, pcie, pcie_latency, pcie_spec, pcie_transactions, precision, sizing, spi, srio,
-               status, tcp)
-
-__all__ = ["am243x", "boot", "bus", "can", "checks", "coding", "data", "errors", "ethernet", "fit", "hostbench",
-           "hyperlink", "logs", "pages", "params", "pcie", "pcie_latency", "pcie_spec", "pcie_transactions", "precision",
-           "sizing", "spi", "srio", "status", "tcp"]
 __version__ = "0.1.0"

@@ -33,7 +33,6 @@ AN3935 Eq. 2-5 do.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
@@ -233,7 +232,7 @@ generation = symbol("g", positive=True, integer=True)
 def generation_piecewise(value) -> sp.Piecewise:
     """``value(code)`` of the line code of generation ``g``, as one Piecewise over :data:`GENERATIONS`."""
     gens = list(GENERATIONS.values())
-    branches, last = [], None
+    branches = []
     for g in gens:
         v = value(coding.CODES[g.code])
         if branches and branches[-1][0] == v:

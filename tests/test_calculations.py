@@ -1,8 +1,6 @@
 """Every chapter's calculated table: the sympy outputs equal goodput's numeric functions, the
 calculation column is the formula that gives the value, and the inputs keep to their ranges."""
 
-import importlib
-
 import pytest
 
 from goodput.errors import ParameterError
@@ -18,24 +16,6 @@ CHAPTERS = list(calculations.CHAPTERS)
 @pytest.fixture(scope="module", params=CHAPTERS)
 def calc(request):
     return calculations.get(request.param)
-
-
-def test_every_chapter_with_a_live_chart_has_a_calculation():
-    assert CHAPTERS == ["line-coding", "pcie-packets", "pcie-reads", "pcie-measured", "keystone-memory-edma",
-                        "srio", "hyperlink", "ethernet-framing", "tcp-goodput", "spi", "can-fd"]
-    for chapter in CHAPTERS:
-        assert calculations.get(chapter).chapter == chapter
-
-
-
-def test_every_chapter_calculation_is_its_render_modules_calculation():
-    for chapter, build in calculations.CHAPTERS.items():
-        module = importlib.import_module(f"goodput.render.{chapter.replace('-', '_')}")
-        assert build is module.calculation, chapter
-
-def test_a_chapter_without_a_model_is_named_in_the_error():
-    with pytest.raises(KeyError, match="code-size.*chapters with one: line-coding"):
-        calculations.get("code-size")
 
 
 @pytest.mark.parametrize("point", ["defaults", "low", "high", "third"])

@@ -1,7 +1,6 @@
 import json
 
 import pytest
-import sympy as sp
 
 from goodput import checks, ethernet
 from goodput.errors import ParameterError

@@ -6,7 +6,7 @@ import inspect
 
 import sympy as sp
 
-from goodput import bus, can, chapters, coding, ethernet, hyperlink, spi, srio, tcp
+from goodput import can, chapters, coding, spi, tcp
 from goodput.errors import ParameterError
 from goodput.params import DEFAULT, Parameter
 
@@ -52,8 +52,6 @@ def test_minus_zero_is_zero():
 
 
 def test_a_slider_starts_on_its_step_grid_above_a_physical_floor():
-    from goodput import can, coding, spi, tcp
-
     assert coding.PARAMETERS["line_rate_gbaud"].lowest_step() == 0.0625
     assert tcp.PARAMETERS["line_rate_mbit_s"].lowest_step() == 10
     assert spi.PARAMETERS["gap_ns"].lowest_step() == 0

@@ -1,6 +1,5 @@
 import numpy as np
 import pytest
-import sympy as sp
 
 from goodput import fit, pcie, pcie_latency
 

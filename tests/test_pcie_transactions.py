@@ -1,5 +1,4 @@
 import pytest
-import sympy as sp
 
 from goodput import checks, pcie, pcie_transactions as pt
 

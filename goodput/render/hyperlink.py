@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import altair as alt
 import pandas as pd
-import sympy as sp
 
 from .. import coding, data, hyperlink
 from .calculation import Calculation, Output
 from .charts import Slider, live_model
+from ..symbols import ModelSymbol
 
 __all__ = ["PACKET_SIZES", "measured_points", "calculation", "explore_chart", "hyperlink_implied_overhead"]
 
@@ -61,7 +61,7 @@ def explore_chart() -> alt.VConcatChart:
     your transfers, and the calculated table."""
     calc = calculation()
     live = calc.live()
-    write = sp.Symbol("write_flag")
+    write = ModelSymbol("write_flag", __name__)
     per_packet = calc.outputs[0].expr
     yours = live_model(
         pd.DataFrame({"transfer": ["your write", "your read"], "write_flag": [1, 0]}),

@@ -19,6 +19,7 @@ import sympy as sp
 from .. import bus, data
 from .calculation import Calculation, Output
 from .charts import Choice, Slider, live_model
+from ..symbols import maker
 
 __all__ = ["BASIS", "linear_parts", "scenario_rows", "scenario_chart", "scenario_table", "measured_share_table",
            "port_table", "copy_rows", "calculation", "copy_chart", "COPY_ENDPOINTS", "guidance_frame", "index_chart"]
@@ -27,7 +28,9 @@ __all__ = ["BASIS", "linear_parts", "scenario_rows", "scenario_chart", "scenario
 BASIS = (bus.cpu_clock, bus.ddr3_width * bus.ddr3_rate,
          bus.tc_count * bus.tc_width * bus.cpu_clock / bus.tc_divider)
 #: A row's coefficient on each rate of :data:`BASIS`: (column, numerator, denominator).
-_PARTS = tuple((name, *sp.symbols(f"{name}_n {name}_d", integer=True)) for name in ("a_f", "a_DDR", "a_TC"))
+symbol = maker(__name__)
+_PARTS = tuple((name, symbol(f"{name}_n", integer=True), symbol(f"{name}_d", integer=True))
+               for name in ("a_f", "a_DDR", "a_TC"))
 _FIELDS = {sym: str(sym) for _, n, d in _PARTS for sym in (n, d)}
 _VALUE = sum(n / d * rate for (_, n, d), rate in zip(_PARTS, BASIS))
 

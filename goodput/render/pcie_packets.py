@@ -15,13 +15,16 @@ from .. import coding, pcie
 from ..params import Parameter
 from .calculation import Calculation, Output
 from .charts import Slider, live_model
+from ..symbols import maker
 
 __all__ = ["SLIDERS", "slider_values_to_link", "live_exprs", "calculation", "explore_chart", "breakdown_chart",
            "explore_sizes", "pcie_generations_table", "dllp_share_table"]
 
-header_dwords = sp.Symbol("h", positive=True, integer=True)
-ecrc_on = sp.Symbol("e", nonnegative=True, integer=True)
-skp_policy = sp.Symbol("k", nonnegative=True, integer=True)
+symbol = maker(__name__)
+
+header_dwords = symbol("h", positive=True, integer=True)
+ecrc_on = symbol("e", nonnegative=True, integer=True)
+skp_policy = symbol("k", nonnegative=True, integer=True)
 
 #: SKP policies as the breakdown's control offers them, by number (the order of the buttons).
 SKP_CHOICES = ("none", "min", "max")

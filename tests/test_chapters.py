@@ -1,0 +1,99 @@
+"""The chapter registry (goodput.chapters) is the one declaration per chapter: it follows the book's
+table of contents, and the command line, the checks, the calculations and the render modules are
+all found from it."""
+
+import argparse
+import importlib
+from pathlib import Path
+
+import pytest
+import yaml
+
+from goodput import chapters, checks, cli
+from goodput.command import Command
+from goodput.render import calculations
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _toc_notebooks() -> list[str]:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    return [f.removeprefix("notebooks/") for f in files if f.startswith("notebooks/")]
+
+
+def test_the_registry_holds_every_chapter_of_the_table_of_contents_in_its_order():
+    assert chapters.ids() == _toc_notebooks()
+
+
+@pytest.mark.parametrize("chapter", chapters.CHAPTERS, ids=lambda c: c.id)
+def test_each_chapter_has_its_notebook_render_module_and_models(chapter):
+    assert (chapters.NOTEBOOKS / f"{chapter.id}.ipynb").is_file()
+    assert chapter.title and not chapter.title.startswith("#")
+    module = chapter.render()
+    assert module.__name__ == "goodput.render." + chapter.id.replace("-", "_")
+    assert chapter.id in (module.__doc__ or ""), f"{module.__name__}'s docstring names its chapter"
+    for model in chapter.model_modules():
+        assert model.__name__.startswith("goodput.")
+
+
+def test_every_model_module_belongs_to_one_chapter():
+    owners = {}
+    for chapter in chapters.CHAPTERS:
+        for model in chapter.models:
+            assert model not in owners, f"{model} is declared by {owners.get(model)} and {chapter.id}"
+            owners[model] = chapter.id
+
+
+def test_the_checks_of_a_chapter_come_from_its_own_models():
+    found = checks.collect()
+    assert {c.chapter for c in found} <= set(chapters.ids())
+    for chapter, providers in checks._providers.items():
+        for provider in providers:
+            assert provider.__module__.removeprefix("goodput.") in chapters.get(chapter).models
+
+
+def test_a_provider_for_an_undeclared_chapter_or_another_chapters_model_is_refused():
+    with pytest.raises(KeyError, match="no chapter 'no-such-chapter'"):
+        checks.provider("no-such-chapter")
+    with pytest.raises(ValueError, match="provides checks of chapter 'can-fd'"):
+        checks.provider("can-fd")(test_the_checks_of_a_chapter_come_from_its_own_models)
+
+
+def _subcommands() -> list[str]:
+    parser = cli.build_parser()
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return list(action.choices)
+
+
+def test_the_command_line_has_each_models_command_in_book_order_then_checks_and_export():
+    declared = [command.name for chapter in chapters.CHAPTERS for command in chapter.commands()]
+    assert len(declared) == len(set(declared))
+    assert _subcommands() == declared + ["checks", "export"]
+    for chapter in chapters.CHAPTERS:
+        for model in chapter.model_modules():
+            command = getattr(model, "COMMAND", None)
+            assert command is None or isinstance(command, Command), model.__name__
+
+
+def test_the_calculations_are_the_render_modules_calculation_functions():
+    with_calc = [c.id for c in chapters.CHAPTERS if callable(getattr(c.render(), "calculation", None))]
+    assert list(calculations.CHAPTERS) == with_calc
+    for chapter in with_calc:
+        assert calculations.CHAPTERS[chapter] is chapters.get(chapter).render().calculation
+        assert calculations.get(chapter).chapter == chapter
+
+
+def test_an_unknown_chapter_or_one_without_a_model_is_named_in_the_error():
+    with pytest.raises(KeyError, match="no chapter 'nope'; chapters: line-coding"):
+        chapters.get("nope")
+    without = next(c for c in chapters.CHAPTERS if not c.has_calculation())
+    with pytest.raises(KeyError, match=f"{without.id}.*has no model to calculate; chapters with one: line-coding"):
+        calculations.get(without.id)
+
+
+def test_a_notebook_without_a_heading_is_named(tmp_path, monkeypatch):
+    (tmp_path / "x.ipynb").write_text('{"cells": [{"cell_type": "markdown", "source": ["no heading"]}]}')
+    monkeypatch.setattr(chapters, "NOTEBOOKS", tmp_path)
+    with pytest.raises(ValueError, match="x.ipynb: no '# ' heading"):
+        chapters.Chapter("x").title
