@@ -83,3 +83,10 @@ def test_worst_case_stuffing_runs_from_sof_to_the_end_of_the_data_as_a_bit_stuff
 
 def test_an_extended_64_byte_frame_needs_one_stuff_bit_more_than_two_separate_runs_would():
     assert _greedy_stuff_bits(36, 36 + 517) == (8, 130)  # separate runs: floor(35/4) + floor(516/4) = 8 + 129
+
+
+def test_a_29_bit_identifier_adds_one_worst_case_stuff_bit_to_the_data_phase():
+    data_phase = can.stuff_bits_exprs()[1]
+    for n in can.DATA_LENGTHS:
+        standard, extended = (data_phase.subs({can.extended: x, can.data_bytes: n}) for x in (0, 1))
+        assert extended - standard == 1
