@@ -30,7 +30,7 @@ symbol = maker(__name__)
 
 __all__ = ["data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "DATA_LENGTHS", "INTERMISSION_BITS", "PARAMETERS",
            "crc_bits_expr", "arbitration_field_bits_expr", "stuff_bits_exprs", "phase_bits_expr", "datasheet_bits_exprs", "datasheet_bits",
-           "frame_bits", "frame_time_expr",
+           "frame_bits", "phase_time_expr", "frame_time_expr", "budget_bits_exprs", "implied_stuffing_expr", "frame_time",
            "messages_per_s_expr", "evaluate"]
 
 data_bytes = symbol("n", nonnegative=True, integer=True)  #: data field, bytes
@@ -38,6 +38,7 @@ extended = symbol("x", nonnegative=True, integer=True)  #: 1 for a 29-bit identi
 arbitration_rate = symbol(r"R_{\mathrm{arb}}", positive=True)  #: nominal bit rate, Mbit/s
 data_rate = symbol(r"R_{\mathrm{data}}", positive=True)  #: data bit rate, Mbit/s
 stuffing = symbol("s", nonnegative=True)  #: share of the worst-case dynamic stuff bits, 0 to 1
+frame_time = symbol("T", positive=True)  #: a measured time from one frame's SOF to the next's, us
 
 DATA_LENGTHS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64)  #: what a DLC can say
 
@@ -105,10 +106,32 @@ def phase_bits_expr() -> tuple[sp.Expr, sp.Expr]:
     return nominal, fast
 
 
+def phase_time_expr(nominal: sp.Expr, fast: sp.Expr) -> sp.Expr:
+    """Time (us) of ``nominal`` bits at the arbitration rate and ``fast`` bits at the data rate."""
+    return nominal / arbitration_rate + fast / data_rate
+
+
 def frame_time_expr() -> sp.Expr:
     """Time (us) from one frame's SOF to the next's."""
+    return phase_time_expr(*phase_bits_expr())
+
+
+def budget_bits_exprs() -> dict[str, tuple[sp.Expr, sp.Expr]]:
+    """From the datasheet's bit counts to the worst case, one addition at a time: (nominal-rate
+    bits, data-rate bits) of the datasheet's count, with the intermission, with the stuff count and
+    fixed stuff bits (no dynamic stuffing), and with every worst-case dynamic stuff bit."""
+    arb, dat = datasheet_bits_exprs()
     nominal, fast = phase_bits_expr()
-    return nominal / arbitration_rate + fast / data_rate
+    return {"datasheet": (arb, dat), "intermission": (arb + INTERMISSION_BITS, dat),
+            "no_stuffing": (nominal.subs(stuffing, 0), fast.subs(stuffing, 0)),
+            "worst_stuffing": (nominal.subs(stuffing, 1), fast.subs(stuffing, 1))}
+
+
+def implied_stuffing_expr() -> sp.Expr:
+    """The share of the worst-case dynamic stuff bits that makes a frame take ``T`` us: the frame
+    time solved for ``s``."""
+    (share,) = sp.solve(sp.Eq(frame_time_expr(), frame_time), stuffing)
+    return share
 
 
 def messages_per_s_expr() -> sp.Expr:

@@ -27,7 +27,7 @@ symbol = maker(__name__)
 
 __all__ = ["frame", "preamble", "sfd", "gap", "mac_header", "vlan", "fcs", "stack", "mac_rate",
            "WIRE_OVERHEAD_BYTES", "VLAN_TAG_BYTES", "MIN_FRAME_BYTES", "STACKS", "Stack", "PARAMETERS",
-           "wire_bytes_expr", "frame_rate_expr", "line_goodput_expr", "payload_goodput_expr",
+           "wire_bytes_expr", "frame_rate_expr", "line_goodput_expr", "headers_expr", "payload_goodput_expr",
            "frame_bytes_for", "evaluate"]
 
 frame = symbol("L", positive=True, integer=True)  #: frame bytes, MAC header to FCS
@@ -94,9 +94,14 @@ def line_goodput_expr() -> sp.Expr:
     return mac_rate * frame / wire_bytes_expr()
 
 
+def headers_expr() -> sp.Expr:
+    """Bytes of a frame that are not payload: MAC header, VLAN tag, FCS and the stack's headers."""
+    return mac_header + vlan + fcs + stack
+
+
 def payload_goodput_expr() -> sp.Expr:
     """Payload bits per second (Gbit/s) above the protocol stack, for full frames of ``L`` bytes."""
-    return mac_rate * (frame - mac_header - vlan - fcs - stack) / wire_bytes_expr()
+    return mac_rate * (frame - headers_expr()) / wire_bytes_expr()
 
 
 @lru_cache(maxsize=None)
@@ -107,8 +112,8 @@ def _numeric(name: str):
 
 
 def _frame_headers(s: Stack, vlan_tag: bool) -> int:
-    """Bytes of a frame that are not payload: MAC header, VLAN tag, FCS and the stack's headers."""
-    return VALUES[mac_header] + (VLAN_TAG_BYTES if vlan_tag else 0) + VALUES[fcs] + s.header_bytes
+    """:func:`headers_expr` for ``s`` with or without a VLAN tag."""
+    return int(headers_expr().subs({**VALUES, vlan: VLAN_TAG_BYTES if vlan_tag else 0, stack: s.header_bytes}))
 
 
 def frame_bytes_for(payload_bytes: int, stack_key: str = "raw", vlan_tag: bool = False) -> int:

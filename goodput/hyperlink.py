@@ -25,12 +25,13 @@ from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["transfer", "packet", "control", "MAX_PACKET_BYTES", "CONTROL_BYTES", "PARAMETERS", "BURST", "RESPONSE", "packet_for_expr",
-           "packets_expr", "goodput_expr", "read_response_bytes", "goodput_gbit_s", "evaluate"]
+__all__ = ["transfer", "packet", "control", "achieved", "MAX_PACKET_BYTES", "CONTROL_BYTES", "PARAMETERS", "BURST", "RESPONSE", "packet_for_expr",
+           "packets_expr", "goodput_expr", "implied_control_expr", "read_response_bytes", "goodput_gbit_s", "evaluate"]
 
 transfer = symbol("S", positive=True, integer=True)  #: transfer size, bytes
 packet = symbol("P", positive=True, integer=True)  #: payload per packet, bytes
 control = symbol("C", nonnegative=True, integer=True)  #: control bytes per packet
+achieved = symbol("G", positive=True)  #: a goodput achieved (measured or published), Gbit/s
 
 MAX_PACKET_BYTES = 256
 CONTROL_BYTES = 8
@@ -73,6 +74,13 @@ def packets_expr() -> sp.Expr:
 def goodput_expr() -> sp.Expr:
     """Payload goodput (Gbit/s) of back-to-back transfers of ``S`` bytes, one direction."""
     return coding.bit_rate_expr(coding.CODES["8b9b"]) * transfer / (transfer + control * packets_expr())
+
+
+def implied_control_expr() -> sp.Expr:
+    """Control bytes per packet that a goodput ``G`` of whole packets implies: the goodput of one
+    packet (``S = P``) solved for ``C``."""
+    (c,) = sp.solve(sp.Eq(goodput_expr().subs(transfer, packet), achieved), control)
+    return c
 
 
 @lru_cache(maxsize=1)

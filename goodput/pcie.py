@@ -70,7 +70,7 @@ __all__ = ["goodput_formula",
     "dllp_share_expr",
     "tlp_time_share_expr",
     "breakdown_exprs",
-    "generation_bit_rate_expr",
+    "size_exprs", "generation_bit_rate_expr",
     "generation_piecewise",
     "FLIT_MODE",
     "LANES",
@@ -243,6 +243,14 @@ def generation_piecewise(value) -> sp.Piecewise:
                         (branches[-1][0], True))
 
 
+def size_exprs(gen, header_dwords, ecrc_on) -> dict[sp.Symbol, sp.Expr]:
+    """The byte counts a link's settings give the model's symbols: of the generation ``gen`` (flit
+    mode from gen 6: no per-TLP framing, no separate DLLPs), the request header's DWs (3 or 4) and
+    ECRC on (1) or off (0). Numbers give numbers; symbols (a chart's sliders) give expressions."""
+    packets = sp.Piecewise((8, sp.Le(gen, min(FLIT_MODE) - 1)), (0, True))  # not in flits: 8 bytes each
+    return {header: 4 * header_dwords, cpl_header: sp.Integer(12), framing: packets, ecrc: 4 * ecrc_on, dllp: packets}
+
+
 def generation_bit_rate_expr() -> sp.Expr:
     """Bit rate ``B`` (Gbit/s) of ``N`` lanes of generation ``g``, as Piecewise over :data:`GENERATIONS`.
 
@@ -365,9 +373,10 @@ def _values(link: Link, size: int) -> tuple:
                if policy == "spec" and not flit else (1, 1))
     g = link.generation
     code = coding.CODES[g.code]
+    sizes = {sym: int(v) for sym, v in size_exprs(link.gen, link.addr // 32 + 2, int(link.ecrc)).items()}
     return (
         size, link.mps, link.mrrs, link.rcb,
-        12 if link.addr == 32 else 16, 12, 0 if flit else 8, 4 if link.ecrc else 0, 0 if flit else 8,
+        sizes[header], sizes[cpl_header], sizes[framing], sizes[ecrc], sizes[dllp],
         max(n, 1),
         ack, fc, link.skp_share(),
         coding.bit_rate_gbit_s(g.rate_gtps, link.lanes, g.code), link.lanes,

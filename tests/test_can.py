@@ -90,3 +90,20 @@ def test_a_29_bit_identifier_adds_one_worst_case_stuff_bit_to_the_data_phase():
     for n in can.DATA_LENGTHS:
         standard, extended = (data_phase.subs({can.extended: x, can.data_bytes: n}) for x in (0, 1))
         assert extended - standard == 1
+
+
+def test_the_implied_stuffing_share_gives_back_the_frame_time_it_was_solved_from():
+    for n, x, s in ((64, 0, 0.25), (8, 1, 1.0), (20, 0, 0.0)):
+        values = {can.data_bytes: n, can.extended: x, can.arbitration_rate: 1, can.data_rate: 5}
+        t = can.evaluate(n, bool(x), 1, 5, s)["frame_time_us"]
+        assert float(can.implied_stuffing_expr().subs({**values, can.frame_time: t})) == pytest.approx(s, abs=1e-12)
+
+
+def test_the_budget_steps_add_up_to_the_model_with_no_and_with_worst_stuffing():
+    steps = can.budget_bits_exprs()
+    assert list(steps) == ["datasheet", "intermission", "no_stuffing", "worst_stuffing"]
+    values = {can.data_bytes: 64, can.extended: 1}
+    for key, share in (("no_stuffing", 0), ("worst_stuffing", 1)):
+        assert tuple(float(e.subs(values)) for e in steps[key]) == can.frame_bits(64, True, share)
+    nominal_ds, _ = (e.subs(values) for e in steps["datasheet"])
+    assert steps["intermission"][0].subs(values) - nominal_ds == can.INTERMISSION_BITS

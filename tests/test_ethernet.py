@@ -64,3 +64,11 @@ def test_cli_json_and_errors():
     assert r["goodput_gbit_s"] == pytest.approx(10 * 1460 / 1538)
     bad = call("ethernet", "--frame", "60")
     assert bad.returncode == 2 and "--frame 60" in bad.stderr
+
+
+def test_the_frame_headers_are_one_expression_for_the_model_and_the_chart():
+    for key, s in ethernet.STACKS.items():
+        for tag in (False, True):
+            headers = ethernet.headers_expr().subs({**ethernet.VALUES, ethernet.vlan: 4 if tag else 0,
+                                                    ethernet.stack: s.header_bytes})
+            assert ethernet.frame_bytes_for(0, key, tag) == max(ethernet.MIN_FRAME_BYTES, int(headers))

@@ -87,3 +87,13 @@ def test_cli_read_uses_the_memorys_burst():
 def test_cli_rejects_impossible_input_with_exit_2(args, words):
     p = _cli(*args)
     assert p.returncode == 2 and words in p.stderr
+
+
+def test_the_implied_control_bytes_give_back_the_goodput_they_were_solved_from():
+    c = hyperlink.implied_control_expr()
+    for rate, lanes, packet, control in ((6.25, 4, 64, 8), (5.0, 1, 256, 12), (3.125, 2, 128, 0)):
+        g = hyperlink.goodput_gbit_s(rate, lanes, packet, packet) if control == 8 else \
+            float(hyperlink.goodput_expr().subs({coding.line_rate: rate, coding.lanes: lanes, hyperlink.transfer: packet,
+                                                 hyperlink.packet: packet, hyperlink.control: control}))
+        got = c.subs({coding.line_rate: rate, coding.lanes: lanes, hyperlink.packet: packet, hyperlink.achieved: g})
+        assert float(got) == pytest.approx(control, abs=1e-9)

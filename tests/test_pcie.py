@@ -195,3 +195,14 @@ def test_gen6_flit_mode_has_no_per_tlp_framing_and_no_dllp_bytes():
 def test_gen6_rejects_an_skp_rate_it_does_not_model():
     with pytest.raises(ParameterError, match="flit mode"):
         pcie.goodput_gbit_s("write", pcie.Link(gen=6, skp="min"), 64)
+
+
+def test_the_byte_sizes_of_a_link_are_one_expression_for_numbers_and_for_sliders():
+    for gen in (1, 3, 5, 6):
+        for addr, dwords in ((32, 3), (64, 4)):
+            for ecrc in (False, True):
+                values = pcie.link_substitution(pcie.Link(gen=gen, addr=addr, ecrc=ecrc))
+                symbolic = pcie.size_exprs(pcie.generation, sp.Symbol("h"), sp.Symbol("e"))
+                for sym, expr in symbolic.items():
+                    assert expr.subs({pcie.generation: gen, sp.Symbol("h"): dwords, sp.Symbol("e"): int(ecrc)}) \
+                        == values[sym], (gen, addr, ecrc, sym)

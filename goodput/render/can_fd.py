@@ -12,25 +12,28 @@ from .charts import Slider
 __all__ = ["budget_table", "calculation", "explore_chart"]
 
 
+#: What each step of the budget adds, by :func:`goodput.can.budget_bits_exprs`' key.
+_STEPS = {"datasheet": "the datasheet's bit counts",
+          "intermission": f"+ {can.INTERMISSION_BITS} bits of intermission",
+          "no_stuffing": "+ stuff count and fixed stuff bits (no dynamic stuffing)",
+          "worst_stuffing": "+ every dynamic stuff bit a worst-case pattern needs"}
+
+
 def budget_table() -> pd.DataFrame:
-    """From the datasheet's bit counts to its measured messages/s, one step at a time."""
+    """From the datasheet's bit counts to its measured messages/s, one step at a time, and the share
+    of the worst-case stuff bits the measured time implies."""
     t = data.load("am243x-mcan")
     rows = []
     for r in t.itertuples():
-        ext = "EXTENDED" in r.frame_type
-        ra, rd = r.arbitration_mbit_s, r.data_mbit_s
-        arb, dat = can.datasheet_bits(64, ext)
-        none = can.evaluate(64, ext, ra, rd, 0)
-        worst = can.evaluate(64, ext, ra, rd, 1)
-        steps = [("the datasheet's bit counts", arb / ra + dat / rd),
-                 (f"+ {can.INTERMISSION_BITS} bits of intermission", (arb + can.INTERMISSION_BITS) / ra + dat / rd),
-                 ("+ stuff count and fixed stuff bits (no dynamic stuffing)", none["frame_time_us"]),
-                 ("+ every dynamic stuff bit a worst-case pattern needs", worst["frame_time_us"]),
-                 ("measured", 1e6 / r.messages_per_s)]
-        for what, us in steps:
+        values = {can.data_bytes: 64, can.extended: int("EXTENDED" in r.frame_type),
+                  can.arbitration_rate: r.arbitration_mbit_s, can.data_rate: r.data_mbit_s}
+        steps = [(_STEPS[key], float(can.phase_time_expr(*bits).subs(values)))
+                 for key, bits in can.budget_bits_exprs().items()]
+        measured_us = 1e6 / r.messages_per_s
+        for what, us in steps + [("measured", measured_us)]:
             rows.append({"frame": r.frame_type, "step": what, "us per message": round(us, 2),
                          "messages/s": round(1e6 / us), "share": ""})
-        share = (1e6 / r.messages_per_s - none["frame_time_us"]) / (worst["frame_time_us"] - none["frame_time_us"])
+        share = float(can.implied_stuffing_expr().subs({**values, can.frame_time: measured_us}))
         rows.append({"frame": r.frame_type, "step": "implied share of the worst-case stuff bits",
                      "us per message": "", "messages/s": "", "share": f"{share:.0%}"})
     return pd.DataFrame(rows)

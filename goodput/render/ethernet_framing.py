@@ -8,8 +8,10 @@ import sympy as sp
 
 from .. import data, ethernet
 from ..params import Parameter
+from ..symbols import ModelSymbol
 from .calculation import Calculation, Output
 from .charts import Slider, live_model
+from .vega import vega_expr
 
 __all__ = ["FRAME_SIZES", "VLAN", "calculation", "explore_chart", "keystone_chart"]
 
@@ -50,8 +52,9 @@ def explore_chart() -> alt.VConcatChart:
     cases = pd.DataFrame([{"frame_bytes": f, "stack": ethernet.STACKS[k].name,
                            "stack_bytes": ethernet.STACKS[k].header_bytes}
                           for k in SHOWN_STACKS for f in FRAME_SIZES])
-    headers = ethernet.VALUES[ethernet.mac_header] + ethernet.VLAN_TAG_BYTES + ethernet.VALUES[ethernet.fcs]
-    cases = cases[cases["frame_bytes"] >= headers + cases["stack_bytes"]]
+    headers = ethernet.headers_expr().subs(ethernet.VALUES)
+    most = headers.subs(ethernet.vlan, ethernet.VLAN_TAG_BYTES)  # with a VLAN tag: every curve's smallest frame
+    cases = cases[[f >= int(most.subs(ethernet.stack, s)) for f, s in zip(cases["frame_bytes"], cases["stack_bytes"])]]
     calc = calculation()
     yours_live = calc.live()
     live = live_model(
@@ -69,8 +72,10 @@ def explore_chart() -> alt.VConcatChart:
         x=x, y=alt.Y("goodput_gbit_s:Q", title="payload goodput (Gbit/s)"), color=color,
         tooltip=["stack:N", "frame_bytes:Q", alt.Tooltip("goodput_gbit_s:Q", format=".3f")])
     # a frame too small for a stack's headers carries no payload of it: no point drawn
+    your_frame = ModelSymbol("your_frame_bytes", __name__, positive=True)
     points = yours.transform_filter(
-        f"datum.your_frame_bytes >= {headers} - {ethernet.VLAN_TAG_BYTES} + vlan_bytes + datum.stack_bytes"
+        vega_expr(sp.Ge(your_frame, headers), fields={your_frame: "your_frame_bytes", ethernet.stack: "stack_bytes"},
+                  params={ethernet.vlan: VLAN.name})
     ).mark_point(shape="diamond", size=140, filled=True).encode(
         x=alt.X("your_frame_bytes:Q", scale=alt.Scale(type="log", base=2)), y="your_goodput_gbit_s:Q", color=color,
         tooltip=["stack:N", "your_frame_bytes:Q", alt.Tooltip("your_goodput_gbit_s:Q", format=".3f")])

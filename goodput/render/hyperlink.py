@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import altair as alt
 import pandas as pd
+import sympy as sp
 
 from .. import coding, data, hyperlink
+from ..symbols import ModelSymbol
 from .calculation import Calculation, Output
 from .charts import Slider, live_model
-from ..symbols import ModelSymbol
 
 __all__ = ["PACKET_SIZES", "measured_points", "calculation", "explore_chart", "hyperlink_implied_overhead"]
 
@@ -91,17 +92,15 @@ def explore_chart() -> alt.VConcatChart:
 
 
 def hyperlink_implied_overhead() -> pd.DataFrame:
-    """Bytes per packet that the guide's 'maximum achievable' figures imply, at 6.25 Gbaud x 4.
-
-    Solving ``B * P / (P + C) = G`` for ``C``, with ``B`` the 8b/9b bit rate and
-    ``P`` the packet payload of each row (see :func:`measured_points`).
-    """
-    bits = coding.bit_rate_gbit_s(6.25, 4, "8b9b")
+    """Bytes per packet that the guide's 'maximum achievable' figures imply, at 6.25 Gbaud x 4:
+    :func:`goodput.hyperlink.implied_control_expr` for each row's packet payload (see
+    :func:`measured_points`)."""
+    implied = hyperlink.implied_control_expr().subs({coding.line_rate: 6.25, coding.lanes: 4})
     points = measured_points()
     best = points[points["what"] == "maximum achievable"].drop_duplicates(["series", "memory"])
     rows = []
     for r in best.itertuples():
+        c = float(implied.subs({hyperlink.packet: r.packet_bytes, hyperlink.achieved: sp.Float(r.gbit_s)}))
         rows.append({"transfer": r.series, "memory": r.memory, "payload per packet (bytes)": r.packet_bytes,
-                     "maximum achievable (Gbit/s)": f"{r.gbit_s:g}",
-                     "implied bytes per packet": f"{r.packet_bytes * (bits / r.gbit_s - 1):.1f}"})
+                     "maximum achievable (Gbit/s)": f"{r.gbit_s:g}", "implied bytes per packet": f"{c:.1f}"})
     return pd.DataFrame(rows)

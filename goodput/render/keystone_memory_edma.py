@@ -17,9 +17,9 @@ import pandas as pd
 import sympy as sp
 
 from .. import bus, data
+from ..symbols import maker
 from .calculation import Calculation, Output
 from .charts import Choice, Slider, live_model
-from ..symbols import maker
 
 __all__ = ["BASIS", "linear_parts", "scenario_rows", "scenario_chart", "scenario_table", "measured_share_table",
            "port_table", "copy_rows", "calculation", "copy_chart", "COPY_ENDPOINTS", "guidance_frame", "index_chart"]

@@ -13,9 +13,9 @@ import sympy as sp
 
 from .. import coding, pcie
 from ..params import Parameter
+from ..symbols import maker
 from .calculation import Calculation, Output
 from .charts import Slider, live_model
-from ..symbols import maker
 
 __all__ = ["SLIDERS", "slider_values_to_link", "live_exprs", "calculation", "explore_chart", "breakdown_chart",
            "explore_sizes", "pcie_generations_table", "dllp_share_table"]
@@ -82,15 +82,8 @@ def skp_share_expr() -> sp.Expr:
 
 
 def _slider_substitution(breakdown: bool) -> dict:
-    not_flit = sp.Le(pcie.generation, min(pcie.FLIT_MODE) - 1)
-    subs = {
-        pcie.bit_rate: pcie.generation_bit_rate_expr(),
-        pcie.header: 4 * header_dwords, pcie.ecrc: 4 * ecrc_on,
-        pcie.framing: sp.Piecewise((8, not_flit), (0, True)),
-        pcie.dllp: sp.Piecewise((8, not_flit), (0, True)),
-        pcie.cpl_header: 12, pcie.skp: skp_share_expr() if breakdown else 0,
-    }
-    return subs
+    return {pcie.bit_rate: pcie.generation_bit_rate_expr(), **pcie.size_exprs(pcie.generation, header_dwords, ecrc_on),
+            pcie.skp: skp_share_expr() if breakdown else 0}
 
 
 def live_exprs(breakdown: bool = False) -> dict[str, sp.Expr]:
@@ -222,17 +215,17 @@ def pcie_generations_table(sizes=(64, 256, 1500, 4096), lanes: int = 4) -> pd.Da
 def dllp_share_table(gen: int = 3, mps: int = 256) -> pd.DataFrame:
     """Share of link time spent on ACK + UpdateFC at the specification's rates, per width.
 
-    Two ways: striped over the lanes (this model), and charged per lane (pcie-bench).
+    Two ways: striped over the lanes (this model, :func:`goodput.pcie.dllp_share_expr`), and
+    charged per lane (pcie-bench: the same expression on one lane, the limits of the wide link).
     """
-    from .. import pcie_spec
-
+    share = pcie.dllp_share_expr("spec")
     rows = []
     for lanes in (1, 2, 4, 8, 16):
-        ack, fc = pcie_spec.latency_limits(gen, lanes, mps)
+        values = pcie.link_substitution(pcie.Link(gen=gen, lanes=lanes, mps=mps, dllp="spec"))
         rows.append({
             "link": f"gen{gen} x{lanes}, MPS {mps}",
-            "L_ack, L_fc (symbol times)": f"{ack}, {fc}",
-            "DLLP share, striped (this model)": f"{8 / (lanes * ack) + 8 / (lanes * fc):.2%}",
-            "DLLP share, per lane (pcie-bench)": f"{8 / ack + 8 / fc:.2%}",
+            "L_ack, L_fc (symbol times)": f"{values[pcie.ack_limit]:g}, {values[pcie.fc_limit]:g}",
+            "DLLP share, striped (this model)": f"{float(share.subs(values)):.2%}",
+            "DLLP share, per lane (pcie-bench)": f"{float(share.subs({**values, coding.lanes: 1})):.2%}",
         })
     return pd.DataFrame(rows)
