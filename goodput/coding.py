@@ -71,9 +71,14 @@ CODES: dict[str, LineCode] = {
         LineCode("8b9b", "8b/9b", 8, 9, "TI KeyStone HyperLink"),
         LineCode("4b5b", "4B5B", 4, 5, "100BASE-TX (ahead of MLT-3)"),
         LineCode("64b66b", "64b/66b", 64, 66, "10GBASE-R, 25/100 Gigabit Ethernet"),
+        LineCode("64b67b", "64b/67b", 64, 67, "Interlaken (2 framing bits and an inversion bit per word)"),
         LineCode("128b130b", "128b/130b", 128, 130, "PCIe gen3, gen4, gen5"),
+        LineCode("128b132b", "128b/132b", 128, 132,
+                 "USB 3.2 Gen 2, DisplayPort 2.x UHBR (each header bit of 64b/66b sent twice)"),
         LineCode("flit256", "256-byte flit", 236 * 8, 256 * 8,
                  "PCIe gen6 flit mode: 236 TLP bytes per flit; 6 DLP, 8 CRC and 6 FEC bytes"),
+        LineCode("flit256dlp", "256-byte flit, DLP counted", 242 * 8, 256 * 8,
+                 "PCIe gen6 flit mode as references that count the 6 DLP bytes as data quote it (242 of 256)"),
     )
 }
 
@@ -273,6 +278,8 @@ COMMON_LINKS = (
     CommonLink("10GBASE-R", "64b66b", 10.3125, 1),
     CommonLink("PCIe gen3 x4", "128b130b", 8.0, 4),
     CommonLink("PCIe gen5 x16", "128b130b", 32.0, 16),
+    CommonLink("USB 3.2 Gen 2x1", "128b132b", 10.0, 1),
+    CommonLink("DisplayPort UHBR20, 4 lanes", "128b132b", 20.0, 4),
 )
 
 
