@@ -77,6 +77,8 @@ __all__ = ["goodput_formula",
     "an3935_link",
     "link_substitution",
     "SKP_POLICIES",
+    "FLIT_CONVENTIONS",
+    "flit_code",
     "evaluate",
     "goodput_gbit_s",
 ]
@@ -132,8 +134,13 @@ bit_rate = symbol("B", positive=True)  #: bit rate after line coding, Gbit/s, on
 #: SKP ordered sets as a share of the link's time: (symbols of SKP, per interval) by line code.
 #: 8b/10b: a 4-symbol SKP every 1180 to 1538 symbol times; 128b/130b: one SKP block every
 #: 370 to 375 blocks.
+#: Flit mode's conventions: the line code that counts what of a 256-byte flit as data, by name.
+#: ``tlp``: the 236 TLP bytes (the default: only TLPs carry a transfer's headers and data);
+#: ``dlp``: 242, the data-link payload bytes too, as some references count.
+FLIT_CONVENTIONS = {"tlp": "flit256", "dlp": "flit256dlp"}
+
 SKP_POLICIES = {
-    "none": {"8b10b": (0, 1), "128b130b": (0, 1), "flit256": (0, 1)},
+    "none": {"8b10b": (0, 1), "128b130b": (0, 1), "flit256": (0, 1), "flit256dlp": (0, 1)},
     "min": {"8b10b": (4, 1538), "128b130b": (1, 376)},
     "max": {"8b10b": (4, 1184), "128b130b": (1, 371)},
 }
@@ -229,12 +236,20 @@ def goodput_expr(kind: str, policy: str = "every", duplex: bool = False,
 generation = symbol("g", positive=True, integer=True)
 
 
-def generation_piecewise(value) -> sp.Piecewise:
-    """``value(code)`` of the line code of generation ``g``, as one Piecewise over :data:`GENERATIONS`."""
+def flit_code(data_bytes) -> coding.LineCode:
+    """Flit mode's line code counting ``data_bytes`` of each 256-byte flit as data (a number, or a
+    symbol for a chart's control)."""
+    return coding.LineCode("flit", "256-byte flit", 8 * data_bytes, 256 * 8, "PCIe gen6 flit mode")
+
+
+def generation_piecewise(value, flit_bytes=None) -> sp.Piecewise:
+    """``value(code)`` of the line code of generation ``g``, as one Piecewise over :data:`GENERATIONS`;
+    flit mode's code counts ``flit_bytes`` per flit as data if given (else its 236 TLP bytes)."""
     gens = list(GENERATIONS.values())
     branches = []
     for g in gens:
-        v = value(coding.CODES[g.code])
+        code = coding.CODES[g.code]
+        v = value(flit_code(flit_bytes) if flit_bytes is not None and g.number in FLIT_MODE else code)
         if branches and branches[-1][0] == v:
             branches[-1] = (v, g.number)
         else:
@@ -251,18 +266,19 @@ def size_exprs(gen, header_dwords, ecrc_on) -> dict[sp.Symbol, sp.Expr]:
     return {header: 4 * header_dwords, cpl_header: sp.Integer(12), framing: packets, ecrc: 4 * ecrc_on, dllp: packets}
 
 
-def generation_bit_rate_expr() -> sp.Expr:
+def generation_bit_rate_expr(flit_bytes=None) -> sp.Expr:
     """Bit rate ``B`` (Gbit/s) of ``N`` lanes of generation ``g``, as Piecewise over :data:`GENERATIONS`.
 
     The same product as :func:`goodput.coding.bit_rate_expr`, with the transfer
-    rate and the code's ``k/n`` chosen by ``g``, so a chart can slide over generations.
+    rate and the code's ``k/n`` chosen by ``g``, so a chart can slide over generations; flit mode
+    counts ``flit_bytes`` of each flit as data if given (:func:`generation_piecewise`).
     """
     gens = list(GENERATIONS.values())
     rate = sp.Piecewise(*[(sp.Float(g.rate_gtps), sp.Le(generation, g.number)) for g in gens[:-1]],
                         (sp.Float(gens[-1].rate_gtps), True))
     return coding.bit_rate_expr().subs({
         coding.line_rate: rate,
-        coding.data_bits: generation_piecewise(coding.efficiency_expr),
+        coding.data_bits: generation_piecewise(coding.efficiency_expr, flit_bytes),
         coding.coded_bits: 1,
     })
 
@@ -284,6 +300,7 @@ class Link:
     dllp: str = "every:4"
     skp: str = "none"
     split: str = "mps"
+    flit: str = "tlp"
 
     def checked(self) -> "Link":
         """This link if every field is allowed; :class:`ParameterError` naming the first that is not."""
@@ -293,6 +310,7 @@ class Link:
         _one_of("mrrs", self.mrrs, SIZES_POW2)
         _one_of("rcb", self.rcb, RCBS)
         _one_of("addr", self.addr, (32, 64))
+        _one_of("flit", self.flit, tuple(FLIT_CONVENTIONS))
         self.skp_share()
         _one_of("split", self.split, ("mps", "rcb"))
         self.dllp_policy()
@@ -312,10 +330,10 @@ class Link:
     def skp_share(self) -> float:
         """Share of link time taken by SKP ordered sets: a named policy or ``"A/B"`` symbols."""
         if self.skp in SKP_POLICIES:
-            if self.generation.code not in SKP_POLICIES[self.skp]:
+            if self.code not in SKP_POLICIES[self.skp]:
                 raise ParameterError("skp", self.skp, "none or A/B in flit mode (gen6): its SKP rate "
                                                       "is not modelled")
-            symbols, interval = SKP_POLICIES[self.skp][self.generation.code]
+            symbols, interval = SKP_POLICIES[self.skp][self.code]
             return symbols / interval
         match = _SKP.fullmatch(str(self.skp))
         if match and int(match["a"]) < int(match["b"]):
@@ -336,6 +354,11 @@ class Link:
     @property
     def generation(self) -> Generation:
         return GENERATIONS[self.gen]
+
+    @property
+    def code(self) -> str:
+        """The line code's key: the generation's, in flit mode as the ``flit`` convention counts."""
+        return FLIT_CONVENTIONS[self.flit] if self.gen in FLIT_MODE else self.generation.code
 
 
 #: ``every:N`` and ``every-any:N`` with N in ASCII digits (:meth:`str.isdigit` also takes ``²``).
@@ -372,14 +395,14 @@ def _values(link: Link, size: int) -> tuple:
     ack, fc = (pcie_spec.latency_limits(link.gen, link.lanes, link.mps)
                if policy == "spec" and not flit else (1, 1))
     g = link.generation
-    code = coding.CODES[g.code]
+    code = coding.CODES[link.code]
     sizes = {sym: int(v) for sym, v in size_exprs(link.gen, link.addr // 32 + 2, int(link.ecrc)).items()}
     return (
         size, link.mps, link.mrrs, link.rcb,
         sizes[header], sizes[cpl_header], sizes[framing], sizes[ecrc], sizes[dllp],
         max(n, 1),
         ack, fc, link.skp_share(),
-        coding.bit_rate_gbit_s(g.rate_gtps, link.lanes, g.code), link.lanes,
+        coding.bit_rate_gbit_s(g.rate_gtps, link.lanes, link.code), link.lanes,
         code.data_bits, code.coded_bits,
     )
 
@@ -516,7 +539,7 @@ def source_checks():
     for row in t.itertuples():
         link = Link(gen=1, lanes=1, mps=4096, addr=32 if row.header_dwords == 3 else 64, dllp="none")
         rate = goodput_gbit_s("write", link, row.payload_bytes)
-        bits = coding.bit_rate_gbit_s(link.generation.rate_gtps, link.lanes, link.generation.code)
+        bits = coding.bit_rate_gbit_s(link.generation.rate_gtps, link.lanes, link.code)
         label = f"{row.payload_bytes} byte{'s' if row.payload_bytes > 1 else ''}, {row.header_dwords}DW"
         add(t, row, "efficiency_percent", 100 * rate / bits, label)
         add(t, row, "throughput_mbyte_s", 1000 * rate / 8, label,
@@ -534,7 +557,7 @@ def source_checks():
 
 def _command_run(args) -> dict:
     link = Link(gen=args.gen, lanes=args.lanes, mps=args.mps, mrrs=args.mrrs, rcb=args.rcb,
-                addr=args.addr, ecrc=args.ecrc, dllp=args.dllp, skp=args.skp, split=args.split)
+                addr=args.addr, ecrc=args.ecrc, dllp=args.dllp, skp=args.skp, split=args.split, flit=args.flit)
     return evaluate(args.kind, link, args.size, duplex=args.duplex)
 
 
@@ -567,6 +590,9 @@ COMMAND = Command(
                  f"1 to 1024 (default {Link.dllp})"),
         Arg("--skp", default=Link.skp,
             help="SKP ordered sets: none, min or max rate, or A/B (A symbols of SKP in every B, e.g. 4/1538)"),
-        Arg("--duplex", action="store_true", help="both directions at once (AN3935 Eq. 2-5)")),
+        Arg("--duplex", action="store_true", help="both directions at once (AN3935 Eq. 2-5)"),
+        Arg("--flit", default=Link.flit,
+            help="flit mode (gen6): what of each 256-byte flit counts as data: tlp (236 TLP bytes, default) or "
+                 "dlp (242, the data-link payload too, as some references count)")),
     run=_command_run,
     lines=_command_lines)

@@ -156,7 +156,7 @@ def evaluate_example(kind: str, n: int, size: int, t_c: float = 0.0, d: int = 0,
     link = (link or pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")).checked()
     names, f = _example_numeric(kind)
     v = {k: float(x) for k, x in zip(names, f(*pcie._values(link, size), n, t_c, d, 4, 1180, t_cpu))}
-    link_mbyte_s = 1000 * coding.byte_rate_gbyte_s(link.generation.rate_gtps, link.lanes, link.generation.code)
+    link_mbyte_s = 1000 * coding.byte_rate_gbyte_s(link.generation.rate_gtps, link.lanes, link.code)
     out = {"net_mbyte_s": 1000 * v["payload_bytes"] / v["time_ns"], "time_ns": v["time_ns"], "plps": v["plps"]}
     for direction in ("write", "read"):
         mbyte_s = 1000 * v[f"{direction}_direction_bytes"] / v["time_ns"]

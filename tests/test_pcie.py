@@ -206,3 +206,23 @@ def test_the_byte_sizes_of_a_link_are_one_expression_for_numbers_and_for_sliders
                 for sym, expr in symbolic.items():
                     assert expr.subs({pcie.generation: gen, sp.Symbol("h"): dwords, sp.Symbol("e"): int(ecrc)}) \
                         == values[sym], (gen, addr, ecrc, sym)
+
+
+def test_flit_mode_counts_236_or_242_bytes_of_each_flit_as_data():
+    tlp, dlp = (pcie.evaluate("write", pcie.Link(gen=6, lanes=16, flit=f), 4096) for f in ("tlp", "dlp"))
+    assert coding.bit_rate_gbit_s(64.0, 16, pcie.Link(gen=6, flit="tlp").code) == 64 * 16 * 236 / 256 == 944
+    assert coding.bit_rate_gbit_s(64.0, 16, pcie.Link(gen=6, flit="dlp").code) == 64 * 16 * 242 / 256 == 968
+    # the same TLPs on the wire; only what a flit is said to carry changes
+    assert dlp["goodput_gbit_s"] / tlp["goodput_gbit_s"] == pytest.approx(242 / 236, rel=1e-12)
+    assert pcie.Link(gen=3, flit="dlp").code == "128b130b"  # the convention is flit mode's alone
+    with pytest.raises(ParameterError, match="flit"):
+        pcie.evaluate("write", pcie.Link(gen=6, flit="both"), 64)
+
+
+def test_the_flit_convention_on_the_command_line():
+    tlp = json.loads(call("pcie", "write", "--gen", "6", "--lanes", "16", "--size", "4096", "--json").stdout)
+    dlp = json.loads(call("pcie", "write", "--gen", "6", "--lanes", "16", "--size", "4096", "--flit", "dlp",
+                          "--json").stdout)
+    assert dlp["goodput_gbit_s"] / tlp["goodput_gbit_s"] == pytest.approx(242 / 236, rel=1e-12)
+    bad = call("pcie", "write", "--gen", "6", "--size", "64", "--flit", "x")
+    assert bad.returncode == 2 and "--flit x: flit must be one of tlp, dlp" in bad.stderr

@@ -25,6 +25,10 @@ symbol = maker(__name__)
 header_dwords = symbol("h", positive=True, integer=True)
 ecrc_on = symbol("e", nonnegative=True, integer=True)
 skp_policy = symbol("k", nonnegative=True, integer=True)
+flit_bytes = symbol(r"F_{\mathrm{flit}}", positive=True, integer=True)  #: bytes of a flit counted as data
+
+#: Flit mode's conventions as the control offers them: bytes of a 256-byte flit counted as data.
+FLIT_BYTES = {coding.CODES[code].data_bits // 8: name for name, code in pcie.FLIT_CONVENTIONS.items()}
 
 #: SKP policies as the breakdown's control offers them, by number (the order of the buttons).
 SKP_CHOICES = ("none", "min", "max")
@@ -55,6 +59,11 @@ SLIDERS = {
                   label="TLPs per ACK + UpdateFC", integer=True, presets=((1, "1"), (4, "4"), (8, "8"))),
         Parameter("skp", skp_policy, "", 0, 2, default=0, step=1, label="SKP ordered sets", integer=True,
                   options=tuple(enumerate(("none", "fewest allowed", "most allowed")))),
+        Parameter("flit_bytes", flit_bytes, "bytes", min(FLIT_BYTES), max(FLIT_BYTES),
+                  default=coding.CODES[pcie.FLIT_CONVENTIONS[pcie.Link.flit]].data_bits // 8,
+                  step=1, label="gen6 flit: bytes of 256 counted as data",
+                  integer=True, options=tuple((n, f"{n} ({'TLP' if name == 'tlp' else 'TLP + DLP'} bytes)")
+                                              for n, name in FLIT_BYTES.items())),
         Parameter("size_bytes", pcie.payload, "bytes", 8, 32768, default=1024, step=1,
                   label="transfer for the breakdown", integer=True, options=_powers(3, 15)),
     )
@@ -66,7 +75,7 @@ def slider_values_to_link(values: dict) -> tuple[pcie.Link, int]:
     v = {name: SLIDERS[name].check(values.get(name, p.default)) for name, p in SLIDERS.items()}
     link = pcie.Link(gen=v["generation"], lanes=v["lanes"], mps=v["mps"], mrrs=v["mrrs"],
                      addr=32 if v["header_dwords"] == 3 else 64, ecrc=bool(v["ecrc"]),
-                     dllp=f"every:{v['ack_group']}", skp=SKP_CHOICES[v["skp"]])
+                     dllp=f"every:{v['ack_group']}", skp=SKP_CHOICES[v["skp"]], flit=FLIT_BYTES[v["flit_bytes"]])
     return link.checked(), v["size_bytes"]
 
 
@@ -82,7 +91,8 @@ def skp_share_expr() -> sp.Expr:
 
 
 def _slider_substitution(breakdown: bool) -> dict:
-    return {pcie.bit_rate: pcie.generation_bit_rate_expr(), **pcie.size_exprs(pcie.generation, header_dwords, ecrc_on),
+    return {pcie.bit_rate: pcie.generation_bit_rate_expr(flit_bytes),
+            **pcie.size_exprs(pcie.generation, header_dwords, ecrc_on),
             pcie.skp: skp_share_expr() if breakdown else 0}
 
 
@@ -99,8 +109,8 @@ def live_exprs(breakdown: bool = False) -> dict[str, sp.Expr]:
         # Reads per direction with both directions reading: each also carries the other's requests.
         "read_gbit_s": (pcie.goodput_expr("read", "every", duplex=True) / 2).subs(subs),
     }
-    code = {coding.data_bits: pcie.generation_piecewise(lambda c: c.data_bits),
-            coding.coded_bits: pcie.generation_piecewise(lambda c: c.coded_bits)}
+    code = {coding.data_bits: pcie.generation_piecewise(lambda c: c.data_bits, flit_bytes),
+            coding.coded_bits: pcie.generation_piecewise(lambda c: c.coded_bits, flit_bytes)}
     for name, expr in pcie.breakdown_exprs("write", "every").items():
         out[f"{name}_bytes"] = expr.subs(subs).subs(code)
     return out
@@ -127,15 +137,16 @@ def calculation() -> Calculation:
         return {"write_gbit_s": pcie.goodput_gbit_s("write", link, case["size_bytes"]),
                 "read_gbit_s": pcie.goodput_gbit_s("read", link, case["size_bytes"], duplex=True) / 2,
                 "bit_rate_gbit_s": coding.bit_rate_gbit_s(link.generation.rate_gtps, link.lanes,
-                                                          link.generation.code)}
+                                                          link.code)}
 
     return Calculation(
         chapter="pcie-packets", name="pcie_sizes", title="Goodput of back-to-back transfers, one direction",
         cases=sizes, shown={"size_bytes": "bytes"}, fields={pcie.payload: "size_bytes"},
-        inputs=_sliders(["generation", "lanes", "mps", "mrrs", "header_dwords", "ecrc", "ack_group"]),
+        inputs=_sliders(["generation", "lanes", "mps", "mrrs", "header_dwords", "ecrc", "ack_group", "flit_bytes"]),
         outputs=[Output("write_gbit_s", exprs["write_gbit_s"], "writes", "Gbit/s"),
                  Output("read_gbit_s", exprs["read_gbit_s"], "reads, both ways", "Gbit/s"),
-                 Output("bit_rate_gbit_s", pcie.generation_bit_rate_expr(), "bit rate after the line code", "Gbit/s")],
+                 Output("bit_rate_gbit_s", pcie.generation_bit_rate_expr(flit_bytes), "bit rate after the line code",
+                        "Gbit/s")],
         numeric=numeric, row_filter="datum.tabled", headline={"size_bytes": 1024})
 
 
@@ -167,7 +178,7 @@ def breakdown_chart() -> alt.LayerChart:
     live = live_model(
         pd.DataFrame({"case": ["one write"]}),
         outputs={k: exprs[k] for k in parts},
-        sliders=_sliders(["generation", "mps", "header_dwords", "ecrc", "ack_group", "skp", "size_bytes"]),
+        sliders=_sliders(["generation", "mps", "header_dwords", "ecrc", "ack_group", "skp", "flit_bytes", "size_bytes"]),
         fields={},
         name="pcie_breakdown",
     )
