@@ -2,7 +2,8 @@
 
 The clocks alone take ``N * W / f``. The AM243x datasheet reports, from a scope,
 that its MCSPI adds 160 ns and one bit time between consecutive words; with
-that gap ``g`` the transfer takes ``N * W / f + (N - 1) * (g + 1 / f)``. What a
+that gap ``g`` the transfer takes ``N * W / f + (N - 1) * (g + 1 / f)``. A controller fed by DMA
+in continuous mode sends the words back to back: ``c = 0`` drops the whole spacing term. What a
 driver adds on top (polling, interrupts, DMA set-up) is not in the model: the
 chapter shows which measured rows it explains and which it cannot.
 """
@@ -14,20 +15,21 @@ from functools import lru_cache
 import sympy as sp
 
 from . import checks, data
-from .command import Command, Ranged, goodput_line
+from .command import Arg, Command, Ranged, goodput_line
 from .errors import ParameterError
 from .params import DEFAULT, Parameter
 from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["words", "word_bits", "clock", "gap", "GAP_NS", "PARAMETERS", "clock_time_expr", "transfer_time_expr",
+__all__ = ["words", "word_bits", "clock", "gap", "spaced", "GAP_NS", "PARAMETERS", "clock_time_expr", "transfer_time_expr",
            "throughput_expr", "transfer_time_us", "evaluate"]
 
 words = symbol("N", positive=True, integer=True)  #: words in one transfer
 word_bits = symbol("W", positive=True, integer=True)  #: bits per word
 clock = symbol("f_SPI", positive=True)  #: SPI clock, MHz
 gap = symbol("g", nonnegative=True)  #: gap between words besides one bit time, ns
+spaced = symbol("c", nonnegative=True, integer=True)  #: 1: words spaced by the gap and a bit time; 0: back to back
 
 GAP_NS = 160  #: the AM243x MCSPI's gap between words, besides one bit time (a scope measurement)
 
@@ -39,6 +41,8 @@ PARAMETERS = {
                   integer=True),
         Parameter("clock_mhz", clock, "MHz", 0.001, 200, default=50, step=1, label="SPI clock (MHz)"),
         Parameter("gap_ns", gap, "ns", 0, 10000, default=GAP_NS, step=10, label="gap between words (ns)"),
+        Parameter("spaced", spaced, "", 0, 1, default=1, step=1, label="between words", integer=True,
+                  options=((1, "the gap and a bit time"), (0, "nothing (continuous DMA)"))),
     )
 }
 
@@ -49,8 +53,9 @@ def clock_time_expr() -> sp.Expr:
 
 
 def transfer_time_expr() -> sp.Expr:
-    """Time (us) of the transfer with a gap of ``g`` ns and one bit time between words."""
-    return clock_time_expr() + (words - 1) * (gap / 1000 + 1 / clock)
+    """Time (us) of the transfer with a gap of ``g`` ns and one bit time between words (``c = 1``), or
+    with the words back to back (``c = 0``)."""
+    return clock_time_expr() + spaced * (words - 1) * (gap / 1000 + 1 / clock)
 
 
 def throughput_expr() -> sp.Expr:
@@ -61,27 +66,30 @@ def throughput_expr() -> sp.Expr:
 @lru_cache(maxsize=None)
 def _numeric(name: str):
     expr = {"clock": clock_time_expr(), "transfer": transfer_time_expr(), "throughput": throughput_expr()}[name]
-    return lambdify((words, word_bits, clock, gap), expr, "math")
+    return lambdify((words, word_bits, clock, gap, spaced), expr, "math")
 
 
-def _checked(n, w, f, g):
+def _checked(n, w, f, g, c):
     p = PARAMETERS
-    return (p["words"].check(n), p["word_bits"].check(w), p["clock_mhz"].check(f), p["gap_ns"].check(g))
+    return (p["words"].check(n), p["word_bits"].check(w), p["clock_mhz"].check(f), p["gap_ns"].check(g),
+            p["spaced"].check(c))
 
 
-def transfer_time_us(n_words: int, bits: int, clock_mhz: float = DEFAULT, gap_ns: float = DEFAULT) -> float:
-    return _numeric("transfer")(*_checked(n_words, bits, clock_mhz, gap_ns))
+def transfer_time_us(n_words: int, bits: int, clock_mhz: float = DEFAULT, gap_ns: float = DEFAULT,
+                     spaced: int = DEFAULT) -> float:
+    return _numeric("transfer")(*_checked(n_words, bits, clock_mhz, gap_ns, spaced))
 
 
-def evaluate(n_words: int, bits: int, clock_mhz: float = DEFAULT, gap_ns: float = DEFAULT) -> dict:
+def evaluate(n_words: int, bits: int, clock_mhz: float = DEFAULT, gap_ns: float = DEFAULT,
+             spaced: int = DEFAULT) -> dict:
     """One transfer as a JSON-ready dict: clock time, gaps, total time, throughput, efficiency."""
     if bits == 0:
         raise ParameterError("word_bits", bits, PARAMETERS["word_bits"].describe_range())
-    args = _checked(n_words, bits, clock_mhz, gap_ns)
+    args = _checked(n_words, bits, clock_mhz, gap_ns, spaced)
     total = _numeric("transfer")(*args)
     clocks = _numeric("clock")(*args)
     throughput = _numeric("throughput")(*args)
-    return {"words": args[0], "word_bits": args[1], "clock_mhz": args[2], "gap_ns": args[3],
+    return {"words": args[0], "word_bits": args[1], "clock_mhz": args[2], "gap_ns": args[3], "spaced": args[4],
             "clock_time_us": clocks, "gap_time_us": total - clocks, "transfer_time_us": total,
             "goodput_mbit_s": throughput, "goodput_gbit_s": throughput / 1000, "efficiency": throughput / args[2]}
 
@@ -92,7 +100,7 @@ def source_checks():
     out = []
     t = data.load("am243x-mcspi-notes")
     for row in t.itertuples():
-        model = _numeric("clock")(row.bytes, 8, row.clock_mhz, 0)
+        model = _numeric("clock")(row.bytes, 8, row.clock_mhz, 0, 1)
         out.append(checks.compare("spi", t, row.Index, "value_us", model, f"{row.bytes} bytes at {row.clock_mhz:g} MHz",
                                   formula=(clock_time_expr(), {words: row.bytes, word_bits: 8, clock: row.clock_mhz})))
     t = data.load("am243x-mcspi")
@@ -110,12 +118,14 @@ def source_checks():
 COMMAND = Command(
     "spi", help="time and throughput of an SPI transfer",
     description="Time of N words of W bits at a clock f, with a gap of GAP ns plus one bit time between words (the "
-                "AM243x MCSPI's, by default).",
+                "AM243x MCSPI's, by default), or back to back (--continuous).",
     arguments=(Ranged("--words", PARAMETERS["words"], required=True),
                Ranged("--bits", PARAMETERS["word_bits"], "W", required=True),
                Ranged("--clock-mhz", PARAMETERS["clock_mhz"], "MHZ"),
-               Ranged("--gap-ns", PARAMETERS["gap_ns"], "NS", "gap between words besides one bit time")),
-    run=lambda args: evaluate(args.words, args.word_bits, args.clock_mhz, args.gap_ns),
+               Ranged("--gap-ns", PARAMETERS["gap_ns"], "NS", "gap between words besides one bit time"),
+               Arg("--continuous", action="store_true",
+                   help="words back to back, no gap and no extra bit time (a controller in continuous DMA mode)")),
+    run=lambda args: evaluate(args.words, args.word_bits, args.clock_mhz, args.gap_ns, 0 if args.continuous else 1),
     lines=lambda args, r: [
         f"{r['words']} words of {r['word_bits']} bits at {r['clock_mhz']:g} MHz: {r['transfer_time_us']:.6g} us "
         f"({r['clock_time_us']:.6g} us of clocks, {r['gap_time_us']:.6g} us of gaps)", goodput_line(r)])

@@ -306,9 +306,11 @@ def test_tcp_sliders_recompute_both_goodput_curves(browser, book_url):
 def test_spi_sliders_recompute_the_transfer_time(browser, book_url):
     from goodput import spi
 
-    _live_chart_follows_the_model(
-        browser, book_url + "notebooks/spi.html", {"clock_mhz": 20, "gap_ns": 500}, "model_us",
-        lambda r, s: spi.transfer_time_us(r["words"], r["word_bits"], s["clock_mhz"], s["gap_ns"]))
+    for moves in ({"clock_mhz": 20, "gap_ns": 500}, {"clock_mhz": 20, "spaced": 0}):  # spaced words, back to back
+        _live_chart_follows_the_model(
+            browser, book_url + "notebooks/spi.html", moves, "model_us",
+            lambda r, s: spi.transfer_time_us(r["words"], r["word_bits"], s["clock_mhz"], s.get("gap_ns", spi.GAP_NS),
+                                              s.get("spaced", 1)))
 
 
 def test_can_sliders_recompute_the_message_rate(browser, book_url):

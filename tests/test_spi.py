@@ -24,9 +24,17 @@ def test_gaps_follow_every_word_but_the_last():
 
 def test_numeric_time_equals_the_expression():
     expr = spi.transfer_time_expr()
-    for n, w, f, g in [(400, 8, 50, 160), (7, 13, 33.3, 0), (1, 32, 1, 5000)]:
-        exact = expr.subs({spi.words: n, spi.word_bits: w, spi.clock: sp.Rational(str(f)), spi.gap: g})
-        assert spi.transfer_time_us(n, w, f, g) == pytest.approx(float(exact), rel=1e-12)
+    for n, w, f, g, c in [(400, 8, 50, 160, 1), (7, 13, 33.3, 0, 1), (1, 32, 1, 5000, 1), (400, 8, 50, 160, 0)]:
+        exact = expr.subs({spi.words: n, spi.word_bits: w, spi.clock: sp.Rational(str(f)), spi.gap: g, spi.spaced: c})
+        assert spi.transfer_time_us(n, w, f, g, c) == pytest.approx(float(exact), rel=1e-12)
+
+
+def test_continuous_mode_sends_the_words_back_to_back():
+    r = spi.evaluate(400, 8, 50, 160, spaced=0)
+    assert r["transfer_time_us"] == 400 * 8 / 50 == r["clock_time_us"] and r["efficiency"] == 1
+    assert spi.evaluate(400, 8, 50, 0)["transfer_time_us"] == pytest.approx(64 + 399 / 50)  # gap 0 keeps the bit time
+    assert json.loads(call("spi", "--words", "400", "--bits", "8", "--continuous", "--json").stdout)[
+        "transfer_time_us"] == 64
 
 
 def test_the_model_sorts_the_measured_rows():

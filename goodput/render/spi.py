@@ -55,10 +55,11 @@ def calculation() -> Calculation:
         cases=pd.DataFrame({"word_bits": widths, "words": [3200 // w for w in widths]}),
         shown={"word_bits": "word (bits)", "words": "words"},
         fields={spi.words: "words", spi.word_bits: "word_bits"},
-        inputs=[Slider(p["clock_mhz"]), Slider(p["gap_ns"], maximum=1000)],
+        inputs=[Slider(p["clock_mhz"]), Slider(p["gap_ns"], maximum=1000), Slider(p["spaced"])],
         outputs=[Output("model_us", spi.transfer_time_expr(), "clocks and gaps", "us"),
                  Output("clocks_us", spi.clock_time_expr(), "clocks alone", "us")],
-        numeric=lambda i, case: {k: spi.evaluate(case["words"], case["word_bits"], i["clock_mhz"], i["gap_ns"])[v]
+        numeric=lambda i, case: {k: spi.evaluate(case["words"], case["word_bits"], i["clock_mhz"], i["gap_ns"],
+                                                 i["spaced"])[v]
                                  for k, v in (("model_us", "transfer_time_us"), ("clocks_us", "clock_time_us"))})
 
 
