@@ -42,7 +42,7 @@ PARAMETERS = {
         Parameter("clock_mhz", clock, "MHz", 0.001, 200, default=50, step=1, label="SPI clock (MHz)"),
         Parameter("gap_ns", gap, "ns", 0, 10000, default=GAP_NS, step=10, label="gap between words (ns)"),
         Parameter("spaced", spaced, "", 0, 1, default=1, step=1, label="between words", integer=True,
-                  options=((1, "the gap and a bit time"), (0, "nothing (continuous DMA)"))),
+                  options=((0, "nothing (continuous DMA)"), (1, "the gap and a bit time"))),
     )
 }
 

@@ -69,7 +69,8 @@ def _parameter_control(slider: Slider, key: str) -> dict:
     if options is not None:
         values = [v for v, _ in options]
         if sorted(values) == [0, 1] and len(options) == 2:
-            out.update(kind="toggle", options=[{"value": v, "label": lab} for v, lab in options])
+            # off (0) first, then on (1): the page's switch is checked for the second
+            out.update(kind="toggle", options=[{"value": v, "label": lab} for v, lab in sorted(options)])
         else:
             out.update(kind="segmented" if len(options) <= SEGMENTS else "select",
                        options=[{"value": _number(v), "label": lab} for v, lab in options])

@@ -20,7 +20,7 @@ import re
 import numpy as np
 import pandas as pd
 
-__all__ = ["frame_html", "show_frames"]
+__all__ = ["frame_html", "show_frames", "prose", "count"]
 
 _RIGHT = ' style="text-align: right"'
 _LEFT = ' style="text-align: left"'
@@ -86,3 +86,22 @@ def show_frames() -> None:
     shell = get_ipython()
     if shell is not None:
         shell.display_formatter.formatters["text/html"].for_type(pd.DataFrame, frame_html)
+
+
+_SMALL = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` things in words as prose writes them: ``count(3, "row")`` -> ``"three rows"``, digits from 13."""
+    n = int(n)
+    word = _SMALL[n] if 0 <= n < len(_SMALL) else str(n)
+    return f"{word} {noun if n == 1 else plural or noun + 's'}"
+
+
+def prose(text: str):
+    """A paragraph of the chapter whose numbers a cell computed, shown as Markdown in the book and in
+    JupyterLab alike (a cell tagged ``remove-input`` shows only the paragraph). A number a chapter
+    states is printed from the model or the data this way, never typed into a Markdown cell."""
+    from IPython.display import Markdown
+
+    return Markdown(text)
