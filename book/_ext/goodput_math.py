@@ -54,6 +54,9 @@ def _config_inited(app, config):
     config.katex_js_path = str(path)
     # KaTeX refuses what it cannot typeset instead of printing it in red.
     katex.KATEX_DEFAULT_OPTIONS["throwOnError"] = True
+    # KaTeX's node server gets 5 s to start; on a loaded machine (tests building beside a build)
+    # that was seen to run out, failing the build with "Connection refused".
+    katex.STARTUP_TIMEOUT = max(katex.STARTUP_TIMEOUT, 60.0)
 
 
 def _refusing(render):

@@ -303,6 +303,35 @@ class Calculation:
         """The id of the chapter's live figure in the page (the "your link" box links to it)."""
         return f"figure-{self.name}"
 
+    def inputs_note(self):
+        """What the chapter's inputs are and where a reader sets them: the box, the live chart and the
+        workbook (a download link). Shown under the chapter's *Inputs* heading."""
+        from .display import prose
+
+        return prose(
+            "Everything this chapter calculates follows from the inputs below. Each one is a control in the box "
+            "above, which shows what the chapter computes for your link, and beside the live chart in *Explore* "
+            "(they share one state, kept in the page's address, so a link to the page brings your values with it) "
+            "and a named, validated cell in the chapter's workbook, which holds the same model as live spreadsheet "
+            f"formulas:\n\n{{download}}`Download the workbook ({self.chapter}.xlsx) "
+            f"<../_build/workbooks/{self.chapter}.xlsx>`\n\n"
+            "Its *Inputs* sheet takes these values (out-of-range entries are refused), its *Model* sheet "
+            "recalculates the table under the chart, and its *Source checks* sheet lists every published number "
+            "of the chapter beside the model's.")
+
+    def table_note(self):
+        """What the calculated table under the live chart shows, and that a kernel shows it as a panel."""
+        from .display import prose
+
+        first = self.outputs[0]
+        title = self.title if self.title[:2].isupper() else self.title[0].lower() + self.title[1:]  # keep "TCP"
+        return prose(
+            f"Under the chart is the calculated table, *{title}*: one row per "
+            f"case, the *calculation* column with the formula for {first.title} and the current numbers in it, "
+            "and the values. The formula is printed from the same sympy expression as the chart's curve and the "
+            "workbook's cells, and your browser recomputes all of it when you change an input.\n\n"
+            "With a running kernel, the same table is an ipywidgets panel:")
+
     def your_link(self) -> YourLink:
         """The box at the top of the chapter: the controls, one case's values, a link to the figure."""
         return YourLink(self, self.figure_id())
