@@ -99,6 +99,7 @@ CHAPTERS: tuple[Chapter, ...] = (
     Chapter("srio", ("srio",)),
     Chapter("hyperlink", ("hyperlink",)),
     Chapter("ethernet-framing", ("ethernet",)),
+    Chapter("usb-superspeed", ("usb",)),
     Chapter("tcp-goodput", ("tcp",)),
     Chapter("spi", ("spi",)),
     Chapter("can-fd", ("can",)),
