@@ -60,6 +60,18 @@ def test_a_shared_condition_is_one_value_and_the_differing_ones_name_each_printe
     assert set(data.varying(t11, formats)) == {"1 in flight", "4 in flight", "8 in flight", ""}
 
 
+def test_a_long_table_spreads_back_to_its_printed_columns():
+    from goodput.render import tables
+
+    t3 = tables.published_table("keystone2-table3", across=["generation", "access"])
+    assert list(t3.columns) == ["source", "KeyStone I, single read", "KeyStone I, burst read",
+                                "KeyStone II, single read", "KeyStone II, burst read"]
+    assert t3.iloc[1].tolist() == ["L2 SRAM", "7", "3.5", "7", "3.5"]  # the text as printed
+    assert t3.iloc[-1].tolist() == ["DDR 3B RAM (SL3)", "", "", "152", "43"]  # KeyStone I prints N/A
+    t4 = tables.published_table("keystone2-table4", across=["generation", "access"])
+    assert t4.shape == (5, 3) and t4.iloc[0].tolist() == ["L1 Cache Hit", "4", "0.8"]
+
+
 def test_an_unknown_table_is_an_error_naming_the_known_ones():
     with pytest.raises(DataError, match="an3935-table1"):
         data.load("an3935-table99")
