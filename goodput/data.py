@@ -14,7 +14,16 @@ what had to be reconstructed from a garbled conversion).
     Per column.
 ``printed``
     Per column, each cell's text exactly as transcribed, so a source check can
-    tell the precision the document printed (``"35.5"`` is not ``"35.50"``).
+    tell the precision the document printed (``"35.5"`` is not ``"35.50"``):
+    a list by row position, which is the frame's index label. A selection of
+    rows keeps its labels, so ``attrs["printed"][column][row.Index]`` still
+    finds a cell; :func:`printed` gives the texts of a selection's rows.
+
+A table printed with conditions in its column headings (link width, payload size,
+measured or calculated) is stored long: one row per printed cell, the heading's
+conditions in columns of their own. Code selects rows by those columns, takes a
+condition the rows share with :func:`single`, and names the conditions that tell
+rows apart with :func:`varying`.
 """
 
 from __future__ import annotations
@@ -28,7 +37,8 @@ import pandas as pd
 
 from .errors import DataError
 
-__all__ = ["published_dir", "package", "names", "documents", "provenance", "load"]
+__all__ = ["published_dir", "package", "names", "documents", "provenance", "load", "printed", "single",
+           "varying"]
 
 _CONVERTERS = {
     "number": float,
@@ -132,3 +142,33 @@ def load(name: str) -> pd.DataFrame:
     frame.attrs["titles"] = {f["name"]: f.get("title", f["name"]) for f in schema}
     frame.attrs["printed"] = {c: list(raw[c]) for c in raw.columns}
     return frame
+
+
+def printed(frame: pd.DataFrame, column: str) -> pd.Series:
+    """The text as printed of ``column`` in the rows of ``frame`` (a loaded table or a selection of
+    its rows), indexed like ``frame``."""
+    texts = frame.attrs["printed"][column]
+    return pd.Series([texts[i] for i in frame.index], index=frame.index, dtype=object, name=column)
+
+
+def single(frame: pd.DataFrame, column: str):
+    """The one value ``column`` holds in every row of ``frame``: a condition the rows share (an error if
+    they hold several, or none)."""
+    values = frame[column].drop_duplicates().tolist()
+    if len(values) != 1:
+        name = frame.attrs.get("provenance", {}).get("resource", "the rows")
+        raise DataError(f"{name}: column {column!r} holds {values!r} in these rows, not one value")
+    return values[0]
+
+
+def varying(frame: pd.DataFrame, formats: dict[str, str], within=()) -> pd.Series:
+    """Per row, the conditions that tell it from the other rows of ``frame`` sharing its ``within``
+    columns: each column of ``formats`` whose values differ among them, formatted by its entry
+    (``"x{:g}"``), joined by ", "; ``""`` where none differs. Empty cells differ from nothing."""
+    groups = frame.groupby(list(within), sort=False, dropna=False) if within else [((), frame)]
+    out = pd.Series("", index=frame.index, dtype=object)
+    for _, group in groups:
+        differ = [c for c in formats if group[c].nunique(dropna=True) > 1]
+        for i in group.index:
+            out[i] = ", ".join(formats[c].format(group.at[i, c]) for c in differ if group.at[i, c] == group.at[i, c])
+    return out

@@ -476,6 +476,14 @@ def evaluate(kind: str, link: Link, size: int, duplex: bool = False) -> dict:
 #: AN3935's calculation assumptions (§6.1, §6.2): x4, MPS and MRRS 256, ACK + UpdateFC per 4 TLPs.
 AN3935_DEVICES = {"MSC8156": 1, "MSC8157": 2}
 
+#: AN3935's measured tables (Tables 7-12, 15, 16, with the calculated columns beside them), stored long:
+#: one row per printed cell, its conditions in the columns device, transfer, series, lanes, mps_bytes and
+#: dma_channels, the cell in gbit_s.
+AN3935_MEASURED = tuple(f"an3935-table{n}" for n in (7, 8, 9, 10, 11, 12, 15, 16))
+
+#: How a label names a value of each of AN3935's condition columns (see :func:`goodput.data.varying`).
+AN3935_LABELS = {"lanes": "x{:g}", "mps_bytes": "MPS {:g}", "dma_channels": "{:g} in flight"}
+
 
 def an3935_link(device: str, lanes: int = 4, mps_bytes: int = 256) -> Link:
     """The link AN3935 calculates with for ``device`` (MSC8156: gen1, MSC8157: gen2)."""
@@ -508,32 +516,26 @@ def source_checks():
             add(t, row, "bandwidth_gbit_s", goodput_gbit_s(kind, link, row.bytes, duplex=True),
                 f"{row.bytes_as_printed} bytes", goodput_formula(kind, link, row.bytes, duplex=True))
 
-    # The calculated columns beside AN3935's measurements: (table, device, kind, column -> lanes, MPS).
-    calculated = (
-        (9, "MSC8156", "write", {"calculated_mps256_gbit_s": (4, 256), "calculated_mps128_gbit_s": (4, 128)}),
-        (10, "MSC8156", "read", {"calculated_mps256_gbit_s": (4, 256), "calculated_mps128_gbit_s": (4, 128)}),
-        (11, "MSC8156", "write", {"calculated_gbit_s": (4, 256)}),
-        (12, "MSC8156", "read", {"calculated_gbit_s": (4, 256)}),
-        (15, "MSC8157", "write", {f"calculated_x{n}_gbit_s": (n, 256) for n in (1, 2, 4)}),
-        (16, "MSC8157", "read", {f"calculated_x{n}_gbit_s": (n, 256) for n in (1, 2, 4)}),
-    )
-    for number, device, kind, columns in calculated:
-        t = data.load(f"an3935-table{number}")
-        for column, (lanes, mps_bytes) in columns.items():
-            link = an3935_link(device, lanes, mps_bytes)
+    # The calculated columns beside AN3935's measurements: each row's device, transfer, lanes and MPS
+    # are the link; the quantity names the series and the conditions its printed column differs in.
+    for name in AN3935_MEASURED:
+        t = data.load(name)
+        quantities = data.varying(t, AN3935_LABELS, within=["series"])
+        for row in t[t["series"] == "calculated"].itertuples():
+            link = an3935_link(row.device, row.lanes, row.mps_bytes)
             any_kind = replace(link, dllp="every-any:4")
-            for row in t.itertuples():
-                label = f"{row.bytes_as_printed} bytes, x{lanes}, MPS {mps_bytes}"
-                model = goodput_gbit_s(kind, link, row.bytes, duplex=True)
-                other = goodput_gbit_s(kind, any_kind, row.bytes, duplex=True)
-                printed = t.attrs["printed"][column][row.Index]
-                note = ""
-                if checks.classify(printed, model) == "erratum" and checks.classify(printed, other) == "ok":
-                    note = (f"Table 4's rule (one ACK + UpdateFC per 4 completions) gives {{model:.2f}}; "
-                            f"this column counts per 4 TLPs of any kind, read requests included, "
-                            f"which gives {other:.2f}. The document uses both rules for the same transfer.")
-                out.append(checks.compare("pcie-packets", t, row.Index, column, model, label, note,
-                                          formula=goodput_formula(kind, link, row.bytes, duplex=True)))
+            label = f"{row.bytes_as_printed} bytes, x{row.lanes}, MPS {row.mps_bytes}"
+            model = goodput_gbit_s(row.transfer, link, row.bytes, duplex=True)
+            other = goodput_gbit_s(row.transfer, any_kind, row.bytes, duplex=True)
+            printed = t.attrs["printed"]["gbit_s"][row.Index]
+            note = ""
+            if checks.classify(printed, model) == "erratum" and checks.classify(printed, other) == "ok":
+                note = (f"Table 4's rule (one ACK + UpdateFC per 4 completions) gives {{model:.2f}}; "
+                        f"this column counts per 4 TLPs of any kind, read requests included, "
+                        f"which gives {other:.2f}. The document uses both rules for the same transfer.")
+            quantity = ", ".join(filter(None, (row.series, quantities[row.Index])))
+            out.append(checks.compare("pcie-packets", t, row.Index, "gbit_s", model, label, note, quantity=quantity,
+                                      formula=goodput_formula(row.transfer, link, row.bytes, duplex=True)))
 
     t = data.load("intel-324611-table1")
     for row in t.itertuples():

@@ -27,6 +27,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
+import pandas as pd
 import sympy as sp
 
 from . import data, pcie
@@ -37,7 +38,7 @@ from .symbols import lambdify, maker
 symbol = maker(__name__)
 
 __all__ = ["serial_time", "latency_time", "outstanding", "credits", "AN3935_NP_CREDITS", "transfer_time_expr", "latency_bound_expr",
-           "latency_bound_gbit_s", "fit_an3935", "AN3935_BACK_TO_BACK", "BOUNDS", "PARAMETERS"]
+           "latency_bound_gbit_s", "an3935_back_to_back", "an3935_runs", "fit_an3935", "AN3935_BACK_TO_BACK", "BOUNDS", "PARAMETERS"]
 
 serial_time = symbol("t_s", nonnegative=True)  #: ns per transfer that nothing overlaps
 latency_time = symbol("t_l", nonnegative=True)  #: ns per transfer that transfers in flight overlap
@@ -47,12 +48,9 @@ credits = symbol(r"C_{\mathrm{NP}}", positive=True, integer=True)  #: non-posted
 #: MSC8156's initial non-posted header credits (AN3935 §7.3): at most 8 reads outstanding.
 AN3935_NP_CREDITS = 8
 
-#: AN3935 Tables 11 and 12: measured columns and the transfers in flight behind each.
-AN3935_BACK_TO_BACK = {
-    "single_request_gbit_s": 1,
-    "four_back_to_back_gbit_s": 4,
-    "eight_back_to_back_gbit_s": 8,
-}
+#: AN3935's back-to-back tables (Tables 11 and 12): each size measured with 1, 4 and 8 DMA channels
+#: issuing back to back (their ``dma_channels`` column), writes in one and reads in the other.
+AN3935_BACK_TO_BACK = ("an3935-table11", "an3935-table12")
 
 BOUNDS = (Bound("t_s", 0.0, 2000.0, "ns"), Bound("t_l", 0.0, 10000.0, "ns"))
 
@@ -102,24 +100,45 @@ def latency_bound_gbit_s(kind: str, link: pcie.Link, sizes, serial_ns: float, la
     return np.broadcast_to(f(*values, serial_ns, latency_ns, in_flight, np_credits), sizes.shape).astype(float)
 
 
-def fit_an3935(kind: str) -> tuple[Fit, dict]:
+def an3935_back_to_back(kind: str) -> tuple[pd.DataFrame, pcie.Link]:
+    """The measured rows of the AN3935 back-to-back table whose transfers are ``kind`` (``"write"``:
+    Table 11, ``"read"``: Table 12), and the link AN3935 calculates with for the device, lanes and MPS
+    they share."""
+    for name in AN3935_BACK_TO_BACK:
+        table = data.load(name)
+        if data.single(table, "transfer") == kind:
+            measured = table[table["series"] == "measured"]
+            link = pcie.an3935_link(*(data.single(measured, c) for c in ("device", "lanes", "mps_bytes")))
+            return measured, link
+    raise ValueError(f"no AN3935 back-to-back table of {kind!r} transfers")
+
+
+def an3935_runs(measured: pd.DataFrame) -> dict[int, pd.DataFrame]:
+    """The measured rows of a back-to-back table by transfers in flight (DMA channels), each run's rows
+    in the table's order of sizes, the same sizes in every run."""
+    runs = {int(k): measured[measured["dma_channels"] == k] for k in measured["dma_channels"].drop_duplicates()}
+    sizes = [list(r["bytes"]) for r in runs.values()]
+    if any(s != sizes[0] for s in sizes):
+        raise ValueError(f"{measured.attrs['provenance']['resource']}: the runs measured different sizes")
+    return runs
+
+
+def fit_an3935(kind: str) -> tuple[Fit, dict[int, np.ndarray]]:
     """Fit ``t_s`` and ``t_l`` to AN3935 Table 11 (writes) or 12 (reads), all three columns at once.
 
-    The packet model is the one AN3935 calculates with (x4, MPS 256, ACK +
-    UpdateFC per 4 TLPs, both directions). Returns the fit and, per measured
-    column, the fitted model's values at the table's sizes.
+    The packet model is the one AN3935 calculates with (ACK + UpdateFC per 4 TLPs, both directions)
+    on the table's link (its device, lanes and MPS). Returns the fit and, per number of transfers in
+    flight (the table's DMA channels), the fitted model's values at the table's sizes.
     """
-    table = data.load("an3935-table11" if kind == "write" else "an3935-table12")
-    link = pcie.an3935_link("MSC8156")
-    sizes = table["bytes"].to_numpy()
-    measured = np.concatenate([table[c].to_numpy() for c in AN3935_BACK_TO_BACK])
+    measured, link = an3935_back_to_back(kind)
+    runs = an3935_runs(measured)
+    sizes = next(iter(runs.values()))["bytes"].to_numpy()
+    values = np.concatenate([r["gbit_s"].to_numpy() for r in runs.values()])
 
     def predict(ts, tl):
-        return np.concatenate([latency_bound_gbit_s(kind, link, sizes, ts, tl, k, duplex=True)
-                               for k in AN3935_BACK_TO_BACK.values()])
+        return np.concatenate([latency_bound_gbit_s(kind, link, sizes, ts, tl, k, duplex=True) for k in runs])
 
-    result = fit(predict, measured, BOUNDS)
+    result = fit(predict, values, BOUNDS)
     ts, tl = result.values["t_s"], result.values["t_l"]
-    curves = {c: latency_bound_gbit_s(kind, link, sizes, ts, tl, k, duplex=True)
-              for c, k in AN3935_BACK_TO_BACK.items()}
+    curves = {k: latency_bound_gbit_s(kind, link, sizes, ts, tl, k, duplex=True) for k in runs}
     return result, curves

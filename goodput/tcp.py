@@ -165,8 +165,9 @@ def source_checks():
     for row in t.itertuples():
         if row.operation != "Receive" or row.throughput_kbit_s != best:
             continue
-        r = evaluate(8192, 100)
-        values = {line_rate: 100, message: 8192, mtu: 1500, ip_header: IP_HEADER_BYTES[4], tcp_options: 0}
+        r = evaluate(row.frame_bytes, row.line_rate_mbit_s)
+        values = {line_rate: row.line_rate_mbit_s, message: row.frame_bytes, mtu: 1500, ip_header: IP_HEADER_BYTES[4],
+                  tcp_options: 0}
         full, rest = divmod(r["message_bytes"], r["mss_bytes"])
         line = sum(r["bytes"].values())
         out.append(checks.compare(
@@ -174,7 +175,8 @@ def source_checks():
             f"{row.device}, {row.architecture}, L2 {row.l2_cache_kbytes} KB, receive",
             off_note=f"{r['message_bytes']} bytes make {r['segments']} segments ({full} x {r['mss_bytes']} + "
                      f"{rest}), {(line - r['message_bytes']) / r['segments']:g} bytes of headers, FCS, preamble "
-                     f"and gap each: {r['message_bytes']} / {line:g} x 100 Mbit/s is {{model:.2f}} kbit/s; the "
+                     f"and gap each: {r['message_bytes']} / {line:g} x {row.line_rate_mbit_s} Mbit/s is "
+                     f"{{model:.2f}} kbit/s; the "
                      "testee prints it cut to a whole number, {published}.",
             formula=(1000 * message_goodput_expr(), values)))
     t = data.load("am243x-rndis-iperf")

@@ -140,6 +140,21 @@ def rows(page, index, field):
     }""", [index, field])
 
 
+def marks(page, index, field):
+    """The datum of every mark chart ``index`` draws whose datum has ``field`` (what a filter lets through)."""
+    return page.evaluate("""([index, field]) => {
+      const out = [];
+      const walk = (node) => {
+        for (const item of (node && node.items) || []) {
+          if (item.datum && typeof item.datum === 'object' && field in item.datum) out.push(Object.assign({}, item.datum));
+          walk(item);
+        }
+      };
+      walk(window.__views[index].scenegraph().root);
+      return out;
+    }""", [index, field])
+
+
 def signal(page, index, name):
     return page.evaluate("([i, n]) => window.__views[i].signal(n)", [index, name])
 

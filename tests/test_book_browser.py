@@ -20,7 +20,7 @@ import pytest
 from goodput import coding, pcie, pcie_latency, pcie_transactions
 from goodput.render import pcie_packets as pcie_charts
 
-from browser import errors, live_ready, opened, operate, rows, signal, view_index
+from browser import errors, live_ready, marks, opened, operate, rows, signal, view_index
 
 pytestmark = pytest.mark.book
 
@@ -321,6 +321,46 @@ def test_can_sliders_recompute_the_message_rate(browser, book_url):
         "messages_per_s",
         lambda r, s: can.evaluate(r["data_bytes"], bool(r["x"]), s["arbitration_mbit_s"], s["data_mbit_s"],
                                   s["stuffing"])["messages_per_s"])
+
+
+def _measured_points_follow_the_sliders(browser, url, field, conditions, moves):
+    """The measured points of a live chart show at the sliders' starting values, which are the conditions
+    they were measured at, and hide when a slider leaves them (each move in turn)."""
+    with opened(browser, url) as (page, log):
+        live_ready(page)
+        view = view_index(page, next(iter(conditions)))
+        assert {name: signal(page, view, name) for name in conditions} == conditions
+        shown = marks(page, view, field)
+        assert shown and all(d[name] == value for d in shown for name, value in conditions.items())
+        for name, value in moves.items():
+            operate(page, name, value)
+            assert marks(page, view, field) == [], name
+            operate(page, name, conditions[name])
+            assert len(marks(page, view, field)) == len(shown), name
+        assert errors(log) == []
+        return shown
+
+
+def test_can_measured_diamonds_show_only_at_the_measured_bit_rates(browser, book_url):
+    from goodput import data
+
+    t = data.load("am243x-mcan")
+    conditions = {"arbitration_mbit_s": data.single(t, "arbitration_mbit_s"),
+                  "data_mbit_s": data.single(t, "data_mbit_s")}
+    shown = _measured_points_follow_the_sliders(
+        browser, book_url + "notebooks/can-fd.html", "measured_per_s", conditions,
+        {"data_mbit_s": 8, "arbitration_mbit_s": 0.5})
+    assert sorted(d["measured_per_s"] for d in shown) == sorted(t["messages_per_s"])
+
+
+def test_tcp_ndk_points_show_only_at_the_measured_line_rate(browser, book_url):
+    from goodput import data
+
+    t = data.load("spraaq5-s6-throughput")
+    shown = _measured_points_follow_the_sliders(
+        browser, book_url + "notebooks/tcp-goodput.html", "mbit_s",
+        {"line_rate_mbit_s": data.single(t, "line_rate_mbit_s")}, {"line_rate_mbit_s": 1000})
+    assert len(shown) == len(t) and {d["message_bytes"] for d in shown} == set(t["frame_bytes"])
 
 
 def test_built_errata_page_is_current_with_the_checks():

@@ -36,6 +36,42 @@ def test_a_table_keeps_the_text_as_printed():
     assert data.load("an3935-table1").attrs["printed"]["transfer_rate_gbaud"][3] == "5.0"
 
 
+def test_a_selection_of_a_long_tables_rows_keeps_each_cells_text_as_printed():
+    t = data.load("an3935-table16")
+    x4 = t[(t["series"] == "calculated") & (t["lanes"] == 4)]
+    assert list(data.printed(x4, "gbit_s"))[:3] == ["4.00", "7.11", "11.64"]
+    assert list(data.printed(x4, "bytes_as_printed"))[-1] == "32K"
+    row = next(x4.itertuples())
+    assert x4.attrs["printed"]["gbit_s"][row.Index] == "4.00" and row.gbit_s == 4.0
+    assert data.printed(x4, "gbit_s").index.equals(x4.index)
+
+
+def test_a_shared_condition_is_one_value_and_the_differing_ones_name_each_printed_column():
+    t = data.load("an3935-table9")
+    measured = t[t["series"] == "measured"]
+    assert data.single(measured, "lanes") == 4 and data.single(t, "device") == "MSC8156"
+    with pytest.raises(DataError, match=r"an3935-table9: column 'mps_bytes' holds \[256, 128\]"):
+        data.single(t, "mps_bytes")
+    formats = {"lanes": "x{:g}", "mps_bytes": "MPS {:g}", "dma_channels": "{:g} in flight"}
+    assert list(data.varying(t, formats, within=["series"]).drop_duplicates()) == ["MPS 256", "MPS 128"]
+    t11 = data.load("an3935-table11")
+    assert list(data.varying(t11, formats, within=["series"]).drop_duplicates()) == [
+        "", "1 in flight", "4 in flight", "8 in flight"]  # the calculated column differs in nothing
+    assert set(data.varying(t11, formats)) == {"1 in flight", "4 in flight", "8 in flight", ""}
+
+
+def test_a_long_table_spreads_back_to_its_printed_columns():
+    from goodput.render import tables
+
+    t3 = tables.published_table("keystone2-table3", across=["generation", "access"])
+    assert list(t3.columns) == ["source", "KeyStone I, single read", "KeyStone I, burst read",
+                                "KeyStone II, single read", "KeyStone II, burst read"]
+    assert t3.iloc[1].tolist() == ["L2 SRAM", "7", "3.5", "7", "3.5"]  # the text as printed
+    assert t3.iloc[-1].tolist() == ["DDR 3B RAM (SL3)", "", "", "152", "43"]  # KeyStone I prints N/A
+    t4 = tables.published_table("keystone2-table4", across=["generation", "access"])
+    assert t4.shape == (5, 3) and t4.iloc[0].tolist() == ["L1 Cache Hit", "4", "0.8"]
+
+
 def test_an_unknown_table_is_an_error_naming_the_known_ones():
     with pytest.raises(DataError, match="an3935-table1"):
         data.load("an3935-table99")

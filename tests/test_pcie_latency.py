@@ -63,12 +63,13 @@ def test_fit_rejects_impossible_input():
 
 @pytest.mark.parametrize("kind", ["write", "read"])
 def test_latency_fit_explains_an3935_far_better_than_the_packet_model_alone(kind):
-    from goodput import data
-
     result, curves = pcie_latency.fit_an3935(kind)
-    table = data.load("an3935-table11" if kind == "write" else "an3935-table12")
-    measured = np.concatenate([table[c].to_numpy() for c in curves])
-    ceiling = np.array([pcie.goodput_gbit_s(kind, LINK, int(s), duplex=True) for s in table["bytes"]] * 3)
+    rows, link = pcie_latency.an3935_back_to_back(kind)
+    runs = pcie_latency.an3935_runs(rows)
+    assert list(runs) == list(curves) == [1, 4, 8] and link == LINK
+    measured = np.concatenate([runs[k]["gbit_s"].to_numpy() for k in curves])
+    ceiling = np.array([pcie.goodput_gbit_s(kind, LINK, int(s), duplex=True) for k in curves
+                        for s in runs[k]["bytes"]])
     packet_only_rms = float(np.sqrt(np.mean((measured / ceiling - 1) ** 2)))
     assert result.rms_residual < packet_only_rms / 2
     assert 0 < result.values["t_s"] < 2000 and 0 < result.values["t_l"] < 10000

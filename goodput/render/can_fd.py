@@ -71,10 +71,16 @@ def explore_chart() -> alt.VConcatChart:
         color=alt.Color("format:N", title="identifier"),
         tooltip=["format:N", "data_bytes:Q", alt.Tooltip("messages_per_s:Q", format=".0f")])
     t = data.load("am243x-mcan")
-    measured = alt.Chart(pd.DataFrame({"data_bytes": 64, "measured_per_s": t["messages_per_s"],
-                                       "format": ["extended" if "EXT" in f else "standard" for f in t["frame_type"]]})
-                         ).transform_filter("arbitration_mbit_s == 1 && data_mbit_s == 5").mark_point(
+    # the measured rates carry their bit rates, so they show where the sliders sit at them; at 64 data
+    # bytes, the payload the datasheet's data-phase bits fit (its conditions do not state one)
+    measured = alt.Chart(pd.DataFrame({
+        "data_bytes": 64, "measured_per_s": t["messages_per_s"],
+        "format": ["extended" if "EXT" in f else "standard" for f in t["frame_type"]],
+        "arbitration_mbit_s": t["arbitration_mbit_s"], "data_mbit_s": t["data_mbit_s"]})).transform_filter(
+        "datum.arbitration_mbit_s == arbitration_mbit_s && datum.data_mbit_s == data_mbit_s").mark_point(
         shape="diamond", size=150, filled=True).encode(x=x, y="measured_per_s:Q", color="format:N",
-                                                       tooltip=["format:N", "measured_per_s:Q"])
+                                                       tooltip=["format:N", "measured_per_s:Q",
+                                                                "arbitration_mbit_s:Q", "data_mbit_s:Q"])
+    rates = ", ".join(sorted({f"{a:g}/{d:g}" for a, d in zip(t["arbitration_mbit_s"], t["data_mbit_s"])}))
     return calc.view(live, lines, measured,
-        height=260, title="CAN FD: model for the sliders (lines), AM243x measured at 1/5 Mbit/s (diamonds)")
+        height=260, title=f"CAN FD: model for the sliders (lines), AM243x measured at {rates} Mbit/s (diamonds)")

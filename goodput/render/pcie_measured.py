@@ -14,49 +14,49 @@ __all__ = ["measured_vs_model_chart", "latency_calculation", "calculation", "lat
            "measured_over_model_table", "above_ceiling_table"]
 
 
-def measured_vs_model_chart(table_name: str, kind: str, device: str,
-                            series: dict[str, tuple[str, int, int]], title: str) -> alt.LayerChart:
-    """A measured AN3935 table as points, and the packet model for each series as a line.
+def measured_vs_model_chart(table_name: str) -> alt.LayerChart:
+    """A measured AN3935 table as points, one series per printed column, and the packet model of
+    each series' link (its device, lanes and MPS) as a line.
 
-    ``series`` maps a measured column to ``(label, lanes, MPS)``; the model is the
-    one AN3935 calculates with (ACK + UpdateFC per 4 TLPs, both directions).
+    The model is the one AN3935 calculates with (ACK + UpdateFC per 4 TLPs, both directions).
     """
     from .. import data
 
     table = data.load(table_name)
+    measured = table[table["series"] == "measured"]
+    labels = data.varying(measured, pcie.AN3935_LABELS)
     rows = []
-    for column, (label, lanes, mps_bytes) in series.items():
-        link = pcie.an3935_link(device, lanes, mps_bytes)
-        for r in table.itertuples():
-            rows.append({"size_bytes": r.bytes, "series": label, "measured_gbit_s": getattr(r, column),
-                         "model_gbit_s": pcie.goodput_gbit_s(kind, link, r.bytes, duplex=True)})
+    for r in measured.itertuples():
+        link = pcie.an3935_link(r.device, r.lanes, r.mps_bytes)
+        rows.append({"size_bytes": r.bytes, "series": labels[r.Index], "measured_gbit_s": r.gbit_s,
+                     "model_gbit_s": pcie.goodput_gbit_s(r.transfer, link, r.bytes, duplex=True)})
     frame = pd.DataFrame(rows)
+    by = " and ".join(measured.attrs["titles"][c] for c in pcie.AN3935_LABELS if measured[c].nunique() > 1)
+    title = (f"{data.single(measured, 'device')} {data.single(measured, 'transfer')}s by {by} "
+             f"({table.attrs['provenance']['table']})")
     base = alt.Chart(frame).encode(
         x=alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)"),
         color=alt.Color("series:N", title=None),
     )
     model = base.mark_line(strokeDash=[5, 3]).encode(y=alt.Y("model_gbit_s:Q", title="Gbit/s (AN3935's both-direction count)"))
-    measured = base.mark_point(filled=True, size=40).encode(
+    points = base.mark_point(filled=True, size=40).encode(
         y="measured_gbit_s:Q",
         tooltip=["series:N", "size_bytes:Q", alt.Tooltip("measured_gbit_s:Q", title="measured"),
                  alt.Tooltip("model_gbit_s:Q", format=".2f", title="packet model")],
     )
-    return alt.layer(model, measured).properties(width=520, height=240,
-                                                  title=title + " (points: measured; dashed: packet model)")
+    return alt.layer(model, points).properties(width=520, height=240,
+                                                title=title + " (points: measured; dashed: packet model)")
 
 
 def latency_calculation(kind: str) -> Calculation:
     """AN3935's back-to-back sizes under the latency-bound model, live on its three timings
     (starting at the values fitted to the table)."""
-    from .. import data, pcie_latency
+    from .. import pcie_latency
 
     fit, _ = pcie_latency.fit_an3935(kind)
-    table = data.load("an3935-table11" if kind == "write" else "an3935-table12")
-    link = pcie.an3935_link("MSC8156")
+    measured, link = pcie_latency.an3935_back_to_back(kind)
     subs = {**pcie.link_substitution(link), pcie_latency.credits: pcie_latency.AN3935_NP_CREDITS}
-    cases = table[["bytes"]].rename(columns={"bytes": "size_bytes"})
-    for column in pcie_latency.AN3935_BACK_TO_BACK:
-        cases[column] = table[column]
+    cases = pd.DataFrame({"size_bytes": measured["bytes"].drop_duplicates().to_list()})
     p = pcie_latency.PARAMETERS
 
     def numeric(inputs, case):
@@ -86,19 +86,26 @@ def calculation() -> Calculation:
     return latency_calculation("write")
 
 
+def _back_to_back_points(kind: str) -> pd.DataFrame:
+    """AN3935's back-to-back measurements of ``kind``, one row each, with the DMA channels in flight."""
+    from .. import data, pcie_latency
+
+    measured, _ = pcie_latency.an3935_back_to_back(kind)
+    labels = data.varying(measured, pcie.AN3935_LABELS)
+    return pd.DataFrame({"size_bytes": measured["bytes"], "dma_channels": measured["dma_channels"].astype(int),
+                         "series": labels + " (measured)", "measured_gbit_s": measured["gbit_s"]})
+
+
 def latency_chart(kind: str) -> alt.VConcatChart:
     """AN3935's back-to-back table with the latency-bound model live on sliders (defaults: the fit),
-    above the calculated table."""
+    above the calculated table; the measured points of the slider's transfers in flight stand out."""
     calc = latency_calculation(kind)
     live = calc.live()
     x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)")
-    names = {"single_request_gbit_s": "1 in flight", "four_back_to_back_gbit_s": "4 in flight",
-             "eight_back_to_back_gbit_s": "8 in flight"}
-    measured = live.base.transform_fold(list(names), as_=["column", "measured_gbit_s"]).transform_calculate(
-        series=" || ".join(f"(datum.column === '{k}' ? '{v} (measured)' : '')" for k, v in names.items())
-    ).mark_point(filled=True, size=40).encode(
+    measured = alt.Chart(_back_to_back_points(kind)).mark_point(filled=True, size=40).encode(
         x=x, y=alt.Y("measured_gbit_s:Q", title="Gbit/s (AN3935's both-direction count)"),
         color=alt.Color("series:N", title=None),
+        opacity=alt.condition("datum.dma_channels == in_flight", alt.value(1.0), alt.value(0.35)),
         tooltip=["series:N", "size_bytes:Q", "measured_gbit_s:Q"],
     )
     model = live.base.mark_line(color="black").encode(
@@ -114,38 +121,46 @@ def latency_fit_table(kind: str) -> pd.DataFrame:
     from .. import data, pcie_latency
 
     result, curves = pcie_latency.fit_an3935(kind)
-    table = data.load("an3935-table11" if kind == "write" else "an3935-table12")
-    shown = pd.DataFrame({"bytes": table.attrs["printed"]["bytes_as_printed"]})
-    for column, k in pcie_latency.AN3935_BACK_TO_BACK.items():
-        measured = table[column].to_numpy()
-        shown[f"{k} in flight: measured"] = table.attrs["printed"][column]
-        shown[f"{k}: model"] = [f"{v:.2f}" for v in curves[column]]
-        shown[f"{k}: residual"] = [f"{m / v - 1:+.0%}" for m, v in zip(measured, curves[column])]
+    runs = pcie_latency.an3935_runs(pcie_latency.an3935_back_to_back(kind)[0])
+    shown = pd.DataFrame({"bytes": data.printed(next(iter(runs.values())), "bytes_as_printed").to_list()})
+    for k, rows in runs.items():
+        measured = rows["gbit_s"].to_numpy()
+        shown[f"{k} in flight: measured"] = data.printed(rows, "gbit_s").to_list()
+        shown[f"{k}: model"] = [f"{v:.2f}" for v in curves[k]]
+        shown[f"{k}: residual"] = [f"{m / v - 1:+.0%}" for m, v in zip(measured, curves[k])]
     return shown
+
+
+#: The measured tables beside the packet model, at their smallest and largest size (the back-to-back
+#: tables are the latency model's).
+OVER_MODEL = ("an3935-table7", "an3935-table8", "an3935-table9", "an3935-table10", "an3935-table15", "an3935-table16")
+
+#: The measured tables by link width, whose points are held to the ceiling without DLLPs.
+BY_WIDTH = ("an3935-table7", "an3935-table8", "an3935-table15", "an3935-table16")
+
+
+def _measured_series(name: str):
+    """Table ``name``'s measured rows, per printed column: ``(label, rows)`` in the printed order."""
+    from .. import data
+
+    t = data.load(name)
+    measured = t[t["series"] == "measured"]
+    labels = data.varying(measured, pcie.AN3935_LABELS)
+    return t, [(label, measured[labels == label]) for label in labels.drop_duplicates()]
 
 
 def measured_over_model_table() -> pd.DataFrame:
     """Measured over packet model for every AN3935 measured column, at the smallest and largest size."""
     from .. import data
 
-    specs = [
-        ("an3935-table7", "write", "MSC8156", {"x4_gbit_s": 4, "x2_gbit_s": 2, "x1_gbit_s": 1}, 256),
-        ("an3935-table8", "read", "MSC8156", {"x4_gbit_s": 4, "x2_gbit_s": 2, "x1_gbit_s": 1}, 256),
-        ("an3935-table9", "write", "MSC8156", {"measured_mps256_gbit_s": 4}, 256),
-        ("an3935-table9", "write", "MSC8156", {"measured_mps128_gbit_s": 4}, 128),
-        ("an3935-table10", "read", "MSC8156", {"measured_mps256_gbit_s": 4}, 256),
-        ("an3935-table10", "read", "MSC8156", {"measured_mps128_gbit_s": 4}, 128),
-        ("an3935-table15", "write", "MSC8157", {f"measured_x{n}_gbit_s": n for n in (1, 2, 4)}, 256),
-        ("an3935-table16", "read", "MSC8157", {f"measured_x{n}_gbit_s": n for n in (1, 2, 4)}, 256),
-    ]
     rows = []
-    for name, kind, device, columns, mps_bytes in specs:
-        t = data.load(name)
-        for column, lanes in columns.items():
+    for name in OVER_MODEL:
+        t, series = _measured_series(name)
+        for label, m in series:
+            device, kind, lanes, mps_bytes = (data.single(m, c) for c in ("device", "transfer", "lanes", "mps_bytes"))
             link = pcie.an3935_link(device, lanes, mps_bytes)
-            ratio = [getattr(r, column) / pcie.goodput_gbit_s(kind, link, r.bytes, duplex=True)
-                     for r in t.itertuples()]
-            rows.append({"table": t.attrs["provenance"]["table"], "column": t.attrs["titles"][column],
+            ratio = [r.gbit_s / pcie.goodput_gbit_s(kind, link, r.bytes, duplex=True) for r in m.itertuples()]
+            rows.append({"table": t.attrs["provenance"]["table"], "column": f"measured, {label}",
                          "link": f"{device} x{lanes}, MPS {mps_bytes}", "transfer": kind,
                          "at 8 bytes": f"{ratio[0]:.0%}", "at 32 KiB": f"{ratio[-1]:.0%}",
                          "best": f"{max(ratio):.0%}"})
@@ -154,24 +169,19 @@ def measured_over_model_table() -> pd.DataFrame:
 
 def above_ceiling_table() -> pd.DataFrame:
     """Measured AN3935 points above what the link could carry even with no DLLPs at all."""
-    from .. import data
+    from dataclasses import replace
 
-    specs = [("an3935-table7", "write", "MSC8156", {"x4_gbit_s": 4, "x2_gbit_s": 2, "x1_gbit_s": 1}),
-             ("an3935-table8", "read", "MSC8156", {"x4_gbit_s": 4, "x2_gbit_s": 2, "x1_gbit_s": 1}),
-             ("an3935-table15", "write", "MSC8157", {f"measured_x{n}_gbit_s": n for n in (1, 2, 4)}),
-             ("an3935-table16", "read", "MSC8157", {f"measured_x{n}_gbit_s": n for n in (1, 2, 4)})]
     rows = []
-    for name, kind, device, columns in specs:
-        t = data.load(name)
-        for column, lanes in columns.items():
-            bare = pcie.Link(gen=pcie.AN3935_DEVICES[device], lanes=lanes, mps=256, mrrs=256, dllp="none")
-            for r in t.itertuples():
-                ceiling = pcie.goodput_gbit_s(kind, bare, r.bytes, duplex=True)
-                measured = getattr(r, column)
-                if measured > ceiling:
-                    rows.append({"table": t.attrs["provenance"]["table"], "link": f"{device} x{lanes}",
-                                 "transfer": f"{r.bytes_as_printed} bytes, {kind}",
-                                 "measured (Gbit/s)": t.attrs["printed"][column][r.Index],
+    for name in BY_WIDTH:
+        t, series = _measured_series(name)
+        for _, m in series:
+            for r in m.itertuples():
+                bare = replace(pcie.an3935_link(r.device, r.lanes, r.mps_bytes), dllp="none")
+                ceiling = pcie.goodput_gbit_s(r.transfer, bare, r.bytes, duplex=True)
+                if r.gbit_s > ceiling:
+                    rows.append({"table": t.attrs["provenance"]["table"], "link": f"{r.device} x{r.lanes}",
+                                 "transfer": f"{r.bytes_as_printed} bytes, {r.transfer}",
+                                 "measured (Gbit/s)": t.attrs["printed"]["gbit_s"][r.Index],
                                  "ceiling without DLLPs (Gbit/s)": f"{ceiling:.2f}",
-                                 "excess": f"{measured / ceiling - 1:+.0%}"})
+                                 "excess": f"{r.gbit_s / ceiling - 1:+.0%}"})
     return pd.DataFrame(rows)

@@ -4,6 +4,8 @@ The tables of one chapter alone are in that chapter's module."""
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import pandas as pd
 
 from .. import checks, data
@@ -61,7 +63,26 @@ def published_vs_model(name: str, column: str, chapter: str) -> pd.DataFrame:
     return shown
 
 
-def published_table(name: str) -> pd.DataFrame:
-    """A published table exactly as printed (its provenance is on the sources page)."""
+def published_table(name: str, across: Sequence[str] = ()) -> pd.DataFrame:
+    """A published table exactly as printed (its provenance is on the sources page).
+
+    A table stored long (one row per printed cell, the conditions of the column headings in columns of
+    their own) is spread back to the printed layout when ``across`` names those condition columns: its
+    last column holds the cells, each combination of ``across`` is a printed column (headed
+    ``"KeyStone I, single read"``), and its other columns name the printed rows, in the table's order.
+    """
     t = data.load(name)
-    return pd.DataFrame({c: t.attrs["printed"][c] for c in t.columns})
+    shown = pd.DataFrame({c: t.attrs["printed"][c] for c in t.columns})
+    if not across:
+        return shown
+    cell = shown.columns[-1]
+    rows = [c for c in shown.columns if c not in across and c != cell]
+    heading = shown[list(across)].agg(", ".join, axis=1)
+    if not shown.assign(heading=heading)[rows + ["heading"]].drop_duplicates().shape[0] == len(shown):
+        raise ValueError(f"{name}: {', '.join(rows)} and {', '.join(across)} do not name one printed cell each")
+    wide = shown.assign(heading=heading).pivot(index=rows, columns="heading", values=cell)
+    order = shown[rows].drop_duplicates()
+    wide = wide.reindex(index=pd.MultiIndex.from_frame(order) if len(rows) > 1 else order[rows[0]],
+                        columns=heading.drop_duplicates())
+    wide.columns.name = None
+    return wide.reset_index()

@@ -42,29 +42,37 @@ def explore_chart() -> alt.VConcatChart:
                  alt.Tooltip("stream_mbit_s:Q", format=".3f")])
     stream = live.base.mark_line(color="#777", strokeDash=[5, 3]).encode(x=x, y="stream_mbit_s:Q")
     t = data.load("spraaq5-s6-throughput")
-    ndk = alt.Chart(pd.DataFrame({"message_bytes": 8192, "mbit_s": t["throughput_kbit_s"] / 1000,
-                                  "operation": t["operation"], "device": t["device"]})).transform_filter(
-        "line_rate_mbit_s == 100").mark_point(filled=True, opacity=0.6).encode(
-        x=x, y="mbit_s:Q", color=alt.Color("operation:N", title="NDK, 8192 B"),
-        tooltip=["device:N", "operation:N", "mbit_s:Q"])
+    # the NDK's runs carry their line rate: they show where the line-rate slider sits at it
+    ndk = alt.Chart(pd.DataFrame({"message_bytes": t["frame_bytes"], "line_rate_mbit_s": t["line_rate_mbit_s"],
+                                  "mbit_s": t["throughput_kbit_s"] / 1000, "operation": t["operation"],
+                                  "device": t["device"]})).transform_filter(
+        "datum.line_rate_mbit_s == line_rate_mbit_s").mark_point(filled=True, opacity=0.6).encode(
+        x=x, y="mbit_s:Q", color=alt.Color("operation:N", title=f"NDK, {data.single(t, 'frame_bytes')} B"),
+        tooltip=["device:N", "operation:N", "mbit_s:Q", "message_bytes:Q", "line_rate_mbit_s:Q"])
     return calc.view(live, stream, per_write, ndk,
         height=280, title="TCP: writes keeping their boundaries (black), full-segment stream (dashed)")
 
 
-def _ceilings() -> dict[str, float]:
-    per_write = tcp.evaluate(8192, 100)
+def _conditions(t: pd.DataFrame) -> str:
+    """The frame size and line rate the NDK's runs share, as a title says them."""
+    return f"{data.single(t, 'frame_bytes')}-byte frames at {data.single(t, 'line_rate_mbit_s')} Mbit/s"
+
+
+def _ceilings(frame_bytes: int, line_rate_mbit_s: float) -> dict[str, float]:
+    """The per-write and stream ceilings (kbit/s) of frames of ``frame_bytes`` at ``line_rate_mbit_s``."""
+    per_write = tcp.evaluate(frame_bytes, line_rate_mbit_s)
     return {"per_write": 1000 * per_write["goodput_mbit_s"], "stream": 1000 * per_write["stream_goodput_mbit_s"]}
 
 
 def ndk_table() -> pd.DataFrame:
-    """Every NDK run against the per-write and the stream ceilings at 100 Mbit/s."""
+    """Every NDK run against the per-write and the stream ceilings of its frame size and line rate."""
     t = data.load("spraaq5-s6-throughput")
-    c = _ceilings()
+    c = [_ceilings(m, r) for m, r in zip(t["frame_bytes"], t["line_rate_mbit_s"])]
     return pd.DataFrame({
         "device": t["device"], "driver": t["architecture"], "L2 (KB)": t["l2_cache_kbytes"],
         "operation": t["operation"], "kbit/s": t["throughput_kbit_s"], "CPU load (%)": t["cpu_load_percent"],
-        "/ per-write ceiling": [f"{v / c['per_write']:.2%}" for v in t["throughput_kbit_s"]],
-        "/ stream ceiling": [f"{v / c['stream']:.2%}" for v in t["throughput_kbit_s"]]})
+        "/ per-write ceiling": [f"{v / x['per_write']:.2%}" for v, x in zip(t["throughput_kbit_s"], c)],
+        "/ stream ceiling": [f"{v / x['stream']:.2%}" for v, x in zip(t["throughput_kbit_s"], c)]})
 
 
 def ndk_load_chart() -> alt.LayerChart:
@@ -73,7 +81,7 @@ def ndk_load_chart() -> alt.LayerChart:
     frame = pd.DataFrame({"device": t["device"] + " " + t["clock_mhz"].astype(str) + " MHz",
                           "driver": t["architecture"], "l2": t["l2_cache_kbytes"], "operation": t["operation"],
                           "mbit_s": t["throughput_kbit_s"] / 1000, "cpu": t["cpu_load_percent"]})
-    c = _ceilings()
+    c = _ceilings(data.single(t, "frame_bytes"), data.single(t, "line_rate_mbit_s"))
     rules = pd.DataFrame({"mbit_s": [c["per_write"] / 1000, c["stream"] / 1000],
                           "ceiling": ["per-write ceiling", "stream ceiling"]})
     points = alt.Chart(frame).mark_point(filled=True, size=90).encode(
@@ -84,7 +92,7 @@ def ndk_load_chart() -> alt.LayerChart:
     lines = alt.Chart(rules).mark_rule(strokeDash=[4, 3], color="#555").encode(
         y="mbit_s:Q", tooltip=["ceiling:N", alt.Tooltip("mbit_s:Q", format=".3f")])
     return alt.layer(lines, points).properties(
-        width=520, height=280, title="NDK, 8192-byte frames at 100 Mbit/s: throughput against CPU load")
+        width=520, height=280, title=f"NDK, {_conditions(t)}: throughput against CPU load")
 
 
 def cpsw_table() -> pd.DataFrame:
