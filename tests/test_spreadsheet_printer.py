@@ -44,8 +44,9 @@ CASES = [
      [{tcp.message: m, tcp.mtu: 1500, tcp.ip_header: h, tcp.tcp_options: o, tcp.line_rate: 100}
       for m in (1, 1460, 1461, 8192) for h in (20, 40) for o in (0, 12)]),
     ("SPI transfer time", spi.transfer_time_expr(),
-     [{spi.words: 400, spi.word_bits: 8, spi.clock: 50, spi.gap: 160}, {spi.words: 1, spi.word_bits: 32,
-                                                                         spi.clock: 7, spi.gap: 0}]),
+     [{spi.words: 400, spi.word_bits: 8, spi.clock: 50, spi.gap: 160, spi.spaced: 1},
+      {spi.words: 1, spi.word_bits: 32, spi.clock: 7, spi.gap: 0, spi.spaced: 1},
+      {spi.words: 400, spi.word_bits: 8, spi.clock: 50, spi.gap: 160, spi.spaced: 0}]),
     ("CAN FD frame time", can.frame_time_expr(),
      [{can.data_bytes: n, can.extended: x, can.arbitration_rate: 1, can.data_rate: 5, can.stuffing: s}
       for n in (0, 8, 16, 20, 64) for x in (0, 1) for s in (0, 0.5, 1)]),
