@@ -90,7 +90,7 @@ def calculation() -> Calculation:
 
 
 def explore_chart() -> alt.VConcatChart:
-    """Messages/s against data length for both identifier formats, CAN FD (solid) and classical (dashed),
+    """Messages/s against data length for both identifier formats, CAN FD (circles) and classical (squares),
     live on rates and stuffing, above the calculated table (8 data bytes and up)."""
     calc = calculation()
     live = calc.live()
@@ -98,7 +98,7 @@ def explore_chart() -> alt.VConcatChart:
     lines = live.base.mark_line(point=True).encode(
         x=x, y=alt.Y("messages_per_s:Q", scale=alt.Scale(type="log"), title="messages per second"),
         color=alt.Color("format:N", title="identifier"),
-        strokeDash=alt.StrokeDash("frame:N", title="frame", sort=["CAN FD", "classical"]),
+        shape=alt.Shape("frame:N", title="frame", sort=["CAN FD", "classical"]), detail="frame:N",
         tooltip=["frame:N", "format:N", "data_bytes:Q", alt.Tooltip("messages_per_s:Q", format=".0f")])
     t = data.load("am243x-mcan")
     measured = alt.Chart(pd.DataFrame({"data_bytes": 64, "measured_per_s": t["messages_per_s"],
