@@ -1,4 +1,4 @@
-"""CAN FD: the bits of a frame in its two phases, and messages per second.
+"""CAN FD and classical CAN: the bits of a frame, its time on the bus, and messages per second.
 
 A CAN FD frame (ISO 11898-1:2015) is sent at the nominal (arbitration) bit rate
 from the start of frame to the bit-rate-switch bit, and from the CRC delimiter
@@ -12,10 +12,19 @@ on; between them, with the bit rate switch set, at the data bit rate:
   stuff bit before the stuff count and after every fourth bit of it and the CRC;
 - dynamic stuff bits from SOF to the end of the data: none for a lucky pattern,
   at worst one after the first five bits and then one every four.
+
+A classical CAN frame (CAN 2.0A with an 11-bit identifier, 2.0B with a 29-bit one) is sent at
+one bit rate, the nominal one: SOF, identifier (11 bits; extended: 11 + SRR + IDE + 18), RTR,
+IDE (extended: r1), r0, the 4-bit DLC, 0-8 data bytes and a CRC-15, all dynamically stuffed as
+one run from SOF to the end of the CRC sequence; then the same CRC delimiter, ACK slot and
+delimiter, end of frame and intermission as CAN FD. At worst that run of g + 8n bits needs
+floor((g + 8n - 1)/4) stuff bits, g = 34 or 54 (Davis, Burns, Bril and Lukkien, Real-Time
+Systems 35(3), 2007).
 """
 
 from __future__ import annotations
 
+import argparse
 from functools import lru_cache
 
 import sympy as sp
@@ -28,10 +37,13 @@ from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "DATA_LENGTHS", "INTERMISSION_BITS", "PARAMETERS",
+__all__ = ["data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "classical", "DATA_LENGTHS",
+           "CLASSICAL_DATA_LENGTHS", "INTERMISSION_BITS", "PARAMETERS",
            "crc_bits_expr", "arbitration_field_bits_expr", "stuff_bits_exprs", "phase_bits_expr", "datasheet_bits_exprs", "datasheet_bits",
            "frame_bits", "phase_time_expr", "frame_time_expr", "budget_bits_exprs", "implied_stuffing_expr", "frame_time",
-           "messages_per_s_expr", "evaluate"]
+           "messages_per_s_expr", "bits_expr", "CLASSICAL_FIELDS", "classical_stuffed_bits_expr",
+           "classical_stuff_bits_expr", "classical_bits_expr", "classical_frame_time_expr", "classical_messages_per_s_expr",
+           "classical_frame_bits", "evaluate"]
 
 data_bytes = symbol("n", nonnegative=True, integer=True)  #: data field, bytes
 extended = symbol("x", nonnegative=True, integer=True)  #: 1 for a 29-bit identifier, 0 for 11 bits
@@ -39,8 +51,10 @@ arbitration_rate = symbol(r"R_{\mathrm{arb}}", positive=True)  #: nominal bit ra
 data_rate = symbol(r"R_{\mathrm{data}}", positive=True)  #: data bit rate, Mbit/s
 stuffing = symbol("s", nonnegative=True)  #: share of the worst-case dynamic stuff bits, 0 to 1
 frame_time = symbol("T", positive=True)  #: a measured time from one frame's SOF to the next's, us
+classical = symbol("c", nonnegative=True, integer=True)  #: 1 for a classical CAN frame, 0 for CAN FD
 
 DATA_LENGTHS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64)  #: what a DLC can say
+CLASSICAL_DATA_LENGTHS = tuple(range(9))  #: data bytes of a classical frame (a DLC of 9-15 also means 8)
 
 PARAMETERS = {
     p.name: p
@@ -106,6 +120,11 @@ def phase_bits_expr() -> tuple[sp.Expr, sp.Expr]:
     return nominal, fast
 
 
+def bits_expr() -> sp.Expr:
+    """Bits of a CAN FD frame and its intermission, both phases: from one SOF to the next."""
+    return sp.Add(*phase_bits_expr())
+
+
 def phase_time_expr(nominal: sp.Expr, fast: sp.Expr) -> sp.Expr:
     """Time (us) of ``nominal`` bits at the arbitration rate and ``fast`` bits at the data rate."""
     return nominal / arbitration_rate + fast / data_rate
@@ -140,14 +159,69 @@ def messages_per_s_expr() -> sp.Expr:
 
 @lru_cache(maxsize=None)
 def _numeric(name: str):
+    if name == "classical time":
+        return lambdify((data_bytes, extended, arbitration_rate, stuffing), classical_frame_time_expr(), "math")
     expr = {"time": frame_time_expr(), "rate": messages_per_s_expr()}[name]
     return lambdify((data_bytes, extended, arbitration_rate, data_rate, stuffing), expr, "math")
 
 
-def _length(n: int) -> int:
-    if n not in DATA_LENGTHS:
+def _length(n: int, classical_frame: bool = False) -> int:
+    if classical_frame:
+        if n not in CLASSICAL_DATA_LENGTHS:
+            raise ParameterError("data_bytes", n, "a classical CAN data length: a whole number from 0 to 8")
+    elif n not in DATA_LENGTHS:
         raise ParameterError("data_bytes", n, "a CAN FD data length: " + ", ".join(map(str, DATA_LENGTHS)))
     return int(n)
+
+
+# --- classical CAN -------------------------------------------------------------------------------
+
+#: The dynamically stuffed fields of a classical frame, SOF to the end of the CRC sequence, with their
+#: bits (``x`` = 1: a 29-bit identifier, whose SRR, IDE and 18 more bits count with the identifier,
+#: and whose r1 takes the place of the standard format's IDE).
+CLASSICAL_FIELDS = (
+    ("start of frame", sp.Integer(1)),
+    ("identifier (extended: 11, SRR, IDE, 18)", 11 + (1 + 1 + 18) * extended),
+    ("RTR", sp.Integer(1)),
+    ("IDE (extended: r1)", sp.Integer(1)),
+    ("r0", sp.Integer(1)),
+    ("DLC", sp.Integer(4)),
+    ("data", 8 * data_bytes),
+    ("CRC sequence", sp.Integer(15)),
+)
+
+
+def classical_stuffed_bits_expr() -> sp.Expr:
+    """Bits of a classical frame from SOF to the end of the CRC sequence, the run a transmitter stuffs:
+    ``g + 8n`` with ``g`` = 34 (11-bit identifier) or 54 (29-bit)."""
+    return sp.Add(*(bits for _, bits in CLASSICAL_FIELDS))
+
+
+def classical_stuff_bits_expr() -> sp.Expr:
+    """Worst-case dynamic stuff bits of a classical frame: one run from SOF to the end of the CRC."""
+    return _worst_stuff_bits(classical_stuffed_bits_expr())
+
+
+def classical_bits_expr() -> sp.Expr:
+    """Bits of a classical frame and its intermission, ``s`` of the worst-case stuff bits included:
+    the stuffed run, CRC delimiter, ACK slot and delimiter, end of frame, intermission."""
+    return classical_stuffed_bits_expr() + _TAIL_BITS + INTERMISSION_BITS + stuffing * classical_stuff_bits_expr()
+
+
+def classical_frame_time_expr() -> sp.Expr:
+    """Time (us) from one classical frame's SOF to the next's, every bit at the nominal rate."""
+    return classical_bits_expr() / arbitration_rate
+
+
+def classical_messages_per_s_expr() -> sp.Expr:
+    return 1e6 / classical_frame_time_expr()
+
+
+def classical_frame_bits(n: int, extended_id: bool, stuffing_share: float = DEFAULT) -> float:
+    """Bits of one classical frame of ``n`` data bytes and its intermission."""
+    n = _length(n, classical_frame=True)
+    s = PARAMETERS["stuffing"].check(stuffing_share)
+    return float(classical_bits_expr().subs({data_bytes: n, extended: 1 if extended_id else 0, stuffing: s}))
 
 
 def datasheet_bits_exprs() -> tuple[sp.Expr, sp.Expr]:
@@ -173,8 +247,14 @@ def frame_bits(n: int, extended_id: bool, stuffing_share: float = DEFAULT) -> tu
 
 
 def evaluate(n: int, extended_id: bool = False, arbitration_mbit_s: float = DEFAULT,
-             data_mbit_s: float = DEFAULT, stuffing_share: float = DEFAULT) -> dict:
-    """One frame as a JSON-ready dict: bits per phase, frame time, messages/s, goodput, efficiency."""
+             data_mbit_s: float = DEFAULT, stuffing_share: float = DEFAULT, classical_frame: bool = False) -> dict:
+    """One frame as a JSON-ready dict: bits per phase, frame time, messages/s, goodput, efficiency
+    (goodput over the rate the data is sent at).
+
+    A classical frame (``classical_frame``) has one bit rate, the nominal one: all its bits count as
+    nominal-rate bits, and a data bit rate is refused (:class:`ParameterError`) rather than ignored."""
+    if classical_frame:
+        return _evaluate_classical(n, extended_id, arbitration_mbit_s, data_mbit_s, stuffing_share)
     p = PARAMETERS
     n = _length(n)
     ra, rd = p["arbitration_mbit_s"].check(arbitration_mbit_s), p["data_mbit_s"].check(data_mbit_s)
@@ -185,7 +265,23 @@ def evaluate(n: int, extended_id: bool = False, arbitration_mbit_s: float = DEFA
     return {"data_bytes": n, "extended_id": bool(extended_id), "arbitration_mbit_s": ra, "data_mbit_s": rd,
             "stuffing": s, "nominal_bits": nominal, "data_phase_bits": fast, "frame_time_us": t,
             "messages_per_s": 1e6 / t, "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000,
-            "efficiency": goodput / rd}
+            "efficiency": goodput / rd, "classical": False}
+
+
+def _evaluate_classical(n: int, extended_id: bool, arbitration_mbit_s, data_mbit_s, stuffing_share) -> dict:
+    if data_mbit_s is not DEFAULT:
+        raise ParameterError("data_mbit_s", data_mbit_s,
+                             "left out for a classical CAN frame, which is sent at one bit rate, the nominal "
+                             "(arbitration) one")
+    p = PARAMETERS
+    n = _length(n, classical_frame=True)
+    ra, s = p["arbitration_mbit_s"].check(arbitration_mbit_s), p["stuffing"].check(stuffing_share)
+    t = _numeric("classical time")(n, 1 if extended_id else 0, ra, s)
+    goodput = 8 * n / t
+    return {"data_bytes": n, "extended_id": bool(extended_id), "arbitration_mbit_s": ra, "stuffing": s,
+            "nominal_bits": classical_frame_bits(n, extended_id, s), "data_phase_bits": 0.0, "frame_time_us": t,
+            "messages_per_s": 1e6 / t, "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000,
+            "efficiency": goodput / ra, "classical": True}
 
 
 @checks.provider("can-fd")
@@ -205,22 +301,60 @@ def source_checks():
     return out
 
 
+@checks.provider("can-fd")
+def kernel_checks():
+    """The Linux kernel's frame lengths (maximum data length, with the intermission), classical and CAN
+    FD, without dynamic stuff bits (``s`` = 0) and with the worst case (``s`` = 1)."""
+    t = data.load("linux-can-length")
+    out = []
+    for row in t.itertuples():
+        x, s = int(row.identifier == "EFF"), int(row.bitstuffing == "bitstuffing")
+        is_classical = row.frame == "Classic CAN"
+        expr = classical_bits_expr() if is_classical else bits_expr()
+        values = {data_bytes: row.data_bytes, extended: x, stuffing: s}
+        model = float(expr.subs(values))
+        label = (f"{'classical' if is_classical else 'CAN FD'}, {'29' if x else '11'}-bit identifier, "
+                 f"{row.data_bytes} data bytes, {'worst-case' if s else 'no'} dynamic stuffing")
+        out.append(checks.compare(
+            "can-fd", t, row.Index, "bits", model, label,
+            note="both count from one SOF to the next: the frame and its 3-bit intermission",
+            formula=(expr, {k: v for k, v in values.items() if k in expr.free_symbols})))
+    return out
+
+
 # --- goodput can ---------------------------------------------------------------------------------
 
+def _run(args) -> dict:
+    # --data-mbit-s left out is no attribute at all (argparse.SUPPRESS), so a rate typed with --classical is
+    # refused by the model even when it equals the default
+    return evaluate(args.data_bytes, args.extended, args.arbitration_mbit_s, getattr(args, "data_mbit_s", DEFAULT),
+                    args.stuffing, classical_frame=args.classical)
+
+
+def _lines(args, r: dict) -> list[str]:
+    frame = f"{r['data_bytes']}-byte {'classical CAN' if r['classical'] else 'CAN FD'} frames, " \
+            f"{'extended' if r['extended_id'] else 'standard'} identifier: "
+    if r["classical"]:
+        bits = f"{r['nominal_bits']:g} bits at {r['arbitration_mbit_s']:g} Mbit/s"
+    else:
+        bits = (f"{r['nominal_bits']:g} bits at {r['arbitration_mbit_s']:g} Mbit/s and {r['data_phase_bits']:g} at "
+                f"{r['data_mbit_s']:g} Mbit/s")
+    return [f"{frame}{bits}; {r['frame_time_us']:.6g} us, {r['messages_per_s']:.6g} messages/s", goodput_line(r)]
+
+
+_DATA_RATE = PARAMETERS["data_mbit_s"]
+
 COMMAND = Command(
-    "can", help="CAN FD frame time and messages per second",
-    description="Bits of a CAN FD frame in its arbitration and data phases, the time from one frame to the next, "
-                "and messages per second.",
+    "can", help="CAN FD or classical CAN frame time and messages per second",
+    description="Bits of a CAN FD frame in its arbitration and data phases (or of a classical CAN frame, all at the "
+                "nominal rate), the time from one frame to the next, and messages per second.",
     arguments=(Arg("--bytes", dest="data_bytes", type=whole, required=True, metavar="N",
-                   help="data bytes: " + ", ".join(map(str, DATA_LENGTHS))),
+                   help="data bytes: " + ", ".join(map(str, DATA_LENGTHS)) + "; with --classical 0 to 8"),
                Arg("--extended", action="store_true", help="29-bit identifier (default 11-bit)"),
+               Arg("--classical", action="store_true",
+                   help="a classical CAN frame (CAN 2.0A/2.0B): one bit rate, --arb-mbit-s; no --data-mbit-s"),
                Ranged("--arb-mbit-s", PARAMETERS["arbitration_mbit_s"], "MBIT_S"),
-               Ranged("--data-mbit-s", PARAMETERS["data_mbit_s"], "MBIT_S"),
+               Ranged("--data-mbit-s", _DATA_RATE, "MBIT_S",
+                      f"{_DATA_RATE.label}, CAN FD only (default {_DATA_RATE.default:g})", default=argparse.SUPPRESS),
                Ranged("--stuffing", PARAMETERS["stuffing"], "SHARE", "share of the worst-case dynamic stuff bits")),
-    run=lambda args: evaluate(args.data_bytes, args.extended, args.arbitration_mbit_s, args.data_mbit_s,
-                              args.stuffing),
-    lines=lambda args, r: [
-        f"{r['data_bytes']}-byte CAN FD frames, {'extended' if r['extended_id'] else 'standard'} identifier: "
-        f"{r['nominal_bits']:g} bits at {r['arbitration_mbit_s']:g} Mbit/s and {r['data_phase_bits']:g} at "
-        f"{r['data_mbit_s']:g} Mbit/s; {r['frame_time_us']:.6g} us, {r['messages_per_s']:.6g} messages/s",
-        goodput_line(r)])
+    run=_run, lines=_lines)

@@ -316,11 +316,14 @@ def test_spi_sliders_recompute_the_transfer_time(browser, book_url):
 def test_can_sliders_recompute_the_message_rate(browser, book_url):
     from goodput import can
 
-    _live_chart_follows_the_model(
+    rows = _live_chart_follows_the_model(
         browser, book_url + "notebooks/can-fd.html", {"data_mbit_s": 8, "stuffing": 0.5, "arbitration_mbit_s": 0.5},
         "messages_per_s",
-        lambda r, s: can.evaluate(r["data_bytes"], bool(r["x"]), s["arbitration_mbit_s"], s["data_mbit_s"],
-                                  s["stuffing"])["messages_per_s"])
+        lambda r, s: (can.evaluate(r["data_bytes"], bool(r["x"]), s["arbitration_mbit_s"], stuffing_share=s["stuffing"],
+                                   classical_frame=True) if r["c"] else
+                      can.evaluate(r["data_bytes"], bool(r["x"]), s["arbitration_mbit_s"], s["data_mbit_s"],
+                                   s["stuffing"]))["messages_per_s"])
+    assert {r["c"] for r in rows} == {0, 1}  # CAN FD and classical frames
 
 
 def _measured_points_follow_the_sliders(browser, url, field, conditions, moves):

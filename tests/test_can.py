@@ -3,7 +3,7 @@ import json
 import pytest
 import sympy as sp
 
-from goodput import can, checks
+from goodput import can, checks, data
 from goodput.errors import ParameterError
 from goodput.render import can_fd as can_charts
 
@@ -11,7 +11,7 @@ from command import call
 
 
 def test_the_datasheets_bit_counts_are_the_fields_without_stuffing_and_intermission():
-    items = checks.collect("can-fd")
+    items = [c for c in checks.collect("can-fd") if c.resource == "am243x-mcan"]
     assert len(items) == 4 and {c.status for c in items} == {"ok"}
     assert can.datasheet_bits(64, False) == (27, 538) and can.datasheet_bits(64, True) == (46, 538)
 
@@ -107,3 +107,112 @@ def test_the_budget_steps_add_up_to_the_model_with_no_and_with_worst_stuffing():
         assert tuple(float(e.subs(values)) for e in steps[key]) == can.frame_bits(64, True, share)
     nominal_ds, _ = (e.subs(values) for e in steps["datasheet"])
     assert steps["intermission"][0].subs(values) - nominal_ds == can.INTERMISSION_BITS
+
+
+# --- classical CAN -------------------------------------------------------------------------------
+
+#: The fields of a classical frame SOF to the end of the CRC sequence, typed here from CAN 2.0 (Bosch 1991)
+#: apart from the model: the stuffed run.
+_STANDARD = {"SOF": 1, "identifier": 11, "RTR": 1, "IDE": 1, "r0": 1, "DLC": 4}
+_EXTENDED = {"SOF": 1, "identifier A": 11, "SRR": 1, "IDE": 1, "identifier B": 18, "RTR": 1, "r1": 1, "r0": 1,
+             "DLC": 4}
+_CRC, _AFTER_CRC = 15, {"CRC delimiter": 1, "ACK slot": 1, "ACK delimiter": 1, "EOF": 7, "intermission": 3}
+
+
+def _classical_frame_bits(n: int, x: int) -> tuple[int, int]:
+    """(bits with no stuff bit, bits with the worst case) of a classical frame, counted bit by bit."""
+    stuffed = sum((_EXTENDED if x else _STANDARD).values()) + 8 * n + _CRC
+    plain = stuffed + sum(_AFTER_CRC.values())
+    return plain, plain + sum(_greedy_stuff_bits(0, stuffed))
+
+
+@pytest.mark.parametrize("x", [0, 1])
+@pytest.mark.parametrize("n", range(9))
+def test_a_classical_frame_has_the_bits_a_bit_stuffer_counts_from_sof_to_the_end_of_the_crc(n, x):
+    plain, worst = _classical_frame_bits(n, x)
+    assert can.classical_frame_bits(n, bool(x), 0) == plain
+    assert can.classical_frame_bits(n, bool(x), 1) == worst
+    assert can.classical_frame_bits(n, bool(x), 0.5) == (plain + worst) / 2
+
+
+@pytest.mark.parametrize("x, g", [(0, 34), (1, 54)])
+def test_the_worst_classical_frame_is_davis_burns_bril_and_lukkiens(x, g):
+    # C = g + 8s + 13 + floor((g + 8s - 1)/4) bit times (Real-Time Systems 35(3), 2007), 13 = CRC delimiter,
+    # ACK slot and delimiter, EOF and the 3-bit intermission
+    for n in range(9):
+        assert can.classical_frame_bits(n, bool(x), 1) == g + 8 * n + 13 + (g + 8 * n - 1) // 4
+
+
+@pytest.mark.parametrize("x", [0, 1])
+@pytest.mark.parametrize("n", range(9))
+def test_stuffing_the_crc_delimiter_too_as_linux_does_adds_no_stuff_bit(n, x):
+    stuffed = sum((_EXTENDED if x else _STANDARD).values()) + 8 * n + _CRC
+    assert sum(_greedy_stuff_bits(0, stuffed + 1)) == sum(_greedy_stuff_bits(0, stuffed))
+
+
+@pytest.mark.parametrize("s", [0, 1])
+@pytest.mark.parametrize("x", [0, 1])
+@pytest.mark.parametrize("n", can.DATA_LENGTHS)
+def test_a_can_fd_frame_has_the_bits_linux_can_frame_bits_counts(n, x, s):
+    # include/linux/can/length.h (v6.5): header 22 or 41 bits (SOF to DLC) plus the data, stuffed as one
+    # run; CRC field 28 (CRC-17) or 33 (CRC-21) with its fixed stuff bits; footer 9; intermission 3
+    run = (41 if x else 22) + 8 * n
+    kernel = run + s * ((run - 1) // 4) + (28 if n <= 16 else 33) + 9 + 3
+    assert sum(can.frame_bits(n, bool(x), s)) == kernel
+    assert float(can.bits_expr().subs({can.data_bytes: n, can.extended: x, can.stuffing: s})) == kernel
+
+
+def test_the_kernels_published_lengths_are_the_model_with_no_and_with_worst_stuffing():
+    items = [c for c in checks.collect("can-fd") if c.resource == "linux-can-length"]
+    published = data.load("linux-can-length")
+    assert [c.published for c in items] == published.attrs["printed"]["bits"]
+    assert len(items) == 8 and {c.status for c in items} == {"ok"}
+    assert can_charts.checks_table("linux-can-length")["published"].tolist() == [c.published for c in items]
+
+
+def test_a_classical_frame_takes_its_bits_at_the_nominal_rate():
+    r = can.evaluate(8, True, 0.125, stuffing_share=1, classical_frame=True)
+    assert r["frame_time_us"] == pytest.approx(160 / 0.125) and r["messages_per_s"] == pytest.approx(781.25)
+    assert r["data_phase_bits"] == 0 and r["nominal_bits"] == 160 and r["classical"]
+    assert r["efficiency"] == pytest.approx(64 / 160)
+    expr = can.classical_frame_time_expr()
+    for n, x, ra, s in [(0, 0, 1, 0), (8, 1, 0.5, 1), (3, 0, 0.25, 0.5)]:
+        exact = expr.subs({can.data_bytes: n, can.extended: x, can.arbitration_rate: ra,
+                           can.stuffing: sp.Rational(str(s))})
+        assert can.evaluate(n, bool(x), ra, stuffing_share=s, classical_frame=True)["frame_time_us"] == \
+            pytest.approx(float(exact), rel=1e-12)
+
+
+@pytest.mark.parametrize("kwargs, name", [({"n": 9}, "data_bytes"), ({"n": 12}, "data_bytes"), ({"n": -1}, "data_bytes"),
+                                          ({"n": 8, "data_mbit_s": 5}, "data_mbit_s"),
+                                          ({"n": 8, "arbitration_mbit_s": 0}, "arbitration"),
+                                          ({"n": 8, "stuffing_share": -0.1}, "stuffing")])
+def test_impossible_classical_parameters_are_rejected(kwargs, name):
+    with pytest.raises(ParameterError, match=name):
+        can.evaluate(classical_frame=True, **kwargs)
+
+
+def test_goodput_can_classical_and_what_it_refuses():
+    p = call("can", "--classical", "--bytes", "8", "--json")
+    assert p.returncode == 0, p.stderr
+    r = json.loads(p.stdout)
+    assert r["classical"] and r["frame_time_us"] == pytest.approx(111) and "data_mbit_s" not in r
+    p = call("can", "--classical", "--bytes", "8", "--extended", "--stuffing", "1")
+    assert p.returncode == 0 and "160 bits at 1 Mbit/s; 160 us, 6250 messages/s" in p.stdout
+    p = call("can", "--classical", "--bytes", "8", "--data-mbit-s", "5")  # even the default rate, typed
+    assert p.returncode == 2 and "--data-mbit-s 5: data_mbit_s must be left out for a classical CAN frame" in p.stderr
+    p = call("can", "--classical", "--bytes", "12")
+    assert p.returncode == 2 and "--bytes 12: data_bytes must be a classical CAN data length" in p.stderr
+    p = call("can", "--bytes", "64", "--data-mbit-s", "2", "--json")  # CAN FD still takes it
+    assert p.returncode == 0 and json.loads(p.stdout)["data_mbit_s"] == 2
+
+
+def test_the_calculated_table_puts_classical_frames_beside_can_fd():
+    calc = can_charts.calculation()
+    inputs = calc.input_values(arbitration_mbit_s=0.5, data_mbit_s=2, stuffing=1)
+    cases = {(r["frame"], r["format"], r["data_bytes"]): r for r in calc.records()}
+    classical = calc.evaluate(inputs, cases["classical", "extended", 8])["messages_per_s"]
+    assert classical == pytest.approx(0.5e6 / 160)  # the kernel's worst case at 500 kbit/s
+    fd = calc.evaluate(inputs, cases["CAN FD", "extended", 8])["messages_per_s"]
+    assert fd == pytest.approx(can.evaluate(8, True, 0.5, 2, 1)["messages_per_s"])
+    assert {r["data_bytes"] for r in cases.values() if r["frame"] == "classical"} == set(range(9))

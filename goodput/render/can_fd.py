@@ -1,15 +1,17 @@
-"""Charts and tables of the can-fd chapter (CAN FD)."""
+"""Charts and tables of the can-fd chapter (CAN FD, and classical CAN beside it)."""
 
 from __future__ import annotations
 
 import altair as alt
 import pandas as pd
+import sympy as sp
 
-from .. import can, data
+from .. import can, checks, data
+from . import tables
 from .calculation import Calculation, Output
 from .charts import Slider
 
-__all__ = ["budget_table", "calculation", "explore_chart"]
+__all__ = ["budget_table", "calculation", "checks_table", "classical_fields_table", "explore_chart", "messages_per_s_expr"]
 
 
 #: What each step of the budget adds, by :func:`goodput.can.budget_bits_exprs`' key.
@@ -39,37 +41,65 @@ def budget_table() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def checks_table(resource: str) -> pd.DataFrame:
+    """The chapter's source checks of one published table (:func:`goodput.render.tables.checks_table`)."""
+    shown = tables.checks_table("can-fd")
+    return shown[[c.resource == resource for c in checks.collect("can-fd")]].reset_index(drop=True)
+
+
+def classical_fields_table() -> pd.DataFrame:
+    """The stuffed fields of a classical frame (:data:`goodput.can.CLASSICAL_FIELDS`) and their sum, the
+    run a transmitter stuffs: bits with each identifier format."""
+    fields = [*can.CLASSICAL_FIELDS, ("SOF to the end of the CRC sequence", can.classical_stuffed_bits_expr())]
+    return pd.DataFrame([{"field": name, **{f"{label} identifier": sp.sstr(bits.subs(can.extended, x))
+                                            for x, label in ((0, "11-bit"), (1, "29-bit"))}}
+                         for name, bits in fields])
+
+
+def messages_per_s_expr() -> sp.Expr:
+    """Messages/s of a CAN FD frame, or of a classical one where ``c`` = 1: the model's two expressions."""
+    return sp.Piecewise((can.classical_messages_per_s_expr(), sp.Eq(can.classical, 1)),
+                        (can.messages_per_s_expr(), True))
+
+
 def calculation() -> Calculation:
-    """Messages per second for each data length and identifier format, for the reader's bit rates
-    and stuffing."""
-    rows = pd.DataFrame([{"data_bytes": n, "x": x, "format": "extended" if x else "standard"}
-                         for x in (0, 1) for n in can.DATA_LENGTHS])
+    """Messages per second for each data length and identifier format, CAN FD and classical, for the
+    reader's bit rates and stuffing."""
+    rows = pd.DataFrame([{"data_bytes": n, "x": x, "format": "extended" if x else "standard",
+                          "c": c, "frame": "classical" if c else "CAN FD"}
+                         for c, lengths in ((0, can.DATA_LENGTHS), (1, can.CLASSICAL_DATA_LENGTHS))
+                         for x in (0, 1) for n in lengths])
     p = can.PARAMETERS
 
     def numeric(inputs, case):
-        r = can.evaluate(case["data_bytes"], bool(case["x"]), inputs["arbitration_mbit_s"], inputs["data_mbit_s"],
-                         inputs["stuffing"])
+        if case["c"]:
+            r = can.evaluate(case["data_bytes"], bool(case["x"]), inputs["arbitration_mbit_s"],
+                             stuffing_share=inputs["stuffing"], classical_frame=True)
+        else:
+            r = can.evaluate(case["data_bytes"], bool(case["x"]), inputs["arbitration_mbit_s"], inputs["data_mbit_s"],
+                             inputs["stuffing"])
         return {"messages_per_s": r["messages_per_s"]}
 
     return Calculation(
-        chapter="can-fd", name="can_frames", title="CAN FD messages per second",
-        cases=rows, shown={"format": "identifier", "data_bytes": "data bytes"},
-        fields={can.data_bytes: "data_bytes", can.extended: "x"},
+        chapter="can-fd", name="can_frames", title="CAN FD and classical CAN messages per second",
+        cases=rows, shown={"frame": "frame", "format": "identifier", "data_bytes": "data bytes"},
+        fields={can.data_bytes: "data_bytes", can.extended: "x", can.classical: "c"},
         inputs=[Slider(p["arbitration_mbit_s"]), Slider(p["data_mbit_s"]), Slider(p["stuffing"])],
-        outputs=[Output("messages_per_s", can.messages_per_s_expr(), "messages", "per s", 1)],
+        outputs=[Output("messages_per_s", messages_per_s_expr(), "messages", "per s", 1)],
         numeric=numeric, row_filter="datum.data_bytes >= 8", headline={"data_bytes": 64})
 
 
 def explore_chart() -> alt.VConcatChart:
-    """Messages/s against data length for both identifier formats, live on rates and stuffing,
-    above the calculated table (8 data bytes and up)."""
+    """Messages/s against data length for both identifier formats, CAN FD (circles) and classical (squares),
+    live on rates and stuffing, above the calculated table (8 data bytes and up)."""
     calc = calculation()
     live = calc.live()
     x = alt.X("data_bytes:Q", title="data bytes per frame")
     lines = live.base.mark_line(point=True).encode(
         x=x, y=alt.Y("messages_per_s:Q", scale=alt.Scale(type="log"), title="messages per second"),
         color=alt.Color("format:N", title="identifier"),
-        tooltip=["format:N", "data_bytes:Q", alt.Tooltip("messages_per_s:Q", format=".0f")])
+        shape=alt.Shape("frame:N", title="frame", sort=["CAN FD", "classical"]), detail="frame:N",
+        tooltip=["frame:N", "format:N", "data_bytes:Q", alt.Tooltip("messages_per_s:Q", format=".0f")])
     t = data.load("am243x-mcan")
     # the measured rates carry their bit rates, so they show where the sliders sit at them; at 64 data
     # bytes, the payload the datasheet's data-phase bits fit (its conditions do not state one)
