@@ -76,7 +76,8 @@ def packet_wire_expr() -> sp.Expr:
     of its own (padded to 64 bytes)."""
     e = ethernet
     frame = sp.Max(ethernet.MIN_FRAME_BYTES, e.mac_header + e.fcs + ip_header + _payload)
-    return e.wire_bytes_expr().subs(e.frame, frame).subs(e.VALUES)
+    # goodput over the line: the wire convention, preamble, SFD and gap counted
+    return e.wire_bytes_expr().subs(e.frame, frame).subs({**e.VALUES, e.wire_counted: e.WIRE})
 
 
 def segment_wire_expr() -> sp.Expr:
