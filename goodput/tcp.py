@@ -10,8 +10,9 @@ the 20-byte TCP header and its options (12 bytes of timestamps, if on):
   only full segments: the ceiling for long transfers.
 
 Every segment travels in an Ethernet frame of its own (:mod:`goodput.ethernet`):
-MAC header and FCS (18 bytes, 64 at least in all), plus preamble, start-of-frame
-delimiter and gap (20 byte times) on the wire.
+MAC header and FCS (18 bytes, 64 at least in all), an 802.1Q VLAN tag (4 bytes) if the
+link is tagged, plus preamble, start-of-frame delimiter and gap (20 byte times) on the
+wire: the frame's size and its time on the wire are :mod:`goodput.ethernet`'s expressions.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ PARAMETERS = {
         Parameter("line_rate_mbit_s", line_rate, "Mbit/s", 1, 100000, default=100, step=10,
                   label="line rate (Mbit/s)",
                   presets=((10, "10M"), (100, "100M"), (1000, "1G"), (10000, "10G"))),
+        ethernet.PARAMETERS["vlan_bytes"],  # the frames' VLAN tag: Ethernet's own parameter
     )
 }
 
@@ -73,10 +75,11 @@ def segments_expr() -> sp.Expr:
 
 def packet_wire_expr() -> sp.Expr:
     """Byte times on the wire of one IP packet carrying ``p`` bytes after its IP header, in a frame
-    of its own (padded to 64 bytes)."""
+    of its own (MAC header, VLAN tag ``B_VLAN`` if any, FCS; padded to 64 bytes)."""
     e = ethernet
-    frame = sp.Max(ethernet.MIN_FRAME_BYTES, e.mac_header + e.fcs + ip_header + _payload)
-    return e.wire_bytes_expr().subs(e.frame, frame).subs(e.VALUES)
+    frame = sp.Max(e.MIN_FRAME_BYTES, e.headers_expr().subs(e.stack, ip_header + _payload))
+    # goodput over the line: the wire convention, preamble, SFD and gap counted
+    return e.wire_bytes_expr().subs(e.frame, frame).subs({**e.VALUES, e.wire_counted: e.WIRE})
 
 
 def segment_wire_expr() -> sp.Expr:
@@ -108,7 +111,7 @@ def stream_goodput_expr() -> sp.Expr:
     return line_rate * mss_expr() / segment_wire_expr().subs(_payload, mss_expr())
 
 
-_ARGS = (line_rate, message, mtu, ip_header, tcp_options)
+_ARGS = (line_rate, message, mtu, ip_header, tcp_options, ethernet.vlan)
 
 
 @lru_cache(maxsize=None)
@@ -119,18 +122,20 @@ def _numeric(name: str):
 
 
 def goodputs(message_bytes: int, line_rate_mbit_s: float = DEFAULT, mtu_bytes: int = DEFAULT,
-             ip_header_bytes: int = DEFAULT, tcp_options_bytes: int = DEFAULT) -> dict[str, float]:
-    """Per-write and stream goodput (Mbit/s) for header and option sizes in bytes, each checked."""
+             ip_header_bytes: int = DEFAULT, tcp_options_bytes: int = DEFAULT,
+             vlan_bytes: int = DEFAULT) -> dict[str, float]:
+    """Per-write and stream goodput (Mbit/s) for header, option and VLAN tag sizes in bytes, each checked."""
     p = PARAMETERS
     args = (p["line_rate_mbit_s"].check(line_rate_mbit_s), p["message_bytes"].check(message_bytes),
             p["mtu_bytes"].check(mtu_bytes), p["ip_header_bytes"].check(ip_header_bytes),
-            p["tcp_options_bytes"].check(tcp_options_bytes))
+            p["tcp_options_bytes"].check(tcp_options_bytes), p["vlan_bytes"].check(vlan_bytes))
     return {"per_write_mbit_s": _numeric("message")(*args), "stream_mbit_s": _numeric("stream")(*args)}
 
 
 def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mtu_bytes: int = DEFAULT,
-             ip_version: int = 4, timestamps: bool = False) -> dict:
-    """One message size on one link as a JSON-ready dict: segments, both goodputs, line bytes by kind."""
+             ip_version: int = 4, timestamps: bool = False, vlan: bool = False) -> dict:
+    """One message size on one link as a JSON-ready dict: segments, both goodputs, line bytes by kind.
+    ``vlan``: every frame carries an 802.1Q tag (4 bytes more, the MSS unchanged)."""
     if ip_version not in IP_HEADER_BYTES:
         raise ParameterError("ip_version", ip_version, "4 or 6")
     p = PARAMETERS
@@ -140,20 +145,24 @@ def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mt
     h, o = IP_HEADER_BYTES[ip_version], TIMESTAMP_BYTES if timestamps else 0
     if ip_version == 6 and u < 1280:
         raise ParameterError("mtu_bytes", mtu_bytes, "at least 1280 bytes for IPv6")
-    args = (r, m, u, h, o)
+    v = ethernet.VLAN_TAG_BYTES if vlan else 0
+    args = (r, m, u, h, o, v)
     segments = int(_numeric("segments")(*args))
     wire = float(_numeric("wire")(*args))
-    rates = goodputs(m, r, u, h, o)
+    rates = goodputs(m, r, u, h, o, v)
     goodput = rates["per_write_mbit_s"]
     headers = float(segments * (h + TCP_HEADER_BYTES + o))
     framing = float(segments * (ethernet.VALUES[ethernet.mac_header] + ethernet.VALUES[ethernet.fcs]))
+    tags = float(segments * v)
     gaps = float(segments * ethernet.WIRE_OVERHEAD_BYTES)
     return {"message_bytes": m, "line_rate_mbit_s": r, "mtu_bytes": u, "ip_version": ip_version,
-            "timestamps": timestamps, "mss_bytes": u - h - TCP_HEADER_BYTES - o, "segments": segments,
+            "timestamps": timestamps, "vlan": vlan, "mss_bytes": u - h - TCP_HEADER_BYTES - o,
+            "segments": segments,
             "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000, "efficiency": goodput / r,
             "stream_goodput_mbit_s": rates["stream_mbit_s"],
             "bytes": {"payload": float(m), "ip_tcp_headers": headers, "mac_header_fcs": framing,
-                      "padding": wire - m - headers - framing - gaps, "preamble_sfd_gap": gaps}}
+                      "vlan_tag": tags, "padding": wire - m - headers - framing - tags - gaps,
+                      "preamble_sfd_gap": gaps}}
 
 
 @checks.provider("tcp-goodput")
@@ -167,7 +176,7 @@ def source_checks():
             continue
         r = evaluate(row.frame_bytes, row.line_rate_mbit_s)
         values = {line_rate: row.line_rate_mbit_s, message: row.frame_bytes, mtu: 1500, ip_header: IP_HEADER_BYTES[4],
-                  tcp_options: 0}
+                  tcp_options: 0, ethernet.vlan: 0}
         full, rest = divmod(r["message_bytes"], r["mss_bytes"])
         line = sum(r["bytes"].values())
         out.append(checks.compare(
@@ -215,20 +224,22 @@ def datagram_goodput_expr() -> sp.Expr:
 def _udp_numeric():
     exprs = (sp.ceiling((message + UDP_HEADER_BYTES) / fragment_payload_expr()), datagram_wire_expr(),
              datagram_goodput_expr())
-    return lambdify((line_rate, message, mtu, ip_header), exprs)
+    return lambdify((line_rate, message, mtu, ip_header, ethernet.vlan), exprs)
 
 
 def udp_evaluate(payload_bytes: int, line_rate_mbit_s: float = DEFAULT, mtu_bytes: int = DEFAULT,
-                 ip_version: int = 4) -> dict:
+                 ip_version: int = 4, vlan: bool = False) -> dict:
     """Back-to-back UDP datagrams of ``payload_bytes``: IP fragments when the datagram exceeds the
-    MTU (fragments carry multiples of 8 bytes; IPv4 only), each fragment in a frame of its own."""
+    MTU (fragments carry multiples of 8 bytes; IPv4 only), each fragment in a frame of its own
+    (with an 802.1Q tag if ``vlan``)."""
     if ip_version != 4:
         raise ParameterError("ip_version", ip_version, "4 (IPv6 fragments in extension headers are not modelled)")
     p = PARAMETERS
     m = p["message_bytes"].check(payload_bytes)
     r = p["line_rate_mbit_s"].check(line_rate_mbit_s)
     u = p["mtu_bytes"].check(mtu_bytes)
-    fragments, wire, goodput = _udp_numeric()(r, m, u, IP_HEADER_BYTES[4])
+    fragments, wire, goodput = _udp_numeric()(r, m, u, IP_HEADER_BYTES[4],
+                                              ethernet.VLAN_TAG_BYTES if vlan else 0)
     return {"payload_bytes": m, "line_rate_mbit_s": r, "mtu_bytes": u, "fragments": int(fragments),
             "wire_bytes": int(wire), "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000,
             "efficiency": goodput / r}
@@ -304,10 +315,13 @@ COMMAND = Command(
                Ranged("--rate-mbit-s", PARAMETERS["line_rate_mbit_s"], "MBIT_S"),
                Ranged("--mtu", PARAMETERS["mtu_bytes"], "BYTES"),
                Arg("--ipv6", action="store_true", help="IPv6 (40-byte header) instead of IPv4"),
-               Arg("--timestamps", action="store_true", help="TCP timestamps on (12 option bytes)")),
+               Arg("--timestamps", action="store_true", help="TCP timestamps on (12 option bytes)"),
+               Arg("--vlan", action="store_true",
+                   help=f"frames carry an 802.1Q tag ({ethernet.VLAN_TAG_BYTES} more bytes in every frame)")),
     run=lambda args: evaluate(args.message_bytes, args.line_rate_mbit_s, args.mtu_bytes, 6 if args.ipv6 else 4,
-                              args.timestamps),
+                              args.timestamps, args.vlan),
     lines=lambda args, r: report_lines(
-        f"{r['message_bytes']}-byte writes over IPv{r['ip_version']} at {r['line_rate_mbit_s']:g} Mbit/s: "
+        f"{r['message_bytes']}-byte writes over IPv{r['ip_version']}{' on a VLAN' if r['vlan'] else ''} at "
+        f"{r['line_rate_mbit_s']:g} Mbit/s: "
         f"{r['segments']} segments of at most {r['mss_bytes']} bytes; a stream of full segments gets "
         f"{r['stream_goodput_mbit_s']:.6g} Mbit/s", r))

@@ -10,7 +10,7 @@ import re
 import pytest
 import sympy as sp
 
-from goodput import can, coding, spi, srio, tcp
+from goodput import can, coding, ethernet, spi, srio, tcp
 from goodput.spreadsheet import spreadsheet_formula
 
 _FUNCS = {
@@ -41,8 +41,8 @@ CASES = [
      [{srio.payload: p, srio.id_bits: i, srio.control_symbols: 1, srio.logical_header: l}
       for p in (0, 8, 66, 72, 256) for i in (8, 16) for l in (2, 6)]),
     ("TCP per-write goodput", tcp.message_goodput_expr(),
-     [{tcp.message: m, tcp.mtu: 1500, tcp.ip_header: h, tcp.tcp_options: o, tcp.line_rate: 100}
-      for m in (1, 1460, 1461, 8192) for h in (20, 40) for o in (0, 12)]),
+     [{tcp.message: m, tcp.mtu: 1500, tcp.ip_header: h, tcp.tcp_options: o, tcp.line_rate: 100, ethernet.vlan: v}
+      for m in (1, 1460, 1461, 8192) for h in (20, 40) for o in (0, 12) for v in (0, 4)]),
     ("SPI transfer time", spi.transfer_time_expr(),
      [{spi.words: 400, spi.word_bits: 8, spi.clock: 50, spi.gap: 160, spi.spaced: 1},
       {spi.words: 1, spi.word_bits: 32, spi.clock: 7, spi.gap: 0, spi.spaced: 1},

@@ -3,7 +3,7 @@ import json
 import pytest
 import sympy as sp
 
-from goodput import checks, data, tcp
+from goodput import checks, data, ethernet, tcp
 from goodput.errors import ParameterError
 
 from command import call
@@ -49,12 +49,15 @@ def test_timestamps_and_ipv6_shrink_the_mss():
 
 def test_numeric_goodput_equals_the_expression():
     expr = tcp.message_goodput_expr()
-    for m, u, h, o in [(8192, 1500, 20, 0), (1461, 1500, 40, 12), (3, 576, 20, 0), (65536, 9000, 20, 12)]:
-        exact = expr.subs({tcp.message: m, tcp.mtu: u, tcp.ip_header: h, tcp.tcp_options: o, tcp.line_rate: 100})
-        r = tcp.evaluate(m, 100, u, 4 if h == 20 else 6, o == 12)
+    for m, u, h, o, v in [(8192, 1500, 20, 0, 0), (1461, 1500, 40, 12, 4), (3, 576, 20, 0, 4),
+                          (65536, 9000, 20, 12, 0)]:
+        exact = expr.subs({tcp.message: m, tcp.mtu: u, tcp.ip_header: h, tcp.tcp_options: o, tcp.line_rate: 100,
+                           ethernet.vlan: v})
+        r = tcp.evaluate(m, 100, u, 4 if h == 20 else 6, o == 12, vlan=v == 4)
         assert r["goodput_mbit_s"] == pytest.approx(float(exact), rel=1e-12)
     assert sp.simplify(tcp.stream_goodput_expr().subs(tcp.mtu, 1500).subs(
-        {tcp.ip_header: 20, tcp.tcp_options: 0, tcp.line_rate: 100}) - sp.Rational(146000, 1538)) == 0
+        {tcp.ip_header: 20, tcp.tcp_options: 0, tcp.line_rate: 100, ethernet.vlan: 0})
+        - sp.Rational(146000, 1538)) == 0
 
 
 @pytest.mark.parametrize("kwargs, name", [
@@ -112,3 +115,66 @@ def test_rndis_packs_a_full_segment_into_four_bulk_packets_of_thirteen_per_micro
     assert r["goodput_mbit_s"] == pytest.approx(13 / 4 * 8000 * 1460 * 8 / 1e6)
     with pytest.raises(ParameterError, match="mss_bytes"):
         tcp.rndis_evaluate(0)
+
+
+# --- VLAN tags ----------------------------------------------------------------------------------
+
+def test_a_vlan_tag_adds_4_bytes_to_every_frame_and_leaves_the_mss_alone():
+    r = tcp.evaluate(8192, 100, vlan=True)
+    assert (r["mss_bytes"], r["segments"], r["vlan"]) == (1460, 6, True)
+    assert r["bytes"]["vlan_tag"] == 6 * 4
+    assert sum(r["bytes"].values()) == 8192 + 6 * (78 + 4)  # 8684 byte times for 8192 bytes
+    assert r["goodput_mbit_s"] == pytest.approx(100 * 8192 / 8684, rel=1e-12)
+    assert r["stream_goodput_mbit_s"] == pytest.approx(100 * 1460 / 1542, rel=1e-12)
+    assert tcp.evaluate(8192, 100)["bytes"]["vlan_tag"] == 0
+
+
+def test_a_tagged_tiny_write_needs_less_padding_to_reach_64_bytes():
+    tagged = tcp.evaluate(1, 100, vlan=True)
+    assert tagged["bytes"]["padding"] == 64 - (14 + 4 + 20 + 20 + 1 + 4)
+    assert sum(tagged["bytes"].values()) == 64 + 20  # the tag fills what padding filled before
+    big = tcp.evaluate(9000 - 40, 1000, 9000, vlan=True)
+    assert sum(big["bytes"].values()) == 9000 + 18 + 4 + 20  # one 9022-byte jumbo frame
+
+
+def test_the_segment_frame_is_ethernets_expression_with_the_vlan_symbol_in_it():
+    wire = tcp.segment_wire_expr()
+    assert ethernet.vlan in wire.free_symbols
+    full = {tcp.ip_header: 20, tcp.tcp_options: 0, tcp._payload: 1460}
+    assert wire.subs({**full, ethernet.vlan: 4}) == 1460 + 40 + 14 + 4 + 4 + 20
+    assert wire.subs({**full, ethernet.vlan: 0}) == 1538
+
+
+def test_tagged_udp_datagrams_take_4_more_bytes_per_fragment_unless_it_was_padded():
+    assert tcp.udp_evaluate(1472, vlan=True)["wire_bytes"] == 1538 + 4
+    # 1481 datagram bytes: 1480 in a full fragment, 1 in a frame of 14 + 4 + 20 + 1 + 4 bytes, padded to 64
+    assert tcp.udp_evaluate(1473, vlan=True)["wire_bytes"] == 1622 + 4
+    assert tcp.udp_evaluate(2952, vlan=True)["wire_bytes"] == 3076 + 2 * 4
+
+
+def test_goodputs_take_only_an_untagged_or_a_4_byte_tag():
+    assert tcp.goodputs(8192, 100, vlan_bytes=4)["per_write_mbit_s"] == pytest.approx(100 * 8192 / 8684)
+    for bad in (2, 8, -4):
+        with pytest.raises(ParameterError, match="vlan_bytes"):
+            tcp.goodputs(8192, 100, vlan_bytes=bad)
+
+
+def test_the_chapters_calculation_has_a_vlan_control():
+    from goodput.render import tcp_goodput
+
+    calc = tcp_goodput.calculation()
+    inputs = calc.input_values(vlan_bytes=4)
+    case = {"message_bytes": 8192}
+    assert calc.evaluate(inputs, case)["per_write_mbit_s"] == pytest.approx(100 * 8192 / 8684, rel=1e-12)
+    assert calc.numeric(inputs, case)["per_write_mbit_s"] == pytest.approx(100 * 8192 / 8684, rel=1e-12)
+
+
+def test_goodput_tcp_vlan_option():
+    p = run("--message", "8192", "--vlan", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["vlan"] is True and out["bytes"]["vlan_tag"] == 24
+    assert out["goodput_gbit_s"] == pytest.approx(8192 / 8684 * 0.1)
+    assert "over IPv4 on a VLAN at 100 Mbit/s" in run("--message", "8192", "--vlan").stdout
+    bad = run("--message", "8192", "--vlan", "4")
+    assert bad.returncode == 2 and "unrecognized arguments: 4" in bad.stderr

@@ -7,48 +7,57 @@ import pandas as pd
 import sympy as sp
 
 from .. import data, ethernet
-from ..params import Parameter
 from ..symbols import ModelSymbol
 from .calculation import Calculation, Output
 from .charts import Slider, live_model
 from .vega import vega_expr
 
-__all__ = ["FRAME_SIZES", "VLAN", "calculation", "explore_chart", "keystone_chart"]
+__all__ = ["FRAME_SIZES", "VLAN", "CONVENTION", "calculation", "explore_chart", "keystone_chart"]
 
-FRAME_SIZES = (64, 96, 128, 192, 256, 384, 512, 768, 1024, 1280, 1518)
+#: The chart's frame sizes: the standard ones up to 1518 bytes, then jumbo frames (9018 bytes for a
+#: 9000-byte MTU, 9216 as most switches allow) up to the model's largest frame.
+FRAME_SIZES = (64, 96, 128, 192, 256, 384, 512, 768, 1024, 1280, 1518, 2048, 3072, 4096, 6144, 9018, 9216,
+               12288, ethernet.MAX_FRAME_BYTES)
 SHOWN_STACKS = ("raw", "udp4", "tcp4", "tcp4ts", "tcp6ts")
-VLAN = Parameter("vlan_bytes", ethernet.vlan, "bytes", 0, ethernet.VLAN_TAG_BYTES, default=0,
-                 step=ethernet.VLAN_TAG_BYTES, label="VLAN tag (bytes)", integer=True)
+VLAN = ethernet.PARAMETERS["vlan_bytes"]
+CONVENTION = ethernet.PARAMETERS["convention"]
 
 
 def _your_goodput(inputs, case) -> dict:
     key = {s.name: s.key for s in ethernet.STACKS.values()}[case["stack"]]
     vlan_tag = inputs["vlan_bytes"] == ethernet.VLAN_TAG_BYTES
+    counted = ethernet.counted_bytes(inputs["frame_bytes"], inputs["convention"])
     if inputs["frame_bytes"] < ethernet.frame_bytes_for(0, key, vlan_tag):
-        return {"your_goodput_gbit_s": 0.0}  # the frame cannot hold this stack's headers: no payload
+        # the frame cannot hold this stack's headers: no payload
+        return {"your_goodput_gbit_s": 0.0, "counted_bytes": counted}
     return {"your_goodput_gbit_s": ethernet.evaluate(inputs["frame_bytes"], inputs["mac_rate_gbit_s"], key,
-                                                     vlan_tag)["goodput_gbit_s"]}
+                                                     vlan_tag, inputs["convention"])["goodput_gbit_s"],
+            "counted_bytes": counted}
 
 
 def calculation() -> Calculation:
     """Payload goodput of back-to-back frames of your size above each protocol stack (0 where the
-    frame cannot hold the stack's headers)."""
+    frame cannot hold the stack's headers), in the convention chosen: the bytes counted per frame
+    (frame + 20 on the wire, the frame alone for payload over frame) stand beside it."""
     return Calculation(
         chapter="ethernet-framing", name="ethernet_your_frame", title="Your frame above each protocol stack",
         cases=pd.DataFrame([{"stack": ethernet.STACKS[k].name, "stack_bytes": ethernet.STACKS[k].header_bytes}
                             for k in SHOWN_STACKS]),
         shown={"stack": "stack", "stack_bytes": "stack headers (bytes)"},
         fields={ethernet.stack: "stack_bytes"},
-        inputs=[Slider(ethernet.PARAMETERS["mac_rate_gbit_s"], maximum=100.0), Slider(VLAN),
+        inputs=[Slider(ethernet.PARAMETERS["mac_rate_gbit_s"], maximum=100.0), Slider(VLAN), Slider(CONVENTION),
                 Slider(ethernet.PARAMETERS["frame_bytes"])],
         outputs=[Output("your_goodput_gbit_s", sp.Max(0, ethernet.payload_goodput_expr().subs(ethernet.VALUES)),
-                        "payload goodput", "Gbit/s", 4)],
+                        "payload goodput", "Gbit/s", 4),
+                 Output("counted_bytes", ethernet.wire_bytes_expr().subs(ethernet.VALUES),
+                        "bytes counted per frame", "bytes", 0)],
         numeric=_your_goodput)
 
 
 def explore_chart() -> alt.VConcatChart:
-    """Payload goodput per protocol stack against frame size, live on MAC rate and VLAN tag;
-    your frame size on every stack, as points and in the calculated table."""
+    """Payload goodput per protocol stack against frame size (up to the largest jumbo frame), live
+    on MAC rate, VLAN tag and convention; your frame size on every stack, as points and in the
+    calculated table."""
     cases = pd.DataFrame([{"frame_bytes": f, "stack": ethernet.STACKS[k].name,
                            "stack_bytes": ethernet.STACKS[k].header_bytes}
                           for k in SHOWN_STACKS for f in FRAME_SIZES])

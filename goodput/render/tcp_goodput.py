@@ -15,18 +15,18 @@ MESSAGE_SIZES = (64, 128, 256, 512, 1024, 1460, 1461, 2048, 2920, 2921, 4096, 81
 
 
 def calculation() -> Calculation:
-    """Per-write and stream goodput against message size for the reader's link and headers."""
+    """Per-write and stream goodput against message size for the reader's link, headers and VLAN tag."""
     p = tcp.PARAMETERS
     return Calculation(
         chapter="tcp-goodput", name="tcp_messages", title="TCP goodput per message (write) size",
         cases=pd.DataFrame({"message_bytes": list(MESSAGE_SIZES)}), shown={"message_bytes": "message (bytes)"},
         fields={tcp.message: "message_bytes"},
         inputs=[Slider(p["line_rate_mbit_s"], maximum=10000), Slider(p["mtu_bytes"]),
-                Slider(p["ip_header_bytes"]), Slider(p["tcp_options_bytes"])],
+                Slider(p["ip_header_bytes"]), Slider(p["tcp_options_bytes"]), Slider(p["vlan_bytes"])],
         outputs=[Output("per_write_mbit_s", tcp.message_goodput_expr(), "writes keeping their boundaries", "Mbit/s"),
                  Output("stream_mbit_s", tcp.stream_goodput_expr(), "full-segment stream", "Mbit/s")],
         numeric=lambda i, case: tcp.goodputs(case["message_bytes"], i["line_rate_mbit_s"], i["mtu_bytes"],
-                                             i["ip_header_bytes"], i["tcp_options_bytes"]),
+                                             i["ip_header_bytes"], i["tcp_options_bytes"], i["vlan_bytes"]),
         headline={"message_bytes": 8192})
 
 
