@@ -1,23 +1,33 @@
-"""Serial RapidIO: packet overhead from the packet's fields, and goodput on 1x/2x/4x ports.
+"""Serial RapidIO: packet overhead from the packet's fields, and goodput on 1x to 16x ports.
 
-A serial RapidIO packet is, in order (RapidIO Parts 1, 2 and 6):
+A serial RapidIO packet is, in order (RapidIO Interconnect Specification rev. 4.1: Part 1
+Input/Output Logical, Part 2 Message Passing, Part 3 Common Transport, Part 6 LP-Serial Physical;
+each field with its source in :data:`FIELD_SOURCES`):
 
-- 2 bytes of physical and transport control: ackID, reserved bits, priority,
-  the transport type ``tt`` and the format type ``ftype``;
-- the destination and source device IDs, 8 or 16 bits each;
-- the logical header of the transaction: NWRITE and NREAD requests carry ttype,
-  size, source TID and a 34-bit address with its word pointer (6 bytes); a
-  response carries ttype, status and target TID (2 bytes); a Type 11 message
-  segment carries its length, segment size, letter, mailbox and segment (2 bytes);
-- the payload, at most 256 bytes (NREAD requests carry none);
-- a 16-bit CRC, and a second one inserted after the first 80 bytes of a longer packet;
-- 2 bytes of zeros if needed so that the packet is a whole number of 32-bit words.
+- 2 bytes of physical and transport fields: ackID, VC, CRF and prio (Part 6 §2.3), the transport
+  type ``tt`` (Part 3 §2.4) and the format type ``ftype`` (Part 1 §4.1);
+- the destination and source device IDs, 8 or 16 bits each (Part 3 §2.4);
+- the logical header: NWRITE and NREAD requests carry a byte of transaction and size and a byte
+  of source TID (Part 1 Figures 4-1, 4-2); an SWRITE (type 6) carries neither (Figure 4-3); a
+  response carries transaction, status and target TID (2 bytes); a Type 11 message segment its
+  length, segment size, letter, mailbox and segment (2 bytes, Part 2);
+- the address field of an addressed request: 29 bits of double-word address, the word pointer
+  (reserved in an SWRITE), 2 bits of ``xamsbs`` and 0, 16 or 32 bits of extended address: 4, 6 or
+  8 bytes for 34-, 50- and 66-bit addresses (Part 1 Table 4-2);
+- the payload, at most 256 bytes; an SWRITE's is whole double-words (Part 1 §4.1.8);
+- a 16-bit CRC, and a second one after the first 80 bytes of a longer packet (Part 6 §2.4.1);
+- 2 bytes of zeros if needed for a whole number of 32-bit words (Part 6 §2.3).
 
-On the wire each packet also needs a start-of-packet control symbol (4 bytes);
-back to back, the next packet's start closes the previous one. Every byte is
-8b/10b coded on each lane, so a port of ``N`` lanes at ``R`` Gbaud carries
-``N * R * 8/10`` Gbit/s. Transfers and messages larger than 256 bytes are cut
-into 256-byte packets (messages into at most 16 segments).
+How a packet goes on the lanes follows the lane's Baud Rate Class (Part 6 §1.3), so the line
+rate decides it (:data:`CLASSES`): at 1.25 to 6.25 Gbaud (RapidIO 1.x and 2.x) every byte is
+8b/10b coded and a control symbol takes 4 bytes (Control Symbol 24 and its delimiter, IDLE1) or,
+at 6.25 Gbaud, 8 (Control Symbol 48 between two delimiters, IDLE2; §6.5); at 10.3125 and 12.5 Gbaud
+(RapidIO 3.x) the lanes code 64b/67b, a packet also carries a 4-byte link CRC-32 and is padded to
+a whole number of 8 bytes (§5.6), and a control symbol (Control Symbol 64) takes 8 bytes (§5.8).
+Back to back, the next packet's start closes the previous one, so each packet needs one control
+symbol. Each lane also spends a few characters or codewords in every 5000 on clock compensation
+(§4.7.1, §4.7.4, §5.9.3). Transfers and messages larger than 256 bytes are cut into 256-byte
+packets (messages into at most 16 segments).
 """
 
 from __future__ import annotations
@@ -32,27 +42,73 @@ from . import checks, coding, data
 from .command import Arg, Command, Ranged, report_lines
 from .errors import ParameterError
 from .fit import Bound, Fit, Hockney, fit, hockney
-from .params import Parameter
+from .params import DEFAULT, Parameter
 from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["payload", "id_bits", "control_symbols", "MAX_PAYLOAD_BYTES", "LINE_RATES_GBAUD", "LANES",
-           "KINDS", "Kind", "PARAMETERS", "H", "C", "fields", "crc_form", "wire_form", "header_bytes_expr", "crc_bytes_expr", "packet_bytes_expr",
-           "wire_bytes_expr", "overhead_bytes_expr", "goodput_expr", "transfer", "acks",
-           "transfer_goodput_expr", "predict_mbit_s", "logical_header", "overhead_bytes", "wire_bytes",
-           "goodput_gbit_s", "evaluate", "measured", "SeriesFit", "fit_series", "fits",
+__all__ = ["payload", "id_bits", "control_symbols", "address_bits", "MAX_PAYLOAD_BYTES", "LINE_RATES_GBAUD",
+           "LANES", "ADDRESS_BITS", "CLOCK_SPAN", "BaudClass", "CLASSES", "baud_class", "class_values",
+           "KINDS", "Kind", "FIELD_SOURCES", "PARAMETERS", "H", "C", "W", "A", "Q", "link_form",
+           "fixed_logical", "addressed", "symbol_bytes", "link_crc", "align", "clock_share",
+           "address_field_bytes_expr", "logical_header_expr", "fields", "crc_form", "packet_form", "wire_form",
+           "goodput_form", "header_bytes_expr", "crc_bytes_expr", "packet_bytes_expr", "link_packet_bytes_expr",
+           "wire_bytes_expr", "overhead_bytes_expr", "stream_rate_expr", "goodput_expr", "transfer", "acks",
+           "transfer_goodput_expr", "predict_mbit_s", "logical_header", "overhead_bytes", "packet_bytes",
+           "wire_bytes", "goodput_gbit_s", "evaluate", "measured", "SeriesFit", "fit_series", "fits",
            "hockney_fit"]
 
 payload = symbol("P", nonnegative=True, integer=True)  #: payload bytes in one packet
 id_bits = symbol("I", positive=True, integer=True)  #: device ID width, bits (8 or 16)
-control_symbols = symbol("c", nonnegative=True, integer=True)  #: 4-byte control symbols per packet
+control_symbols = symbol("c", nonnegative=True, integer=True)  #: control symbols per packet
+address_bits = symbol("X", positive=True, integer=True)  #: address width, bits (34, 50 or 66)
 
 MAX_PAYLOAD_BYTES = 256
 MAX_MESSAGE_BYTES = 4096  # 16 segments of 256 bytes
-LINE_RATES_GBAUD = (1.25, 2.5, 3.125, 5.0, 6.25)  # RapidIO 1.x/2.x baud rates (6.25: 2.x only)
-LANES = (1, 2, 4)  # the KeyStone II port widths
+DOUBLE_WORD = 8  # an SWRITE's payload is whole double-words (Part 1 §4.1.8)
+LANES = (1, 2, 4, 8, 16)  # port widths (Part 6 §4.6, §5.12)
 ID_BITS = (8, 16)
+ADDRESS_BITS = (34, 50, 66)  # Part 1 §1.3.1, Table 4-2
+CLOCK_SPAN = 5000  # characters (8b/10b) or codewords (64b/67b) per lane between clock compensations
+
+
+@dataclass(frozen=True)
+class BaudClass:
+    """A Baud Rate Class of RapidIO Part 6 (§1.3) and what it sets of the packet on the lanes.
+
+    ``control_symbol_bytes`` is a delimited control symbol: Control Symbol 24 (3 bytes) after its
+    delimiter character, Control Symbol 48 (6 bytes) between two, or Control Symbol 64 (8 bytes, no
+    delimiter) (§3.3, §6.5.2). ``link_crc_bytes`` and ``align_bytes``: what 64b/67b adds to a packet,
+    a link CRC-32 and padding to a multiple of 8 bytes (§5.6); 8b/10b packets stay whole 32-bit
+    words (§2.3). ``clock_units``: characters or codewords per lane in every :data:`CLOCK_SPAN` that a
+    busy link must still spend on clock compensation: IDLE1's K,R,R,R (§4.7.1); IDLE2's K,R,R,R and
+    then at least the M and four data characters its idle frame must start with (§4.7.4); IDLE3's
+    Skip ordered sequence: Skip-Marker, three Skips, Lane Check and two Seeds (§5.9.3).
+    """
+
+    number: int
+    rates_gbaud: tuple[float, ...]
+    revisions: str
+    code: str
+    idle: str
+    control_symbol: str
+    control_symbol_bytes: int
+    link_crc_bytes: int
+    align_bytes: int
+    clock_units: int
+
+    @property
+    def highest_gbaud(self) -> float:
+        return max(self.rates_gbaud)
+
+
+#: The Baud Rate Classes by the rates they hold; a rate between two classes takes the higher class.
+CLASSES = (
+    BaudClass(1, (1.25, 2.5, 3.125, 5.0), "1.x (5 Gbaud: 2.x)", "8b10b", "IDLE1", "Control Symbol 24", 4, 0, 4, 4),
+    BaudClass(2, (6.25,), "2.x", "8b10b", "IDLE2", "Control Symbol 48", 8, 0, 4, 9),
+    BaudClass(3, (10.3125, 12.5), "3.x (12.5 Gbaud: 3.2)", "64b67b", "IDLE3", "Control Symbol 64", 8, 4, 8, 7),
+)
+LINE_RATES_GBAUD = tuple(r for c in CLASSES for r in c.rates_gbaud)  # the rates RapidIO 1.x to 3.x define
 
 
 @dataclass(frozen=True)
@@ -61,43 +117,93 @@ class Kind:
 
     key: str
     name: str
-    logical_header_bytes: int  # of the packet that carries the data
+    logical_fields: tuple[tuple[str, int], ...]  # the logical header's bytes before any address
+    addressed: bool  # whether the data packet carries an address field
     acks_in_data_direction: int  # control symbols acknowledging packets of the other direction
     max_bytes: int  # largest transfer or message
+    whole_double_words: bool = False  # payload only in whole double-words
+
+    @property
+    def fixed_logical_bytes(self) -> int:
+        return sum(n for _name, n in self.logical_fields)
 
 
 KINDS = {
-    "nwrite": Kind("nwrite", "NWRITE (DirectIO write)", 6, 0, 1 << 20),
+    "nwrite": Kind("nwrite", "NWRITE (DirectIO write)", (("transaction + wrsize", 1), ("srcTID", 1)), True, 0,
+                   1 << 20),
+    "swrite": Kind("swrite", "SWRITE (streaming write)", (), True, 0, 1 << 20, whole_double_words=True),
     # the data travels in responses; each request the other way is acknowledged in this direction
-    "nread": Kind("nread", "NREAD (DirectIO read), response direction", 2, 1, 1 << 20),
-    "type11": Kind("type11", "Type 11 message", 2, 0, MAX_MESSAGE_BYTES),
+    "nread": Kind("nread", "NREAD (DirectIO read), response direction",
+                  (("transaction + status", 1), ("targetTID", 1)), False, 1, 1 << 20),
+    "type11": Kind("type11", "Type 11 message", (("msglen + ssize", 1), ("letter + mbox + msgseg", 1)), False, 0,
+                   MAX_MESSAGE_BYTES),
 }
+
+#: Where each field's size is defined: (field, bits, specification and place; rev. 4.1 numbering).
+FIELD_SOURCES = (
+    ("ackID, VC, CRF, prio", "6 + 1 + 1 + 2", "Part 6 §2.3, Figure 2-2"),
+    ("tt, ftype", "2 + 4", "Part 3 §2.4, Figure 2-3; Part 1 Table 4-2"),
+    ("destination and source ID", "8 or 16 each", "Part 3 §2.4, Table 2-1 (32-bit Dev32 from rev. 3.0)"),
+    ("transaction + size (NWRITE, NREAD)", "4 + 4", "Part 1 Figures 4-1, 4-2"),
+    ("srcTID (NWRITE, NREAD)", "8", "Part 1 Figures 4-1, 4-2"),
+    ("transaction, size and srcTID (SWRITE)", "none", "Part 1 §4.1.8, Figure 4-3"),
+    ("transaction + status, targetTID (response)", "4 + 4, 8", "Part 1 §4.2.3, Figure 4-6"),
+    ("msglen + ssize, letter + mbox + msgseg (Type 11)", "4 + 4, 2 + 2 + 4", "Part 2 §4.2.5, Figure 4-2"),
+    ("extended address", "0, 16 or 32", "Part 1 Table 4-2"),
+    ("address", "29", "Part 1 Table 4-2 (bits 0-28 of a double-word address)"),
+    ("wdptr (NWRITE, NREAD) or rsrv (SWRITE)", "1", "Part 1 Figures 4-1 to 4-3"),
+    ("xamsbs", "2", "Part 1 Table 4-2"),
+    ("payload", "up to 2048 (256 bytes)", "Part 1 Table 4-4, §4.1.8 (SWRITE: whole double-words)"),
+    ("CRC-16, and one after the first 80 bytes", "16 (+ 16)", "Part 6 §2.4.1"),
+    ("pad to 32 bits", "0 or 16", "Part 6 §2.3"),
+    ("link CRC-32 and pad to 8 bytes (64b/67b)", "32 + 0 or 32", "Part 6 §5.6"),
+    ("control symbol, delimited", "32, 64 or 64", "Part 6 §3.3, §6.5.2, §5.8"),
+    ("clock compensation per 5000 per lane", "4 or 9 characters; 7 codewords", "Part 6 §4.7.1, §4.7.4, §5.9.3"),
+)
 
 PARAMETERS = {
     p.name: p
     for p in (
-        Parameter("line_rate_gbaud", coding.line_rate, "Gbaud", 0.001, 6.25, default=3.125, step=0.125,
-                  label="line rate per lane (Gbaud)"),
-        Parameter("lanes", coding.lanes, "lanes", 1, 4, default=4, step=1, label="lanes", integer=True,
-                  options=tuple((n, f"x{n}") for n in range(1, 5))),
+        Parameter("line_rate_gbaud", coding.line_rate, "Gbaud", 0.001, max(LINE_RATES_GBAUD), default=3.125,
+                  step=0.0625, label="line rate per lane (Gbaud)",
+                  presets=tuple((r, f"{r:g}: {c.revisions.split(' ')[0]}") for c in CLASSES for r in c.rates_gbaud)),
+        Parameter("lanes", coding.lanes, "lanes", 1, max(LANES), default=4, step=1, label="lanes", integer=True,
+                  options=tuple((n, f"x{n}") for n in LANES)),
         Parameter("size_bytes", payload, "bytes", 1, 1 << 20, default=256, step=1,
                   label="transfer size (bytes)", integer=True),
         Parameter("id_bits", id_bits, "bits", 8, 16, default=16, step=8, label="device ID (bits)", integer=True),
+        Parameter("address_bits", address_bits, "bits", 34, 66, default=34, step=2, label="address (bits)",
+                  integer=True, options=tuple((x, f"{x}-bit") for x in ADDRESS_BITS)),
         Parameter("control_symbols", control_symbols, "per packet", 0, 4, default=1, step=1,
                   label="control symbols per packet", integer=True),
     )
 }
 
+# --- the packet --------------------------------------------------------------------------------
+
 logical_header = _logical = symbol("L", positive=True, integer=True)  #: logical header bytes
+fixed_logical = symbol("F", nonnegative=True, integer=True)  #: logical header bytes before the address
+addressed = symbol(r"\alpha", nonnegative=True, integer=True)  #: 1 if the packet carries an address field
+#: Stand-ins for the header, CRC, address field and wire bytes, to show the formulas as the fields build them.
+H, C = symbol("H", positive=True, integer=True), symbol("C", positive=True, integer=True)
+A, W = symbol("A", positive=True, integer=True), symbol("W", positive=True, integer=True)
+Q = symbol("Q", positive=True, integer=True)  #: stand-in for the packet's bytes (Part 6 §2.3), before the lanes
+
+
+def address_field_bytes_expr() -> sp.Expr:
+    """Bytes of the address field for an ``X``-bit address: ``X - 34`` bits of extended address, 29 of
+    double-word address, the word pointer and 2 of ``xamsbs`` (``X - 2`` bits)."""
+    return ((address_bits - 34) + 29 + 1 + 2) / 8
+
+
+def logical_header_expr() -> sp.Expr:
+    """The logical header ``L``: ``F`` bytes of transaction, size and TID, and the address field if any."""
+    return fixed_logical + addressed * A
 
 
 def header_bytes_expr() -> sp.Expr:
-    """Bytes before the payload: 2 of control, two device IDs, the logical header ``L``."""
+    """Bytes before the payload: 2 of physical and transport fields, two device IDs, the logical header ``L``."""
     return 2 + 2 * id_bits / 8 + _logical
-
-
-#: Stand-ins for the header and CRC bytes, to show the formulas as the fields build them.
-H, C = symbol("H", positive=True, integer=True), symbol("C", positive=True, integer=True)
 
 
 def crc_form() -> sp.Expr:
@@ -105,9 +211,66 @@ def crc_form() -> sp.Expr:
     return sp.Piecewise((4, H + payload > 80), (2, True))
 
 
+def packet_form() -> sp.Expr:
+    """The packet in terms of ``H`` and ``C``, padded to a whole number of 32-bit words."""
+    return 4 * sp.ceiling((H + payload + C) / 4)
+
+
+# --- the packet on the lanes: per Baud Rate Class ------------------------------------------------
+
+symbol_bytes = symbol("s", positive=True, integer=True)  #: bytes of one delimited control symbol
+link_crc = symbol("K", nonnegative=True, integer=True)  #: link CRC bytes added to a packet (64b/67b)
+align = symbol("w", positive=True, integer=True)  #: bytes a packet on the lanes is a multiple of
+clock_share = symbol("q", nonnegative=True)  #: share of each lane's characters spent on clock compensation
+
+
+def link_form() -> sp.Expr:
+    """The packet of ``Q`` bytes on the lanes: with its link CRC of ``K`` bytes, padded to a multiple of ``w``."""
+    return align * sp.ceiling((Q + link_crc) / align)
+
+
 def wire_form() -> sp.Expr:
-    """Wire bytes per packet in terms of ``H`` and ``C``: padded to 32-bit words, plus control symbols."""
-    return 4 * sp.ceiling((H + payload + C) / 4) + 4 * control_symbols
+    """Wire bytes per packet in terms of the packet ``Q``: the packet on the lanes and ``c`` control symbols
+    of ``s`` bytes."""
+    return link_form() + symbol_bytes * control_symbols
+
+
+def goodput_form() -> sp.Expr:
+    """Goodput (Gbit/s) in terms of the wire bytes ``W`` per packet of ``P`` bytes."""
+    return stream_rate_expr() * payload / W
+
+
+def baud_class(line_rate_gbaud: float) -> BaudClass:
+    """The Baud Rate Class of a lane at ``line_rate_gbaud`` (a rate between two classes: the higher)."""
+    for c in CLASSES:
+        if line_rate_gbaud <= c.highest_gbaud:
+            return c
+    raise ParameterError("line_rate_gbaud", line_rate_gbaud, f"at most {max(LINE_RATES_GBAUD):g} Gbaud")
+
+
+def _values(c: BaudClass) -> dict:
+    code = coding.CODES[c.code]
+    return {coding.data_bits: code.data_bits, coding.coded_bits: code.coded_bits, symbol_bytes: c.control_symbol_bytes,
+            link_crc: c.link_crc_bytes, align: c.align_bytes, clock_share: sp.Rational(c.clock_units, CLOCK_SPAN)}
+
+
+def class_values(number: int | None = None) -> dict:
+    """What Baud Rate Class ``number`` gives ``k``, ``n``, ``s``, ``K``, ``w`` and ``q``; with no number, each
+    as a Piecewise over the line rate ``R``, so a chart's rate slider moves between the classes."""
+    if number is not None:
+        return _values(next(c for c in CLASSES if c.number == number))
+    out = {}
+    for sym in _values(CLASSES[0]):
+        branches: list = []  # (value, highest rate): classes in a row with one value are one branch
+        for c in CLASSES:
+            value = _values(c)[sym]
+            if branches and branches[-1][0] == value:
+                branches[-1] = (value, c.highest_gbaud)
+            else:
+                branches.append((value, c.highest_gbaud))
+        out[sym] = sp.Piecewise(*[(v, sp.Le(coding.line_rate, upto)) for v, upto in branches[:-1]],
+                                (branches[-1][0], True))
+    return out
 
 
 def crc_bytes_expr() -> sp.Expr:
@@ -116,22 +279,39 @@ def crc_bytes_expr() -> sp.Expr:
 
 
 def packet_bytes_expr() -> sp.Expr:
-    """The packet, padded to a whole number of 32-bit words."""
-    return (wire_form() - 4 * control_symbols).subs({C: crc_form(), H: header_bytes_expr()})
+    """The packet, padded to a whole number of 32-bit words (every class)."""
+    return packet_form().subs({C: crc_form()}).subs({H: header_bytes_expr()})
 
 
-def wire_bytes_expr() -> sp.Expr:
-    """Bytes on the wire per packet: the packet and its ``c`` 4-byte control symbols."""
-    return wire_form().subs({C: crc_form()}).subs({H: header_bytes_expr()})
+def _wire() -> sp.Expr:
+    """:func:`wire_form` with the CRC and the header written out, the class's values left as symbols."""
+    return wire_form().subs(Q, packet_form()).subs({C: crc_form()}).subs({H: header_bytes_expr()})
 
 
-def overhead_bytes_expr() -> sp.Expr:
-    return wire_bytes_expr() - payload
+def link_packet_bytes_expr(number: int | None = 1) -> sp.Expr:
+    """The packet as Baud Rate Class ``number`` sends it: with a link CRC-32 and 8-byte padding on 64b/67b."""
+    return (_wire() - symbol_bytes * control_symbols).subs(class_values(number))
 
 
-def goodput_expr() -> sp.Expr:
-    """Goodput (Gbit/s) of back-to-back packets of ``P`` bytes over an 8b/10b port."""
-    return coding.bit_rate_expr(coding.CODES["8b10b"]) * payload / wire_bytes_expr()
+def wire_bytes_expr(number: int | None = 1) -> sp.Expr:
+    """Bytes on the wire per packet in Baud Rate Class ``number`` (class 1 unless told; ``None``: by the line
+    rate): the packet on the lanes and its ``c`` control symbols."""
+    return _wire().subs(class_values(number))
+
+
+def overhead_bytes_expr(number: int | None = 1) -> sp.Expr:
+    return wire_bytes_expr(number) - payload
+
+
+def stream_rate_expr() -> sp.Expr:
+    """Gbit/s of packet and control-symbol bytes the port carries: the bit rate after the line code, less
+    the clock compensation share ``q`` of each lane."""
+    return coding.bit_rate_expr() * (1 - clock_share)
+
+
+def goodput_expr(number: int | None = 1) -> sp.Expr:
+    """Goodput (Gbit/s) of back-to-back packets of ``P`` bytes in Baud Rate Class ``number``."""
+    return goodput_form().subs(W, _wire()).subs(class_values(number))
 
 
 transfer = symbol("S", positive=True, integer=True)  #: transfer size, bytes
@@ -139,11 +319,12 @@ acks = symbol("a", nonnegative=True, integer=True)  #: acknowledgements of the o
 
 
 def transfer_goodput_expr() -> sp.Expr:
-    """Goodput (Gbit/s) of transfers of ``S`` bytes, exact when ``S`` is at most 256 or a multiple
-    of it: every packet carries ``min(S, 256)`` bytes and ``a`` acknowledgements ride along."""
+    """Goodput (Gbit/s) of transfers of ``S`` bytes, exact when ``S`` is at most 256 or a multiple of it:
+    every packet carries ``min(S, 256)`` bytes and ``a`` acknowledgements ride along. The class follows the
+    line rate ``R``, the logical header the transaction (``F`` and ``alpha``) and the address width ``X``."""
     p = sp.Min(transfer, MAX_PAYLOAD_BYTES)
-    return (coding.bit_rate_expr(coding.CODES["8b10b"]) * p
-            / (wire_bytes_expr().subs(payload, p) + 4 * acks))
+    wire = (_wire() + symbol_bytes * acks).subs(_logical, logical_header_expr()).subs(A, address_field_bytes_expr())
+    return (stream_rate_expr() * p / wire.subs(payload, p)).subs(class_values(None))
 
 
 def _kind(kind: str) -> Kind:
@@ -152,65 +333,103 @@ def _kind(kind: str) -> Kind:
     return KINDS[kind]
 
 
-def _subs(kind: Kind, ids: int) -> dict:
-    return {_logical: kind.logical_header_bytes, id_bits: ids}
-
-
 @lru_cache(maxsize=None)
 def _numeric(name: str):
-    expr = {"wire": wire_bytes_expr(), "goodput": goodput_expr()}[name]
-    return lambdify((coding.line_rate, coding.lanes, payload, id_bits, control_symbols, _logical), expr, "math")
+    args, expr = {
+        "rate": ((coding.line_rate, coding.lanes, coding.data_bits, coding.coded_bits, clock_share),
+                 stream_rate_expr()),
+        "wire": ((payload, id_bits, control_symbols, _logical, symbol_bytes, link_crc, align), _wire()),
+        "packet": ((payload, id_bits, _logical), packet_bytes_expr()),
+        "address": ((address_bits,), address_field_bytes_expr()),
+    }[name]
+    return lambdify(args, expr, "math")
 
 
 def _check(**values) -> dict:
     out = {name: PARAMETERS[name].check(v) for name, v in values.items()}
-    if "lanes" in out and out["lanes"] not in LANES:
-        raise ParameterError("lanes", values["lanes"], "1, 2 or 4 lanes (a 1x, 2x or 4x port)")
     if "id_bits" in out and out["id_bits"] not in ID_BITS:
         raise ParameterError("id_bits", values["id_bits"], "8 or 16 bits")
     return out
 
 
-def fields(kind: str, payload_bytes: int, id_bits_: int = 16) -> dict[str, int]:
-    """Bytes of each field of one data packet of ``kind``, each from the model's expressions."""
-    k = _kind(kind)
-    wire_bytes(kind, payload_bytes, id_bits_)  # validates the payload and the ID width
-    v = {payload: int(payload_bytes), id_bits: int(id_bits_), _logical: k.logical_header_bytes, control_symbols: 1}
-    header, crc = int(header_bytes_expr().subs(v)), int(crc_bytes_expr().subs(v))
-    packet = int(packet_bytes_expr().subs(v))
-    return {"control + tt + ftype": 2, "device IDs": int((2 * id_bits / 8).subs(v)),
-            "logical header": k.logical_header_bytes, "CRC": crc, "pad": packet - header - int(payload_bytes) - crc,
-            "start-of-packet symbol": int((wire_bytes_expr() - packet_bytes_expr()).subs(v)),
-            "acks riding along": 4 * k.acks_in_data_direction}
+def _logical_bytes(k: Kind, address_bits_: int) -> int:
+    return k.fixed_logical_bytes + (int(_numeric("address")(address_bits_)) if k.addressed else 0)
 
 
-def overhead_bytes(kind: str, payload_bytes: int, id_bits_: int = 16, control_symbols_: int = 1) -> int:
-    """Wire bytes beyond the payload for one packet of ``payload_bytes`` (0 to 256)."""
-    return wire_bytes(kind, payload_bytes, id_bits_, control_symbols_) - payload_bytes
-
-
-def wire_bytes(kind: str, payload_bytes: int, id_bits_: int = 16, control_symbols_: int = 1) -> int:
-    """Wire bytes of one data packet of ``kind``, with the acknowledgements it brings along."""
-    k = _kind(kind)
+def _check_payload(k: Kind, payload_bytes) -> int:
     if int(payload_bytes) != payload_bytes or not 0 <= payload_bytes <= MAX_PAYLOAD_BYTES:
         raise ParameterError("payload_bytes", payload_bytes, f"an integer from 0 to {MAX_PAYLOAD_BYTES} bytes")
-    v = _check(id_bits=id_bits_, control_symbols=control_symbols_)
-    w = _numeric("wire")(1, 1, int(payload_bytes), v["id_bits"], v["control_symbols"], k.logical_header_bytes)
-    return int(w) + 4 * k.acks_in_data_direction
+    if k.whole_double_words and (payload_bytes == 0 or payload_bytes % DOUBLE_WORD):
+        raise ParameterError("payload_bytes", payload_bytes,
+                             f"a whole number of double-words ({DOUBLE_WORD} to {MAX_PAYLOAD_BYTES} bytes) "
+                             f"for {k.name}")
+    return int(payload_bytes)
 
 
-def goodput_gbit_s(kind: str, line_rate_gbaud: float, lanes: int, size_bytes: int, id_bits_: int = 16,
-                   control_symbols_: int = 1, strict: bool = False) -> float:
+def packet_bytes(kind: str, payload_bytes: int, id_bits_=DEFAULT, address_bits_=DEFAULT) -> int:
+    """Bytes of one data packet of ``kind`` (Part 6 §2.3: header, payload, CRCs, pad), before the lanes."""
+    k = _kind(kind)
+    p = _check_payload(k, payload_bytes)
+    v = _check(id_bits=id_bits_, address_bits=address_bits_)
+    return int(_numeric("packet")(p, v["id_bits"], _logical_bytes(k, v["address_bits"])))
+
+
+def fields(kind: str, payload_bytes: int, id_bits_=DEFAULT, address_bits_=DEFAULT,
+           line_rate_gbaud=DEFAULT) -> dict[str, int]:
+    """Bytes of each field of one data packet of ``kind`` on a lane at ``line_rate_gbaud``, each from the
+    model's expressions."""
+    k = _kind(kind)
+    wire = wire_bytes(kind, payload_bytes, id_bits_, 1, address_bits_, line_rate_gbaud)  # validates every input
+    v = _check(id_bits=id_bits_, address_bits=address_bits_, line_rate_gbaud=line_rate_gbaud)
+    bc = baud_class(v["line_rate_gbaud"])
+    subs = {payload: int(payload_bytes), id_bits: v["id_bits"], _logical: _logical_bytes(k, v["address_bits"]),
+            control_symbols: 1, **_values(bc)}
+    header, crc = int(header_bytes_expr().subs(subs)), int(crc_bytes_expr().subs(subs))
+    packet = int(packet_bytes_expr().subs(subs))
+    on_lanes = int(link_packet_bytes_expr(bc.number).subs(subs))
+    ids = int((id_bits / 8).subs(subs))
+    address = _logical_bytes(k, v["address_bits"]) - k.fixed_logical_bytes
+    return {"ackID, prio, tt, ftype": 2, "destination ID": ids, "source ID": ids,
+            "logical header": k.fixed_logical_bytes, "address": address, "CRC": crc,
+            "pad": packet - header - int(payload_bytes) - crc, "link CRC-32 + pad": on_lanes - packet,
+            "start-of-packet symbol": int((symbol_bytes * control_symbols).subs(subs)),
+            "acks riding along": wire - on_lanes - int((symbol_bytes * control_symbols).subs(subs))}
+
+
+def overhead_bytes(kind: str, payload_bytes: int, id_bits_=DEFAULT, control_symbols_=DEFAULT,
+                   address_bits_=DEFAULT, line_rate_gbaud=DEFAULT) -> int:
+    """Wire bytes beyond the payload for one packet of ``payload_bytes`` (0 to 256)."""
+    return wire_bytes(kind, payload_bytes, id_bits_, control_symbols_, address_bits_, line_rate_gbaud) - payload_bytes
+
+
+def wire_bytes(kind: str, payload_bytes: int, id_bits_=DEFAULT, control_symbols_=DEFAULT, address_bits_=DEFAULT,
+               line_rate_gbaud=DEFAULT) -> int:
+    """Wire bytes of one data packet of ``kind`` on a lane at ``line_rate_gbaud`` (its class sets the control
+    symbol and the link CRC), with the acknowledgements it brings along."""
+    k = _kind(kind)
+    p = _check_payload(k, payload_bytes)
+    v = _check(id_bits=id_bits_, control_symbols=control_symbols_, address_bits=address_bits_,
+               line_rate_gbaud=line_rate_gbaud)
+    bc = baud_class(v["line_rate_gbaud"])
+    w = _numeric("wire")(p, v["id_bits"], v["control_symbols"] + k.acks_in_data_direction,
+                         _logical_bytes(k, v["address_bits"]), bc.control_symbol_bytes, bc.link_crc_bytes,
+                         bc.align_bytes)
+    return int(w)
+
+
+def goodput_gbit_s(kind: str, line_rate_gbaud, lanes, size_bytes, id_bits_=DEFAULT, control_symbols_=DEFAULT,
+                   strict: bool = False, address_bits_=DEFAULT) -> float:
     """Goodput of back-to-back transfers of ``size_bytes`` cut into 256-byte packets."""
-    return evaluate(kind, line_rate_gbaud, lanes, size_bytes, id_bits_, control_symbols_, strict)["goodput_gbit_s"]
+    return evaluate(kind, line_rate_gbaud, lanes, size_bytes, id_bits_, control_symbols_, strict,
+                    address_bits_)["goodput_gbit_s"]
 
 
-def evaluate(kind: str, line_rate_gbaud: float, lanes: int, size_bytes: int, id_bits_: int = 16,
-             control_symbols_: int = 1, strict: bool = False) -> dict:
-    """A transfer as a JSON-ready dict: inputs, packets, goodput, efficiency, line bytes by kind."""
+def evaluate(kind: str, line_rate_gbaud, lanes, size_bytes, id_bits_=DEFAULT, control_symbols_=DEFAULT,
+             strict: bool = False, address_bits_=DEFAULT) -> dict:
+    """A transfer as a JSON-ready dict: inputs, class, packets, goodput, efficiency, line bytes by kind."""
     k = _kind(kind)
     v = _check(line_rate_gbaud=line_rate_gbaud, lanes=lanes, size_bytes=size_bytes, id_bits=id_bits_,
-               control_symbols=control_symbols_)
+               control_symbols=control_symbols_, address_bits=address_bits_)
     if strict and v["line_rate_gbaud"] not in LINE_RATES_GBAUD:
         raise ParameterError("line_rate_gbaud", line_rate_gbaud,
                              "one of the RapidIO baud rates " + ", ".join(f"{r:g}" for r in LINE_RATES_GBAUD)
@@ -218,18 +437,29 @@ def evaluate(kind: str, line_rate_gbaud: float, lanes: int, size_bytes: int, id_
     size = v["size_bytes"]
     if size > k.max_bytes:
         raise ParameterError("size_bytes", size_bytes, f"at most {k.max_bytes} bytes for {k.name}")
+    if k.whole_double_words and size % DOUBLE_WORD:
+        raise ParameterError("size_bytes", size_bytes,
+                             f"a multiple of {DOUBLE_WORD} bytes for {k.name} (whole double-words; "
+                             "the rest goes in an NWRITE)")
+    bc = baud_class(v["line_rate_gbaud"])
     full, rest = divmod(size, MAX_PAYLOAD_BYTES)
     sizes = [MAX_PAYLOAD_BYTES] * full + ([rest] if rest else [])
-    wires = [wire_bytes(kind, p, v["id_bits"], v["control_symbols"]) for p in sizes]
+    wires = [wire_bytes(kind, p, v["id_bits"], v["control_symbols"], v["address_bits"], v["line_rate_gbaud"])
+             for p in sizes]
     line = sum(wires)
-    bit_rate = coding.bit_rate_gbit_s(v["line_rate_gbaud"], v["lanes"], "8b10b")
-    goodput = bit_rate * size / line
-    control = 4 * (v["control_symbols"] + k.acks_in_data_direction) * len(sizes)
+    code = coding.CODES[bc.code]
+    share = sp.Rational(bc.clock_units, CLOCK_SPAN)
+    rate = _numeric("rate")(v["line_rate_gbaud"], v["lanes"], code.data_bits, code.coded_bits, float(share))
+    goodput = rate * size / line
+    control = bc.control_symbol_bytes * (v["control_symbols"] + k.acks_in_data_direction) * len(sizes)
+    clock = float(line * share / (1 - share))
     return {"kind": kind, "line_rate_gbaud": v["line_rate_gbaud"], "lanes": v["lanes"], "size_bytes": size,
-            "id_bits": v["id_bits"], "control_symbols": v["control_symbols"], "packets": len(sizes),
+            "id_bits": v["id_bits"], "address_bits": v["address_bits"], "control_symbols": v["control_symbols"],
+            "baud_class": bc.number, "code": bc.code, "packets": len(sizes),
             "goodput_gbit_s": goodput, "efficiency": goodput / (v["line_rate_gbaud"] * v["lanes"]),
             "bytes": {"payload": float(size), "packet overhead": float(line - size - control),
-                      "control symbols": float(control), "encoding": line * (10 / 8 - 1)}}
+                      "control symbols": float(control), "clock compensation": clock,
+                      "encoding": (line + clock) * (code.coded_bits / code.data_bits - 1)}}
 
 
 # --- measured: Tables 16-21 ---------------------------------------------------------------
@@ -329,26 +559,114 @@ def source_checks():
             note = ""
         out.append(checks.compare("srio", t, row.Index, "overhead_bytes", model,
                                   f"{row.transaction}, {row.packets}", off_note=note))
+    return out + _spec_checks() + _lane_rate_checks() + _swrite_checks()
+
+
+def _largest_packet() -> dict:
+    """The fields of the largest packet RapidIO 1.x to 3.x build with 16-bit device IDs: a 256-byte write
+    with a 66-bit address, by the names the specification's Table 2-3 gives them."""
+    f = fields("nwrite", MAX_PAYLOAD_BYTES, 16, max(ADDRESS_BITS))
+    logical = dict(KINDS["nwrite"].logical_fields)
+    return {"Header": f["ackID, prio, tt, ftype"], "Source ID": f["source ID"], "Destination ID": f["destination ID"],
+            "Trans/wrsize": logical["transaction + wrsize"], "srcTID": logical["srcTID"], "Address": f["address"],
+            "Payload": MAX_PAYLOAD_BYTES, "CRC": f["CRC"],
+            "Total": packet_bytes("nwrite", MAX_PAYLOAD_BYTES, 16, max(ADDRESS_BITS))}
+
+
+def _spec_checks() -> list:
+    """RapidIO Part 6: the largest packet field by field, the 64b/67b link's largest packet, and the
+    control symbol and packet sizes Annex D assumes."""
+    t = data.load("rapidio-part6-sizes")
+    largest = _largest_packet()
+    by_idle = {c.idle: c for c in CLASSES}
+    out = []
+    for row in t.itertuples():
+        label, formula, note = f"rev. {row.revision} {row.where}: {row.item}", None, ""
+        if row.item in largest:
+            model = largest[row.item]
+        elif row.where == "§5.6":
+            c = by_idle["IDLE3"]
+            values = {Q: int(row.packet_bytes), link_crc: c.link_crc_bytes, align: c.align_bytes}
+            model = int(link_form().xreplace({k: sp.Integer(v) for k, v in values.items()}))
+            formula = (link_form(), values)
+            note = (f"The {int(row.packet_bytes)}-byte packet with its 4-byte link CRC-32 is "
+                    f"{int(row.packet_bytes) + c.link_crc_bytes} bytes, padded to a multiple of {c.align_bytes}.")
+        elif row.item.startswith("delimited control symbol"):
+            idle = row.item[row.item.index("(") + 1:-1]
+            model = (by_idle[idle] if idle in by_idle else CLASSES[-1]).control_symbol_bytes
+        elif row.item.startswith("write request"):
+            f = fields("nwrite", DOUBLE_WORD, 8, 34)
+            model = packet_bytes("nwrite", DOUBLE_WORD, 8, 34) - DOUBLE_WORD - f["pad"]
+        else:  # read response
+            f = fields("nread", DOUBLE_WORD, 8)
+            model = packet_bytes("nread", DOUBLE_WORD, 8) - DOUBLE_WORD - f["pad"]
+        out.append(checks.compare("srio", t, row.Index, "bytes", model, label, note=note, formula=formula))
+    return out
+
+
+def _lane_rate_checks() -> list:
+    """Part 6 §1.2: each lane rate's data rate, with the line code its Baud Rate Class takes."""
+    t = data.load("rapidio-part6-lane-rates")
+    out = []
+    for row in t.itertuples():
+        if row.line_rate_gbaud > max(LINE_RATES_GBAUD):
+            continue  # RapidIO 4.x's 25.78125 Gbaud: beyond this chapter
+        c = baud_class(row.line_rate_gbaud)
+        code = coding.CODES[c.code]
+        values = {coding.line_rate: sp.nsimplify(row.line_rate_gbaud), coding.lanes: 1,
+                  coding.data_bits: code.data_bits, coding.coded_bits: code.coded_bits}
+        model = coding.bit_rate_gbit_s(row.line_rate_gbaud, 1, c.code)
+        out.append(checks.compare("srio", t, row.Index, "data_rate_gbit_s", model,
+                                  f"{row.line_rate_gbaud:g} Gbaud, {code.name} (class {c.number})",
+                                  formula=(coding.bit_rate_expr(), values)))
+    return out
+
+
+def _swrite_checks() -> list:
+    """Fuller §4.6: an SWRITE's header and CRC bytes, and his 'over 95%'."""
+    t = data.load("fuller2005-s4-6-swrite")
+    out = []
+    for row in t.itertuples():
+        p = int(row.payload_bytes)
+
+        def header_and_crc(ids: int) -> int:
+            return packet_bytes("swrite", p, ids) - p - fields("swrite", p, ids)["pad"]
+
+        def share(ids: int, symbols: int = 0) -> str:
+            return f"{p / (packet_bytes('swrite', p, ids) + symbols * CLASSES[0].control_symbol_bytes):.1%}"
+
+        small = max(q for q in range(DOUBLE_WORD, p + 1, DOUBLE_WORD) if fields("swrite", q, 8)["CRC"] == 2)
+        note = (f"Field by field a {p}-byte SWRITE carries {{model:g}} bytes of header and CRC with 8-bit device "
+                f"IDs ({header_and_crc(16)} with 16-bit): past 80 bytes a packet has a second CRC. {{published}} is "
+                f"the count of an SWRITE of at most {small} bytes. 'Over 95%' holds for the packet with 8-bit IDs "
+                f"({share(8)} of its bytes are payload), not with 16-bit IDs ({share(16)}), nor once its "
+                f"start-of-packet control symbol is counted ({share(8, 1)}).")
+        out.append(checks.compare("srio", t, row.Index, "overhead_bytes", header_and_crc(8),
+                                  f"{row.transaction}, {p}-byte payload, 8-bit device IDs", note=note))
     return out
 
 
 # --- goodput srio --------------------------------------------------------------------------------
 
 COMMAND = Command(
-    "srio", help="goodput of Serial RapidIO NWRITE, NREAD and Type 11 transfers",
+    "srio", help="goodput of Serial RapidIO NWRITE, SWRITE, NREAD and Type 11 transfers",
     description="Payload bit rate of back-to-back Serial RapidIO transfers of SIZE bytes, cut into packets of at "
-                "most 256 bytes, each with its header, CRC(s), padding and start-of-packet control symbol; 8b/10b on "
-                "1, 2 or 4 lanes. For NREAD, the response direction.",
+                "most 256 bytes, each with its header, address, CRC(s), padding and start-of-packet control symbol, "
+                "on 1 to 16 lanes. The line rate sets the rest: 8b/10b with 4-byte control symbols up to 5 Gbaud "
+                "(8-byte at 6.25), 64b/67b with a link CRC-32 and 8-byte control symbols at 10.3125 and 12.5 "
+                "Gbaud; each lane's clock compensation is counted. For NREAD, the response direction.",
     arguments=(Arg("kind", choices=tuple(KINDS)),
                Ranged("--rate-gbaud", PARAMETERS["line_rate_gbaud"], "GBAUD"),
-               Arg("--lanes", default="4", metavar="N", help="lanes: 1, 2 or 4"),
+               Arg("--lanes", default="4", metavar="N", help="lanes: " + ", ".join(map(str, LANES))),
                Ranged("--size", PARAMETERS["size_bytes"], "BYTES", "transfer or message size, bytes (a message is "
-                      "at most 4096)", required=True),
+                      "at most 4096; an SWRITE whole double-words)", required=True),
                Arg("--id-bits", dest="id_bits", default="16", metavar="BITS", help="device ID width: 8 or 16"),
-               Ranged("--control-symbols", PARAMETERS["control_symbols"], what="4-byte control symbols per packet"),
+               Arg("--address-bits", dest="address_bits", default="34", metavar="BITS",
+                   help="address width: " + ", ".join(map(str, ADDRESS_BITS))),
+               Ranged("--control-symbols", PARAMETERS["control_symbols"], what="control symbols per packet"),
                Arg("--strict", action="store_true", help="accept only the baud rates RapidIO defines")),
     run=lambda args: evaluate(args.kind, args.line_rate_gbaud, args.lanes, args.size_bytes, args.id_bits,
-                              args.control_symbols, args.strict),
+                              args.control_symbols, args.strict, args.address_bits),
     lines=lambda args, r: report_lines(
         f"SRIO {KINDS[r['kind']].name} of {r['size_bytes']} bytes over {r['lanes']}x {r['line_rate_gbaud']:g} Gbaud "
-        f"in {r['packets']} packets", r))
+        f"({coding.CODES[r['code']].name}, {r['address_bits']}-bit addresses) in {r['packets']} packets", r))

@@ -95,7 +95,7 @@ LONG = "1" * 5000
         (["spi", "--words", "4", "--bits", "8", "--clock-mhz", "1e-320"], "from 0.001 to 200 MHz"),
         (["ethernet", "--frame", "1518", "--rate-gbit-s", "5e-324"], "from 0.001 to 400 Gbit/s"),
         (["tcp", "--message", "1000", "--rate-mbit-s", "1e-320"], "from 1 to 100000 Mbit/s"),
-        (["srio", "nwrite", "--size", "100", "--rate-gbaud", "1e-320"], "from 0.001 to 6.25 Gbaud"),
+        (["srio", "nwrite", "--size", "100", "--rate-gbaud", "1e-320"], "from 0.001 to 12.5 Gbaud"),
         (["hyperlink", "write", "--size", "100", "--rate-gbaud", "1e-320"], "from 0.001 to 12.5 Gbaud"),
         (["bus", "--from", "DDR3A", "--to", "DDR3B", "--cpu-clock", "1e-320"], "from 1 to 2000 MHz"),
         (["bus", "--from", "DDR3A", "--to", "DDR3B", "--ddr3-mtps", "1e-320"], "from 1 to 2133 MT/s"),

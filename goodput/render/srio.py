@@ -5,13 +5,14 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from .. import srio
+from .. import coding, srio
+from ..params import DEFAULT
 from ..precision import stable
 from .calculation import Calculation, Output
 from .charts import Slider
 
-__all__ = ["SIZES", "field_table", "explore_rows", "calculation", "explore_chart", "fit_table", "fit_chart", "regime_table",
-           "proportional_table"]
+__all__ = ["SIZES", "field_table", "field_sources", "class_table", "swrite_table", "rate_table", "explore_rows",
+           "calculation", "explore_chart", "fit_table", "fit_chart", "regime_table", "proportional_table"]
 
 #: Transfer sizes of Tables 16-21, bytes.
 SIZES = (8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192)
@@ -19,19 +20,64 @@ SIZES = (8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192)
 _TABLE_KIND = {"NWRITE": "nwrite", "NREAD": "nread", "Type 11": "type11"}
 
 
-def field_table(payloads=(8, 64, 256), ids: int = 16) -> pd.DataFrame:
-    """Bytes of each field of the data packet, per transaction and payload."""
+def field_table(payloads=(8, 64, 256), ids=DEFAULT, address_bits=DEFAULT, line_rate_gbaud=DEFAULT) -> pd.DataFrame:
+    """Bytes of each field of the data packet, per transaction and payload, on a lane at ``line_rate_gbaud``."""
     rows = []
     for key, k in srio.KINDS.items():
         for p in payloads:
-            wire = srio.wire_bytes(key, p, ids)
-            rows.append({"transaction": k.name, "payload": p, **srio.fields(key, p, ids), "overhead": wire - p})
+            wire = srio.wire_bytes(key, p, ids, 1, address_bits, line_rate_gbaud)
+            rows.append({"transaction": k.name, "payload": p,
+                         **srio.fields(key, p, ids, address_bits, line_rate_gbaud), "overhead": wire - p})
     return pd.DataFrame(rows)
 
 
+def field_sources() -> pd.DataFrame:
+    """Each field, its width and the specification that defines it."""
+    return pd.DataFrame(srio.FIELD_SOURCES, columns=["field", "bits", "defined in (rev. 4.1)"])
+
+
+def class_table() -> pd.DataFrame:
+    """What each Baud Rate Class sets: code, idle sequence, control symbol, link CRC, alignment, clock compensation."""
+    return pd.DataFrame([{
+        "class": c.number, "rates (Gbaud)": ", ".join(f"{r:g}" for r in c.rates_gbaud), "RapidIO": c.revisions,
+        "code": coding.CODES[c.code].name, "idle": c.idle, "control symbol": c.control_symbol,
+        "s: bytes per control symbol": c.control_symbol_bytes, "K: link CRC bytes": c.link_crc_bytes,
+        "w: packet a multiple of (bytes)": c.align_bytes,
+        f"clock compensation per {srio.CLOCK_SPAN} per lane": c.clock_units} for c in srio.CLASSES])
+
+
+def swrite_table(payload_bytes: int = 256) -> pd.DataFrame:
+    """Wire bytes of an NWRITE packet and what an SWRITE of the same payload saves, by device ID width,
+    address width and Baud Rate Class (a rate of each)."""
+    rows = []
+    for ids in srio.ID_BITS:
+        for x in srio.ADDRESS_BITS:
+            row = {"device IDs (bits)": ids, "address (bits)": x}
+            for c in srio.CLASSES:
+                rate = c.rates_gbaud[0]
+                nwrite, swrite = (srio.wire_bytes(k, payload_bytes, ids, 1, x, rate) for k in ("nwrite", "swrite"))
+                row[f"class {c.number}: NWRITE"] = nwrite
+                row[f"class {c.number}: SWRITE saves"] = nwrite - swrite
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def rate_table(kind: str = "nwrite", lanes=DEFAULT, size_bytes=DEFAULT, ids=DEFAULT,
+               address_bits=DEFAULT) -> pd.DataFrame:
+    """Goodput and efficiency of back-to-back transfers at every rate RapidIO 1.x to 3.x defines."""
+    rows = []
+    for rate in srio.LINE_RATES_GBAUD:
+        r = srio.evaluate(kind, rate, lanes, size_bytes, ids, DEFAULT, True, address_bits)
+        rows.append({"Gbaud": rate, "class": r["baud_class"], "code": coding.CODES[r["code"]].name,
+                     "goodput (Gbit/s)": r["goodput_gbit_s"], "efficiency": r["efficiency"]})
+    return stable(pd.DataFrame(rows))
+
+
 def explore_rows() -> pd.DataFrame:
-    """One row per (transaction, size) for the model curves, plus the measured points of Tables 16-21."""
-    rows = [{"transaction": k.name, "size_bytes": s, "L": k.logical_header_bytes, "a": k.acks_in_data_direction}
+    """One row per (transaction, size) for the model curves: the transaction's logical header bytes ``F``,
+    whether it carries an address, and the acknowledgements riding along."""
+    rows = [{"transaction": k.name, "size_bytes": s, "F": k.fixed_logical_bytes, "addressed": int(k.addressed),
+             "a": k.acks_in_data_direction}
             for k in srio.KINDS.values() for s in SIZES if s <= k.max_bytes]
     return pd.DataFrame(rows)
 
@@ -53,20 +99,22 @@ def calculation() -> Calculation:
     def numeric(inputs, case):
         return {"model_gbit_s": srio.goodput_gbit_s(kinds[case["transaction"]], inputs["line_rate_gbaud"],
                                                     inputs["lanes"], case["size_bytes"], inputs["id_bits"],
-                                                    inputs["control_symbols"])}
+                                                    inputs["control_symbols"], address_bits_=inputs["address_bits"])}
 
     return Calculation(
         chapter="srio", name="srio_model", title="Goodput of back-to-back transfers in 256-byte packets",
         cases=explore_rows(), shown={"transaction": "transaction", "size_bytes": "bytes"},
-        fields={srio.transfer: "size_bytes", srio.logical_header: "L", srio.acks: "a"},
-        inputs=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"]), Slider(p["id_bits"]), Slider(p["control_symbols"])],
+        fields={srio.transfer: "size_bytes", srio.fixed_logical: "F", srio.addressed: "addressed", srio.acks: "a"},
+        inputs=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"]), Slider(p["id_bits"]), Slider(p["address_bits"]),
+                Slider(p["control_symbols"])],
         outputs=[Output("model_gbit_s", srio.transfer_goodput_expr(), "goodput", "Gbit/s")], numeric=numeric,
         headline={"size_bytes": 256})
 
 
 def explore_chart() -> alt.VConcatChart:
     """Model goodput against transfer size for the sliders; the guide's points when the sliders
-    sit on a configuration it measured (3.125 or 5 Gbaud, 1, 2 or 4 lanes); the calculated table."""
+    sit on a configuration it measured (3.125 or 5 Gbaud, 1, 2 or 4 lanes; it does not state the
+    address width); the calculated table."""
     calc = calculation()
     live = calc.live()
     x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)")
