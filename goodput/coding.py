@@ -62,6 +62,12 @@ class LineCode:
     data_bits: int
     coded_bits: int
     used_by: str
+    #: What a formula writes under its efficiency, ``eta``: the name unless that is long.
+    short: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.short or self.name
 
 
 CODES: dict[str, LineCode] = {
@@ -77,9 +83,10 @@ CODES: dict[str, LineCode] = {
         LineCode("128b132b", "128b/132b", 128, 132,
                  "USB 3.2 Gen 2, DisplayPort 2.x UHBR (each header bit of 64b/66b sent twice)"),
         LineCode("flit256", "256-byte flit", 236 * 8, 256 * 8,
-                 "PCIe gen6 flit mode: 236 TLP bytes per flit; 6 DLP, 8 CRC and 6 FEC bytes"),
+                 "PCIe gen6 flit mode: 236 TLP bytes per flit; 6 DLP, 8 CRC and 6 FEC bytes", short="flit"),
         LineCode("flit256dlp", "256-byte flit, DLP counted", 242 * 8, 256 * 8,
-                 "PCIe gen6 flit mode as references that count the 6 DLP bytes as data quote it (242 of 256)"),
+                 "PCIe gen6 flit mode as references that count the 6 DLP bytes as data quote it (242 of 256)",
+                 short="flit+DLP"),
     )
 }
 

@@ -70,8 +70,9 @@ def _execute(path: str, notebook, timeout: int):
     """Run in a worker process: ``(path, executed notebook, seconds, error text or None)``."""
     from jupyter_cache.executors.utils import single_nb_execution
 
+    # a kernel gets as long to start as a cell to run: nbclient's 60 s ran out on a loaded machine
     result = single_nb_execution(notebook, cwd=str(Path(path).parent), timeout=timeout, allow_errors=False,
-                                 meta_override=True)
+                                 meta_override=True, startup_timeout=timeout)
     return path, result.nb, result.time, (result.exc_string if result.err is not None else None)
 
 

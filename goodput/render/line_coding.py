@@ -35,9 +35,7 @@ def efficiency_latex() -> str:
     for c in coding.CODES.values():
         exact = coding.efficiency_expr(c)
         numbers = substituted_latex(general, {coding.data_bits: c.data_bits, coding.coded_bits: c.coded_bits})
-        # a long name takes the width of a phone's column: its result goes on a line of its own
-        wrap = r" \\ &= " if len(c.name) > len("256-byte flit") else " = "
-        lines.append(rf"\eta_{{\text{{{c.name}}}}} &= {numbers}{wrap}{sp.latex(exact)} "
+        lines.append(rf"\eta_{{\text{{{c.label}}}}} &= {numbers} = {sp.latex(exact)} "
                      rf"\approx {float(exact):.6f}")
     return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
 
