@@ -29,7 +29,7 @@ def checks_table(chapter: str, only_problems: bool = False) -> pd.DataFrame:
         "document": frame["document"],
         "where": frame["where"],
         "row": frame["row"],
-        "quantity": frame["quantity"] + " (" + frame["unit"] + ")",
+        "quantity": [f"{q} ({u})" if u else q for q, u in zip(frame["quantity"], frame["unit"])],
         "published": frame["published"],
         "model": [f"{m:.6g}" for m in frame["model"]],
         "± printed": [f"{t:g}" for t in frame["tolerance"]],
