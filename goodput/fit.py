@@ -20,8 +20,12 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
+import sympy as sp
 
 from .precision import stable
+from .symbols import maker
+
+symbol = maker(__name__)
 
 __all__ = ["Bound", "Fit", "fit", "linear_least_squares"]
 
@@ -159,6 +163,21 @@ def student_t_quantile(p: float, dof: int) -> float:
     return (lo + hi) / 2
 
 
+hockney_size = symbol("S", positive=True)  #: bytes of one transfer
+hockney_fixed = symbol("t_0", nonnegative=True)  #: fixed cost of a transfer, us
+hockney_bandwidth = symbol("B", positive=True)  #: bandwidth, Mbit/s
+
+
+def hockney_time_expr() -> sp.Expr:
+    """Time (us) of a transfer of ``S`` bytes: the fixed cost ``t_0`` and the bytes at ``B``."""
+    return hockney_fixed + 8 * hockney_size / hockney_bandwidth
+
+
+def hockney_rate_expr() -> sp.Expr:
+    """What a transfer of ``S`` bytes achieves (Mbit/s): its bits over its time."""
+    return 8 * hockney_size / hockney_time_expr()
+
+
 @dataclass(frozen=True)
 class Hockney:
     """``t = t0 + 8 S / B``: a fixed cost (us) and a bandwidth (Mbit/s), fitted by least squares,
@@ -202,4 +221,5 @@ def hockney(size_bytes: Sequence[float], time_us: Sequence[float]) -> Hockney:
     return Hockney(*stable((a, 8 / b, (a - da, a + da), bw, residuals)), len(s))
 
 
-__all__ += ["student_t_quantile", "Hockney", "hockney"]
+__all__ += ["student_t_quantile", "hockney_size", "hockney_fixed", "hockney_bandwidth", "hockney_time_expr",
+            "hockney_rate_expr", "Hockney", "hockney"]

@@ -57,7 +57,7 @@ def _written_out(rows: list[formula.Row]) -> sp.Expr:
 
 def test_the_chapters_formulas_are_all_collected():
     assert len(SHOWN) >= 35
-    assert {name for name, _, _ in SHOWN} == set(calculations.CHAPTERS)  # every chapter with a model shows it
+    assert {name for name, _, _ in SHOWN} >= set(calculations.CHAPTERS)  # every chapter with a model shows it
     assert ("tcp-goodput", "G") in {(name, lhs) for name, lhs, _ in SHOWN}
 
 
