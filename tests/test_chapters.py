@@ -3,7 +3,6 @@ table of contents, and the command line, the checks, the calculations and the re
 all found from it."""
 
 import argparse
-import importlib
 from pathlib import Path
 
 import pytest

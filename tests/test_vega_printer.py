@@ -126,3 +126,26 @@ def test_line_coding_chart_computes_the_model_in_vega(rate, lanes):
     want = [f"{coding.bit_rate_gbit_s(rate, lanes, key):.4f}".rstrip("0").rstrip(".")
             for key in coding.CODES]
     assert _label_texts(spec) == want
+
+
+def test_the_conditions_a_chart_compares_are_printed_in_one_place():
+    from goodput.render import vega
+
+    assert vega.matches({"lanes": "lanes", "phy_gbaud": "line_rate_gbaud"}) == \
+        "datum.lanes == lanes && datum.phy_gbaud == line_rate_gbaud"
+    assert vega.is_value("series", "it's") == 'datum.series === "it\'s"'
+    assert vega.lookup("part", {"a": 0, "b": 1}, 9) == '(datum.part === "a" ? 0 : (datum.part === "b" ? 1 : 9))'
+    with pytest.raises(ValueError, match="not a name"):
+        vega.column("data bytes")
+    with pytest.raises(ValueError, match="at least one column"):
+        vega.matches({})
+
+
+def test_no_chapter_module_types_a_vega_expression():
+    import pathlib
+
+    render = pathlib.Path(vega_expr.__code__.co_filename).parent
+    shared = {"vega.py", "calculation.py", "charts.py", "controls.py", "live.py"}
+    for path in render.glob("*.py"):
+        if path.name not in shared:
+            assert "datum." not in path.read_text(encoding="utf-8"), f"{path.name}: print it with goodput.render.vega"

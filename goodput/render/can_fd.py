@@ -10,6 +10,7 @@ from .. import can, checks, data
 from . import tables
 from .calculation import Calculation, Output
 from .charts import Slider
+from .vega import matches, vega_expr
 
 __all__ = ["budget_table", "calculation", "checks_table", "classical_fields_table", "explore_chart", "messages_per_s_expr"]
 
@@ -86,7 +87,7 @@ def calculation() -> Calculation:
         fields={can.data_bytes: "data_bytes", can.extended: "x", can.classical: "c"},
         inputs=[Slider(p["arbitration_mbit_s"]), Slider(p["data_mbit_s"]), Slider(p["stuffing"])],
         outputs=[Output("messages_per_s", messages_per_s_expr(), "messages", "per s", 1)],
-        numeric=numeric, row_filter="datum.data_bytes >= 8", headline={"data_bytes": 64})
+        numeric=numeric, row_filter=vega_expr(can.data_bytes >= 8, fields={can.data_bytes: "data_bytes"}), headline={"data_bytes": 64})
 
 
 def explore_chart() -> alt.VConcatChart:
@@ -107,7 +108,7 @@ def explore_chart() -> alt.VConcatChart:
         "data_bytes": 64, "measured_per_s": t["messages_per_s"],
         "format": ["extended" if "EXT" in f else "standard" for f in t["frame_type"]],
         "arbitration_mbit_s": t["arbitration_mbit_s"], "data_mbit_s": t["data_mbit_s"]})).transform_filter(
-        "datum.arbitration_mbit_s == arbitration_mbit_s && datum.data_mbit_s == data_mbit_s").mark_point(
+        matches({"arbitration_mbit_s": "arbitration_mbit_s", "data_mbit_s": "data_mbit_s"})).mark_point(
         shape="diamond", size=150, filled=True).encode(x=x, y="measured_per_s:Q", color="format:N",
                                                        tooltip=["format:N", "measured_per_s:Q",
                                                                 "arbitration_mbit_s:Q", "data_mbit_s:Q"])

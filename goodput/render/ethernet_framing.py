@@ -10,7 +10,7 @@ from .. import data, ethernet
 from ..symbols import ModelSymbol
 from .calculation import Calculation, Output
 from .charts import Slider, live_model
-from .vega import vega_expr
+from .vega import is_value, vega_expr
 
 __all__ = ["FRAME_SIZES", "VLAN", "CONVENTION", "calculation", "explore_chart", "keystone_chart"]
 
@@ -104,6 +104,6 @@ def keystone_chart() -> alt.LayerChart:
     base = alt.Chart(long).encode(x=x, y=alt.Y("gbit_s:Q", title="Gbit/s, 20 bytes per packet counted"),
                                   color=alt.Color("series:N", title=None))
     return alt.layer(
-        base.transform_filter("datum.series !== 'measured'").mark_line(strokeDash=[5, 3]),
-        base.transform_filter("datum.series === 'measured'").mark_point(filled=True, size=60),
+        base.transform_filter(f"!({is_value('series', 'measured')})").mark_line(strokeDash=[5, 3]),
+        base.transform_filter(is_value("series", "measured")).mark_point(filled=True, size=60),
     ).properties(width=520, height=240, title="10GbE, 512 packets (KeyStone II §9)")

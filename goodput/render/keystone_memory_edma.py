@@ -20,6 +20,7 @@ from .. import bus, data
 from ..symbols import maker
 from .calculation import Calculation, Output
 from .charts import Choice, Slider, live_model
+from .vega import column, is_value, matches, vega_expr
 
 __all__ = ["BASIS", "linear_parts", "scenario_rows", "scenario_chart", "scenario_table", "measured_share_table",
            "port_table", "copy_rows", "calculation", "copy_chart", "COPY_ENDPOINTS", "guidance_frame", "index_chart"]
@@ -53,8 +54,8 @@ def _limit_rows(key: dict, limits: dict[str, sp.Expr]) -> list[dict]:
     for name, expr in limits.items():
         shown = "CorePac slave port" if name.startswith("CorePac") else name
         row = {**key, "limit": shown, "endpoint": name}
-        for (column, _, _), part in zip(_PARTS, linear_parts(expr)):
-            row[f"{column}_n"], row[f"{column}_d"] = int(part.p), int(part.q)
+        for (part_name, _, _), part in zip(_PARTS, linear_parts(expr)):
+            row[f"{part_name}_n"], row[f"{part_name}_d"] = int(part.p), int(part.q)
         rows.append(row)
     return rows
 
@@ -72,9 +73,14 @@ def _sliders(*names):
     return [Slider(bus.PARAMETERS[n]) for n in names]
 
 
+_LIMIT, _BOUND = symbol("L", positive=True), symbol("L_min", positive=True)
+#: A limit binds when it is the lowest of its case's, up to the rounding of the sum that made it.
+_BINDS = sp.Le(_LIMIT, _BOUND * (1 + sp.Rational(1, 10**9)))
+
+
 def _binding(chart: alt.Chart, group: str) -> alt.Chart:
     return (chart.transform_joinaggregate(bound_mb_s="min(limit_mb_s)", groupby=[group])
-            .transform_calculate(binds="datum.limit_mb_s <= datum.bound_mb_s * (1 + 1e-9)"))
+            .transform_calculate(binds=vega_expr(_BINDS, fields={_LIMIT: "limit_mb_s", _BOUND: "bound_mb_s"})))
 
 
 def scenario_chart() -> alt.LayerChart:
@@ -87,13 +93,13 @@ def scenario_chart() -> alt.LayerChart:
                       name="edma_scenarios")
     base = _binding(live.base, "case")
     y = alt.Y("case:N", sort=None, title=None)
-    measured = base.transform_filter("datum.limit == 'transfer controllers'").mark_bar(
+    measured = base.transform_filter(is_value("limit", "transfer controllers")).mark_bar(
         color="#ccc").encode(y=y, x=alt.X("measured_mb_s:Q", title="MB/s"),
                              tooltip=["case:N", "measured_mb_s:Q"])
     limits = base.mark_point(size=70).encode(
         y=y, x=alt.X("limit_mb_s:Q", scale=alt.Scale(domain=[0, 40000], clamp=True)),
         color=alt.Color("limit:N", title="limit"),
-        fill=alt.condition("datum.binds", alt.Color("limit:N"), alt.value("white")),
+        fill=alt.condition(column("binds"), alt.Color("limit:N"), alt.value("white")),
         tooltip=["case:N", "limit:N", alt.Tooltip("limit_mb_s:Q", format=".0f"),
                  alt.Tooltip("bound_mb_s:Q", format=".0f", title="bound")])
     return live.figure(measured, limits,
@@ -161,7 +167,7 @@ def calculation() -> Calculation:
         fields=_FIELDS,
         inputs=_sliders("tcs", "tc_width_bits", "tc_clock_divider", "cpu_clock_mhz", "ddr3_mtps", "ddr3_width_bits"),
         outputs=[Output("limit_mb_s", _VALUE, "limit", "MB/s", 1)], numeric=numeric, choices=choices,
-        row_filter="datum.endpoint_a == endpoint_a && datum.endpoint_b == endpoint_b")
+        row_filter=matches({"endpoint_a": "endpoint_a", "endpoint_b": "endpoint_b"}))
 
 
 def copy_chart() -> alt.VConcatChart:
@@ -170,11 +176,11 @@ def copy_chart() -> alt.VConcatChart:
     calc = calculation()
     live = calc.live()
     base = _binding(live.base.transform_filter(
-        "datum.endpoint_a == endpoint_a && datum.endpoint_b == endpoint_b"), "endpoint_a")
+        matches({"endpoint_a": "endpoint_a", "endpoint_b": "endpoint_b"})), "endpoint_a")
     bars = base.mark_bar().encode(
         y=alt.Y("limit:N", sort=None, title=None),
         x=alt.X("limit_mb_s:Q", title="MB/s"),
-        color=alt.condition("datum.binds", alt.value("#c0392b"), alt.value("#999")),
+        color=alt.condition(column("binds"), alt.value("#c0392b"), alt.value("#999")),
         tooltip=["limit:N", alt.Tooltip("limit_mb_s:Q", format=".0f"), alt.Tooltip("bound_mb_s:Q", format=".0f")])
     return calc.view(live, bars, title="Your copy: its limits (red = the one that binds)")
 

@@ -10,6 +10,7 @@ from .. import coding
 from .calculation import Calculation, Output
 from .charts import Choice, Slider
 from .formula import substituted_latex
+from .vega import matches
 
 __all__ = ["codes_table", "efficiency_latex", "calculation", "explore_chart", "efficiency_table", "common_links_table"]
 
@@ -75,7 +76,7 @@ def explore_chart(code: str = "8b10b") -> alt.VConcatChart:
     bars = live.base.mark_bar().encode(
         y=y,
         x=alt.X("goodput_gbit_s:Q", title="data bit rate, one direction (Gbit/s)"),
-        color=alt.condition("datum.code === code", alt.value(SELECTED), alt.value(OTHER)),
+        color=alt.condition(matches({"code": "code"}), alt.value(SELECTED), alt.value(OTHER)),
         tooltip=tooltip,
     )
     ceiling = live.base.mark_rule(strokeDash=[4, 3], color="#555").encode(

@@ -9,6 +9,7 @@ import pandas as pd
 from .. import pcie
 from .calculation import Calculation, Output
 from .charts import Slider
+from .vega import matches
 
 __all__ = ["measured_vs_model_chart", "latency_calculation", "calculation", "latency_chart", "latency_fit_table",
            "measured_over_model_table", "above_ceiling_table"]
@@ -105,7 +106,7 @@ def latency_chart(kind: str) -> alt.VConcatChart:
     measured = alt.Chart(_back_to_back_points(kind)).mark_point(filled=True, size=40).encode(
         x=x, y=alt.Y("measured_gbit_s:Q", title="Gbit/s (AN3935's both-direction count)"),
         color=alt.Color("series:N", title=None),
-        opacity=alt.condition("datum.dma_channels == in_flight", alt.value(1.0), alt.value(0.35)),
+        opacity=alt.condition(matches({"dma_channels": "in_flight"}), alt.value(1.0), alt.value(0.35)),
         tooltip=["series:N", "size_bytes:Q", "measured_gbit_s:Q"],
     )
     model = live.base.mark_line(color="black").encode(

@@ -16,6 +16,7 @@ from ..params import Parameter
 from ..symbols import maker
 from .calculation import Calculation, Output
 from .charts import Slider, live_model
+from .vega import column, lookup
 
 __all__ = ["SLIDERS", "slider_values_to_link", "live_exprs", "calculation", "explore_chart", "breakdown_chart",
            "explore_sizes", "pcie_generations_table", "dllp_share_table"]
@@ -147,7 +148,7 @@ def calculation() -> Calculation:
                  Output("read_gbit_s", exprs["read_gbit_s"], "reads, both ways", "Gbit/s"),
                  Output("bit_rate_gbit_s", pcie.generation_bit_rate_expr(flit_bytes), "bit rate after the line code",
                         "Gbit/s")],
-        numeric=numeric, row_filter="datum.tabled", headline={"size_bytes": 1024})
+        numeric=numeric, row_filter=column("tabled"), headline={"size_bytes": 1024})
 
 
 def explore_chart() -> alt.VConcatChart:
@@ -162,7 +163,8 @@ def explore_chart() -> alt.VConcatChart:
         y=alt.Y("gbit_s:Q", title="payload goodput, one direction (Gbit/s)"),
         color=alt.Color("transfer:N", title=None,
                         scale=alt.Scale(domain=["write_gbit_s", "read_gbit_s"], range=["#1f77b4", "#d62728"]),
-                        legend=alt.Legend(labelExpr="datum.label === 'write_gbit_s' ? 'writes' : 'reads, both ways'")),
+                        legend=alt.Legend(labelExpr=lookup("label", {"write_gbit_s": "writes",
+                                                                       "read_gbit_s": "reads, both ways"}))),
         tooltip=[alt.Tooltip("size_bytes:Q", title="bytes"), alt.Tooltip("transfer:N"),
                  alt.Tooltip("gbit_s:Q", format=".3f", title="Gbit/s")],
     )
@@ -186,18 +188,16 @@ def breakdown_chart() -> alt.LayerChart:
               "dllp_bytes": "ACK and UpdateFC DLLPs", "skp_bytes": "SKP ordered sets",
               "encoding_bytes": "line code"}
     bar = live.base.transform_fold(parts, as_=["part", "line_bytes"]).transform_calculate(
-        share="datum.line_bytes"
+        share=column("line_bytes")
     ).mark_bar().encode(
         x=alt.X("line_bytes:Q", stack="normalize", title="share of the line bytes of one write",
                 axis=alt.Axis(format="%")),
         y=alt.Y("case:N", title=None),
         color=alt.Color("part:N", sort=parts, title=None,
-                        legend=alt.Legend(labelExpr=" || ".join(
-                            f"(datum.label === '{k}' ? '{v}' : '')" for k, v in labels.items()))),
+                        legend=alt.Legend(labelExpr=lookup("label", labels))),
         order=alt.Order("part_order:Q"),
         tooltip=[alt.Tooltip("part:N"), alt.Tooltip("line_bytes:Q", format=".1f", title="line bytes")],
-    ).transform_calculate(part_order=" + ".join(
-        f"(datum.part === '{k}' ? {i} : 0)" for i, k in enumerate(parts)))
+    ).transform_calculate(part_order=lookup("part", {k: i for i, k in enumerate(parts)}, 0))
     return live.figure(bar, height=60,
                        title="Where the line bytes of one write go (the same on any number of lanes: each "
                              "lane carries its share of every part)")

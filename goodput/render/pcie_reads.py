@@ -9,6 +9,7 @@ import pandas as pd
 from .. import pcie
 from .calculation import Calculation, Output
 from .charts import Slider
+from .vega import column
 
 __all__ = ["calculation", "reads_chart", "ahb_delays_chart", "test14_chart", "trace_timeline_chart",
            "intel_examples_table"]
@@ -53,7 +54,7 @@ def reads_chart() -> alt.VConcatChart:
     writes = live.base.mark_line(color="#1f77b4", strokeDash=[5, 3]).encode(
         x=x, y="write_mbyte_s:Q",
         tooltip=["size_bytes:Q", alt.Tooltip("write_mbyte_s:Q", format=".3f", title="writes (MB/s)")])
-    measured = live.base.transform_filter("isValid(datum.measured_mbyte_s)").mark_point(
+    measured = live.base.transform_filter(f"isValid({column('measured_mbyte_s')})").mark_point(
         filled=True, size=60, color="black").encode(
         x=x, y="measured_mbyte_s:Q",
         tooltip=["size_bytes:Q", alt.Tooltip("measured_mbyte_s:Q", title="Test 15, measured (MB/s)")])

@@ -10,6 +10,7 @@ from ..params import DEFAULT
 from ..precision import stable
 from .calculation import Calculation, Output
 from .charts import Slider
+from .vega import matches
 
 __all__ = ["SIZES", "field_table", "field_sources", "class_table", "swrite_table", "rate_table", "explore_rows",
            "calculation", "explore_chart", "fit_table", "fit_chart", "regime_table", "proportional_table"]
@@ -123,7 +124,7 @@ def explore_chart() -> alt.VConcatChart:
         x=x, y=alt.Y("model_gbit_s:Q", title="goodput (Gbit/s)"), color=color,
         tooltip=["transaction:N", "size_bytes:Q", alt.Tooltip("model_gbit_s:Q", format=".3f")])
     points = alt.Chart(_measured_rows()).transform_filter(
-        "datum.lanes == lanes && datum.phy_gbaud == line_rate_gbaud").mark_point(filled=True).encode(
+        matches({"lanes": "lanes", "phy_gbaud": "line_rate_gbaud"})).mark_point(filled=True).encode(
         x=x, y="measured_gbit_s:Q", color=color, shape=alt.Shape("memory:N", title="measured"),
         tooltip=["table:N", "transaction:N", "memory:N", "size_bytes:Q", "measured_gbit_s:Q"])
     return calc.view(live, model, points,

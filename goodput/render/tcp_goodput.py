@@ -8,6 +8,7 @@ import pandas as pd
 from .. import data, tcp
 from .calculation import Calculation, Output
 from .charts import Slider
+from .vega import matches
 
 __all__ = ["MESSAGE_SIZES", "calculation", "explore_chart", "ndk_table", "ndk_load_chart", "cpsw_table", "udp_table"]
 
@@ -46,7 +47,7 @@ def explore_chart() -> alt.VConcatChart:
     ndk = alt.Chart(pd.DataFrame({"message_bytes": t["frame_bytes"], "line_rate_mbit_s": t["line_rate_mbit_s"],
                                   "mbit_s": t["throughput_kbit_s"] / 1000, "operation": t["operation"],
                                   "device": t["device"]})).transform_filter(
-        "datum.line_rate_mbit_s == line_rate_mbit_s").mark_point(filled=True, opacity=0.6).encode(
+        matches({"line_rate_mbit_s": "line_rate_mbit_s"})).mark_point(filled=True, opacity=0.6).encode(
         x=x, y="mbit_s:Q", color=alt.Color("operation:N", title=f"NDK, {data.single(t, 'frame_bytes')} B"),
         tooltip=["device:N", "operation:N", "mbit_s:Q", "message_bytes:Q", "line_rate_mbit_s:Q"])
     return calc.view(live, stream, per_write, ndk,

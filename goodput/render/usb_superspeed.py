@@ -9,6 +9,7 @@ from .. import coding, data, usb
 from ..precision import stable
 from .calculation import Calculation, Output
 from .charts import Slider
+from .vega import vega_expr
 
 __all__ = ["PACKET_SIZES", "generations_table", "breakdown_table", "published_context", "calculation",
            "explore_chart"]
@@ -89,7 +90,7 @@ def calculation() -> Calculation:
         cases=cases, shown={"gen": "generation", "packet_bytes": "packet payload (bytes)"},
         fields={usb.generation: "generation", usb.payload: "packet_bytes"},
         inputs=[Slider(p["transfer_bytes"]), Slider(p["burst"]), Slider(p["link_commands"])],
-        outputs=outputs, numeric=numeric, row_filter="datum.packet_bytes >= 64",
+        outputs=outputs, numeric=numeric, row_filter=vega_expr(usb.payload >= 64, fields={usb.payload: "packet_bytes"}),
         headline={"generation": 1, "packet_bytes": usb.MAX_PACKET_BYTES})
 
 

@@ -10,7 +10,8 @@ that fails silently in the page.
 
 from __future__ import annotations
 
-from typing import Mapping
+import json
+from typing import Any, Mapping
 
 import sympy as sp
 from sympy.printing.jscode import JavascriptCodePrinter
@@ -129,3 +130,36 @@ def vega_expr(expr: sp.Expr, fields: Mapping[sp.Symbol, str] | None = None,
               params: Mapping[sp.Symbol, str] | None = None) -> str:
     """``expr`` as a one-line Vega expression (see :class:`VegaPrinter`)."""
     return VegaPrinter(fields, params).doprint(sp.sympify(expr)).replace("\n", " ")
+
+
+def column(name: str) -> str:
+    """A datum's column in a Vega expression: ``datum.lanes``."""
+    if not name.isidentifier():
+        raise ValueError(f"column {name!r} is not a name a Vega expression can write as datum.NAME")
+    return f"datum.{name}"
+
+
+def matches(columns: Mapping[str, str]) -> str:
+    """True where each datum's column equals a control's signal, column -> signal
+    (``{"lanes": "lanes"}`` -> ``datum.lanes == lanes``): measured points shown only where the
+    sliders sit at the conditions the points carry, rows of the cases a choice selects."""
+    if not columns:
+        raise ValueError("matches needs at least one column to compare")
+    return " && ".join(f"{column(c)} == {signal}" for c, signal in columns.items())
+
+
+def is_value(name: str, value: str) -> str:
+    """True where a datum's text column holds ``value``: ``datum.series === 'measured'``."""
+    return f"{column(name)} === {json.dumps(value)}"
+
+
+def lookup(name: str, table: Mapping[str, Any], otherwise: Any = "") -> str:
+    """The value ``table`` gives a datum's ``name`` (text keys), ``otherwise`` for any other: a legend's
+    labels, or the order of stacked parts."""
+    out = json.dumps(otherwise)
+    for key, value in reversed(list(table.items())):
+        out = f"({is_value(name, key)} ? {json.dumps(value)} : {out})"
+    return out
+
+
+__all__ += ["column", "matches", "is_value", "lookup"]
