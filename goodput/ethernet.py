@@ -212,12 +212,12 @@ def _rate_note(printed: str, exact: float) -> str:
     whole = math.floor(exact)
     if checks.classify(printed, exact) == "rounding":
         how = "cuts it to" if int(printed) == whole else "rounds it up to"
-        return f"exactly {{model:.2f}} frames/s; the RFC {how} a whole number, {{published}}."
+        return f"Exactly {{model:.2f}} frames/s; the RFC {how} a whole number, {{published}}."
     for near in (whole, whole + 1):
         if sorted(printed) == sorted(str(near)) and printed != str(near):
-            return (f"exactly {{model:.2f}} frames/s, {near} cut or rounded; the RFC prints {{published}}, "
+            return (f"Exactly {{model:.2f}} frames/s, {near} cut or rounded; the RFC prints {{published}}, "
                     f"the same digits in another order.")
-    return "exactly {model:.2f} frames/s; the RFC prints {published}, which is neither that cut nor rounded."
+    return "Exactly {model:.2f} frames/s; the RFC prints {published}, which is neither that cut nor rounded."
 
 
 @checks.provider("ethernet-framing")
