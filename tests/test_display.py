@@ -2,6 +2,7 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from goodput.render.display import frame_html
 
@@ -42,3 +43,16 @@ def test_numbers_printed_as_text_are_right_aligned_too():
                                     "status": ["erratum", "ok"]}))
     assert '<th style="text-align: right">published</th>' in text and '<th style="text-align: right">share</th>' in text
     assert '<th style="text-align: left">status</th>' in text
+
+
+def test_prose_says_numbers_and_shares_in_words():
+    from goodput.render.display import count, number, part, tenths
+
+    assert (number(3), number(13), count(1, "row"), count(2, "row")) == ("three", "13", "one row", "two rows")
+    assert (part(0.176), part(0.26), part(0.5)) == ("a sixth", "a quarter", "a half")
+    assert (tenths(0.93), tenths(0.96), tenths(0.96, down=True), tenths(0.04), tenths(0.12)) == \
+        ("nine tenths", "all", "nine tenths", "no", "one tenth")
+    with pytest.raises(ValueError, match="not near"):
+        part(0.01)
+    with pytest.raises(ValueError, match="from 0 to 1"):
+        tenths(1.5)

@@ -20,7 +20,7 @@ import re
 import numpy as np
 import pandas as pd
 
-__all__ = ["frame_html", "show_frames", "prose", "count"]
+__all__ = ["frame_html", "show_frames", "prose", "number", "count", "part", "tenths"]
 
 _RIGHT = ' style="text-align: right"'
 _LEFT = ' style="text-align: left"'
@@ -91,11 +91,36 @@ def show_frames() -> None:
 _SMALL = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 
 
+def number(n: int) -> str:
+    """A whole number as prose writes it: ``3`` -> ``"three"``, digits from 13."""
+    n = int(n)
+    return _SMALL[n] if 0 <= n < len(_SMALL) else str(n)
+
+
 def count(n: int, noun: str, plural: str | None = None) -> str:
     """``n`` things in words as prose writes them: ``count(3, "row")`` -> ``"three rows"``, digits from 13."""
-    n = int(n)
-    word = _SMALL[n] if 0 <= n < len(_SMALL) else str(n)
-    return f"{word} {noun if n == 1 else plural or noun + 's'}"
+    return f"{number(n)} {noun if int(n) == 1 else plural or noun + 's'}"
+
+
+_PARTS = {2: "a half", 3: "a third", 4: "a quarter", 5: "a fifth", 6: "a sixth", 7: "a seventh", 8: "an eighth",
+          9: "a ninth", 10: "a tenth"}
+
+
+def part(share: float) -> str:
+    """The unit fraction nearest ``share`` (between a tenth and a half), as prose says it: ``0.176`` ->
+    ``"a sixth"``."""
+    n = round(1 / share)
+    if n not in _PARTS:
+        raise ValueError(f"{share!r} is not near a half, a third ... or a tenth")
+    return _PARTS[n]
+
+
+def tenths(share: float, down: bool = False) -> str:
+    """``share`` (0 to 1) in tenths, as prose says it, rounded (or cut, ``down``): ``0.93`` -> ``"nine tenths"``."""
+    k = int(10 * share) if down else round(10 * share)
+    if not 0 <= k <= 10:
+        raise ValueError(f"{share!r} is not a share from 0 to 1")
+    return {0: "no", 10: "all", 1: "one tenth"}.get(k, f"{number(k)} tenths")
 
 
 def prose(text: str):
