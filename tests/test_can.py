@@ -6,6 +6,7 @@ import sympy as sp
 from goodput import can, checks, data
 from goodput.errors import ParameterError
 from goodput.render import can_fd as can_charts
+from goodput.render import tables
 
 from command import call
 
@@ -167,7 +168,10 @@ def test_the_kernels_published_lengths_are_the_model_with_no_and_with_worst_stuf
     published = data.load("linux-can-length")
     assert [c.published for c in items] == published.attrs["printed"]["bits"]
     assert len(items) == 8 and {c.status for c in items} == {"ok"}
-    assert can_charts.checks_table("linux-can-length")["published"].tolist() == [c.published for c in items]
+    shown = tables.checks_table("can-fd", resource="linux-can-length")
+    assert shown["published"].tolist() == [c.published for c in items]
+    with pytest.raises(KeyError, match="no checks of 'nope'"):
+        tables.checks_table("can-fd", resource="nope")
 
 
 def test_a_classical_frame_takes_its_bits_at_the_nominal_rate():

@@ -6,13 +6,12 @@ import altair as alt
 import pandas as pd
 import sympy as sp
 
-from .. import can, checks, data
-from . import tables
+from .. import can, data
 from .calculation import Calculation, Output
 from .charts import Slider
 from .vega import matches, vega_expr
 
-__all__ = ["budget_table", "calculation", "checks_table", "classical_fields_table", "explore_chart", "messages_per_s_expr"]
+__all__ = ["budget_table", "calculation", "classical_fields_table", "explore_chart", "messages_per_s_expr"]
 
 
 #: What each step of the budget adds, by :func:`goodput.can.budget_bits_exprs`' key.
@@ -40,12 +39,6 @@ def budget_table() -> pd.DataFrame:
         rows.append({"frame": r.frame_type, "step": "implied share of the worst-case stuff bits",
                      "us per message": "", "messages/s": "", "share": f"{share:.0%}"})
     return pd.DataFrame(rows)
-
-
-def checks_table(resource: str) -> pd.DataFrame:
-    """The chapter's source checks of one published table (:func:`goodput.render.tables.checks_table`)."""
-    shown = tables.checks_table("can-fd")
-    return shown[[c.resource == resource for c in checks.collect("can-fd")]].reset_index(drop=True)
 
 
 def classical_fields_table() -> pd.DataFrame:

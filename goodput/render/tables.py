@@ -20,9 +20,14 @@ def checks_summary(chapter: str) -> pd.DataFrame:
     return counts.reindex(columns=list(checks.STATUSES), fill_value=0).reset_index()
 
 
-def checks_table(chapter: str, only_problems: bool = False) -> pd.DataFrame:
-    """A chapter's source checks, one row each (or only those not ``ok``), as a reader compares them."""
+def checks_table(chapter: str, only_problems: bool = False, resource: str | None = None) -> pd.DataFrame:
+    """A chapter's source checks, one row each (or only those not ``ok``, or only those of one published
+    table, ``resource``), as a reader compares them."""
     frame = checks.to_frame(checks.collect(chapter))
+    if resource is not None:
+        if resource not in set(frame["resource"]):
+            raise KeyError(f"chapter {chapter!r} has no checks of {resource!r}")
+        frame = frame[frame["resource"] == resource].reset_index(drop=True)
     if only_problems:
         frame = frame[frame["status"] != "ok"].reset_index(drop=True)
     shown = pd.DataFrame({
