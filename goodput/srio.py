@@ -38,7 +38,7 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from . import checks, coding, data
+from . import checks, coding, data, pieces
 from .command import Arg, Command, Ranged, report_lines
 from .errors import ParameterError
 from .fit import Bound, Fit, Hockney, fit, hockney
@@ -54,7 +54,7 @@ __all__ = ["payload", "id_bits", "control_symbols", "address_bits", "MAX_PAYLOAD
            "address_field_bytes_expr", "logical_header_expr", "fields", "crc_form", "packet_form", "wire_form",
            "goodput_form", "header_bytes_expr", "crc_bytes_expr", "packet_bytes_expr", "link_packet_bytes_expr",
            "wire_bytes_expr", "overhead_bytes_expr", "stream_rate_expr", "goodput_expr", "transfer", "acks",
-           "transfer_goodput_expr", "predict_mbit_s", "logical_header", "overhead_bytes", "packet_bytes",
+           "transfer_goodput_expr", "transfer_wire_expr", "predict_mbit_s", "logical_header", "overhead_bytes", "packet_bytes",
            "wire_bytes", "goodput_gbit_s", "evaluate", "measured", "SeriesFit", "fit_series", "fits",
            "hockney_fit"]
 
@@ -318,13 +318,19 @@ transfer = symbol("S", positive=True, integer=True)  #: transfer size, bytes
 acks = symbol("a", nonnegative=True, integer=True)  #: acknowledgements of the other direction per packet
 
 
-def transfer_goodput_expr() -> sp.Expr:
-    """Goodput (Gbit/s) of transfers of ``S`` bytes, exact when ``S`` is at most 256 or a multiple of it:
-    every packet carries ``min(S, 256)`` bytes and ``a`` acknowledgements ride along. The class follows the
-    line rate ``R``, the logical header the transaction (``F`` and ``alpha``) and the address width ``X``."""
-    p = sp.Min(transfer, MAX_PAYLOAD_BYTES)
+def transfer_wire_expr() -> sp.Expr:
+    """Wire bytes of a transfer of ``S`` bytes: full packets of 256 bytes and one for the rest
+    (:func:`goodput.pieces.cut`), each with its ``c`` control symbols and the ``a`` acknowledgements of
+    the other direction that ride along. The logical header follows the transaction (``F`` and
+    ``alpha``) and the address width ``X``; the class's values are left as symbols."""
     wire = (_wire() + symbol_bytes * acks).subs(_logical, logical_header_expr()).subs(A, address_field_bytes_expr())
-    return (stream_rate_expr() * p / wire.subs(payload, p)).subs(class_values(None))
+    return pieces.cut(transfer, MAX_PAYLOAD_BYTES, wire, payload)
+
+
+def transfer_goodput_expr() -> sp.Expr:
+    """Goodput (Gbit/s) of back-to-back transfers of ``S`` bytes (:func:`transfer_wire_expr`); the
+    class follows the line rate ``R``."""
+    return (stream_rate_expr() * transfer / transfer_wire_expr()).subs(class_values(None))
 
 
 def _kind(kind: str) -> Kind:

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 import sympy as sp
 
-from . import checks, data, ethernet
+from . import checks, data, ethernet, pieces
 from .command import Arg, Command, Ranged, report_lines
 from .errors import ParameterError
 from .params import DEFAULT, Parameter
@@ -88,17 +88,9 @@ def segment_wire_expr() -> sp.Expr:
     return packet_wire_expr().subs(_payload, TCP_HEADER_BYTES + tcp_options + _payload)
 
 
-def _cut_wire(total: sp.Expr, most: sp.Expr, wire: sp.Expr) -> sp.Expr:
-    """Byte times of ``total`` bytes cut into pieces of at most ``most`` bytes, each taking ``wire``
-    (an expression of its size ``p``): ``floor(total / most)`` full pieces and one for the rest, if any."""
-    full = sp.floor(total / most)
-    rest = total - full * most
-    return full * wire.subs(_payload, most) + sp.Piecewise((wire.subs(_payload, rest), rest > 0), (0, True))
-
-
 def message_wire_expr() -> sp.Expr:
     """Byte times of one message: ``floor(M / MSS)`` full segments and one for the rest, if any."""
-    return _cut_wire(message, mss_expr(), segment_wire_expr())
+    return pieces.cut(message, mss_expr(), segment_wire_expr(), _payload)
 
 
 def message_goodput_expr() -> sp.Expr:
@@ -212,7 +204,7 @@ def fragment_payload_expr() -> sp.Expr:
 def datagram_wire_expr() -> sp.Expr:
     """Byte times of one UDP datagram of ``M`` payload bytes, cut into IP fragments at the MTU, each
     in a frame of its own."""
-    return _cut_wire(message + UDP_HEADER_BYTES, fragment_payload_expr(), packet_wire_expr())
+    return pieces.cut(message + UDP_HEADER_BYTES, fragment_payload_expr(), packet_wire_expr(), _payload)
 
 
 def datagram_goodput_expr() -> sp.Expr:

@@ -89,6 +89,16 @@ def test_transfer_goodput_expression_matches_evaluate_on_the_table_sizes(rate):
                                                                                                   rel=1e-12)
 
 
+@pytest.mark.parametrize("size", [1, 100, 255, 257, 300, 511, 700, 1000, 4097])
+def test_transfer_goodput_expression_matches_evaluate_between_multiples_of_256(size):
+    expr = srio.transfer_goodput_expr()
+    k = srio.KINDS["nwrite"]
+    exact = expr.subs({coding.line_rate: sp.Rational(5), coding.lanes: 4, srio.transfer: size, srio.id_bits: 16,
+                       srio.control_symbols: 1, srio.address_bits: 34, srio.fixed_logical: k.fixed_logical_bytes,
+                       srio.addressed: 1, srio.acks: 0})
+    assert srio.goodput_gbit_s("nwrite", 5, 4, size) == pytest.approx(float(exact), rel=1e-12)
+
+
 def test_a_partial_last_packet_pays_its_own_overhead():
     r = srio.evaluate("nwrite", 3.125, 1, 300)
     assert r["packets"] == 2
