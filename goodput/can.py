@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import sympy as sp
 
-from . import checks, data
+from . import checks, data, pieces
 from .command import Arg, Command, Ranged, goodput_line, whole
 from .errors import ParameterError
 from .params import DEFAULT, Parameter
@@ -37,7 +37,7 @@ from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "classical", "DATA_LENGTHS",
+__all__ = ["transfer", "padded_length_expr", "transfer_phase_times_expr", "transfer_time_expr", "transfer_time_us", "data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "classical", "DATA_LENGTHS",
            "CLASSICAL_DATA_LENGTHS", "INTERMISSION_BITS", "PARAMETERS",
            "crc_bits_expr", "arbitration_field_bits_expr", "stuff_bits_exprs", "phase_bits_expr", "datasheet_bits_exprs", "datasheet_bits",
            "frame_bits", "phase_time_expr", "frame_time_expr", "budget_bits_exprs", "implied_stuffing_expr", "frame_time",
@@ -52,6 +52,7 @@ data_rate = symbol(r"R_{\mathrm{data}}", positive=True)  #: data bit rate, Mbit/
 stuffing = symbol("s", nonnegative=True)  #: share of the worst-case dynamic stuff bits, 0 to 1
 frame_time = symbol("T", positive=True)  #: a measured time from one frame's SOF to the next's, us
 classical = symbol("c", nonnegative=True, integer=True)  #: 1 for a classical CAN frame, 0 for CAN FD
+transfer = symbol("S", positive=True, integer=True)  #: bytes of one transfer, in as many frames as it takes
 
 DATA_LENGTHS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64)  #: what a DLC can say
 CLASSICAL_DATA_LENGTHS = tuple(range(9))  #: data bytes of a classical frame (a DLC of 9-15 also means 8)
@@ -155,6 +156,24 @@ def implied_stuffing_expr() -> sp.Expr:
 
 def messages_per_s_expr() -> sp.Expr:
     return 1e6 / frame_time_expr()
+
+
+def padded_length_expr(rest: sp.Expr) -> sp.Piecewise:
+    """The data field a frame needs for ``rest`` bytes: the smallest length a DLC can say that holds them."""
+    return sp.Piecewise(*[(n, rest <= n) for n in DATA_LENGTHS[1:-1]], (DATA_LENGTHS[-1], True))
+
+
+def transfer_phase_times_expr() -> tuple[sp.Expr, sp.Expr]:
+    """Time (us) at the arbitration rate and at the data rate of a transfer of ``S`` bytes: full frames
+    of 64 data bytes and one for the rest, padded to a length a DLC can say (:func:`goodput.pieces.cut`)."""
+    nominal, fast = phase_bits_expr()
+    return tuple(pieces.cut(transfer, DATA_LENGTHS[-1], bits / rate, data_bytes, padded_length_expr)
+                 for bits, rate in ((nominal, arbitration_rate), (fast, data_rate)))
+
+
+def transfer_time_expr() -> sp.Expr:
+    """Time (us) of a transfer of ``S`` bytes in CAN FD frames, from its first SOF to the next transfer's."""
+    return sp.Add(*transfer_phase_times_expr())
 
 
 @lru_cache(maxsize=None)
@@ -266,6 +285,19 @@ def evaluate(n: int, extended_id: bool = False, arbitration_mbit_s: float = DEFA
             "stuffing": s, "nominal_bits": nominal, "data_phase_bits": fast, "frame_time_us": t,
             "messages_per_s": 1e6 / t, "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000,
             "efficiency": goodput / rd, "classical": False}
+
+
+def transfer_time_us(size_bytes: int, extended_id: bool = False, arbitration_mbit_s: float = DEFAULT,
+                     data_mbit_s: float = DEFAULT, stuffing_share: float = DEFAULT) -> float:
+    """Time (us) of ``size_bytes`` sent in CAN FD frames: as many full frames of 64 data bytes as fit and
+    one more for the rest, its data field padded to the next length a DLC can say (frame by frame,
+    with :func:`evaluate`)."""
+    if isinstance(size_bytes, bool) or not isinstance(size_bytes, int) or size_bytes < 1:
+        raise ParameterError("size_bytes", size_bytes, "a whole number of bytes, at least 1")
+    full, rest = divmod(size_bytes, DATA_LENGTHS[-1])
+    frames = [DATA_LENGTHS[-1]] * full + ([min(n for n in DATA_LENGTHS if n >= rest)] if rest else [])
+    return sum(evaluate(n, extended_id, arbitration_mbit_s, data_mbit_s, stuffing_share)["frame_time_us"]
+               for n in frames)
 
 
 def _evaluate_classical(n: int, extended_id: bool, arbitration_mbit_s, data_mbit_s, stuffing_share) -> dict:

@@ -220,3 +220,18 @@ def test_the_calculated_table_puts_classical_frames_beside_can_fd():
     fd = calc.evaluate(inputs, cases["CAN FD", "extended", 8])["messages_per_s"]
     assert fd == pytest.approx(can.evaluate(8, True, 0.5, 2, 1)["messages_per_s"])
     assert {r["data_bytes"] for r in cases.values() if r["frame"] == "classical"} == set(range(9))
+
+
+@pytest.mark.parametrize("size", [1, 7, 8, 9, 13, 47, 63, 64, 65, 100, 129, 1000])
+def test_a_transfer_is_full_frames_and_one_padded_frame(size):
+    values = {can.transfer: size, can.extended: 1, can.arbitration_rate: sp.Rational(1, 2), can.data_rate: 2,
+              can.stuffing: sp.Rational(1, 2)}
+    expr = float(can.transfer_time_expr().subs(values))
+    assert can.transfer_time_us(size, True, 0.5, 2, 0.5) == pytest.approx(expr, rel=1e-12)
+    frames = -(-size // 64)
+    assert can.transfer_time_us(size, True, 0.5, 2, 0.5) >= frames * can.evaluate(0, True, 0.5, 2, 0.5)["frame_time_us"]
+
+
+def test_a_transfer_of_nothing_is_refused():
+    with pytest.raises(ParameterError, match="size_bytes"):
+        can.transfer_time_us(0)
