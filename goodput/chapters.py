@@ -91,6 +91,7 @@ class Chapter:
 
 #: Every chapter, in book order.
 CHAPTERS: tuple[Chapter, ...] = (
+    Chapter("choose-a-link", ("choose",)),
     Chapter("line-coding", ("coding",)),
     Chapter("pcie-packets", ("pcie",)),
     Chapter("pcie-reads", ("pcie_transactions",)),

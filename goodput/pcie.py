@@ -70,7 +70,7 @@ __all__ = ["goodput_formula",
     "dllp_share_expr",
     "tlp_time_share_expr",
     "breakdown_exprs",
-    "size_exprs", "generation_bit_rate_expr",
+    "size_exprs", "generation_bit_rate_expr", "transfer_rate_expr",
     "generation_piecewise",
     "FLIT_MODE",
     "LANES",
@@ -266,6 +266,13 @@ def size_exprs(gen, header_dwords, ecrc_on) -> dict[sp.Symbol, sp.Expr]:
     return {header: 4 * header_dwords, cpl_header: sp.Integer(12), framing: packets, ecrc: 4 * ecrc_on, dllp: packets}
 
 
+def transfer_rate_expr() -> sp.Piecewise:
+    """The transfer rate per lane (GT/s) of generation ``g``, as one Piecewise over :data:`GENERATIONS`."""
+    gens = list(GENERATIONS.values())
+    return sp.Piecewise(*[(sp.Float(g.rate_gtps), sp.Le(generation, g.number)) for g in gens[:-1]],
+                        (sp.Float(gens[-1].rate_gtps), True))
+
+
 def generation_bit_rate_expr(flit_bytes=None) -> sp.Expr:
     """Bit rate ``B`` (Gbit/s) of ``N`` lanes of generation ``g``, as Piecewise over :data:`GENERATIONS`.
 
@@ -273,11 +280,8 @@ def generation_bit_rate_expr(flit_bytes=None) -> sp.Expr:
     rate and the code's ``k/n`` chosen by ``g``, so a chart can slide over generations; flit mode
     counts ``flit_bytes`` of each flit as data if given (:func:`generation_piecewise`).
     """
-    gens = list(GENERATIONS.values())
-    rate = sp.Piecewise(*[(sp.Float(g.rate_gtps), sp.Le(generation, g.number)) for g in gens[:-1]],
-                        (sp.Float(gens[-1].rate_gtps), True))
     return coding.bit_rate_expr().subs({
-        coding.line_rate: rate,
+        coding.line_rate: transfer_rate_expr(),
         coding.data_bits: generation_piecewise(coding.efficiency_expr, flit_bytes),
         coding.coded_bits: 1,
     })

@@ -74,7 +74,7 @@ def test_the_page_figure_carries_its_controls_the_chart_and_the_table(calc):
     assert [c["key"] for c in table["columns"]] == ([f"cell_{c}" for c in calc.shown]
                                                     + [f"cell_{o.name}" for o in calc.outputs]
                                                     + ["cell_calculation"])
-    formulas = {t["as"]: t["expr"] for t in table["vega"]["data"][0]["transform"]}
+    formulas = {t["as"]: t["expr"] for t in table["vega"]["data"][0]["transform"] if t["type"] == "formula"}
     assert {o.name: formulas[o.name] for o in calc.outputs} == {o: e for o, e in live.expressions.items()
                                                                  if o in formulas}
     html = figure._repr_html_()

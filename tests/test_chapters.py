@@ -84,10 +84,10 @@ def test_the_calculations_are_the_render_modules_calculation_functions():
 
 
 def test_an_unknown_chapter_or_one_without_a_model_is_named_in_the_error():
-    with pytest.raises(KeyError, match="no chapter 'nope'; chapters: line-coding"):
+    with pytest.raises(KeyError, match="no chapter 'nope'; chapters: choose-a-link, line-coding"):
         chapters.get("nope")
     without = next(c for c in chapters.CHAPTERS if not c.has_calculation())
-    with pytest.raises(KeyError, match=f"{without.id}.*has no model to calculate; chapters with one: line-coding"):
+    with pytest.raises(KeyError, match=f"{without.id}.*has no model to calculate; chapters with one: choose-a-link, line-coding"):
         calculations.get(without.id)
 
 

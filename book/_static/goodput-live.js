@@ -33,6 +33,7 @@
   /* A control's value from text (a typed number, an address parameter): {value} or {error}. */
   function parse(control, text) {
     const raw = String(text).trim();
+    if (control.kind === "links") return parseLinks(control, raw);
     if (control.options) {
       const hit = control.options.find(o => sameValue(o.value, raw));
       return hit ? {value: hit.value} : {error: `${control.label}: ${raw || "nothing"} is not allowed; ${control.allowed}`};
@@ -43,6 +44,50 @@
       return {error: `${control.label}: ${raw || "nothing"} is not allowed; ${control.allowed}`};
     }
     return {value: number};
+  }
+
+  // --- a list of links (goodput.render.charts.LinkList) ----------------------------------------
+
+  /* "pcie:3:4:256:0,srio:5:4:0": each link's family and its settings' values, as goodput.choose.encode writes. */
+  function parseLinks(control, raw) {
+    const links = [];
+    for (const item of raw.split(",").filter(Boolean)) {
+      const [key, ...values] = item.split(":");
+      const family = control.families.find(f => f.key === key);
+      if (!family || values.length !== family.settings.length) {
+        return {error: `${control.label}: ${item} is not allowed; ${control.allowed}`};
+      }
+      const chosen = {};
+      for (const [i, setting] of family.settings.entries()) {
+        const option = setting.options.find(o => sameValue(o.value, values[i]));
+        if (!option) return {error: `${control.label}: ${setting.label} ${values[i]} is not allowed in ${item}`};
+        chosen[setting.name] = option.value;
+      }
+      links.push({family, chosen});
+    }
+    return {value: links.map(encodeLink).join(","), links};
+  }
+
+  function encodeLink(link) {
+    return [link.family.key, ...link.family.settings.map(s => String(link.chosen[s.name]))].join(":");
+  }
+
+  /* The chart's rows for a list of links: what goodput.render.choose_a_link.curve_rows writes. */
+  function linkRows(control, value) {
+    const parsed = parseLinks(control, value);
+    return (parsed.links || []).map(({family, chosen}) => Object.assign({
+      family: family.index,
+      link: family.title + " " + family.settings.map(s => s.options.find(o => sameValue(o.value, chosen[s.name])).label).join(", "),
+    }, chosen, {max_size: family.maxSize}, control.extra));
+  }
+
+  /* Each inline dataset of ``spec`` named ``name`` (in any layer or view), so its values can be replaced. */
+  function namedData(spec, name, found = []) {
+    if (spec && typeof spec === "object") {
+      if (spec.data && spec.data.name === name && Array.isArray(spec.data.values)) found.push(spec.data);
+      for (const key of ["layer", "vconcat", "hconcat", "concat"]) (spec[key] || []).forEach(s => namedData(s, name, found));
+    }
+    return found;
   }
 
   function declare(control) {
@@ -133,6 +178,9 @@
   function prepare(spec, figure, el) {
     spec = JSON.parse(JSON.stringify(spec));
     if (figure) {
+      for (const control of figure.spec.controls.filter(c => c.kind === "links")) {
+        namedData(spec, control.dataset).forEach(d => { d.values = linkRows(control, state.get(control.key)); });
+      }
       const bySignal = new Map(figure.spec.controls.map(c => [c.signal, c]));
       for (const param of spec.params || []) {
         const control = bySignal.get(param.name);
@@ -171,6 +219,12 @@
   function applyToView(e) {
     if (!e.view || !e.figure) return Promise.resolve();
     for (const control of e.figure.spec.controls) {
+      if (control.kind === "links") {
+        const value = state.get(control.key);
+        if (e.links !== value && e.links !== undefined) e.view.data(control.dataset, linkRows(control, value));
+        e.links = value;
+        continue;
+      }
       let current;
       try { current = e.view.signal(control.signal); } catch (err) { continue; }
       const value = state.get(control.key);
@@ -334,6 +388,36 @@
             presets.length ? h("span", {class: "goodput-presets", role: "group", "aria-label": "standard values"}, ...presets) : null];
   }
 
+  function linkList(control, labelId, errorEl) {
+    const list = h("ol", {class: "goodput-links", "aria-labelledby": labelId});
+    const current = () => parseLinks(control, state.get(control.key)).links || [];
+    const write = links => { errorEl.textContent = ""; set(control.key, links.map(encodeLink).join(",")); };
+    const row = (link, i) => {
+      const selects = link.family.settings.map(setting => {
+        const el = h("select", {"aria-label": `${link.family.title} ${setting.label}`, onchange: () => {
+          const links = current();
+          links[i].chosen[setting.name] = setting.options[el.selectedIndex].value;
+          write(links);
+        }});
+        el.append(...setting.options.map(o => h("option", {value: String(o.value), text: o.label})));
+        el.value = String(link.chosen[setting.name]);
+        return el;
+      });
+      const remove = h("button", {type: "button", class: "goodput-link-remove", "aria-label": `remove ${link.family.title} link ${i + 1}`,
+                                  text: "Remove", onclick: () => write(current().filter((_, j) => j !== i))});
+      return h("li", {class: "goodput-link"}, h("span", {class: "goodput-link-family", text: link.family.title}), ...selects, remove);
+    };
+    const pick = h("select", {"aria-label": "family of the link to add"});
+    pick.append(...control.families.map(f => h("option", {value: f.key, text: f.title})));
+    const add = h("button", {type: "button", class: "goodput-link-add", text: "Add a link", onclick: () => {
+      const family = control.families.find(f => f.key === pick.value);
+      const chosen = Object.fromEntries(family.settings.map(s => [s.name, s.default]));
+      write([...current(), {family, chosen}]);
+    }});
+    watch(control.key, () => list.replaceChildren(...current().map(row)));
+    return [list, h("span", {class: "goodput-link-adder"}, pick, add)];
+  }
+
   function controlElement(control) {
     const labelId = `goodput-label-${++uid}`;
     const errorEl = h("span", {class: "goodput-error", role: "alert"});
@@ -342,6 +426,7 @@
     if (control.kind === "segmented") body = [segmented(control, labelId)];
     else if (control.kind === "select") body = [select(control, labelId)];
     else if (control.kind === "toggle") body = [toggle(control, labelId)];
+    else if (control.kind === "links") body = linkList(control, labelId, errorEl);
     else body = number(control, labelId, errorEl);
     return h("div", {class: `goodput-control goodput-${control.kind}-control`, "data-key": control.key},
              label, ...body, errorEl);

@@ -51,11 +51,24 @@ class Output:
     title: str
     unit: str
     digits: int = 3
+    #: What each value 0, 1, ... of an output that picks one of a few things is called (a verdict, a
+    #: limit's name): the table shows the name, the workbook a CHOOSE of the names.
+    labels: tuple[str, ...] = ()
 
     @property
     def heading(self) -> str:
         """The column's heading: title and unit."""
         return f"{self.title} ({self.unit})" if self.unit else self.title
+
+    def text(self, value: float) -> str:
+        """The value as the table shows it: its label, or its number to :attr:`digits` decimals."""
+        return self.labels[int(value)] if self.labels else value_text(value, self.digits)
+
+    def cell_vega(self) -> str:
+        """The Vega expression of the table's cell: the datum's label or its number, formatted."""
+        if self.labels:
+            return f"{json.dumps(list(self.labels))}[datum[{json.dumps(self.name)}]]"
+        return f"format(datum[{json.dumps(self.name)}], '.{self.digits}~f')"
 
 
 def value_text(value: float, digits: int) -> str:
@@ -78,6 +91,12 @@ class _Marked(SpreadsheetPrinter):
         super().__init__({s: f"\x00{i}\x00" for i, s in enumerate(symbols)})
         self.symbols = list(symbols)
         self.branches: list[list[tuple[Any, str]]] = []
+
+    def parenthesize(self, item, level, strict=False):
+        """A Piecewise in a product or power in parentheses: its marker stands for a branch that may be a sum."""
+        if isinstance(item, sp.Piecewise):
+            return f"({self._print(item)})"
+        return super().parenthesize(item, level, strict)
 
     def _print_Piecewise(self, expr):
         if expr.args[-1].cond != sp.true:
@@ -159,6 +178,12 @@ class Calculation:
     prefix : str
         Prefix of the page state's keys for the inputs, when another figure on the page has
         inputs of the same names that are not the same quantity (two fits of one model).
+    order : sequence of (output, "ascending" or "descending")
+        The order the page's table shows its rows in, recomputed with the inputs (case order if empty;
+        the Python table keeps the case order).
+    selector : Symbol, optional
+        A case column that picks the branch of every output (which link a row is): the workbook
+        writes each row's own branch only.
     """
 
     chapter: str
@@ -174,8 +199,15 @@ class Calculation:
     row_filter: str = ""
     headline: Mapping[str, Any] = field(default_factory=dict)
     prefix: str = ""
+    order: Sequence[tuple[str, str]] = ()
+    selector: sp.Symbol | None = None
 
     def __post_init__(self):
+        for name, way in self.order:
+            if name not in {o.name for o in self.outputs} or way not in ("ascending", "descending"):
+                raise ValueError(f"{self.chapter}: cannot order rows by {name!r} {way!r}")
+        if self.selector is not None and self.selector not in self.fields:
+            raise ValueError(f"{self.chapter}: the selector {self.selector} is not a case column")
         known = set(self.fields) | {s.parameter.symbol for s in self.inputs}
         for out in self.outputs:
             missing = out.expr.free_symbols - known
@@ -267,12 +299,14 @@ class Calculation:
         columns.append({"key": "cell_calculation", "heading": f"calculation of {self.outputs[0].title}",
                         "kind": "calculation"})
         cells = {f"cell_{c}": f"toString(datum[{json.dumps(c)}])" for c in self.shown}
-        cells.update({f"cell_{o.name}": f"format(datum[{json.dumps(o.name)}], '.{o.digits}~f')"
-                      for o in self.outputs})
+        cells.update({f"cell_{o.name}": o.cell_vega() for o in self.outputs})
         cells["cell_calculation"] = self._formula_vega()
         transforms = [{"type": "formula", "as": name, "expr": expr} for name, expr in live.expressions.items()]
         transforms += [{"type": "formula", "as": name, "expr": expr} for name, expr in cells.items()]
         transforms.append({"type": "formula", "as": "shown", "expr": self.row_filter or "true"})
+        if self.order:
+            transforms.append({"type": "collect", "sort": {"field": [name for name, _ in self.order],
+                                                           "order": [way for _, way in self.order]}})
         signals = [{"name": s.name, "value": self.defaults()[s.name]} for s in self.inputs]
         signals += [{"name": c.name, "value": c.value} for c in self.choices]
         return {"name": self.name, "title": self.title, "columns": columns,
@@ -356,7 +390,7 @@ class Calculation:
         for case in self.records():
             out = self.evaluate(inputs, case)
             row = {title: case[c] for c, title in self.shown.items()}
-            row.update({o.heading: value_text(out[o.name], o.digits) for o in self.outputs})
+            row.update({o.heading: o.text(out[o.name]) for o in self.outputs})
             row["calculation"] = self.formula_text(inputs, case)
             rows.append(row)
         return pd.DataFrame(rows)

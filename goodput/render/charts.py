@@ -25,7 +25,7 @@ from ..params import Parameter
 from ..precision import stable
 from .vega import vega_expr
 
-__all__ = ["Slider", "Choice", "LiveModel", "live_model", "STABLE_DATA"]
+__all__ = ["Slider", "Choice", "LinkList", "LiveModel", "live_model", "STABLE_DATA"]
 
 #: The name of the altair data transformer that every chart's data passes through: altair's
 #: default, after :func:`goodput.precision.stable` has rounded every float, so no chart embeds
@@ -118,6 +118,25 @@ class Choice:
                 **({"labels": list(self.labels)} if self.labels else {}),
             ),
         )
+
+
+@dataclass(frozen=True)
+class LinkList:
+    """A list of link configurations the reader composes (adds, changes, removes), drawn as rows of
+    selects: ``families`` describes what each row may be (:func:`goodput.render.choose_a_link.families`),
+    ``value`` the starting list as :func:`goodput.choose.encode` writes it, ``dataset`` the chart's data
+    the rows replace (each with ``extra`` columns added, the sizes a curve is drawn at)."""
+
+    name: str
+    label: str
+    families: Sequence[dict]
+    value: str
+    dataset: str
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+    def param(self) -> None:
+        """No altair parameter: the rows are the chart's data, not a signal."""
+        return None
 
 
 @dataclass

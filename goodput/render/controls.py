@@ -22,7 +22,7 @@ import math
 from typing import Any
 
 from ..params import Parameter
-from .charts import Choice, Slider
+from .charts import Choice, LinkList, Slider
 
 __all__ = ["SEGMENTS", "LOG_SLIDER_SPAN", "LOG_SLIDER_DEFAULT", "control", "grid_values"]
 
@@ -102,9 +102,13 @@ def _allowed(slider: Slider) -> str:
     return f"{kind} {above} {low:g} to {high:g} {p.unit}".rstrip()
 
 
-def control(item: Slider | Choice, prefix: str = "") -> dict:
+def control(item: Slider | Choice | LinkList, prefix: str = "") -> dict:
     """The description of one control: its state key (``prefix`` + name), the chart signal it
     sets, its label, unit, value and what kind of control shows it."""
+    if isinstance(item, LinkList):
+        return {"key": prefix + item.name, "signal": None, "label": item.label, "unit": "", "value": item.value,
+                "kind": "links", "families": list(item.families), "dataset": item.dataset, "extra": dict(item.extra),
+                "allowed": "links of the families offered, each with one of its settings' values"}
     if isinstance(item, Choice):
         labels = list(item.labels) or list(item.options)
         options = [{"value": v, "label": lab} for v, lab in zip(item.options, labels)]

@@ -96,7 +96,9 @@ class LiveFigure:
                   properties: dict | None = None, **figure) -> "LiveFigure":
         """The figure of ``layers`` (altair charts) with ``controls`` attached once, at the top, and the
         chart sized to its column; ``figure`` goes to the constructor (calculation, prefix, id)."""
-        chart = alt.layer(*layers).properties(**(properties or {})).add_params(*(c.param() for c in controls))
+        params = [p for p in (c.param() for c in controls) if p is not None]
+        chart = alt.layer(*layers).properties(**(properties or {}))
+        chart = chart.add_params(*params) if params else chart
         return cls(chart_for_column(chart), controls, title, **figure)
 
     def spec(self) -> dict:

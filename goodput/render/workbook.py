@@ -25,6 +25,7 @@ import re
 from pathlib import Path
 from typing import Sequence
 
+import sympy as sp
 import xlsxwriter
 from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
 
@@ -128,8 +129,14 @@ def _model(book, calc: Calculation, fmt) -> None:
         names = {s.parameter.symbol: s.name for s in calc.inputs}
         names.update({sym: f"${xl_col_to_name(columns.index(c))}{row + 1}" for sym, c in calc.fields.items()})
         values = calc.evaluate(defaults, case)
+        own = {} if calc.selector is None else {calc.selector: sp.sympify(case[calc.fields[calc.selector]])}
         for k, o in enumerate(calc.outputs):
-            sheet.write_formula(row, first_out + k, spreadsheet_formula(o.expr, names), None, values[o.name])
+            formula = spreadsheet_formula(o.expr.xreplace(own), names)
+            if o.labels:  # the label of the value, as the page shows it
+                names_list = ", ".join('"' + label.replace('"', '""') + '"' for label in o.labels)
+                formula = f"=CHOOSE({formula[1:]}+1, {names_list})"
+            sheet.write_formula(row, first_out + k, formula, None, o.text(values[o.name]) if o.labels
+                                else values[o.name])
     sheet.freeze_panes(HEADER_ROW + 1, 0)
 
 

@@ -1,0 +1,602 @@
+"""Choose a link: every interconnect of the book on one axis, and which of them meets a requirement.
+
+Each link *family* (PCI Express, Serial RapidIO, HyperLink, Ethernet with TCP or UDP, SPI, CAN FD,
+USB 3) is its chapter's model, rewritten by substitution only:
+
+- its **settings** (generation, lanes, line rate, transaction, ...) are the few choices a reader
+  makes, each a symbol the model's expressions already use or a selector between the model's
+  cases (:class:`Setting`); everything else keeps the chapter's default;
+- its **parts** are where the time of one transfer of ``S`` bytes goes, in microseconds: the data
+  itself at the link's raw rate, and each overhead (the line code, packet headers, acknowledgements,
+  gaps, ...), taken from the model's own breakdown of the transfer. They add up to the transfer's
+  time on the link, so the goodput is ``S`` over their sum (MB/s, 10**6 bytes per second) and the
+  **binding limit** is the largest overhead: the one that costs the most time.
+
+:func:`goodput_expr`, :func:`time_expr` and :func:`efficiency_expr` put every family in one expression, chosen by the
+family's index ``k``, for the chapter's chart, its calculated table and its workbook; :func:`solve`
+answers "R MB/s at S-byte transfers, in at most L us each": which of the book's configurations
+(:data:`CATALOG`) meet it, by how much, and what limits each. The tests hold every family to its
+chapter's own numeric function (:attr:`Family.numeric`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Mapping, Sequence
+
+import sympy as sp
+
+from . import can, coding, hyperlink, pcie, spi, srio, tcp, usb
+from .command import Arg, Command, Ranged
+from .errors import ParameterError
+from .params import Parameter
+from .symbols import lambdify, maker
+
+symbol = maker(__name__)
+
+__all__ = ["size", "family", "required_rate", "required_latency", "PARAMETERS", "Setting", "Family", "FAMILIES",
+           "Config", "CATALOG", "LIMITS", "time_parts", "goodput_expr", "time_expr", "config",
+           "goodput_mbyte_s", "time_us", "breakdown_us", "binding", "solve", "MAX_SIZE_BYTES",
+           "RAW_RATE", "LATENCY", "settings", "efficiency_expr", "encode", "decode"]
+
+size = symbol("S", positive=True, integer=True)  #: the transfer, bytes
+family = symbol("k", nonnegative=True, integer=True)  #: which family a configuration belongs to (its index)
+required_rate = symbol(r"R_{\mathrm{req}}", positive=True)  #: the goodput required, MB/s
+required_latency = symbol(r"L_{\mathrm{req}}", positive=True)  #: the longest a transfer may take, us
+
+#: The largest transfer every family can carry (an SRIO DirectIO transfer's limit).
+MAX_SIZE_BYTES = 1 << 20
+
+PARAMETERS = {
+    p.name: p
+    for p in (
+        Parameter("rate_mbyte_s", required_rate, "MB/s", 0.001, 1e6, default=100, step=1,
+                  label="goodput required (MB/s)", exclusive_minimum=True,
+                  presets=((1, "1 MB/s"), (10, "10 MB/s"), (100, "100 MB/s"), (1000, "1 GB/s"))),
+        Parameter("size_bytes", size, "bytes", 1, MAX_SIZE_BYTES, default=4096, step=1,
+                  label="transfer size (bytes)", integer=True,
+                  presets=((64, "64 B"), (512, "512 B"), (4096, "4 KiB"), (65536, "64 KiB"))),
+        Parameter("latency_us", required_latency, "us", 0.001, 1e6, default=1e6, step=1,
+                  label="longest a transfer may take (us)", exclusive_minimum=True,
+                  presets=((1, "1 us"), (10, "10 us"), (100, "100 us"), (1e6, "1 s: no limit"))),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One choice a reader makes for a configuration: its column in the data, the symbol it sets, its
+    allowed values (each with what a reader calls it) and the one a new row starts with."""
+
+    name: str
+    symbol: sp.Symbol
+    label: str
+    options: tuple[tuple[float, str], ...]
+    default: float
+
+    def check(self, value) -> float:
+        values = [v for v, _ in self.options]
+        if value not in values:
+            raise ParameterError(self.name, value, "one of " + ", ".join(f"{v:g}" for v in values))
+        return value
+
+    def text(self, value) -> str:
+        return dict(self.options)[self.check(value)]
+
+
+@dataclass(frozen=True)
+class Family:
+    """A link as this chapter compares it: its chapter's model in the settings a reader chooses.
+
+    ``parts`` maps each share of a transfer's time (``"data"`` first) to its expression in microseconds,
+    in :data:`size` and the settings' symbols; ``numeric(values, size)`` is the chapter's own numeric
+    goodput (MB/s) for the same settings, which the tests hold the parts to; ``max_size`` the largest
+    transfer the link takes (larger ones are left off the chart)."""
+
+    key: str
+    title: str
+    chapter: str
+    settings: tuple[Setting, ...]
+    parts: Mapping[str, sp.Expr]
+    numeric: Callable[[Mapping[str, float], int], float]
+    note: str
+    max_size: int = MAX_SIZE_BYTES
+
+    def __post_init__(self):
+        if next(iter(self.parts)) != "data":
+            raise ValueError(f"{self.key}: the first part is the data's own time")
+        known = {s.symbol for s in self.settings} | {size}
+        for name, expr in self.parts.items():
+            extra = expr.free_symbols - known
+            if extra:
+                raise ValueError(f"{self.key}: part {name!r} uses {', '.join(sorted(map(str, extra)))}, "
+                                 "which no setting sets")
+
+    def time_expr(self) -> sp.Expr:
+        """Time of one transfer on the link, us: the sum of the parts."""
+        return sp.Add(*self.parts.values())
+
+    def goodput_expr(self) -> sp.Expr:
+        """Goodput, MB/s: the transfer's bytes over its time."""
+        return size / self.time_expr()
+
+    def defaults(self) -> dict[str, float]:
+        return {s.name: s.default for s in self.settings}
+
+    def checked(self, values: Mapping[str, float]) -> dict[str, float]:
+        """``values`` (defaults for those missing), each one of its setting's options."""
+        unknown = set(values) - {s.name for s in self.settings}
+        if unknown:
+            raise ParameterError(", ".join(sorted(unknown)), "?", f"a setting of {self.title}: "
+                                 + ", ".join(s.name for s in self.settings))
+        return {s.name: s.check(values.get(s.name, s.default)) for s in self.settings}
+
+    def label(self, values: Mapping[str, float]) -> str:
+        """What a reader calls the configuration: ``PCIe gen 3 x4, MPS 256, writes``."""
+        v = self.checked(values)
+        return f"{self.title} " + ", ".join(s.text(v[s.name]) for s in self.settings)
+
+
+def _us_of_line_bytes(parts: Mapping[str, sp.Expr], line_gbaud: sp.Expr) -> dict[str, sp.Expr]:
+    """Byte times at ``line_gbaud`` Gbaud (all lanes together) as microseconds: 8 bits each."""
+    return {name: 8 * b / (1000 * line_gbaud) for name, b in parts.items()}
+
+
+def _choose(selector: sp.Symbol, cases: Sequence[sp.Expr]) -> sp.Expr:
+    """``cases[i]`` where ``selector = i``: one Piecewise, or the expression itself if all agree."""
+    if all(c == cases[0] for c in cases):
+        return cases[0]
+    return sp.Piecewise(*[(c, sp.Eq(selector, i)) for i, c in enumerate(cases[:-1])], (cases[-1], True))
+
+
+def _merge(selector: sp.Symbol, breakdowns: Sequence[Mapping[str, sp.Expr]]) -> dict[str, sp.Expr]:
+    """Breakdowns of the same parts, one per value of ``selector``, as one breakdown."""
+    return {name: _choose(selector, [b[name] for b in breakdowns]) for name in breakdowns[0]}
+
+
+# --- PCI Express (pcie-packets) -----------------------------------------------------------------
+
+#: The transaction a link's configuration moves data with (its family's list: writes or reads, ...).
+transaction = symbol("t", nonnegative=True, integer=True)
+_PCIE_KINDS = ("write", "read")
+#: What the chapter's defaults give the rest: 3-DW headers, no ECRC, an ACK and UpdateFC per 4 TLPs,
+#: no SKP ordered sets, reads of at most 512 bytes per request (the model's defaults).
+_PCIE_LINK = pcie.Link()
+_PCIE_NAMES = {"payload": "data", "tlp_overhead": "TLP headers and framing (one per MPS)",
+               "dllp": "ACK and UpdateFC DLLPs", "skp": "SKP ordered sets", "encoding": "line code"}
+
+
+def _pcie_parts() -> dict[str, sp.Expr]:
+    fixed = {pcie.group: int(_PCIE_LINK.dllp.split(":")[1]), pcie.skp: 0, pcie.mrrs: _PCIE_LINK.mrrs,
+             **pcie.size_exprs(pcie.generation, 3, 0),
+             coding.data_bits: pcie.generation_piecewise(lambda c: c.data_bits),
+             coding.coded_bits: pcie.generation_piecewise(lambda c: c.coded_bits)}
+    line = pcie.transfer_rate_expr() * coding.lanes
+    by_kind = []
+    for kind in _PCIE_KINDS:
+        parts = {_PCIE_NAMES[k]: e.subs(fixed) for k, e in pcie.breakdown_exprs(kind, "every").items()}
+        parts = {k: e for k, e in parts.items() if e != 0}
+        by_kind.append(_us_of_line_bytes(parts, line))
+    return {k: v.xreplace({pcie.payload: size}) for k, v in _merge(transaction, by_kind).items()}
+
+
+def _pcie_numeric(v, n):
+    link = pcie.Link(gen=int(v["generation"]), lanes=int(v["lanes"]), mps=int(v["mps"]), mrrs=_PCIE_LINK.mrrs)
+    return 125 * pcie.goodput_gbit_s(_PCIE_KINDS[int(v["transaction"])], link, n)
+
+
+PCIE = Family(
+    "pcie", "PCIe", "pcie-packets",
+    (Setting("generation", pcie.generation, "generation",
+             tuple((g.number, f"gen {g.number}") for g in pcie.GENERATIONS.values()), 3),
+     Setting("lanes", coding.lanes, "lanes", tuple((n, f"x{n}") for n in pcie.LANES[:-1]), 4),
+     Setting("mps", pcie.mps, "max payload size", tuple((n, f"MPS {n}") for n in pcie.SIZES_POW2), 256),
+     Setting("transaction", transaction, "transaction", ((0, "writes"), (1, "reads")), 0)),
+    _pcie_parts(), _pcie_numeric,
+    "3-DW headers, no ECRC, an ACK and UpdateFC per 4 TLPs, no SKP; reads in requests of at most "
+    f"{_PCIE_LINK.mrrs} bytes, their completions counted in the data's direction")
+
+
+# --- Serial RapidIO (srio) ------------------------------------------------------------------------
+
+_SRIO_KINDS = ("nwrite", "nread")
+_SRIO_DEFAULTS = {srio.id_bits: srio.PARAMETERS["id_bits"].default,
+                  srio.address_bits: srio.PARAMETERS["address_bits"].default,
+                  srio.control_symbols: srio.PARAMETERS["control_symbols"].default}
+
+
+def _srio_parts() -> dict[str, sp.Expr]:
+    wire = srio.transfer_wire_expr()
+    q = srio.clock_share
+    on_lanes = wire / (1 - q)
+    bytes_ = {"data": srio.transfer, "packet headers, CRC and control symbols": wire - srio.transfer,
+              "clock compensation": on_lanes - wire,
+              "line code": on_lanes * (coding.coded_bits / coding.data_bits - 1)}
+    parts = _us_of_line_bytes(bytes_, coding.line_rate * coding.lanes)
+    by_kind = []
+    for name in _SRIO_KINDS:  # each transaction's numbers in its own branch: no choice inside a condition
+        k = srio.KINDS[name]
+        values = {**_SRIO_DEFAULTS, srio.fixed_logical: k.fixed_logical_bytes, srio.addressed: int(k.addressed),
+                  srio.acks: k.acks_in_data_direction}
+        by_kind.append({part: e.subs(values).subs(srio.class_values(None)) for part, e in parts.items()})
+    return {part: e.xreplace({srio.transfer: size}) for part, e in _merge(transaction, by_kind).items()}
+
+
+SRIO = Family(
+    "srio", "SRIO", "srio",
+    (Setting("line_rate_gbaud", coding.line_rate, "line rate per lane",
+             tuple((r, f"{r:g} Gbaud") for r in srio.LINE_RATES_GBAUD), 5),
+     Setting("lanes", coding.lanes, "lanes", tuple((n, f"x{n}") for n in srio.LANES), 4),
+     Setting("transaction", transaction, "transaction", ((0, "NWRITE"), (1, "NREAD")), 0)),
+    _srio_parts(),
+    lambda v, n: 125 * srio.goodput_gbit_s(_SRIO_KINDS[int(v["transaction"])], v["line_rate_gbaud"],
+                                           int(v["lanes"]), n),
+    "16-bit device IDs, 34-bit addresses, one control symbol per packet (and an acknowledgement of each "
+    "request for NREAD); 256-byte packets")
+
+
+# --- HyperLink (hyperlink) ------------------------------------------------------------------------
+
+def _hyperlink_parts() -> dict[str, sp.Expr]:
+    code = coding.CODES["8b9b"]
+    packets = hyperlink.packets_expr()
+    on_link = hyperlink.transfer + hyperlink.control * packets
+    bytes_ = {"data": hyperlink.transfer, "control bytes per packet": hyperlink.control * packets,
+              "line code": on_link * sp.Rational(code.coded_bits - code.data_bits, code.data_bits)}
+    values = {hyperlink.control: hyperlink.CONTROL_BYTES, hyperlink.packet: hyperlink.PARAMETERS["packet_bytes"].default}
+    return {name: e.subs(values).xreplace({hyperlink.transfer: size})
+            for name, e in _us_of_line_bytes(bytes_, coding.line_rate * coding.lanes).items()}
+
+
+HYPERLINK = Family(
+    "hyperlink", "HyperLink", "hyperlink",
+    (Setting("line_rate_gbaud", coding.line_rate, "line rate per lane",
+             tuple((r, f"{r:g} Gbaud") for r in (3.125, 6.25, 10, 12.5)), 12.5),
+     Setting("lanes", coding.lanes, "lanes", tuple((n, f"x{n}") for n in range(1, 5)), 4)),
+    _hyperlink_parts(),
+    lambda v, n: 125 * hyperlink.goodput_gbit_s(v["line_rate_gbaud"], int(v["lanes"]), n),
+    f"{hyperlink.PARAMETERS['packet_bytes'].default}-byte packets with {hyperlink.CONTROL_BYTES} control bytes each")
+
+
+# --- Ethernet with TCP or UDP (tcp-goodput) -------------------------------------------------------
+
+_stack = symbol("u", nonnegative=True, integer=True)  #: 0: TCP/IPv4, 1: TCP/IPv6, 2: UDP/IPv4
+_STACKS = (("TCP/IPv4", "tcp", 4), ("TCP/IPv6", "tcp", 6), ("UDP/IPv4", "udp", 4))
+
+
+def _ethernet_parts() -> dict[str, sp.Expr]:
+    p = tcp.PARAMETERS
+    common = {tcp.mtu: p["mtu_bytes"].default, tcp.tcp_options: p["tcp_options_bytes"].default,
+              tcp.ethernet.vlan: 0}
+    wires = [(tcp.message_wire_expr() if proto == "tcp" else tcp.datagram_wire_expr()).subs(
+        {**common, tcp.ip_header: tcp.IP_HEADER_BYTES[ip]}) for _, proto, ip in _STACKS]
+    bytes_ = {"data": tcp.message, "headers, preamble and gap": _choose(_stack, wires) - tcp.message}
+    return {name: (8 * b / tcp.line_rate).xreplace({tcp.message: size}) for name, b in bytes_.items()}
+
+
+def _ethernet_numeric(v, n):
+    _, proto, ip = _STACKS[int(v["stack"])]
+    rate = v["line_rate_mbit_s"]
+    r = tcp.evaluate(n, rate, ip_version=ip) if proto == "tcp" else tcp.udp_evaluate(n, rate)
+    return r["goodput_mbit_s"] / 8
+
+
+ETHERNET = Family(
+    "ethernet", "Ethernet", "tcp-goodput",
+    (Setting("line_rate_mbit_s", tcp.line_rate, "line rate",
+             ((10, "10 Mbit/s"), (100, "100 Mbit/s"), (1000, "1 Gbit/s"), (10000, "10 Gbit/s")), 1000),
+     Setting("stack", _stack, "protocol", tuple((i, name) for i, (name, _, _) in enumerate(_STACKS)), 0)),
+    _ethernet_parts(), _ethernet_numeric,
+    f"MTU {tcp.PARAMETERS['mtu_bytes'].default}, no TCP options, no VLAN tag; each message its own segments "
+    "(or datagram, in IP fragments)", max_size=tcp.PARAMETERS["message_bytes"].maximum)
+
+
+# --- SPI (spi) --------------------------------------------------------------------------------------
+
+def _spi_parts() -> dict[str, sp.Expr]:
+    words = sp.ceiling(8 * size / spi.word_bits)
+    clocks = spi.clock_time_expr().subs(spi.words, words)
+    gaps = (spi.transfer_time_expr() - spi.clock_time_expr()).subs(spi.words, words)
+    data = 8 * size / spi.clock
+    return {"data": data, "padding to whole words": clocks - data,
+            "gaps between words": gaps.subs(spi.gap, spi.GAP_NS)}
+
+
+def _spi_numeric(v, n):
+    bits = int(v["word_bits"])
+    return n / spi.transfer_time_us(-(-8 * n // bits), bits, v["clock_mhz"], spi.GAP_NS, int(v["spaced"]))
+
+
+SPI = Family(
+    "spi", "SPI", "spi",
+    (Setting("clock_mhz", spi.clock, "clock", tuple((f, f"{f:g} MHz") for f in (10, 25, 50, 100)), 50),
+     Setting("word_bits", spi.word_bits, "word", tuple((w, f"{w}-bit words") for w in (8, 16, 32)), 32),
+     Setting("spaced", spi.spaced, "between words",
+             ((1, f"{spi.GAP_NS} ns gaps"), (0, "continuous")), 1)),
+    _spi_parts(), _spi_numeric,
+    f"the AM243x MCSPI's gap of {spi.GAP_NS} ns and one bit time between words, or none (continuous DMA)")
+
+
+# --- CAN FD (can-fd) --------------------------------------------------------------------------------
+
+def _can_parts() -> dict[str, sp.Expr]:
+    nominal, fast = can.transfer_phase_times_expr()
+    data = 8 * can.transfer / can.data_rate
+    values = {can.extended: 0, can.stuffing: can.PARAMETERS["stuffing"].default}
+    parts = {"data": data, "arbitration phase (nominal rate)": nominal, "frame fields, stuffing and padding": fast - data}
+    return {name: e.subs(values).xreplace({can.transfer: size}) for name, e in parts.items()}
+
+
+CAN_FD = Family(
+    "can", "CAN FD", "can-fd",
+    (Setting("arbitration_mbit_s", can.arbitration_rate, "arbitration rate",
+             ((0.5, "500 kbit/s"), (1, "1 Mbit/s")), 1),
+     Setting("data_mbit_s", can.data_rate, "data rate",
+             tuple((r, f"data {r:g} Mbit/s") for r in (1, 2, 5, 8)), 5)),
+    _can_parts(),
+    lambda v, n: n / can.transfer_time_us(n, False, v["arbitration_mbit_s"], v["data_mbit_s"]),
+    "11-bit identifiers, no dynamic stuff bits; full 64-byte frames and one padded to a DLC length")
+
+
+# --- USB 3 (usb-superspeed) -------------------------------------------------------------------------
+
+_USB_NAMES = {"data": "data", "packet headers": "packet headers and framing", "payload framing":
+              "packet headers and framing", "link commands": "link commands", "SKP": "SKP ordered sets",
+              "line code": "line code"}
+
+
+def _usb_parts() -> dict[str, sp.Expr]:
+    p = usb.PARAMETERS
+    values = {usb.payload: p["packet_bytes"].default, usb.burst: p["burst"].default,
+              usb.link_commands: p["link_commands"].default}
+    y = usb.link_symbols_expr()
+    parts: dict[str, sp.Expr] = {}
+    for name, b in usb.breakdown_exprs().items():
+        parts[_USB_NAMES[name]] = parts.get(_USB_NAMES[name], 0) + b.subs(usb.link_symbols, y)
+    return {name: usb.by_generation((8 * b / (1000 * coding.line_rate)).subs(values)).xreplace({usb.transfer: size})
+            for name, b in parts.items()}
+
+
+USB = Family(
+    "usb", "USB", "usb-superspeed",
+    (Setting("generation", usb.generation, "generation", ((1, "3.x Gen 1 (5 Gbit/s)"), (2, "3.x Gen 2 (10 Gbit/s)")),
+             2),),
+    _usb_parts(), lambda v, n: 125 * usb.goodput_gbit_s(generation=int(v["generation"]), transfer_bytes=n),
+    "bulk transfers in 1024-byte packets, bursts of 16, LGOOD and LCRD counted",
+    max_size=usb.PARAMETERS["transfer_bytes"].maximum)
+
+
+#: Every family, in the book's order of chapters; a family's index is its position here.
+FAMILIES = {f.key: f for f in (PCIE, SRIO, HYPERLINK, USB, ETHERNET, SPI, CAN_FD)}
+
+#: What can bind a configuration, the binding limit's index into this: its raw rate (too slow even with
+#: no overhead at all, or no overhead to speak of), the time a transfer may take, then every overhead any
+#: family names, in the order first met.
+RAW_RATE, LATENCY = "raw rate", "latency"
+LIMITS = (RAW_RATE, LATENCY, *dict.fromkeys(name for f in FAMILIES.values() for name in list(f.parts)[1:]))
+
+
+def _family(key: str) -> Family:
+    if key not in FAMILIES:
+        raise ParameterError("family", key, "one of " + ", ".join(FAMILIES))
+    return FAMILIES[key]
+
+
+def _index(key: str) -> int:
+    return list(FAMILIES).index(key)
+
+
+def settings() -> dict[sp.Symbol, str]:
+    """Every setting's symbol and the column it takes its value from (one column per symbol)."""
+    out: dict[sp.Symbol, str] = {}
+    for f in FAMILIES.values():
+        for s in f.settings:
+            if out.setdefault(s.symbol, s.name) != s.name:
+                raise ValueError(f"{f.key}: symbol {s.symbol} is column {out[s.symbol]!r} elsewhere, not {s.name!r}")
+    return out
+
+
+def _by_family(per: Callable[[Family], sp.Expr]) -> sp.Expr:
+    cases = [per(f) for f in FAMILIES.values()]
+    return sp.Piecewise(*[(c, sp.Eq(family, i)) for i, c in enumerate(cases[:-1])], (cases[-1], True))
+
+
+def time_expr() -> sp.Expr:
+    """Time (us) of one transfer of ``S`` bytes, for the configuration's family ``k``."""
+    return _by_family(Family.time_expr)
+
+
+def goodput_expr() -> sp.Expr:
+    """Goodput (MB/s) of back-to-back transfers of ``S`` bytes, for the configuration's family ``k``."""
+    return _by_family(Family.goodput_expr)
+
+
+def efficiency_expr() -> sp.Expr:
+    """Share of the link's raw rate the data gets: the data's own time over the transfer's."""
+    return _by_family(lambda f: next(iter(f.parts.values())) / f.time_expr())
+
+
+def time_parts(key: str) -> dict[str, sp.Expr]:
+    """The parts of one transfer's time (us) on family ``key``, the data's first."""
+    return dict(_family(key).parts)
+
+
+# --- configurations ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Config:
+    """One link configuration: a family and its settings."""
+
+    key: str
+    values: tuple[tuple[str, float], ...]
+
+    @property
+    def family(self) -> Family:
+        return _family(self.key)
+
+    @property
+    def settings(self) -> dict[str, float]:
+        return dict(self.values)
+
+    @property
+    def label(self) -> str:
+        return self.family.label(self.settings)
+
+    def row(self) -> dict:
+        """The configuration as a row of data: family index and label, each setting's column."""
+        return {"family": _index(self.key), "link": self.label, **self.settings}
+
+
+def config(key: str, **values: float) -> Config:
+    """A configuration of family ``key``, its settings checked (defaults for those not given)."""
+    f = _family(key)
+    return Config(key, tuple(f.checked(values).items()))
+
+
+#: The configurations the book's chapters study, the solver's candidates.
+CATALOG = (
+    config("pcie", generation=1, lanes=4), config("pcie", generation=2, lanes=4),
+    config("pcie", generation=2, lanes=4, transaction=1), config("pcie", generation=2, lanes=2),
+    config("pcie", generation=3, lanes=1), config("pcie", generation=3, lanes=4),
+    config("pcie", generation=4, lanes=4), config("pcie", generation=5, lanes=4),
+    config("pcie", generation=6, lanes=4),
+    config("srio", line_rate_gbaud=3.125, lanes=4), config("srio", line_rate_gbaud=5, lanes=4),
+    config("srio", line_rate_gbaud=5, lanes=4, transaction=1), config("srio", line_rate_gbaud=5, lanes=1),
+    config("srio", line_rate_gbaud=10.3125, lanes=4),
+    config("hyperlink", line_rate_gbaud=12.5, lanes=4), config("hyperlink", line_rate_gbaud=6.25, lanes=1),
+    config("usb", generation=1), config("usb", generation=2),
+    config("ethernet", line_rate_mbit_s=100), config("ethernet", line_rate_mbit_s=1000),
+    config("ethernet", line_rate_mbit_s=1000, stack=1), config("ethernet", line_rate_mbit_s=1000, stack=2),
+    config("ethernet", line_rate_mbit_s=10000),
+    config("spi", clock_mhz=50, word_bits=8), config("spi", clock_mhz=50, word_bits=32, spaced=0),
+    config("can", arbitration_mbit_s=1, data_mbit_s=5), config("can", arbitration_mbit_s=0.5, data_mbit_s=2),
+)
+
+
+def encode(configs: Sequence[Config]) -> str:
+    """Configurations as one line of text (a page address keeps it): ``pcie:3:4:256:0,srio:5:4:0``, each
+    family's key and its settings' values in their declared order."""
+    return ",".join(":".join([c.key, *(f"{c.settings[s.name]:g}" for s in c.family.settings)]) for c in configs)
+
+
+def decode(text: str) -> list[Config]:
+    """The configurations :func:`encode` wrote; :class:`ParameterError` naming the first that is wrong."""
+    out = []
+    for item in filter(None, str(text).split(",")):
+        key, *values = item.split(":")
+        f = _family(key)
+        if len(values) != len(f.settings):
+            raise ParameterError("links", item, f"{key} and its {len(f.settings)} settings "
+                                 f"({', '.join(s.name for s in f.settings)}), separated by ':'")
+        numbers = {}
+        for s, v in zip(f.settings, values):
+            try:
+                numbers[s.name] = float(v)
+            except ValueError:
+                raise ParameterError(s.name, v, "a number") from None
+        out.append(config(key, **numbers))
+    return out
+
+
+@lru_cache(maxsize=None)
+def _numeric(key: str, what: str):
+    f = _family(key)
+    args = (size, *(s.symbol for s in f.settings))
+    exprs = {"goodput": f.goodput_expr(), "time": f.time_expr(), "parts": list(f.parts.values())}
+    return lambdify(args, exprs[what], "math")
+
+
+def _size(n) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_SIZE_BYTES:
+        raise ParameterError("size_bytes", n, f"an integer from 1 to {MAX_SIZE_BYTES} bytes")
+    return n
+
+
+def _args(c: Config, n: int) -> tuple:
+    if n > c.family.max_size:
+        raise ParameterError("size_bytes", n, f"at most {c.family.max_size:g} bytes on {c.family.title}")
+    return (n, *(c.settings[s.name] for s in c.family.settings))
+
+
+def goodput_mbyte_s(c: Config, n: int) -> float:
+    """Goodput (MB/s) of back-to-back ``n``-byte transfers on ``c``, from the parts."""
+    return _numeric(c.key, "goodput")(*_args(c, _size(n)))
+
+
+def time_us(c: Config, n: int) -> float:
+    """Time (us) of one ``n``-byte transfer on ``c``."""
+    return _numeric(c.key, "time")(*_args(c, _size(n)))
+
+
+def breakdown_us(c: Config, n: int) -> dict[str, float]:
+    """Where the time of one ``n``-byte transfer on ``c`` goes, us, by part."""
+    return dict(zip(c.family.parts, (float(x) for x in _numeric(c.key, "parts")(*_args(c, _size(n))))))
+
+
+def binding(c: Config, n: int, rate: float | None = None, latency: float | None = None) -> str:
+    """What binds ``n``-byte transfers on ``c`` for ``rate`` MB/s in at most ``latency`` us each: the raw
+    rate, if even the data alone is slower than required (or the link adds no overhead); the latency, if
+    a transfer takes longer than allowed; else the overhead that costs the transfer the most time."""
+    data, *overheads = breakdown_us(c, n).items()
+    if (rate is not None and n / data[1] < rate) or max(v for _, v in overheads) <= 0:
+        return RAW_RATE
+    if latency is not None and time_us(c, n) > latency:
+        return LATENCY
+    return max(overheads, key=lambda p: p[1])[0]  # the first of equals
+
+
+def solve(rate_mbyte_s: float, size_bytes: int, latency: float | None = None,
+          candidates: Sequence[Config] = CATALOG) -> list[dict]:
+    """Which of ``candidates`` carry ``rate_mbyte_s`` at ``size_bytes``-byte transfers, each taking at most
+    ``latency`` us (no limit if None): one dict per candidate, those that meet it first, each group by
+    margin, largest first. ``margin`` is the goodput over the rate required, less one; ``binding`` the
+    limit (:func:`binding`)."""
+    p = PARAMETERS
+    rate = p["rate_mbyte_s"].check(rate_mbyte_s)
+    n = _size(p["size_bytes"].check(size_bytes))
+    limit = None if latency is None else p["latency_us"].check(latency)
+    rows = []
+    for c in candidates:
+        if n > c.family.max_size:
+            continue
+        g, t = goodput_mbyte_s(c, n), time_us(c, n)
+        rows.append({"link": c.label, "family": c.key, "chapter": c.family.chapter, "settings": c.settings,
+                     "goodput_mbyte_s": g, "margin": g / rate - 1, "time_us": t,
+                     "meets": g >= rate and (limit is None or t <= limit), "binding": binding(c, n, rate, limit)})
+    return sorted(rows, key=lambda r: (not r["meets"], -r["margin"]))
+
+
+# --- the command --------------------------------------------------------------------------------------
+
+def _run(args) -> dict:
+    latency = None if args.latency_us is None else PARAMETERS["latency_us"].check(args.latency_us)
+    rate = PARAMETERS["rate_mbyte_s"].check(args.rate_mbyte_s)
+    n = PARAMETERS["size_bytes"].check(args.size_bytes)
+    rows = solve(rate, n, latency)
+    return {"rate_mbyte_s": rate, "size_bytes": n, "latency_us": latency,
+            "meeting": sum(r["meets"] for r in rows), "configurations": rows}
+
+
+def _lines(args, r: dict) -> list[str]:
+    limit = "" if r["latency_us"] is None else f", each in at most {r['latency_us']:g} us"
+    out = [f"{r['rate_mbyte_s']:g} MB/s in transfers of {r['size_bytes']} bytes{limit}: "
+           f"{r['meeting']} of {len(r['configurations'])} configurations meet it",
+           f"  {'meets':<5} {'link':<44} {'MB/s':>10} {'margin':>9} {'us each':>10}  binding limit"]
+    for c in r["configurations"]:
+        out.append(f"  {'yes' if c['meets'] else 'no':<5} {c['link']:<44} {c['goodput_mbyte_s']:10.4g} "
+                   f"{c['margin']:+9.1%} {c['time_us']:10.4g}  {c['binding']}")
+    return out
+
+
+COMMAND = Command(
+    "choose", help="which of the book's link configurations carry a required goodput",
+    description="Every configuration the book studies (PCIe, SRIO, HyperLink, USB 3, Ethernet with TCP or UDP, "
+                "SPI, CAN FD) at one transfer size: its goodput, its margin over the rate required, the time one "
+                "transfer takes and the overhead that costs it most; those that meet the requirement first.",
+    arguments=(Ranged("--rate-mbyte-s", PARAMETERS["rate_mbyte_s"], "R", required=True),
+               Ranged("--size", PARAMETERS["size_bytes"], "S", "transfer size (bytes)", required=True),
+               Arg("--latency-us", dest="latency_us", metavar="L", default=None,
+                   help=f"longest a transfer may take (us): {PARAMETERS['latency_us'].describe_range()}; "
+                        "no limit if not given")),
+    run=_run, lines=_lines)

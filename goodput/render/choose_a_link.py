@@ -1,0 +1,214 @@
+"""Charts and tables of the choose-a-link chapter: every link of the book on one axis, and the solver.
+
+The comparison chart draws each configuration the reader composes (:class:`~goodput.render.charts.LinkList`)
+as a curve of goodput against transfer size, evaluated in the page from :func:`goodput.choose.goodput_expr`
+printed to Vega; the measured points of the chapters' published tables and our own runs sit on the same
+axes. The solver is the chapter's calculation: every configuration of :data:`goodput.choose.CATALOG` at
+the reader's transfer size, against the goodput and time required.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import sympy as sp
+
+from .. import choose, data, hostbench, pcie
+from ..precision import stable
+from .calculation import Calculation, Output
+from .charts import Choice, LinkList, Slider
+from .live import LiveFigure
+from .vega import column, vega_expr
+
+__all__ = ["SIZES", "DEFAULT_LINKS", "families", "curve_rows", "links_control", "measured", "comparison_chart",
+           "calculation", "solver_chart", "headline"]
+
+#: Transfer sizes a curve is drawn at: powers of two and the halfway points, 1 byte to 1 MiB.
+SIZES = sorted({2 ** k for k in range(21)} | {3 * 2 ** k for k in range(19)})
+
+#: The configurations the chart starts with: one or two of each family.
+DEFAULT_LINKS = (
+    choose.config("pcie", generation=3, lanes=4), choose.config("pcie", generation=2, lanes=1),
+    choose.config("srio", line_rate_gbaud=5, lanes=4), choose.config("hyperlink"),
+    choose.config("usb", generation=1), choose.config("ethernet", line_rate_mbit_s=1000),
+    choose.config("spi"), choose.config("can"),
+)
+
+#: The chart's data: one row per configuration, each drawn at every size in :data:`SIZES`.
+DATASET = "links"
+
+_FIELDS = {choose.size: "size_bytes", choose.family: "family", **choose.settings()}
+
+
+def families() -> list[dict]:
+    """What each row of the composer may be: family key, title, index, settings and their options."""
+    return [{"key": f.key, "title": f.title, "index": i, "maxSize": int(f.max_size), "note": f.note,
+             "settings": [{"name": s.name, "label": s.label, "default": s.default,
+                           "options": [{"value": v, "label": lab} for v, lab in s.options]} for s in f.settings]}
+            for i, f in enumerate(choose.FAMILIES.values())]
+
+
+def curve_rows(configs) -> list[dict]:
+    """The chart's rows for ``configs``: each configuration's columns, its sizes and the largest it takes
+    (what the page's script builds from the composer's rows, the same way)."""
+    return [{**c.row(), "max_size": int(c.family.max_size), "size_bytes": SIZES} for c in configs]
+
+
+def links_control(configs=DEFAULT_LINKS) -> LinkList:
+    return LinkList("links", "links compared", families(), choose.encode(configs), DATASET,
+                    {"size_bytes": SIZES})
+
+
+def _source(name: str) -> str:
+    p = data.provenance(name)
+    return f"{p['document']} {p['table']}"
+
+
+def measured() -> pd.DataFrame:
+    """Measured goodput of the book's tables and our runs, on the chart's axes: family, transfer size
+    (bytes), MB/s, source and what was measured."""
+    frames = []
+    for name in ("an3935-table9", "an3935-table10"):
+        t = data.load(name)
+        t = t[t["series"] == "measured"]
+        frames.append(pd.DataFrame({
+            "family": "pcie", "size_bytes": t["bytes"], "mbyte_s": t["gbit_s"] * 125, "source": _source(name),
+            "what": [f"{d} (PCIe gen {pcie.AN3935_DEVICES[d]}) x{lanes:g} {kind}s, MPS {mps:g}"
+                     for d, lanes, kind, mps in zip(t["device"], t["lanes"], t["transfer"], t["mps_bytes"])]}))
+    t = data.load("intel-324611-test14")
+    frames.append(pd.DataFrame({"family": "pcie", "size_bytes": t["sequential_write_bytes"],
+                                "mbyte_s": t["measured_mbyte_s"], "source": _source("intel-324611-test14"),
+                                "what": "sequential writes over PCIe gen 1 x1, analyzer"}))
+    t = data.load("keystone2-table16-21")
+    t = t[t["transaction"] == "NWRITE"]
+    frames.append(pd.DataFrame({
+        "family": "srio", "size_bytes": t["payload_bytes"], "mbyte_s": t["throughput_mbit_s"] / 8,
+        "source": _source("keystone2-table16-21"),
+        "what": [f"NWRITE {r:g} Gbaud x{n:g} to {m}" for r, n, m in zip(t["phy_gbaud"], t["lanes"], t["memory"])]}))
+    t = data.load("spraaq5-s6-throughput")
+    frames.append(pd.DataFrame({
+        "family": "ethernet", "size_bytes": t["frame_bytes"], "mbyte_s": t["throughput_kbit_s"] / 8000,
+        "source": _source("spraaq5-s6-throughput"),
+        "what": [f"NDK TCP {op.lower()} on {dev}, {rate:g} Mbit/s"
+                 for op, dev, rate in zip(t["operation"], t["device"], t["line_rate_mbit_s"])]}))
+    t = hostbench.shaped_vs_model()
+    frames.append(pd.DataFrame({"family": "ethernet", "size_bytes": t["frame_bytes"], "mbyte_s": t["mbit_s"] / 8,
+                                "source": "our run: shaped-100m logs",
+                                "what": [f"our firmware, TCP {d} over a shaped 100 Mbit/s link" for d in t["direction"]]}))
+    t = data.load("am243x-mcspi")
+    t = t[t["mode"] != "dma"]
+    size = t["words"] * t["word_bits"] // 8
+    frames.append(pd.DataFrame({"family": "spi", "size_bytes": size, "mbyte_s": size / t["transfer_time_us"],
+                                "source": _source("am243x-mcspi"),
+                                "what": [f"MCSPI {m}, {w:g}-bit words" for m, w in zip(t["mode"], t["word_bits"])]}))
+    out = pd.concat(frames, ignore_index=True)
+    out["mbyte_s"] = np.round(out["mbyte_s"].astype(float), 4)
+    return stable(out)
+
+
+def comparison_chart(configs=DEFAULT_LINKS, height: int = 360, with_measured: bool = True,
+                     title: str = "Goodput against transfer size, every link you add") -> LiveFigure:
+    """The comparison: goodput (log) and efficiency against transfer size (log) for the composed links,
+    recomputed in the page from the model's expressions; the measured points on the same axes."""
+    fields = _FIELDS
+    goodput = vega_expr(choose.goodput_expr(), fields=fields)
+    efficiency = vega_expr(100 * choose.efficiency_expr(), fields=fields)
+    base = alt.Chart(alt.Data(values=curve_rows(configs), name=DATASET)).transform_flatten(
+        ["size_bytes"]).transform_filter(f"{column('size_bytes')} <= {column('max_size')}").transform_calculate(
+        goodput_mbyte_s=goodput, efficiency_percent=efficiency)
+    x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)",
+              axis=alt.Axis(values=[1, 16, 256, 4096, 65536, 1 << 20], labelExpr=_size_label()))
+    color = alt.Color("link:N", title=None, legend=alt.Legend(orient="bottom", columns=2, labelLimit=260))
+    tooltip = [alt.Tooltip("link:N"), alt.Tooltip("size_bytes:Q", title="bytes"),
+               alt.Tooltip("goodput_mbyte_s:Q", title="MB/s", format=".4~g"),
+               alt.Tooltip("efficiency_percent:Q", title="efficiency (%)", format=".3~f")]
+    curves = base.mark_line(point=alt.OverlayMarkDef(size=14)).encode(
+        x=x, y=alt.Y("goodput_mbyte_s:Q", scale=alt.Scale(type="log"), title="goodput (MB/s)"),
+        color=color, tooltip=tooltip)
+    layers = [curves]
+    controls: list = [links_control(configs)]
+    if with_measured:
+        shown = Choice("measured", ("shown", "hidden"), "shown", "measured points")
+        points = alt.Chart(measured()).transform_filter(f"{shown.name} == 'shown'").mark_point(shape="diamond", filled=True, size=36, color="#444",
+                                                        opacity=0.7).encode(
+            x=x, y="mbyte_s:Q", tooltip=[alt.Tooltip("source:N"), alt.Tooltip("what:N"),
+                                         alt.Tooltip("size_bytes:Q", title="bytes"),
+                                         alt.Tooltip("mbyte_s:Q", title="MB/s measured", format=".4~g")])
+        layers.append(points)
+        controls.append(shown)
+    return LiveFigure.of_layers(layers, controls, title, {"height": height}, figure_id="figure-compare")
+
+
+def _size_label() -> str:
+    return ("datum.value >= 1048576 ? format(datum.value / 1048576, 'd') + ' MiB' : datum.value >= 1024 ? "
+            "format(datum.value / 1024, 'd') + ' KiB' : format(datum.value, 'd') + ' B'")
+
+
+# --- the solver -----------------------------------------------------------------------------------
+
+def _cases() -> pd.DataFrame:
+    columns = list(dict.fromkeys(choose.settings().values()))
+    rows = []
+    for c in choose.CATALOG:
+        row = c.row()
+        rows.append({"link": row["link"], "family": row["family"],
+                     **{col: row.get(col, 1) for col in columns}})  # 1 where a setting is not the family's
+    return pd.DataFrame(rows)
+
+
+def calculation() -> Calculation:
+    """Every configuration the book studies at the reader's transfer size, against what is required."""
+    p = choose.PARAMETERS
+    goodput, time = choose.goodput_expr(), choose.time_expr()
+
+    def numeric(inputs, case):
+        c = choose.CATALOG[int(case["row_index"])]
+        n, rate = inputs["size_bytes"], inputs["rate_mbyte_s"]
+        g = c.family.numeric(c.settings, n)
+        return {"goodput_mbyte_s": g, "margin_percent": 100 * (g / rate - 1), "time_us": choose.time_us(c, n)}
+
+    return Calculation(
+        chapter="choose-a-link", name="choose", title="The book's links at your transfer size",
+        cases=_cases(), shown={"link": "link"}, fields={sym: col for sym, col in _FIELDS.items() if sym != choose.size},
+        inputs=[Slider(p["rate_mbyte_s"]), Slider(p["size_bytes"])],
+        outputs=[Output("goodput_mbyte_s", goodput, "goodput", "MB/s", 2),
+                 Output("margin_percent", 100 * (goodput / choose.required_rate - 1), "margin", "%", 1),
+                 Output("time_us", time, "one transfer", "us", 3)],
+        numeric=numeric, order=(("margin_percent", "descending"),),
+        selector=choose.family)
+
+
+def solver_chart() -> LiveFigure:
+    """The solver's answer as bars: each configuration's goodput at the reader's transfer size against
+    the rate required (the rule), coloured by whether it meets the requirement; the table under it."""
+    calc = calculation()
+    live = calc.live()
+    y = alt.Y("link:N", sort=alt.EncodingSortField("goodput_mbyte_s", order="descending"), title=None,
+              axis=alt.Axis(labelLimit=230))
+    bars = live.base.mark_bar().encode(
+        x=alt.X("goodput_mbyte_s:Q", scale=alt.Scale(type="log"), title="goodput at your transfer size (MB/s)"),
+        y=y, color=alt.Color("verdict:N", title=None, scale=alt.Scale(domain=["meets it", "does not"],
+                                                                       range=["#2a9d8f", "#bbbbbb"])),
+        tooltip=["link:N", alt.Tooltip("goodput_mbyte_s:Q", format=".4~g", title="MB/s"),
+                 alt.Tooltip("time_us:Q", format=".4~g", title="us per transfer")],
+    ).transform_calculate(verdict=f"{column('margin_percent')} >= 0 ? 'meets it' : 'does not'")
+    rule = alt.Chart(pd.DataFrame({"x": [0]})).mark_rule(color="#c0392b", strokeDash=[4, 3], size=2).encode(
+        x="required:Q").transform_calculate(required="rate_mbyte_s")
+    return calc.view(live, bars, rule, height=alt.Step(14),
+                     title="The book's configurations at your transfer size: goodput against the rate you need (red)")
+
+
+def headline(size_small: int = 64, size_large: int = 65536) -> dict[str, float]:
+    """What the landing page says the book finds: the share of its raw rate the best and the worst of the
+    book's configurations deliver at a small and at a large transfer (percent, stable digits)."""
+    out = {}
+    for name, n in (("small", size_small), ("large", size_large)):
+        shares = []
+        for c in choose.CATALOG:
+            parts = choose.breakdown_us(c, n)
+            shares.append((parts["data"] / sum(parts.values()), c.label))
+        low, high = min(shares), max(shares)
+        out.update({f"{name}_bytes": n, f"{name}_lowest_percent": 100 * low[0], f"{name}_lowest": low[1],
+                    f"{name}_highest_percent": 100 * high[0], f"{name}_highest": high[1]})
+    return stable(out)

@@ -1,0 +1,121 @@
+"""The comparison of every link: each family held to its chapter's numbers, the solver, the command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from goodput import can, choose, hyperlink, pcie, spi, srio, tcp, usb
+from goodput.errors import ParameterError
+from goodput.render import choose_a_link as page
+
+from command import run
+
+SIZES = (1, 7, 64, 100, 255, 256, 300, 1000, 1500, 4096, 9000, 65536, 1 << 20)
+
+
+@pytest.mark.parametrize("c", choose.CATALOG, ids=lambda c: c.label)
+def test_every_configuration_gives_its_chapters_goodput(c):
+    for n in SIZES:
+        assert choose.goodput_mbyte_s(c, n) == pytest.approx(c.family.numeric(c.settings, n), rel=1e-9)
+
+
+def test_the_families_numbers_are_the_chapters_own_functions():
+    """Spot values straight from each chapter's numeric function, in MB/s."""
+    def mb(key, n, **values):
+        return choose.goodput_mbyte_s(choose.config(key, **values), n)
+
+    assert mb("pcie", 4096, generation=2, lanes=4) == pytest.approx(
+        125 * pcie.goodput_gbit_s("write", pcie.Link(gen=2, lanes=4), 4096))
+    assert mb("srio", 300, line_rate_gbaud=5, lanes=4, transaction=1) == pytest.approx(
+        125 * srio.goodput_gbit_s("nread", 5, 4, 300))
+    assert mb("hyperlink", 1000) == pytest.approx(125 * hyperlink.goodput_gbit_s(12.5, 4, 1000))
+    assert mb("usb", 65536, generation=1) == pytest.approx(125 * usb.goodput_gbit_s(generation=1, transfer_bytes=65536))
+    assert mb("ethernet", 1460, line_rate_mbit_s=100) == pytest.approx(tcp.evaluate(1460, 100)["goodput_mbit_s"] / 8)
+    assert mb("ethernet", 2000, stack=2) == pytest.approx(tcp.udp_evaluate(2000, 1000)["goodput_mbit_s"] / 8)
+    assert mb("spi", 400, word_bits=8) == pytest.approx(400 / spi.transfer_time_us(400, 8, 50, 160, 1))
+    assert mb("can", 100) == pytest.approx(100 / can.transfer_time_us(100, False, 1, 5))
+
+
+def test_the_parts_of_a_transfer_add_up_to_its_time():
+    for c in choose.CATALOG:
+        for n in (64, 4096):
+            parts = choose.breakdown_us(c, n)
+            assert sum(parts.values()) == pytest.approx(choose.time_us(c, n))
+            assert all(v >= -1e-12 for v in parts.values())
+            assert n / parts["data"] >= choose.goodput_mbyte_s(c, n)
+
+
+def test_the_solver_sorts_what_meets_first_and_names_the_binding_limit():
+    rows = choose.solve(100, 4096, 50)
+    meets = [r["meets"] for r in rows]
+    assert meets == sorted(meets, reverse=True) and any(meets) and not all(meets)
+    for r in rows:
+        c = choose.config(r["family"], **r["settings"])
+        assert r["goodput_mbyte_s"] == pytest.approx(c.family.numeric(c.settings, 4096), rel=1e-9)
+        assert r["margin"] == pytest.approx(r["goodput_mbyte_s"] / 100 - 1)
+        assert r["meets"] == (r["goodput_mbyte_s"] >= 100 and r["time_us"] <= 50)
+    slow = next(r for r in rows if r["link"] == "Ethernet 100 Mbit/s, TCP/IPv4")
+    assert slow["binding"] == choose.RAW_RATE  # 12.5 MB/s of raw rate cannot carry 100 MB/s
+    late = next(r for r in rows if r["link"] == "Ethernet 1 Gbit/s, TCP/IPv4")
+    assert choose.solve(100, 4096, 30)[[x["link"] for x in choose.solve(100, 4096, 30)].index(late["link"])][
+        "binding"] == choose.LATENCY  # 4 KiB take 34.6 us at 1 Gbit/s
+    small = choose.binding(choose.config("pcie", generation=3, lanes=4), 64)
+    large = choose.binding(choose.config("pcie", generation=2, lanes=4), 65536)
+    assert small.startswith("TLP headers") and large == "line code"
+
+
+def test_configurations_round_trip_through_text_and_bad_text_is_named():
+    text = choose.encode(choose.CATALOG)
+    assert choose.decode(text) == list(choose.CATALOG)
+    with pytest.raises(ParameterError, match="lanes"):
+        choose.decode("pcie:3:3:256:0")
+    with pytest.raises(ParameterError, match="family"):
+        choose.decode("wifi:1")
+    with pytest.raises(ParameterError, match="links"):
+        choose.decode("srio:5")
+
+
+def test_impossible_requirements_are_refused():
+    with pytest.raises(ParameterError, match="rate_mbyte_s"):
+        choose.solve(0, 64)
+    with pytest.raises(ParameterError, match="size_bytes"):
+        choose.solve(10, 0)
+    with pytest.raises(ParameterError, match="size_bytes"):
+        choose.goodput_mbyte_s(choose.CATALOG[0], (1 << 20) + 1)
+
+
+def test_goodput_choose_prints_and_writes_json():
+    p = run("choose", "--rate-mbyte-s", "100", "--size", "4096", "--latency-us", "50")
+    assert p.returncode == 0, p.stderr
+    assert "configurations meet it" in p.stdout and "binding limit" in p.stdout
+    p = run("choose", "--rate-mbyte-s", "1", "--size", "64", "--json")
+    r = json.loads(p.stdout)
+    assert r["size_bytes"] == 64 and len(r["configurations"]) == len(choose.CATALOG)
+    assert r["meeting"] == sum(c["meets"] for c in r["configurations"])
+
+
+def test_goodput_choose_refuses_bad_arguments_with_usage():
+    p = run("choose", "--rate-mbyte-s", "-1", "--size", "64")
+    assert p.returncode == 2 and "rate_mbyte_s" in p.stderr
+    p = run("choose", "--size", "64")
+    assert p.returncode == 2 and "--rate-mbyte-s" in p.stderr
+
+
+def test_the_chart_rows_are_what_the_page_script_builds():
+    rows = page.curve_rows(page.DEFAULT_LINKS)
+    assert [r["link"] for r in rows] == [c.label for c in page.DEFAULT_LINKS]
+    fam = {f["key"]: f for f in page.families()}
+    for c, r in zip(page.DEFAULT_LINKS, rows):
+        f = fam[c.key]
+        labels = [next(o["label"] for o in s["options"] if o["value"] == c.settings[s["name"]]) for s in f["settings"]]
+        assert r["link"] == f["title"] + " " + ", ".join(labels)  # the rule goodput-live.js follows
+        assert r["family"] == f["index"] and r["size_bytes"] == page.SIZES
+
+
+def test_the_measured_points_name_their_source():
+    m = page.measured()
+    assert set(m["family"]) <= set(choose.FAMILIES)
+    assert m["source"].str.len().min() > 0 and (m["mbyte_s"] > 0).all()
+    assert {"AN3935 Table 9", "our run: shaped-100m logs"} <= set(m["source"])
