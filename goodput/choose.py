@@ -38,7 +38,8 @@ symbol = maker(__name__)
 __all__ = ["size", "family", "required_rate", "required_latency", "PARAMETERS", "Setting", "Family", "FAMILIES",
            "Config", "CATALOG", "LIMITS", "time_parts", "goodput_expr", "time_expr", "config",
            "goodput_mbyte_s", "time_us", "breakdown_us", "binding", "solve", "MAX_SIZE_BYTES",
-           "RAW_RATE", "LATENCY", "settings", "efficiency_expr", "encode", "decode"]
+           "RAW_RATE", "LATENCY", "settings", "PARTS", "part_times", "transfer_time", "achieved",
+           "part_expr", "meets_expr", "binding_expr", "efficiency_expr", "encode", "decode"]
 
 size = symbol("S", positive=True, integer=True)  #: the transfer, bytes
 family = symbol("k", nonnegative=True, integer=True)  #: which family a configuration belongs to (its index)
@@ -422,6 +423,38 @@ def time_parts(key: str) -> dict[str, sp.Expr]:
     return dict(_family(key).parts)
 
 
+#: Stand-ins for quantities already computed (a table's earlier columns): each part of a transfer's
+#: time by name (the data's and every overhead of :data:`LIMITS`), the transfer's time and its goodput.
+PARTS = ("data", *LIMITS[2:])
+part_times = {name: symbol(f"t_{{{i}}}", nonnegative=True) for i, name in enumerate(PARTS)}
+transfer_time = symbol("T", positive=True)  #: one transfer's time, us
+achieved = symbol("G", positive=True)  #: goodput, MB/s
+
+
+def part_expr(name: str) -> sp.Expr:
+    """Time (us) of part ``name`` of one transfer, for family ``k`` (zero where the family has no such part)."""
+    if name not in PARTS:
+        raise KeyError(f"no part {name!r}; parts: {', '.join(PARTS)}")
+    return _by_family(lambda f: f.parts.get(name, sp.Integer(0)))
+
+
+def meets_expr() -> sp.Expr:
+    """1 where the goodput ``G`` is at least ``R_req`` and one transfer's time ``T`` at most ``L_req``, else 0."""
+    return sp.Piecewise((1, sp.And(achieved >= required_rate, transfer_time <= required_latency)), (0, True))
+
+
+def binding_expr() -> sp.Expr:
+    """Index in :data:`LIMITS` of what binds a configuration, from its parts ``t_i`` and time ``T`` (as
+    :func:`binding`): the raw rate if the data alone is too slow (or nothing else costs time), the latency if
+    one transfer takes longer than allowed, else the overhead of the largest part (the first of equals)."""
+    data, *overheads = (part_times[name] for name in PARTS)
+    branches = [(LIMITS.index(RAW_RATE), sp.Or(size / data < required_rate, sp.Max(*overheads) <= 0)),
+                (LIMITS.index(LATENCY), transfer_time > required_latency)]
+    for i, t in enumerate(overheads[:-1]):
+        branches.append((LIMITS.index(PARTS[i + 1]), sp.Ge(t, sp.Max(*overheads[i + 1:]))))
+    return sp.Piecewise(*branches, (LIMITS.index(PARTS[-1]), True))
+
+
 # --- configurations ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -543,7 +576,7 @@ def binding(c: Config, n: int, rate: float | None = None, latency: float | None 
         return RAW_RATE
     if latency is not None and time_us(c, n) > latency:
         return LATENCY
-    return max(overheads, key=lambda p: p[1])[0]  # the first of equals
+    return max(sorted(overheads, key=lambda p: PARTS.index(p[0])), key=lambda p: p[1])[0]  # the first of equals
 
 
 def solve(rate_mbyte_s: float, size_bytes: int, latency: float | None = None,

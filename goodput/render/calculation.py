@@ -54,6 +54,11 @@ class Output:
     #: What each value 0, 1, ... of an output that picks one of a few things is called (a verdict, a
     #: limit's name): the table shows the name, the workbook a CHOOSE of the names.
     labels: tuple[str, ...] = ()
+    #: A symbol standing for this output in the expressions of the outputs after it (a sum of parts
+    #: computed once, a verdict on values already computed).
+    symbol: sp.Symbol | None = None
+    #: Computed (and written to the workbook) but not a column of the page's table: a part later outputs use.
+    hidden: bool = False
 
     @property
     def heading(self) -> str:
@@ -213,7 +218,11 @@ class Calculation:
             missing = out.expr.free_symbols - known
             if missing:
                 raise ValueError(f"{self.chapter}: output {out.name} uses {', '.join(sorted(map(str, missing)))}, "
-                                 "which is neither an input nor a case column")
+                                 "which is neither an input, a case column nor an earlier output")
+            if out.symbol is not None:
+                known.add(out.symbol)
+        if self.outputs[0].hidden:
+            raise ValueError(f"{self.chapter}: the first output is the calculation column's; it cannot be hidden")
         for column in list(self.shown) + list(self.fields.values()):
             if column not in self.cases.columns:
                 raise ValueError(f"{self.chapter}: no case column {column!r}")
@@ -247,7 +256,20 @@ class Calculation:
         The numbers replace the symbols as sympy numbers (``xreplace``: the substitution ``subs``
         makes, without its pattern matching, which made this a dozen times slower)."""
         subs = {sym: sp.sympify(value) for sym, value in self.substitution(inputs, case).items()}
-        return {o.name: float(o.expr.xreplace(subs)) for o in self.outputs}
+        out = {}
+        for o in self.outputs:  # in order: an output's symbol stands for its value in those after it
+            out[o.name] = float(o.expr.xreplace(subs))
+            if o.symbol is not None:
+                subs[o.symbol] = sp.Float(out[o.name], 17)
+        return out
+
+    def stand_ins(self) -> dict[sp.Symbol, str]:
+        """The outputs that stand for themselves in later outputs: symbol -> output name."""
+        return {o.symbol: o.name for o in self.outputs if o.symbol is not None}
+
+    def shown_outputs(self) -> list[Output]:
+        """The outputs the page's table shows (all but the hidden parts)."""
+        return [o for o in self.outputs if not o.hidden]
 
     def formula_text(self, inputs: Mapping[str, float], case: Mapping[str, Any]) -> str:
         """The first output's formula with the numbers of ``case`` in it, as the table shows it."""
@@ -265,7 +287,8 @@ class Calculation:
     def live(self) -> LiveModel:
         """The outputs bound to the sliders over every case, for a chart to layer marks on."""
         cases = pd.DataFrame(self.records())
-        return live_model(cases, {o.name: o.expr for o in self.outputs}, self.inputs, self.fields,
+        return live_model(cases, {o.name: o.expr for o in self.outputs}, self.inputs,
+                          {**self.fields, **self.stand_ins()},
                           choices=self.choices, name=self.name)
 
     def _formula_vega(self) -> str:
@@ -295,11 +318,11 @@ class Calculation:
         whether the row is shown; the signals are the inputs and choices, keyed ``prefix + name``."""
         live = self.live()
         columns = [{"key": f"cell_{c}", "heading": title, "kind": "case"} for c, title in self.shown.items()]
-        columns += [{"key": f"cell_{o.name}", "heading": o.heading, "kind": "value"} for o in self.outputs]
+        columns += [{"key": f"cell_{o.name}", "heading": o.heading, "kind": "value"} for o in self.shown_outputs()]
         columns.append({"key": "cell_calculation", "heading": f"calculation of {self.outputs[0].title}",
                         "kind": "calculation"})
         cells = {f"cell_{c}": f"toString(datum[{json.dumps(c)}])" for c in self.shown}
-        cells.update({f"cell_{o.name}": o.cell_vega() for o in self.outputs})
+        cells.update({f"cell_{o.name}": o.cell_vega() for o in self.shown_outputs()})
         cells["cell_calculation"] = self._formula_vega()
         transforms = [{"type": "formula", "as": name, "expr": expr} for name, expr in live.expressions.items()]
         transforms += [{"type": "formula", "as": name, "expr": expr} for name, expr in cells.items()]
@@ -390,7 +413,7 @@ class Calculation:
         for case in self.records():
             out = self.evaluate(inputs, case)
             row = {title: case[c] for c, title in self.shown.items()}
-            row.update({o.heading: o.text(out[o.name]) for o in self.outputs})
+            row.update({o.heading: o.text(out[o.name]) for o in self.shown_outputs()})
             row["calculation"] = self.formula_text(inputs, case)
             rows.append(row)
         return pd.DataFrame(rows)

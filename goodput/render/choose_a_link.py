@@ -164,18 +164,26 @@ def calculation() -> Calculation:
 
     def numeric(inputs, case):
         c = choose.CATALOG[int(case["row_index"])]
-        n, rate = inputs["size_bytes"], inputs["rate_mbyte_s"]
-        g = c.family.numeric(c.settings, n)
-        return {"goodput_mbyte_s": g, "margin_percent": 100 * (g / rate - 1), "time_us": choose.time_us(c, n)}
+        n, rate, limit = inputs["size_bytes"], inputs["rate_mbyte_s"], inputs["latency_us"]
+        g, t = c.family.numeric(c.settings, n), choose.time_us(c, n)
+        parts = choose.breakdown_us(c, n)
+        return {"goodput_mbyte_s": g, "margin_percent": 100 * (g / rate - 1), "time_us": t,
+                **{f"part_{i}": parts.get(name, 0.0) for i, name in enumerate(choose.PARTS)},
+                "meets": float(g >= rate and t <= limit),
+                "binding": float(choose.LIMITS.index(choose.binding(c, n, rate, limit)))}
 
     return Calculation(
         chapter="choose-a-link", name="choose", title="The book's links at your transfer size",
         cases=_cases(), shown={"link": "link"}, fields={sym: col for sym, col in _FIELDS.items() if sym != choose.size},
-        inputs=[Slider(p["rate_mbyte_s"]), Slider(p["size_bytes"])],
-        outputs=[Output("goodput_mbyte_s", goodput, "goodput", "MB/s", 2),
-                 Output("margin_percent", 100 * (goodput / choose.required_rate - 1), "margin", "%", 1),
-                 Output("time_us", time, "one transfer", "us", 3)],
-        numeric=numeric, order=(("margin_percent", "descending"),),
+        inputs=[Slider(p["rate_mbyte_s"]), Slider(p["size_bytes"]), Slider(p["latency_us"])],
+        outputs=[Output("goodput_mbyte_s", goodput, "goodput", "MB/s", 2, symbol=choose.achieved),
+                 Output("margin_percent", 100 * (choose.achieved / choose.required_rate - 1), "margin", "%", 1),
+                 Output("time_us", time, "one transfer", "us", 3, symbol=choose.transfer_time),
+                 *(Output(f"part_{i}", choose.part_expr(name), name, "us", 3, symbol=choose.part_times[name],
+                          hidden=True) for i, name in enumerate(choose.PARTS)),
+                 Output("meets", choose.meets_expr(), "meets it", "", labels=("no", "yes")),
+                 Output("binding", choose.binding_expr(), "binding limit", "", labels=choose.LIMITS)],
+        numeric=numeric, order=(("meets", "descending"), ("margin_percent", "descending")),
         selector=choose.family)
 
 
@@ -192,7 +200,7 @@ def solver_chart() -> LiveFigure:
                                                                        range=["#2a9d8f", "#bbbbbb"])),
         tooltip=["link:N", alt.Tooltip("goodput_mbyte_s:Q", format=".4~g", title="MB/s"),
                  alt.Tooltip("time_us:Q", format=".4~g", title="us per transfer")],
-    ).transform_calculate(verdict=f"{column('margin_percent')} >= 0 ? 'meets it' : 'does not'")
+    ).transform_calculate(verdict=f"{column('meets')} == 1 ? 'meets it' : 'does not'")
     rule = alt.Chart(pd.DataFrame({"x": [0]})).mark_rule(color="#c0392b", strokeDash=[4, 3], size=2).encode(
         x="required:Q").transform_calculate(required="rate_mbyte_s")
     return calc.view(live, bars, rule, height=alt.Step(14),

@@ -130,6 +130,8 @@ def _model(book, calc: Calculation, fmt) -> None:
         names.update({sym: f"${xl_col_to_name(columns.index(c))}{row + 1}" for sym, c in calc.fields.items()})
         values = calc.evaluate(defaults, case)
         own = {} if calc.selector is None else {calc.selector: sp.sympify(case[calc.fields[calc.selector]])}
+        names.update({o.symbol: xl_rowcol_to_cell(row, first_out + k) for k, o in enumerate(calc.outputs)
+                      if o.symbol is not None})
         for k, o in enumerate(calc.outputs):
             formula = spreadsheet_formula(o.expr.xreplace(own), names)
             if o.labels:  # the label of the value, as the page shows it
