@@ -24,6 +24,7 @@ import csv
 import io
 import json
 import math
+import re
 from dataclasses import asdict, dataclass, fields
 from decimal import Decimal, InvalidOperation
 from typing import Callable, Iterable
@@ -47,6 +48,9 @@ __all__ = [
     "to_frame",
     "to_csv",
     "to_json",
+    "anchor",
+    "groups",
+    "group_anchor",
 ]
 
 STATUSES = ("ok", "rounding", "erratum")
@@ -205,3 +209,33 @@ def to_csv(items: Iterable[SourceCheck]) -> str:
 
 def to_json(items: Iterable[SourceCheck]) -> str:
     return json.dumps([asdict(c) for c in items], indent=2)
+
+
+def _slug(text: str) -> str:
+    """Lower-case letters and digits, every other run of characters one hyphen: ``"Table 12"`` -> ``"table-12"``."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def anchor(c: SourceCheck) -> str:
+    """The HTML id of a check's row, wherever a table shows it: the chapter's check table gives its row
+    this id, and the errata page links to it (``check-an3935-table12-1-k-bytes-x4-mps-256-calculated-gbit-s``).
+
+    It is made of what names the printed cell (its published table, row, quantity and unit), so it
+    stays the same while the check is there, whatever its status or the model's value.
+    """
+    return "check-" + _slug(" ".join((c.resource or f"{c.document} {c.where}", c.row, c.quantity, c.unit)))
+
+
+def groups(items: Iterable[SourceCheck]) -> list[list[SourceCheck]]:
+    """Checks that share one explanation: the same chapter, document, place in it, status and note,
+    in the order of their first check (one wrong rule repeated down a column is one group)."""
+    found: dict[tuple, list[SourceCheck]] = {}
+    for c in items:
+        found.setdefault((c.chapter, c.document, c.where, c.status, c.note), []).append(c)
+    return list(found.values())
+
+
+def group_anchor(group: list[SourceCheck]) -> str:
+    """The HTML id of a group's row on the errata page: its status, then its first check's :func:`anchor`
+    (``erratum-an3935-table12-1-k-bytes-x4-mps-256-calculated-gbit-s``)."""
+    return f"{group[0].status}-{anchor(group[0]).removeprefix('check-')}"

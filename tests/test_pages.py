@@ -3,25 +3,29 @@ from goodput import checks, data, pages
 
 def test_errata_page_lists_exactly_the_erratum_checks(monkeypatch):
     fake = checks.SourceCheck("line-coding", "AN3935", "Table 9", "x4 MPS 256", "write bandwidth",
-                              "Gbit/s", "7.2", 7.5, 0.05, checks.classify("7.2", 7.5), "an example")
+                              "Gbit/s", "7.2", 7.5, 0.05, checks.classify("7.2", 7.5), "an example", "an3935-table9")
     real = checks.collect()
     monkeypatch.setattr(checks, "collect", lambda chapter=None: real + [fake])
-    text = pages.errata_markdown()
+    table = pages.errata_table()
     errata = [c for c in real if c.status == "erratum"] + [fake]
-    assert sum(line.count("printed **") for line in text.splitlines()) == len(errata)
-    assert "Table 9" in text and "an example" in text
-    assert text.startswith(f"{len(errata)} published numbers")
+    assert table._repr_html_().count('#check-') == len(errata)
+    last = table.frame.iloc[-1]
+    assert (last["where"], last["cells"], last["printed"], last["correct"], last["why"]) == (
+        "Table 9, write bandwidth (Gbit/s)", "x4 MPS 256", "7.2", "7.5", "an example")
+    assert pages.errata_summary().startswith(f"{len(errata)} published numbers")
 
 
 def test_errata_page_says_so_when_there_is_none(monkeypatch):
     clean = [c for c in checks.collect() if c.status != "erratum"]
     monkeypatch.setattr(checks, "collect", lambda chapter=None: clean)
-    assert pages.errata_markdown().startswith("No source check disagrees")
+    assert pages.errata_summary().startswith("No source check disagrees")
+    assert len(pages.errata_table()) == 0
 
 
 def test_rounding_section_lists_the_truncated_hyperlink_figure():
-    text = pages.rounding_markdown()
-    assert "35.5" in text and "HyperLink" in text
+    table = pages.errata_table("rounding").frame
+    row = table[table["where"].str.startswith("§8 HyperLink Throughput")].iloc[0]
+    assert (row["printed"], row["correct"]) == ("35.5", "35.6")  # 4 x 10 x 8/9 = 35.56
 
 
 def test_sources_page_names_every_document_and_table():

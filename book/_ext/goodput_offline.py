@@ -7,7 +7,8 @@
   shows no widgets (the panels need a kernel: see ``goodput.render.panels``), so
   that state is dropped too.
 - Sphinx puts the vega bundles and the live figures' script (``html_js_files``) on
-  every page; a page without a chart drops them.
+  every page; a page without a chart drops them, and a page without a sortable table
+  (the errata page's, ``goodput.pages.errata_table``) drops the script that sorts it.
 - pydata-sphinx-theme loads ``fontawesome.js`` (1.5 MB), which swaps each icon for an
   SVG; its stylesheet already draws the same icons from the Font Awesome web font, so
   the script is dropped on every page. The theme writes that tag in its template, not
@@ -36,6 +37,10 @@ def _is_vega(js) -> bool:
     return filename.startswith(("_static/vega/", "_static/goodput/altair-versions", "_static/goodput-live.js"))
 
 
+def _is_sort(js) -> bool:
+    return (getattr(js, "filename", None) or "").split("?")[0] == "_static/goodput-sort.js"
+
+
 def _is_thebe(js) -> bool:
     filename = getattr(js, "filename", None) or ""
     body = (getattr(js, "attributes", None) or {}).get("body", "") or ""
@@ -45,9 +50,11 @@ def _is_thebe(js) -> bool:
 def _localize(app, pagename, templatename, context, doctree):
     body = context.get("body")
     charts = bool(body) and "vegaEmbed" in body
+    sortable = bool(body) and "goodput-sortable" in body
     if "script_files" in context:
         context["script_files"] = [js for js in context["script_files"]
-                                   if not (_is_thebe(js) or _is_widget_state(js) or (_is_vega(js) and not charts))]
+                                   if not (_is_thebe(js) or _is_widget_state(js) or (_is_vega(js) and not charts)
+                                           or (_is_sort(js) and not sortable))]
     if body and ALTAIR_CDN in body:
         local = context["pathto"]("_static/vega/", 1)
         context["body"] = body.replace(ALTAIR_CDN, local)

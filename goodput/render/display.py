@@ -63,18 +63,32 @@ def _heading(column) -> str:
     return " ".join(str(c) for c in column if str(c)) if isinstance(column, tuple) else str(column)
 
 
-def frame_html(frame: pd.DataFrame) -> str:
-    """``frame`` as an HTML table: no row numbers, whole cells, numbers right-aligned."""
+def frame_html(frame: pd.DataFrame, row_ids=None, cells=None, classes=(), attrs=None) -> str:
+    """``frame`` as an HTML table: no row numbers, whole cells, numbers right-aligned.
+
+    ``row_ids`` gives each row an HTML id (``None`` for none), so a link can land on it; ``cells``
+    maps a column to the HTML of its cells, one per row (``None`` keeps the cell's text), for cells
+    that hold links (each in one ``span``, which a card lays out as one value beside its heading);
+    ``classes`` and ``attrs`` are more classes and attributes of the table.
+    """
     if not (isinstance(frame.index, pd.RangeIndex) and frame.index.name is None):
         frame = frame.reset_index()
     styles = [_style(frame.iloc[:, i]) for i in range(frame.shape[1])]
     head = "".join(f"<th{_LEFT if s == _PROSE else s}>{html.escape(_heading(c))}</th>"
                    for c, s in zip(frame.columns, styles))
     labels = [f' data-label="{html.escape(_heading(c))}"' for c in frame.columns]
-    rows = "".join("<tr>" + "".join(f"<td{label}{s}>{_cell(v)}</td>" for v, s, label in zip(row, styles, labels))
-                   + "</tr>\n" for row in frame.itertuples(index=False, name=None))
-    return (f'<table class="dataframe goodput-table">\n<thead><tr>{head}</tr></thead>\n'
-            f"<tbody>\n{rows}</tbody>\n</table>")
+    ids = list(row_ids) if row_ids is not None else [None] * len(frame)
+    given = [list((cells or {}).get(c, [None] * len(frame))) for c in frame.columns]
+    if len(ids) != len(frame) or any(len(g) != len(frame) for g in given):
+        raise ValueError(f"row ids and cells must have one entry per row ({len(frame)})")
+    rows = "".join(
+        (f'<tr id="{html.escape(ident)}">' if ident else "<tr>")
+        + "".join(f"<td{label}{s}>{_cell(v) if h is None else f'<span>{h}</span>'}</td>"
+                  for v, s, label, h in zip(row, styles, labels, (g[i] for g in given)))
+        + "</tr>\n" for i, (row, ident) in enumerate(zip(frame.itertuples(index=False, name=None), ids)))
+    more = "".join(f' {k}="{html.escape(str(v))}"' for k, v in (attrs or {}).items())
+    return (f'<table class="{" ".join(("dataframe", "goodput-table", *classes))}"{more}>\n'
+            f"<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}</tbody>\n</table>")
 
 
 def show_frames() -> None:

@@ -1,16 +1,100 @@
 """Tables any chapter shows: its source checks, a published table as printed or beside the model.
 
-The tables of one chapter alone are in that chapter's module."""
+The tables of one chapter alone are in that chapter's module. A chapter's check table and the
+errata page link to each other's rows: each check's row has the id :func:`goodput.checks.anchor`
+gives it, each row of the errata page the id of its group (:func:`goodput.checks.group_anchor`)."""
 
 from __future__ import annotations
 
+import html
 from typing import Sequence
 
 import pandas as pd
 
 from .. import checks, data
+from .display import frame_html
 
-__all__ = ["checks_summary", "checks_table", "published_vs_model", "published_table", "provenance_sentence"]
+__all__ = ["checks_summary", "checks_table", "published_vs_model", "published_table", "provenance_sentence",
+           "LinkedTable", "chapter_href", "errata_href"]
+
+
+def chapter_href(chapter: str, ident: str = "") -> str:
+    """The address of a chapter's page (at ``ident``) from another page of the book."""
+    return f"../notebooks/{chapter}.html" + (f"#{ident}" if ident else "")
+
+
+def errata_href(ident: str) -> str:
+    """The address of a row of the errata page from a chapter's page."""
+    return f"../book/errata.html#{ident}"
+
+
+class LinkedTable:
+    """A table whose rows carry ids a link can land on, and whose cells may hold links.
+
+    It shows as HTML (:func:`goodput.render.display.frame_html`) in the book and in JupyterLab, and
+    as its plain ``frame`` wherever text is wanted (``repr``, :meth:`to_markdown`). Selecting
+    columns, ``table[["row", "published"]]``, keeps the ids and links of the rows; one column,
+    ``table["published"]``, is the frame's column.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The cells as text.
+    ids : list of str or None, optional
+        An HTML id per row (``None``: the row has none).
+    links : list of str or None, optional
+        An address per row (``None``: none), linked from the first of :attr:`LINKED` the table shows
+        (else its first column).
+    cells : dict, optional
+        HTML for the cells of some columns, one per row (``None`` keeps the cell's text).
+    classes, attrs : optional
+        More classes and attributes of the HTML table.
+    """
+
+    #: The columns a row's link goes on, the first one shown.
+    LINKED = ("status", "published")
+
+    def __init__(self, frame: pd.DataFrame, ids=None, links=None, cells=None, classes=(), attrs=None):
+        self.frame = frame.reset_index(drop=True)
+        n = len(self.frame)
+        self.ids = list(ids) if ids is not None else [None] * n
+        self.links = list(links) if links is not None else [None] * n
+        self.cells = {c: list(v) for c, v in (cells or {}).items()}
+        if len(self.ids) != n or len(self.links) != n or any(len(v) != n for v in self.cells.values()):
+            raise ValueError(f"ids, links and cells must have one entry per row ({n})")
+        self.classes = tuple(classes)
+        self.attrs = dict(attrs or {})
+
+    @property
+    def columns(self) -> pd.Index:
+        return self.frame.columns
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            return self.frame[key]
+        columns = list(key)
+        return LinkedTable(self.frame[columns], self.ids, self.links,
+                           {c: v for c, v in self.cells.items() if c in columns}, self.classes, self.attrs)
+
+    def __repr__(self) -> str:
+        return repr(self.frame)
+
+    def to_markdown(self, **kwargs) -> str:
+        """The cells as a Markdown table (pandas' ``to_markdown``), without row numbers."""
+        return self.frame.to_markdown(index=False, **kwargs)
+
+    def _repr_html_(self) -> str:
+        cells = dict(self.cells)
+        if any(self.links) and len(self.frame.columns):
+            column = next((c for c in self.LINKED if c in self.frame.columns), self.frame.columns[0])
+            given = cells.get(column, [None] * len(self))
+            cells[column] = [
+                h if link is None else f'<a href="{html.escape(link)}">{html.escape(str(v)) if h is None else h}</a>'
+                for v, h, link in zip(self.frame[column], given, self.links)]
+        return frame_html(self.frame, row_ids=self.ids, cells=cells, classes=self.classes, attrs=self.attrs)
 
 
 def checks_summary(chapter: str) -> pd.DataFrame:
@@ -20,16 +104,23 @@ def checks_summary(chapter: str) -> pd.DataFrame:
     return counts.reindex(columns=list(checks.STATUSES), fill_value=0).reset_index()
 
 
-def checks_table(chapter: str, only_problems: bool = False, resource: str | None = None) -> pd.DataFrame:
+def checks_table(chapter: str, only_problems: bool = False, resource: str | None = None,
+                 anchors: bool = True) -> LinkedTable:
     """A chapter's source checks, one row each (or only those not ``ok``, or only those of one published
-    table, ``resource``), as a reader compares them."""
-    frame = checks.to_frame(checks.collect(chapter))
+    table, ``resource``), as a reader compares them.
+
+    Each row has its check's id (:func:`goodput.checks.anchor`), which the errata page links to
+    (``anchors=False``: none, for a second table of the same checks on one page), and a row not ``ok``
+    links to its group's row on the errata page.
+    """
+    everything = items = checks.collect(chapter)
     if resource is not None:
-        if resource not in set(frame["resource"]):
+        if resource not in {c.resource for c in items}:
             raise KeyError(f"chapter {chapter!r} has no checks of {resource!r}")
-        frame = frame[frame["resource"] == resource].reset_index(drop=True)
+        items = [c for c in items if c.resource == resource]
     if only_problems:
-        frame = frame[frame["status"] != "ok"].reset_index(drop=True)
+        items = [c for c in items if c.status != "ok"]
+    frame = checks.to_frame(items)
     shown = pd.DataFrame({
         "document": frame["document"],
         "where": frame["where"],
@@ -42,7 +133,10 @@ def checks_table(chapter: str, only_problems: bool = False, resource: str | None
     })
     if only_problems:
         shown["note"] = frame["note"]
-    return shown
+    errata = {checks.anchor(c): checks.group_anchor(g)
+              for g in checks.groups(c for c in everything if c.status != "ok") for c in g}
+    return LinkedTable(shown, ids=[checks.anchor(c) for c in items] if anchors else None,
+                       links=[errata_href(errata[checks.anchor(c)]) if c.status != "ok" else None for c in items])
 
 
 def provenance_sentence(table: pd.DataFrame) -> str:

@@ -1,0 +1,203 @@
+"""The built errata page and the chapters' check tables link to each other's rows, and the errata
+tables sort and filter in chromium, at a laptop's and a phone's width (make test builds the book first)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from goodput import checks
+
+from browser import WIDTHS, errors, opened
+
+pytestmark = pytest.mark.book
+
+HTML = Path(__file__).resolve().parent.parent / "_build" / "html"
+ERRATA = HTML / "book" / "errata.html"
+TABLE = "table.goodput-erratum-table"
+TABLE12 = "erratum-an3935-table12-1-k-bytes-x4-mps-256-calculated-gbit-s"
+
+
+def _page(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def _row_ids(text: str) -> Counter:
+    return Counter(re.findall(r'<tr id="([^"]+)"', text))
+
+
+def _chapter_pages() -> list[Path]:
+    return sorted((HTML / "notebooks").glob("*.html"))
+
+
+def _flagged():
+    return [c for c in checks.collect() if c.status != "ok"]
+
+
+# --- the links, as built ------------------------------------------------------------------------------
+
+def test_every_cell_the_errata_page_lists_links_a_row_its_chapter_page_shows():
+    links = re.findall(r'href="\.\./notebooks/([a-z0-9-]+)\.html#([^"]+)"', _page(ERRATA))
+    assert len(links) == len(_flagged())
+    for chapter, ident in links:
+        assert _row_ids(_page(HTML / "notebooks" / f"{chapter}.html"))[ident] == 1, (chapter, ident)
+
+
+def test_every_back_link_of_a_chapter_lands_on_a_row_of_the_errata_page():
+    rows = _row_ids(_page(ERRATA))
+    back = [(p.name, ident) for p in _chapter_pages()
+            for ident in re.findall(r'href="\.\./book/errata\.html#([^"]+)"', _page(p))]
+    assert len(back) >= len(_flagged())
+    assert [b for b in back if rows[b[1]] != 1] == []
+
+
+def test_every_flagged_check_is_a_row_of_its_chapter_with_its_id_and_a_link_back():
+    pages = {}
+    for c in _flagged():
+        text = pages.setdefault(c.chapter, _page(HTML / "notebooks" / f"{c.chapter}.html"))
+        row = re.search(rf'<tr id="{checks.anchor(c)}">(.*?)</tr>', text, flags=re.S)
+        assert row, checks.anchor(c)
+        assert re.search(rf'href="\.\./book/errata\.html#{c.status}-[a-z0-9-]+"', row.group(1)), checks.anchor(c)
+
+
+@pytest.mark.parametrize("page", _chapter_pages(), ids=lambda p: p.stem)
+def test_no_check_row_id_is_given_twice_on_a_chapter_page(page):
+    ids = _row_ids(_page(page))
+    assert [i for i, n in ids.items() if i.startswith("check-") and n > 1] == []
+
+
+def test_an3935_table_12_is_one_row_of_the_errata_page_listing_its_six_cells():
+    row = re.search(rf'<tr id="{TABLE12}">(.*?)</tr>', _page(ERRATA), flags=re.S).group(1)
+    cells = re.findall(r'href="\.\./notebooks/pcie-packets\.html#(check-an3935-table12-[^"]+)"', row)
+    assert len(cells) == len(set(cells)) == 6
+
+
+def test_only_the_errata_page_loads_the_sort_script():
+    pages = [p for p in HTML.rglob("*.html") if "_static" not in p.parts and "goodput-sort.js" in _page(p)]
+    assert pages == [ERRATA]
+
+
+# --- in chromium ------------------------------------------------------------------------------------
+
+VISIBLE_ROWS = f"""() => [...document.querySelectorAll('{TABLE} tbody tr')].filter(r => !r.hidden)
+  .map(r => [...r.cells].map(c => c.textContent.trim()))"""
+HEADINGS = f"[...document.querySelectorAll('{TABLE} thead th')].map(th => th.textContent.trim())"
+
+
+def _column(page, heading):
+    names = page.evaluate(f"() => {HEADINGS}")
+    return [row[names.index(heading)] for row in page.evaluate(VISIBLE_ROWS)]
+
+
+def _sort_button(page, heading):
+    return page.locator(f"{TABLE} thead th").filter(has_text=re.compile(rf"^{heading}$")).locator("button")
+
+
+def _aria_sort(page, heading):
+    return page.locator(f"{TABLE} thead th").filter(has_text=re.compile(rf"^{heading}$")).get_attribute("aria-sort")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_click_on_a_heading_sorts_the_errata_rows_and_again_the_other_way(browser, book_url, width):
+    with opened(browser, book_url + "book/errata.html", viewport=WIDTHS[width]) as (page, log):
+        before = _column(page, "printed")
+        assert _aria_sort(page, "printed") is None
+        _sort_button(page, "printed").click()
+        up = _column(page, "printed")
+        first = [float(v.split(",")[0]) for v in up]
+        assert first == sorted(first) and up != before and sorted(up) == sorted(before)
+        assert _aria_sort(page, "printed") == "ascending"
+        _sort_button(page, "printed").click()
+        assert [float(v.split(",")[0]) for v in _column(page, "printed")] == sorted(first, reverse=True)
+        assert _aria_sort(page, "printed") == "descending"
+        _sort_button(page, "where").click()  # text: "Table 2" before "Table 10"
+        assert _aria_sort(page, "printed") is None and _aria_sort(page, "where") == "ascending"
+        where = _column(page, "where")
+        tables = [int(m.group(1)) for w in where if (m := re.match(r"Table (\d+),", w))]
+        assert tables == sorted(tables) and 2 in tables and 10 in tables
+        assert errors(log) == []
+
+
+def test_the_sort_buttons_work_from_the_keyboard(browser, book_url):
+    with opened(browser, book_url + "book/errata.html") as (page, log):
+        page.locator(".goodput-table-tools input").first.focus()
+        for _ in range(30):  # Tab from the filter box to the headings, as a reader without a mouse
+            page.keyboard.press("Tab")
+            if page.evaluate("() => document.activeElement.closest('th')?.textContent.trim()") == "document":
+                break
+        else:
+            pytest.fail("Tab never reached the document heading's button")
+        assert page.evaluate("() => document.activeElement.tagName") == "BUTTON"
+        page.keyboard.press("Enter")
+        assert _aria_sort(page, "document") == "ascending"
+        documents = _column(page, "document")
+        assert documents == sorted(documents, key=str.casefold)
+        page.keyboard.press("Space")
+        assert _aria_sort(page, "document") == "descending"
+        assert errors(log) == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_typing_a_filter_shows_only_the_rows_that_match_and_says_how_many(browser, book_url, width):
+    groups = checks.groups(c for c in checks.collect() if c.status == "erratum")
+    an3935 = sum(g[0].document == "AN3935" for g in groups)
+    ethernet = sum(g[0].chapter == "ethernet-framing" for g in groups)
+    with opened(browser, book_url + "book/errata.html", viewport=WIDTHS[width]) as (page, log):
+        tools = page.locator(".goodput-table-tools").first
+        count = tools.locator(".goodput-table-count")
+        assert count.text_content() == f"{len(groups)} of {len(groups)} rows"
+        tools.get_by_label("Filter").fill("an3935")
+        assert count.text_content() == f"{an3935} of {len(groups)} rows"
+        assert {row[0] for row in page.evaluate(VISIBLE_ROWS)} == {"AN3935"}
+        tools.get_by_label("Filter").fill("")
+        tools.get_by_label("chapter").select_option(label="Ethernet framing")
+        assert count.text_content() == f"{ethernet} of {len(groups)} rows"
+        assert set(_column(page, "chapter")) == {"Ethernet framing"}
+        tools.get_by_label("Filter").fill("no such words at all")
+        assert count.text_content() == f"0 of {len(groups)} rows" and page.evaluate(VISIBLE_ROWS) == []
+        assert errors(log) == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_errata_page_and_its_tools_fit_the_window(browser, book_url, width):
+    with opened(browser, book_url + "book/errata.html", viewport=WIDTHS[width]) as (page, log):
+        page.wait_for_timeout(200)  # goodput-tables.js lays the tables out after a frame
+        found = page.evaluate("""() => ({
+          page: document.documentElement.scrollWidth - innerWidth,
+          out: [...document.querySelectorAll('article .goodput-table-tools *, article table.goodput-sortable *')]
+            .filter(e => e.getClientRects().length)
+            .filter(e => { const r = e.getBoundingClientRect(); return r.left < -1 || r.right > innerWidth + 1; })
+            .map(e => e.tagName + ' ' + e.textContent.slice(0, 40)),
+          buttons: [...document.querySelectorAll('table.goodput-sortable thead button')]
+            .filter(b => { const r = b.getBoundingClientRect(); return r.width > 0 && r.left >= 0 && r.right <= innerWidth; }).length,
+          headings: document.querySelectorAll('table.goodput-sortable thead th').length,
+          // a card shows each value beside its heading: one element or one run of text per cell
+          split: [...document.querySelectorAll('table.goodput-sortable td')]
+            .filter(td => [...td.childNodes].filter(n => n.nodeType === 1 || n.textContent.trim()).length > 1)
+            .map(td => td.dataset.label),
+        })""")
+        assert found["page"] <= 0 and found["out"] == [] and found["split"] == []
+        assert found["buttons"] == found["headings"] > 0  # as cards too, every heading's button shows
+        assert errors(log) == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_cell_of_the_errata_page_leads_to_its_row_in_the_chapter_and_back(browser, book_url, width):
+    with opened(browser, book_url + "book/errata.html", viewport=WIDTHS[width]) as (page, log):
+        page.locator(f"#{TABLE12} a[href*='#check-an3935-table12-2-k-bytes']").click()
+        page.wait_for_load_state("load")
+        assert page.url.endswith("pcie-packets.html#check-an3935-table12-2-k-bytes-x4-mps-256-calculated-gbit-s")
+        row = page.locator("tr:target")
+        assert row.count() == 1 and row.is_visible()
+        assert row.evaluate("r => { const b = r.getBoundingClientRect(); return b.top >= 0 && b.top < innerHeight; }")
+        row.locator("a[href*='errata.html#']").click()
+        page.wait_for_load_state("load")
+        assert page.url.endswith(f"errata.html#{TABLE12}")
+        back = page.locator("tr:target")
+        assert back.get_attribute("id") == TABLE12
+        page.wait_for_timeout(100)  # the sort script brings the row back into view after adding its tools
+        assert back.evaluate("r => { const b = r.getBoundingClientRect(); return b.top >= 0 && b.top < innerHeight; }")
+        assert errors(log) == []
