@@ -8,8 +8,9 @@ what had to be reconstructed from a garbled conversion).
 :func:`load` returns a :class:`pandas.DataFrame` whose ``attrs`` carry:
 
 ``provenance``
-    ``resource``, ``title``, ``document``, ``document_title``, ``table``,
-    ``section``, ``conditions``, ``reconstructed``.
+    ``resource``, ``title``, ``document``, ``citation`` (the document cited, as
+    :func:`citation` formats it), ``table``, ``section``, ``conditions``,
+    ``reconstructed``.
 ``units``, ``titles``
     Per column.
 ``printed``
@@ -24,6 +25,15 @@ measured or calculated) is stored long: one row per printed cell, the heading's
 conditions in columns of their own. Code selects rows by those columns, takes a
 condition the rows share with :func:`single`, and names the conditions that tell
 rows apart with :func:`varying`.
+
+Each of the package's ``sources`` is a document as a reader finds it: ``publisher``,
+``title`` and a ``number`` (the publisher's document number, ISBN, RFC or commit) or a
+``url`` (its public home), with ``revision``, ``date`` and ``year`` as the document
+states them, and optionally ``authors``, ``subtitle``, ``short`` (how a heading names
+it: ``"TI SPRABK5"``), ``heading``, ``note`` and ``read_from`` (where we read a
+document whose public home we could not use, which is not part of its citation).
+:func:`citation` formats one; loading the package rejects a source a reader could
+not find.
 """
 
 from __future__ import annotations
@@ -37,8 +47,8 @@ import pandas as pd
 
 from .errors import DataError
 
-__all__ = ["published_dir", "package", "names", "documents", "provenance", "load", "printed", "single",
-           "varying"]
+__all__ = ["published_dir", "package", "names", "documents", "citation", "provenance", "load", "printed",
+           "single", "varying"]
 
 _CONVERTERS = {
     "number": float,
@@ -59,11 +69,41 @@ def published_dir() -> Path:
 def _package(folder: str) -> dict:
     path = Path(folder) / "datapackage.json"
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        descriptor = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise DataError(f"{path}: no data package here") from None
     except json.JSONDecodeError as exc:
         raise DataError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+    for source in descriptor.get("sources", []):
+        _check_source(source, path)
+    return descriptor
+
+
+#: Text fields a source may have besides its name (see the module's docstring).
+_SOURCE_TEXT = ("publisher", "title", "subtitle", "authors", "number", "revision", "date", "url", "short",
+                "heading", "note", "read_from")
+
+
+def _check_source(source: dict, path: Path) -> None:
+    """Refuse a source a reader could not find: no publisher, no title, neither number nor URL."""
+    name = source.get("name")
+    if not name:
+        raise DataError(f"{path}: a source has no name: {source!r}")
+    if "file" in source:
+        raise DataError(f"{path}: source {name!r} is named by a file; cite the document by its publisher, "
+                        "title and number or url, and say where we read it in 'read_from'")
+    for key in _SOURCE_TEXT:
+        if key in source and not (isinstance(source[key], str) and source[key].strip()):
+            raise DataError(f"{path}: source {name!r}: {key!r} must be non-empty text")
+    missing = [f"no {key}" for key in ("publisher", "title") if key not in source]
+    if "number" not in source and "url" not in source:
+        missing.append("neither a number nor a url")
+    if missing:
+        raise DataError(f"{path}: source {name!r} has {', '.join(missing)}: a reader could not find the document")
+    if "url" in source and not source["url"].startswith(("https://", "http://")):
+        raise DataError(f"{path}: source {name!r}: url {source['url']!r} is not a web address")
+    if "year" in source and not isinstance(source["year"], int):
+        raise DataError(f"{path}: source {name!r}: year {source['year']!r} is not a number")
 
 
 def package() -> dict:
@@ -77,8 +117,32 @@ def names() -> list[str]:
 
 
 def documents() -> dict[str, dict]:
-    """Source documents by short name (``"AN3935"``): title and file."""
+    """Source documents by name (``"AN3935"``): publisher, title, number, revision... as in the package."""
     return {s["name"]: s for s in package()["sources"]}
+
+
+def citation(name: str) -> str:
+    """How the book cites document ``name``, in Markdown: ``Publisher, *Title*, number, revision (date).
+    URL``; a document with authors starts with them (``Authors, *Title*, Publisher, ...``).
+
+    The number is left out where the title already says it (RapidIO's "Part 6"); the year is given where
+    the document states no date (and its revision does not say the year).
+    """
+    doc = documents().get(name)
+    if doc is None:
+        raise DataError(f"no source document named {name!r}; known: {', '.join(documents())}")
+    title = f"*{doc['title']}: {doc['subtitle']}*" if "subtitle" in doc else f"*{doc['title']}*"
+    parts = [doc["authors"], title, doc["publisher"]] if "authors" in doc else [doc["publisher"], title]
+    if "number" in doc and doc["number"] not in doc["title"]:
+        parts.append(doc["number"])
+    if "revision" in doc:
+        parts.append(f"{doc['revision']} ({doc['date']})" if "date" in doc else doc["revision"])
+    elif "date" in doc:
+        parts.append(doc["date"])
+    if "year" in doc and "date" not in doc and str(doc["year"]) not in doc.get("revision", ""):
+        parts.append(str(doc["year"]))
+    text = ", ".join(parts) + "."
+    return f"{text} <{doc['url']}>" if "url" in doc else text
 
 
 def _resource(name: str) -> dict:
@@ -99,7 +163,7 @@ def provenance(name: str) -> dict:
         "resource": name,
         "title": r.get("title", name),
         "document": r["document"],
-        "document_title": doc["title"],
+        "citation": citation(r["document"]),
         "table": r["table"],
         "section": r.get("section", ""),
         "conditions": r.get("conditions", ""),

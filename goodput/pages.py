@@ -8,11 +8,14 @@ tables; nobody edits them by hand.
 from __future__ import annotations
 
 import html
+import re
 from collections import defaultdict
+from pathlib import Path
 
 import pandas as pd
 
 from . import chapters, checks, data, status
+from .errors import DataError
 from .logs import log_lines, read_log
 from .render import tables
 
@@ -99,8 +102,35 @@ def errata_table(status: str = "erratum") -> tables.LinkedTable:
                               attrs={"data-filters": "document chapter"})
 
 
+def source_label(name: str) -> str:
+    """The sources page's anchor of document ``name`` (``"source-an3935"``): a chapter links to it with
+    ``{ref}`AN3935 <source-an3935>``` (the page's address is ``book/sources.html#source-an3935``)."""
+    return "source-" + _slug(name)
+
+
+def log_label(path: Path) -> str:
+    """The sources page's anchor of a log (``"log-memcopy"`` for ``data/logs/host/memcopy.log``)."""
+    return "log-" + _slug(path.stem)
+
+
+def source_heading(name: str) -> str:
+    """The heading of document ``name`` on the sources page: its ``heading``, or ``"<short>: <title>"``."""
+    doc = data.documents()[name]
+    return doc.get("heading") or f"{doc.get('short', name)}: {doc['title']}"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _text(text: str) -> str:
+    """``text`` as Markdown that shows it as it is (no emphasis, link or HTML made of its characters)."""
+    return re.sub(r"([\\`*_\[\]<>|])", r"\\\1", str(text))
+
+
 def sources_markdown() -> str:
-    """Each source document, and under it every table transcribed from it."""
+    """Each source document under a heading of its own (anchored at :func:`source_label`): its
+    citation, what we note about it, and every table transcribed from it."""
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for c in checks.collect():
         counts[c.resource][c.chapter] += 1
@@ -109,7 +139,12 @@ def sources_markdown() -> str:
         by_doc[data.provenance(name)["document"]].append(name)
     parts = []
     for key, doc in data.documents().items():
-        parts.append(f"**{_cell(doc['title'])}** (`{doc['file']}`)\n")
+        parts.append(f"({source_label(key)})=\n## {_text(source_heading(key))}\n")
+        parts.append(data.citation(key) + "\n")
+        if "note" in doc:
+            parts.append(_text(doc["note"]) + "\n")
+        if "read_from" in doc:
+            parts.append(f"We read it in {_text(doc['read_from'])}.\n")
         names = by_doc.get(key, [])
         if not names:
             parts.append("No table transcribed yet.\n")
@@ -129,32 +164,69 @@ def sources_markdown() -> str:
     return "\n".join(parts)
 
 
+def _log_header(path: Path) -> dict[str, str]:
+    """The ``# key: value`` lines that head a log, in their order."""
+    header = {}
+    for line in log_lines(read_log(path)):
+        if not line.startswith("# "):
+            break
+        key, _, value = line[2:].partition(": ")
+        header[key] = value
+    return header
+
+
+def _excerpt_source(path: Path, source: str) -> tuple[str, str]:
+    """The document a verbatim excerpt's ``source`` header names (by the short name the book gives it,
+    ``"Intel 324611"``), and the rest of the header: where in the document the excerpt is."""
+    for key, doc in data.documents().items():
+        short = doc.get("short", key)
+        if source == short or source.startswith(short + ","):
+            where = source[len(short):].lstrip(", ")
+            if where.startswith(doc["title"]):
+                where = where[len(doc["title"]):].lstrip(", ")
+            return key, where
+    raise DataError(f"{path}: its source header {source!r} names none of the data package's documents "
+                    f"(it starts with one of: {', '.join(d.get('short', k) for k, d in data.documents().items())})")
+
+
+def _log_markdown(path: Path, header: dict[str, str]) -> str:
+    lines = [f"({log_label(path)})=", f"### {_text(path.name)}", ""]
+    shown = dict(header)
+    if "source" in shown:  # a verbatim excerpt of a document: cite the document, not the text we cut it from
+        key, where = _excerpt_source(path, shown.pop("source"))
+        shown.pop("excerpt", None)
+        lines += [f"Copied verbatim from {{ref}}`{_text(data.documents()[key].get('short', key))} "
+                  f"<{source_label(key)}>`" + (f", {_text(where)}" if where else "") + ".", ""]
+    for k, value in shown.items():
+        value = f"`{value.strip()}`" if k in ("command", "flags") and value.strip() else _text(value)
+        lines.append(f"- {_text(k)}: {value}")
+    return "\n".join(lines) + "\n"
+
+
 def logs_markdown() -> str:
-    """Each captured or excerpted log in ``data/logs/``, with what its header says about it."""
+    """Every log in ``data/logs/``, under a heading of its own (anchored at :func:`log_label`) with what
+    its header says: the verbatim excerpts of the documents (their document and section), then the logs of
+    our own runs (machine, compiler, flags, command, date)."""
     root = data.published_dir().parent / "logs"
-    lines = ["| log | source | excerpt or command | note |", "|---|---|---|---|"]
-    count = 0
+    excerpts, runs = [], []
     for path in sorted(root.rglob("*.log")):
         if path == status.BUILD_TIMES:
             continue  # the build's times, not a source of a chapter: on the status page
-        header = {}
-        for line in log_lines(read_log(path)):
-            if not line.startswith("# "):
-                break
-            key, _, value = line[2:].partition(": ")
-            header[key] = value
-        if "source" in header:  # a verbatim excerpt of a document
-            cells = (header["source"], header.get("excerpt", ""), header.get("note", ""))
-        else:  # a run of our firmware, as tools/capture.sh heads it
-            cells = (f"our run on {header.get('cpu', '?')}, {header.get('kernel', '?')}; "
-                     f"{header.get('compiler', '?')} {header.get('flags', '')}; {header.get('date', '?')}, "
-                     f"git {header.get('git', '?')}",
-                     f"command: `{header.get('command', '?')}`", header.get("tcp", ""))
-        lines.append("| " + " | ".join(_cell(x) for x in (f"`{path.relative_to(root)}`", *cells)) + " |")
-        count += 1
-    if not count:
+        header = _log_header(path)
+        (excerpts if "source" in header else runs).append(_log_markdown(path, header))
+    if not excerpts and not runs:
         return "No logs yet."
-    return "\n".join(lines)
+    parts = []
+    if excerpts:
+        parts += ["## Log excerpts from the documents\n",
+                  "Traces and console output copied verbatim from the documents into `data/logs/published/`, "
+                  "each under a header naming the document and the section it comes from.\n", *excerpts]
+    if runs:
+        parts += ["## Logs of our runs\n",
+                  "Console output of the programs in `firmware/`, as `make capture` recorded it in "
+                  "`data/logs/host/` (never edited), each under a header naming the machine, the compiler and "
+                  "its flags, the command and the date.\n", *runs]
+    return "\n".join(parts)
 
 
-__all__ += ["logs_markdown"]
+__all__ += ["logs_markdown", "source_label", "source_heading", "log_label"]

@@ -23,7 +23,7 @@ def test_each_table_loads_with_its_provenance_and_units(name):
     frame = data.load(name)
     assert len(frame) > 0
     p = frame.attrs["provenance"]
-    for key in ("document", "document_title", "table", "conditions"):
+    for key in ("document", "citation", "table", "conditions"):
         assert p[key], f"{name}: provenance lacks {key}"
     assert set(frame.attrs["units"]) == set(frame.columns)
     assert set(frame.attrs["printed"]) == set(frame.columns)

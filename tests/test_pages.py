@@ -28,17 +28,23 @@ def test_rounding_section_lists_the_truncated_hyperlink_figure():
     assert (row["printed"], row["correct"]) == ("35.5", "35.6")  # 4 x 10 x 8/9 = 35.56
 
 
-def test_sources_page_names_every_document_and_table():
+def test_sources_page_gives_every_document_a_heading_with_its_citation_and_its_tables():
     text = pages.sources_markdown()
-    for doc in data.documents().values():
-        assert doc["title"] in text
+    for key in data.documents():
+        assert f"({pages.source_label(key)})=\n## {pages.source_heading(key)}\n" in text
+        assert data.citation(key) in text
     for name in data.names():
         assert f"`{name}`" in text
     assert "{doc}`/notebooks/line-coding` (6)" in text  # AN3935 Table 1: six checks
+    sprabk5 = text.index("## TI SPRABK5: Throughput Performance Guide for KeyStone II Devices")
+    assert sprabk5 < text.index("`keystone2-table1`") < text.index("## RapidIO Part 6")
 
 
-def test_sources_page_lists_every_log_with_its_source():
+def test_sources_page_gives_every_log_a_heading_with_its_source():
     text = pages.logs_markdown()
-    for name in ("intel-324611-test3-ahb.log", "intel-324611-example1-symbols.log"):
-        assert name in text
-    assert text.count("Intel 324611") >= 10
+    for name in ("intel-324611-test3-ahb.log", "intel-324611-example1-symbols.log", "memcopy.log"):
+        assert f"\n### {name}\n" in text
+    assert text.count("Copied verbatim from {ref}`Intel 324611 <source-intel-324611>`, §") == 10
+    assert "{ref}`TI SPRAAQ5 <source-spraaq5>`, §4.1 Procedure to Execute the Benchmarks" in text
+    assert text.index("## Log excerpts from the documents") < text.index("## Logs of our runs")
+    assert "build-times.log" not in text  # the status page's

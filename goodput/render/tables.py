@@ -140,12 +140,13 @@ def checks_table(chapter: str, only_problems: bool = False, resource: str | None
 
 
 def provenance_sentence(table: pd.DataFrame) -> str:
-    """One sentence naming where a published table came from (Markdown)."""
+    """Where a published table came from, in Markdown: its title and place in the document, its
+    conditions, what was reconstructed, and the document's citation (:func:`goodput.data.citation`)."""
     p = table.attrs["provenance"]
-    text = f"*{p['title']}*: {p['document_title']}, {p['table']}. {p['conditions']}"
+    text = f"*{p['title']}* ({p['table']}): {p['conditions']}"
     if p["reconstructed"]:
         text += f" Reconstructed: {p['reconstructed']}"
-    return text
+    return f"{text} Source: {p['citation']}"
 
 
 def published_vs_model(name: str, column: str, chapter: str) -> pd.DataFrame:
