@@ -72,7 +72,7 @@ def test_the_page_figure_carries_its_controls_the_chart_and_the_table(calc):
     assert [c["key"] for c in described["controls"]] == [c.name for c in (*calc.inputs, *calc.choices)]
     table = described["table"]
     assert [c["key"] for c in table["columns"]] == ([f"cell_{c}" for c in calc.shown]
-                                                    + [f"cell_{o.name}" for o in calc.outputs]
+                                                    + [f"cell_{o.name}" for o in calc.shown_outputs()]
                                                     + ["cell_calculation"])
     formulas = {t["as"]: t["expr"] for t in table["vega"]["data"][0]["transform"] if t["type"] == "formula"}
     assert {o.name: formulas[o.name] for o in calc.outputs} == {o: e for o, e in live.expressions.items()

@@ -207,16 +207,24 @@ def solver_chart() -> LiveFigure:
                      title="The book's configurations at your transfer size: goodput against the rate you need (red)")
 
 
-def headline(size_small: int = 64, size_large: int = 65536) -> dict[str, float]:
-    """What the landing page says the book finds: the share of its raw rate the best and the worst of the
-    book's configurations deliver at a small and at a large transfer (percent, stable digits)."""
-    out = {}
+def headline(size_small: int = 64, size_large: int = 65536) -> dict:
+    """What the landing page says the book finds, at a small and at a large transfer: the lowest and highest
+    share of its raw rate a configuration of :data:`goodput.choose.CATALOG` delivers (percent, stable digits;
+    configurations that add nothing to the data at that size are left out) and the overhead that binds most
+    of them."""
+    out: dict = {}
     for name, n in (("small", size_small), ("large", size_large)):
-        shares = []
+        shares, limits = [], []
         for c in choose.CATALOG:
             parts = choose.breakdown_us(c, n)
-            shares.append((parts["data"] / sum(parts.values()), c.label))
+            limit = choose.binding(c, n)
+            if limit != choose.RAW_RATE:
+                shares.append((parts["data"] / sum(parts.values()), c.label))
+                limits.append(limit)
         low, high = min(shares), max(shares)
+        common = max(dict.fromkeys(limits), key=limits.count)
         out.update({f"{name}_bytes": n, f"{name}_lowest_percent": 100 * low[0], f"{name}_lowest": low[1],
-                    f"{name}_highest_percent": 100 * high[0], f"{name}_highest": high[1]})
+                    f"{name}_highest_percent": 100 * high[0], f"{name}_highest": high[1],
+                    f"{name}_binding": common, f"{name}_binding_count": limits.count(common),
+                    f"{name}_count": len(limits)})
     return stable(out)
