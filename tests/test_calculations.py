@@ -31,7 +31,7 @@ def test_outputs_equal_goodputs_numeric_functions(calc, point):
 @pytest.mark.parametrize("point", ["defaults", "high", "third"])
 def test_the_calculation_column_is_the_formula_that_gives_the_value(calc, point):
     inputs = calc.input_values(**points(calc)[point])
-    first = calc.outputs[0].name
+    first = calc.formula_out().name
     for case in calc.records():
         text = calc.formula_text(inputs, case)
         assert sheet_eval("=" + text, {}) == pytest.approx(calc.evaluate(inputs, case)[first], rel=1e-12), text
@@ -41,7 +41,7 @@ def test_the_python_table_prints_the_rows_and_values(calc):
     frame = calc.table_frame()
     assert len(frame) == len(calc.cases)
     inputs = calc.defaults()
-    o = calc.outputs[0]
+    o = calc.formula_out()
     for case, shown in zip(calc.records(), frame[o.heading]):
         assert shown == value_text(calc.numeric(inputs, case)[o.name], o.digits)
 

@@ -125,7 +125,7 @@ def _check_against_the_model(page, calc):
     assert view >= 0, "no chart in the figure"
     for s in calc.inputs:
         assert signal(page, view, s.name) == inputs[s.name]
-    first = calc.outputs[0].name
+    first = calc.formula_out().name
     chart = [r for r in rows(page, view, first) if "row_index" in r]
     assert {r["row_index"] for r in chart} >= {int(r) for r in cells}
     for r in chart:
@@ -294,7 +294,7 @@ def test_copy_formula_copies_the_rows_calculation_as_a_spreadsheet_formula(brows
         case = calc.records()[int(row.get_attribute("data-row"))]
         inputs = _inputs(page, calc)
         assert copied == "=" + calc.formula_text(inputs, case)
-        assert sheet_eval(copied, {}) == pytest.approx(calc.numeric(inputs, case)[calc.outputs[0].name], rel=1e-12)
+        assert sheet_eval(copied, {}) == pytest.approx(calc.numeric(inputs, case)[calc.formula_out().name], rel=1e-12)
         page.locator(".goodput-yours .goodput-copy-link").click()
         assert page.evaluate("() => navigator.clipboard.readText()") == page.url
 

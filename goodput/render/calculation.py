@@ -189,6 +189,8 @@ class Calculation:
     selector : Symbol, optional
         A case column that picks the branch of every output (which link a row is): the workbook
         writes each row's own branch only.
+    formula_output : str
+        The output whose formula the calculation column shows (the first if empty).
     """
 
     chapter: str
@@ -206,6 +208,7 @@ class Calculation:
     prefix: str = ""
     order: Sequence[tuple[str, str]] = ()
     selector: sp.Symbol | None = None
+    formula_output: str = ""
 
     def __post_init__(self):
         for name, way in self.order:
@@ -221,8 +224,9 @@ class Calculation:
                                  "which is neither an input, a case column nor an earlier output")
             if out.symbol is not None:
                 known.add(out.symbol)
-        if self.outputs[0].hidden:
-            raise ValueError(f"{self.chapter}: the first output is the calculation column's; it cannot be hidden")
+        if self.formula_out().hidden:
+            raise ValueError(f"{self.chapter}: output {self.formula_out().name} is the calculation column's; "
+                             "it cannot be hidden")
         for column in list(self.shown) + list(self.fields.values()):
             if column not in self.cases.columns:
                 raise ValueError(f"{self.chapter}: no case column {column!r}")
@@ -271,13 +275,27 @@ class Calculation:
         """The outputs the page's table shows (all but the hidden parts)."""
         return [o for o in self.outputs if not o.hidden]
 
+    def formula_out(self) -> Output:
+        """The output whose formula the calculation column shows: :attr:`formula_output`, or the first."""
+        if not self.formula_output:
+            return self.outputs[0]
+        found = [o for o in self.outputs if o.name == self.formula_output]
+        if not found:
+            raise ValueError(f"{self.chapter}: no output {self.formula_output!r} for the calculation column")
+        return found[0]
+
     def formula_text(self, inputs: Mapping[str, float], case: Mapping[str, Any]) -> str:
-        """The first output's formula with the numbers of ``case`` in it, as the table shows it."""
-        return _fill(self._template(), self.substitution(inputs, case))
+        """The formula output's formula with the numbers of ``case`` in it, as the table shows it (an earlier
+        output standing in it shows its value)."""
+        subs = self.substitution(inputs, case)
+        if self.stand_ins():
+            values = self.evaluate(inputs, case)
+            subs.update({sym: values[name] for sym, name in self.stand_ins().items()})
+        return _fill(self._template(), subs)
 
     def _template(self) -> list:
-        symbols = sorted(self.outputs[0].expr.free_symbols, key=str)
-        return _template(self.outputs[0].expr, symbols)
+        expr = self.formula_out().expr
+        return _template(expr, sorted(expr.free_symbols, key=str))
 
     def records(self) -> list[dict]:
         return [dict(r, **{ROW: i}) for i, r in enumerate(self.cases.to_dict(orient="records"))]
@@ -294,6 +312,7 @@ class Calculation:
     def _formula_vega(self) -> str:
         """The calculation column as a Vega expression: text joined with the live numbers."""
         params = {s.parameter.symbol: s.name for s in self.inputs}
+        columns = {**self.fields, **self.stand_ins()}
 
         def joined(pieces: list) -> str:
             parts = []
@@ -303,11 +322,11 @@ class Calculation:
                 elif isinstance(p, _Branch):
                     out = joined(p.arms[-1][1])
                     for c, t in reversed(p.arms[:-1]):
-                        out = f"({vega_expr(c, self.fields, params)} ? {joined(t)} : {out})"
+                        out = f"({vega_expr(c, columns, params)} ? {joined(t)} : {out})"
                     parts.append(out)
                 else:
                     parts.append(f"toString({params[p]})" if p in params
-                                 else f"toString(datum[{json.dumps(self.fields[p])}])")
+                                 else f"toString(datum[{json.dumps(columns[p])}])")
             return "(" + (" + ".join(parts) or '""') + ")"
 
         return joined(self._template())
@@ -319,7 +338,7 @@ class Calculation:
         live = self.live()
         columns = [{"key": f"cell_{c}", "heading": title, "kind": "case"} for c, title in self.shown.items()]
         columns += [{"key": f"cell_{o.name}", "heading": o.heading, "kind": "value"} for o in self.shown_outputs()]
-        columns.append({"key": "cell_calculation", "heading": f"calculation of {self.outputs[0].title}",
+        columns.append({"key": "cell_calculation", "heading": f"calculation of {self.formula_out().title}",
                         "kind": "calculation"})
         cells = {f"cell_{c}": f"toString(datum[{json.dumps(c)}])" for c in self.shown}
         cells.update({f"cell_{o.name}": o.cell_vega() for o in self.shown_outputs()})
@@ -380,7 +399,7 @@ class Calculation:
         """What the calculated table under the live chart shows, and that a kernel shows it as a panel."""
         from .display import prose
 
-        first = self.outputs[0]
+        first = self.formula_out()
         title = self.title if self.title[:2].isupper() else self.title[0].lower() + self.title[1:]  # keep "TCP"
         return prose(
             f"Under the chart is the calculated table, *{title}*: one row per "

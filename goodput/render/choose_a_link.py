@@ -160,8 +160,6 @@ def _cases() -> pd.DataFrame:
 def calculation() -> Calculation:
     """Every configuration the book studies at the reader's transfer size, against what is required."""
     p = choose.PARAMETERS
-    goodput, time = choose.goodput_expr(), choose.time_expr()
-
     def numeric(inputs, case):
         c = choose.CATALOG[int(case["row_index"])]
         n, rate, limit = inputs["size_bytes"], inputs["rate_mbyte_s"], inputs["latency_us"]
@@ -176,35 +174,38 @@ def calculation() -> Calculation:
         chapter="choose-a-link", name="choose", title="The book's links at your transfer size",
         cases=_cases(), shown={"link": "link"}, fields={sym: col for sym, col in _FIELDS.items() if sym != choose.size},
         inputs=[Slider(p["rate_mbyte_s"]), Slider(p["size_bytes"]), Slider(p["latency_us"])],
-        outputs=[Output("goodput_mbyte_s", goodput, "goodput", "MB/s", 2, symbol=choose.achieved),
-                 Output("margin_percent", 100 * (choose.achieved / choose.required_rate - 1), "margin", "%", 1),
-                 Output("time_us", time, "one transfer", "us", 3, symbol=choose.transfer_time),
-                 *(Output(f"part_{i}", choose.part_expr(name), name, "us", 3, symbol=choose.part_times[name],
+        outputs=[*(Output(f"part_{i}", choose.part_expr(name), name, "us", 3, symbol=choose.part_times[name],
                           hidden=True) for i, name in enumerate(choose.PARTS)),
+                 Output("time_us", sp.Add(*choose.part_times.values()), "one transfer", "us", 3,
+                        symbol=choose.transfer_time),
+                 Output("goodput_mbyte_s", choose.size / choose.transfer_time, "goodput", "MB/s", 2,
+                        symbol=choose.achieved),
+                 Output("margin_percent", 100 * (choose.achieved / choose.required_rate - 1), "margin", "%", 1),
                  Output("meets", choose.meets_expr(), "meets it", "", labels=("no", "yes")),
                  Output("binding", choose.binding_expr(), "binding limit", "", labels=choose.LIMITS)],
+        formula_output="goodput_mbyte_s",
         numeric=numeric, order=(("meets", "descending"), ("margin_percent", "descending")),
         selector=choose.family)
 
 
 def solver_chart() -> LiveFigure:
-    """The solver's answer as bars: each configuration's goodput at the reader's transfer size against
+    """The solver's answer as dots: each configuration's goodput at the reader's transfer size against
     the rate required (the rule), coloured by whether it meets the requirement; the table under it."""
     calc = calculation()
     live = calc.live()
     y = alt.Y("link:N", sort=alt.EncodingSortField("goodput_mbyte_s", order="descending"), title=None,
               axis=alt.Axis(labelLimit=230))
-    bars = live.base.mark_bar().encode(
+    dots = live.base.mark_circle(size=90, opacity=1).encode(
         x=alt.X("goodput_mbyte_s:Q", scale=alt.Scale(type="log"), title="goodput at your transfer size (MB/s)"),
         y=y, color=alt.Color("verdict:N", title=None, scale=alt.Scale(domain=["meets it", "does not"],
-                                                                       range=["#2a9d8f", "#bbbbbb"])),
+                                                                       range=["#2a9d8f", "#999999"])),
         tooltip=["link:N", alt.Tooltip("goodput_mbyte_s:Q", format=".4~g", title="MB/s"),
                  alt.Tooltip("time_us:Q", format=".4~g", title="us per transfer")],
     ).transform_calculate(verdict=f"{column('meets')} == 1 ? 'meets it' : 'does not'")
     rule = alt.Chart(pd.DataFrame({"x": [0]})).mark_rule(color="#c0392b", strokeDash=[4, 3], size=2).encode(
         x="required:Q").transform_calculate(required="rate_mbyte_s")
-    return calc.view(live, bars, rule, height=alt.Step(14),
-                     title="The book's configurations at your transfer size: goodput against the rate you need (red)")
+    return calc.view(live, dots, rule, height=alt.Step(18),
+                     title="The book's configurations at your transfer size: goodput against the rate you need (red line)")
 
 
 def headline(size_small: int = 64, size_large: int = 65536) -> dict:
