@@ -30,6 +30,7 @@ from typing import Any, Callable, Mapping, Sequence
 import altair as alt
 import pandas as pd
 import sympy as sp
+from sympy.printing.precedence import precedence
 
 from ..precision import stable
 from ..spreadsheet import SpreadsheetPrinter, number_text
@@ -98,8 +99,10 @@ class _Marked(SpreadsheetPrinter):
         self.branches: list[list[tuple[Any, str]]] = []
 
     def parenthesize(self, item, level, strict=False):
-        """A Piecewise in a product or power in parentheses: its marker stands for a branch that may be a sum."""
-        if isinstance(item, sp.Piecewise):
+        """A Piecewise whose branch binds looser than its place (a sum in a product) in parentheses: its
+        marker stands for whichever branch is in effect."""
+        if isinstance(item, sp.Piecewise) and any(precedence(e) < level or (strict and precedence(e) == level)
+                                                  for e, _ in item.args):
             return f"({self._print(item)})"
         return super().parenthesize(item, level, strict)
 
