@@ -19,7 +19,7 @@ from ..precision import stable
 from .calculation import Calculation, Output
 from .charts import Choice, LinkList, Slider
 from .live import LiveFigure
-from .vega import column, vega_expr
+from .vega import bytes_label, column, vega_expr
 
 __all__ = ["SIZES", "DEFAULT_LINKS", "families", "curve_rows", "links_control", "measured", "comparison_chart",
            "calculation", "solver_chart", "headline"]
@@ -118,7 +118,7 @@ def comparison_chart(configs=DEFAULT_LINKS, height: int = 360, with_measured: bo
         ["size_bytes"]).transform_filter(f"{column('size_bytes')} <= {column('max_size')}").transform_calculate(
         goodput_mbyte_s=goodput, efficiency_percent=efficiency)
     x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)",
-              axis=alt.Axis(values=[1, 16, 256, 4096, 65536, 1 << 20], labelExpr=_size_label()))
+              axis=alt.Axis(values=[1, 16, 256, 4096, 65536, 1 << 20], labelExpr=bytes_label()))
     color = alt.Color("link:N", title=None, legend=alt.Legend(orient="bottom", columns=2, labelLimit=260))
     tooltip = [alt.Tooltip("link:N"), alt.Tooltip("size_bytes:Q", title="bytes"),
                alt.Tooltip("goodput_mbyte_s:Q", title="MB/s", format=".4~g"),
@@ -138,11 +138,6 @@ def comparison_chart(configs=DEFAULT_LINKS, height: int = 360, with_measured: bo
         layers.append(points)
         controls.append(shown)
     return LiveFigure.of_layers(layers, controls, title, {"height": height}, figure_id="figure-compare")
-
-
-def _size_label() -> str:
-    return ("datum.value >= 1048576 ? format(datum.value / 1048576, 'd') + ' MiB' : datum.value >= 1024 ? "
-            "format(datum.value / 1024, 'd') + ' KiB' : format(datum.value, 'd') + ' B'")
 
 
 # --- the solver -----------------------------------------------------------------------------------

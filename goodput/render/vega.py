@@ -162,4 +162,13 @@ def lookup(name: str, table: Mapping[str, Any], otherwise: Any = "") -> str:
     return out
 
 
-__all__ += ["column", "matches", "is_value", "lookup"]
+def bytes_label() -> str:
+    """An axis label for a count of bytes in powers of two: ``512 B``, ``4 KiB``, ``1 MiB``."""
+    steps = ((1 << 20, "MiB"), (1 << 10, "KiB"))
+    out = "format(datum.value, 'd') + ' B'"
+    for size, unit in reversed(steps):
+        out = f"datum.value >= {size} ? format(datum.value / {size}, 'd') + ' {unit}' : {out}"
+    return out
+
+
+__all__ += ["column", "matches", "is_value", "lookup", "bytes_label"]
