@@ -31,7 +31,10 @@ def test_outputs_equal_goodputs_numeric_functions(calc, point):
 @pytest.mark.parametrize("point", ["defaults", "high", "third"])
 def test_the_calculation_column_is_the_formula_that_gives_the_value(calc, point):
     inputs = calc.input_values(**points(calc)[point])
-    first = calc.formula_out().name
+    first = calc.outputs[0].name
+    if not calc.formula_column:  # formulas too long for a cell: none in the table, the workbook holds them
+        assert "calculation" not in calc.table_frame(**points(calc)[point]).columns
+        return
     for case in calc.records():
         text = calc.formula_text(inputs, case)
         assert sheet_eval("=" + text, {}) == pytest.approx(calc.evaluate(inputs, case)[first], rel=1e-12), text
@@ -41,7 +44,7 @@ def test_the_python_table_prints_the_rows_and_values(calc):
     frame = calc.table_frame()
     assert len(frame) == len(calc.cases)
     inputs = calc.defaults()
-    o = calc.formula_out()
+    o = calc.shown_outputs()[0]
     for case, shown in zip(calc.records(), frame[o.heading]):
         assert shown == value_text(calc.numeric(inputs, case)[o.name], o.digits)
 
@@ -73,7 +76,7 @@ def test_the_page_figure_carries_its_controls_the_chart_and_the_table(calc):
     table = described["table"]
     assert [c["key"] for c in table["columns"]] == ([f"cell_{c}" for c in calc.shown]
                                                     + [f"cell_{o.name}" for o in calc.shown_outputs()]
-                                                    + ["cell_calculation"])
+                                                    + ["cell_calculation"] * calc.formula_column)
     formulas = {t["as"]: t["expr"] for t in table["vega"]["data"][0]["transform"] if t["type"] == "formula"}
     assert {o.name: formulas[o.name] for o in calc.outputs} == {o: e for o, e in live.expressions.items()
                                                                  if o in formulas}

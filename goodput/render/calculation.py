@@ -192,8 +192,9 @@ class Calculation:
     selector : Symbol, optional
         A case column that picks the branch of every output (which link a row is): the workbook
         writes each row's own branch only.
-    formula_output : str
-        The output whose formula the calculation column shows (the first if empty).
+    formula_column : bool
+        Whether the table has a calculation column (the first output's formula with the row's numbers); a
+        table whose formulas are too long to read in a cell has none (its workbook still holds them).
     """
 
     chapter: str
@@ -211,7 +212,7 @@ class Calculation:
     prefix: str = ""
     order: Sequence[tuple[str, str]] = ()
     selector: sp.Symbol | None = None
-    formula_output: str = ""
+    formula_column: bool = True
 
     def __post_init__(self):
         for name, way in self.order:
@@ -227,8 +228,8 @@ class Calculation:
                                  "which is neither an input, a case column nor an earlier output")
             if out.symbol is not None:
                 known.add(out.symbol)
-        if self.formula_out().hidden:
-            raise ValueError(f"{self.chapter}: output {self.formula_out().name} is the calculation column's; "
+        if self.formula_column and self.outputs[0].hidden:
+            raise ValueError(f"{self.chapter}: output {self.outputs[0].name} is the calculation column's; "
                              "it cannot be hidden")
         for column in list(self.shown) + list(self.fields.values()):
             if column not in self.cases.columns:
@@ -278,26 +279,12 @@ class Calculation:
         """The outputs the page's table shows (all but the hidden parts)."""
         return [o for o in self.outputs if not o.hidden]
 
-    def formula_out(self) -> Output:
-        """The output whose formula the calculation column shows: :attr:`formula_output`, or the first."""
-        if not self.formula_output:
-            return self.outputs[0]
-        found = [o for o in self.outputs if o.name == self.formula_output]
-        if not found:
-            raise ValueError(f"{self.chapter}: no output {self.formula_output!r} for the calculation column")
-        return found[0]
-
     def formula_text(self, inputs: Mapping[str, float], case: Mapping[str, Any]) -> str:
-        """The formula output's formula with the numbers of ``case`` in it, as the table shows it (an earlier
-        output standing in it shows its value)."""
-        subs = self.substitution(inputs, case)
-        if self.stand_ins():
-            values = self.evaluate(inputs, case)
-            subs.update({sym: values[name] for sym, name in self.stand_ins().items()})
-        return _fill(self._template(), subs)
+        """The first output's formula with the numbers of ``case`` in it, as the table shows it."""
+        return _fill(self._template(), self.substitution(inputs, case))
 
     def _template(self) -> list:
-        expr = self.formula_out().expr
+        expr = self.outputs[0].expr
         return _template(expr, sorted(expr.free_symbols, key=str))
 
     def records(self) -> list[dict]:
@@ -341,11 +328,13 @@ class Calculation:
         live = self.live()
         columns = [{"key": f"cell_{c}", "heading": title, "kind": "case"} for c, title in self.shown.items()]
         columns += [{"key": f"cell_{o.name}", "heading": o.heading, "kind": "value"} for o in self.shown_outputs()]
-        columns.append({"key": "cell_calculation", "heading": f"calculation of {self.formula_out().title}",
-                        "kind": "calculation"})
+        if self.formula_column:
+            columns.append({"key": "cell_calculation", "heading": f"calculation of {self.outputs[0].title}",
+                            "kind": "calculation"})
         cells = {f"cell_{c}": f"toString(datum[{json.dumps(c)}])" for c in self.shown}
         cells.update({f"cell_{o.name}": o.cell_vega() for o in self.shown_outputs()})
-        cells["cell_calculation"] = self._formula_vega()
+        if self.formula_column:
+            cells["cell_calculation"] = self._formula_vega()
         transforms = [{"type": "formula", "as": name, "expr": expr} for name, expr in live.expressions.items()]
         transforms += [{"type": "formula", "as": name, "expr": expr} for name, expr in cells.items()]
         transforms.append({"type": "formula", "as": "shown", "expr": self.row_filter or "true"})
@@ -402,8 +391,14 @@ class Calculation:
         """What the calculated table under the live chart shows, and that a kernel shows it as a panel."""
         from .display import prose
 
-        first = self.formula_out()
+        first = self.shown_outputs()[0]
         title = self.title if self.title[:2].isupper() else self.title[0].lower() + self.title[1:]  # keep "TCP"
+        if not self.formula_column:
+            return prose(
+                f"Under the chart is the calculated table, *{title}*: one row per case and its values, computed "
+                "from the same sympy expressions as the chart and the workbook's cells (the formulas are too long "
+                "to read in a cell: the workbook holds them), and your browser recomputes all of it when you "
+                "change an input.\n\nWith a running kernel, the same table is an ipywidgets panel:")
         return prose(
             f"Under the chart is the calculated table, *{title}*: one row per "
             f"case, the *calculation* column with the formula for {first.title} and the current numbers in it, "
@@ -436,7 +431,8 @@ class Calculation:
             out = self.evaluate(inputs, case)
             row = {title: case[c] for c, title in self.shown.items()}
             row.update({o.heading: o.text(out[o.name]) for o in self.shown_outputs()})
-            row["calculation"] = self.formula_text(inputs, case)
+            if self.formula_column:
+                row["calculation"] = self.formula_text(inputs, case)
             rows.append(row)
         return pd.DataFrame(rows)
 

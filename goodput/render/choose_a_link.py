@@ -178,7 +178,7 @@ def calculation() -> Calculation:
                  Output("margin_percent", 100 * (choose.achieved / choose.required_rate - 1), "margin", "%", 1),
                  Output("meets", choose.meets_expr(), "meets it", "", labels=("no", "yes")),
                  Output("binding", choose.binding_expr(), "binding limit", "", labels=choose.LIMITS)],
-        formula_output="goodput_mbyte_s",
+        formula_column=False,
         numeric=numeric, order=(("meets", "descending"), ("margin_percent", "descending")),
         selector=choose.family)
 
