@@ -171,7 +171,7 @@ def calculation() -> Calculation:
         inputs=[Slider(p["rate_mbyte_s"]), Slider(p["size_bytes"]), Slider(p["latency_us"])],
         outputs=[*(Output(f"part_{i}", choose.part_expr(name), name, "us", 3, symbol=choose.part_times[name],
                           hidden=True) for i, name in enumerate(choose.PARTS)),
-                 Output("time_us", sp.Add(*choose.part_times.values()), "one transfer", "us", 3,
+                 Output("time_us", sp.Add(*choose.part_times.values()), "one transfer", "us", 4,
                         symbol=choose.transfer_time),
                  Output("goodput_mbyte_s", choose.size / choose.transfer_time, "goodput", "MB/s", 2,
                         symbol=choose.achieved),
