@@ -21,6 +21,7 @@ chapter's own numeric function (:attr:`Family.numeric`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Mapping, Sequence
@@ -536,7 +537,7 @@ def decode(text: str) -> list[Config]:
 def _numeric(key: str, what: str):
     f = _family(key)
     args = (size, *(s.symbol for s in f.settings))
-    exprs = {"goodput": f.goodput_expr(), "time": f.time_expr(), "parts": list(f.parts.values())}
+    exprs = {"goodput": f.goodput_expr(), "parts": list(f.parts.values())}
     return lambdify(args, exprs[what], "math")
 
 
@@ -558,8 +559,9 @@ def goodput_mbyte_s(c: Config, n: int) -> float:
 
 
 def time_us(c: Config, n: int) -> float:
-    """Time (us) of one ``n``-byte transfer on ``c``."""
-    return _numeric(c.key, "time")(*_args(c, _size(n)))
+    """Time (us) of one ``n``-byte transfer on ``c``: the sum of its parts, correctly rounded (as a table that
+    adds the parts it shows gets it)."""
+    return math.fsum(breakdown_us(c, n).values())
 
 
 def breakdown_us(c: Config, n: int) -> dict[str, float]:

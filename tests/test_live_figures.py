@@ -143,7 +143,7 @@ def _check_against_the_model(page, calc):
 
 def _shown(text: str, o):
     """A table cell as the page shows it: a label as is, a number as a float."""
-    return text if o.labels else float(text)
+    return text if o.labels else float(text.replace("\u2212", "-"))  # d3's format writes a minus sign, not a hyphen
 
 
 def _wanted(value: float, o):
