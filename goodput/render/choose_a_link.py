@@ -56,6 +56,7 @@ def curve_rows(configs) -> list[dict]:
 
 
 def links_control(configs=DEFAULT_LINKS) -> LinkList:
+    """The composer of the comparison chart, starting with ``configs``."""
     return LinkList("links", "links compared", families(), choose.encode(configs), DATASET,
                     {"size_bytes": SIZES})
 
@@ -79,7 +80,7 @@ def measured() -> pd.DataFrame:
     t = data.load("intel-324611-test14")
     frames.append(pd.DataFrame({"family": "pcie", "size_bytes": t["sequential_write_bytes"],
                                 "mbyte_s": t["measured_mbyte_s"], "source": _source("intel-324611-test14"),
-                                "what": "sequential writes over PCIe gen 1 x1, analyzer"}))
+                                "what": data.provenance("intel-324611-test14")["title"]}))
     t = data.load("keystone2-table16-21")
     t = t[t["transaction"] == "NWRITE"]
     frames.append(pd.DataFrame({
