@@ -75,10 +75,10 @@
   /* The chart's rows for a list of links: what goodput.render.choose_a_link.curve_rows writes. */
   function linkRows(control, value) {
     const parsed = parseLinks(control, value);
-    return (parsed.links || []).map(({family, chosen}) => Object.assign({
+    return (parsed.links || []).map(({family, chosen}, order) => Object.assign({
       family: family.index,
       link: family.title + " " + family.settings.map(s => s.options.find(o => sameValue(o.value, chosen[s.name])).label).join(", "),
-    }, chosen, {max_size: family.maxSize}, control.extra));
+    }, chosen, {order, max_size: family.maxSize}, control.extra));
   }
 
   /* Each inline dataset of ``spec`` named ``name`` (in any layer or view), so its values can be replaced. */
