@@ -388,24 +388,31 @@
             presets.length ? h("span", {class: "goodput-presets", role: "group", "aria-label": "standard values"}, ...presets) : null];
   }
 
+  /* The composer: one row per link (its family, a select per setting, "Remove"), then a family and "Add a
+     link". A change redraws only the rows it touches, so the select or button a reader used keeps the focus
+     (a removed row's focus goes to the next row's "Remove", or to "Add a link"). */
   function linkList(control, labelId, errorEl) {
     const list = h("ol", {class: "goodput-links", "aria-labelledby": labelId});
     const current = () => parseLinks(control, state.get(control.key)).links || [];
     const write = links => { errorEl.textContent = ""; set(control.key, links.map(encodeLink).join(",")); };
-    const row = (link, i) => {
+    const at = el => Array.prototype.indexOf.call(list.children, el.closest("li"));
+    const row = link => {
       const selects = link.family.settings.map(setting => {
-        const el = h("select", {"aria-label": `${link.family.title} ${setting.label}`, onchange: () => {
+        const el = h("select", {"aria-label": `${link.family.title} ${setting.label}`, "data-setting": setting.name,
+                                onchange: () => {
           const links = current();
-          links[i].chosen[setting.name] = setting.options[el.selectedIndex].value;
+          links[at(el)].chosen[setting.name] = setting.options[el.selectedIndex].value;
           write(links);
         }});
         el.append(...setting.options.map(o => h("option", {value: String(o.value), text: o.label})));
         el.value = String(link.chosen[setting.name]);
         return el;
       });
-      const remove = h("button", {type: "button", class: "goodput-link-remove", "aria-label": `remove ${link.family.title} link ${i + 1}`,
-                                  text: "Remove", onclick: () => write(current().filter((_, j) => j !== i))});
-      return h("li", {class: "goodput-link"}, h("span", {class: "goodput-link-family", text: link.family.title}), ...selects, remove);
+      const remove = h("button", {type: "button", class: "goodput-link-remove", text: "Remove",
+                                  onclick: () => write(current().filter((_, j) => j !== at(remove)))});
+      return h("li", {class: "goodput-link", "data-family": link.family.key},
+               h("span", {class: "goodput-link-family", text: link.family.title}),
+               h("span", {class: "goodput-link-settings"}, ...selects), remove);
     };
     const pick = h("select", {"aria-label": "family of the link to add"});
     pick.append(...control.families.map(f => h("option", {value: f.key, text: f.title})));
@@ -414,7 +421,33 @@
       const chosen = Object.fromEntries(family.settings.map(s => [s.name, s.default]));
       write([...current(), {family, chosen}]);
     }});
-    watch(control.key, () => list.replaceChildren(...current().map(row)));
+    watch(control.key, () => {
+      const links = current();
+      const focused = list.contains(document.activeElement) ? document.activeElement : null;
+      const focusAt = focused ? at(focused) : -1;
+      // a row of the same family at the same place is kept, its selects set; others are drawn anew
+      for (const [i, link] of links.entries()) {
+        const li = list.children[i];
+        if (li && li.dataset.family === link.family.key) {
+          li.querySelectorAll("select").forEach(el => {
+            const value = String(link.chosen[el.dataset.setting]);
+            if (el.value !== value) el.value = value;
+          });
+        } else if (li) {
+          list.replaceChild(row(link), li);
+        } else {
+          list.append(row(link));
+        }
+      }
+      while (list.children.length > links.length) list.lastElementChild.remove();
+      [...list.children].forEach((li, i) => li.querySelector(".goodput-link-remove").setAttribute(
+        "aria-label", `remove link ${i + 1}, ${li.querySelector(".goodput-link-family").textContent}`));
+      if (focused && !list.contains(document.activeElement)) {
+        const next = list.children[Math.min(focusAt, list.children.length - 1)];
+        const same = next && focused.dataset.setting && next.querySelector(`select[data-setting="${focused.dataset.setting}"]`);
+        (same || (next && next.querySelector(".goodput-link-remove")) || add).focus();
+      }
+    });
     return [list, h("span", {class: "goodput-link-adder"}, pick, add)];
   }
 
