@@ -200,11 +200,12 @@
     spec.config = Object.assign({}, spec.config || {});
     spec.config.axis = Object.assign({labelOverlap: "greedy", labelSeparation: 6}, spec.config.axis || {});
     // on a phone a legend of two columns, or two legends side by side, would be wider than the chart:
-    // one column, its labels cut to share the width
+    // one column, the legends under one another, each label as wide as the chart (less its symbol)
     const host = typeof el === "string" ? document.querySelector(el) : el;
     if (host && host.clientWidth && host.clientWidth < 600) {
-      spec.config.legend = Object.assign({}, spec.config.legend || {},
-                                         {columns: 1, labelLimit: Math.max(80, Math.floor(host.clientWidth / 2) - 60)});
+      spec.config.legend = Object.assign({}, spec.config.legend || {}, {
+        columns: 1, labelLimit: Math.max(80, host.clientWidth - 60),
+        layout: {bottom: {direction: "vertical", anchor: "start"}, top: {direction: "vertical", anchor: "start"}}});
     }
     if (darkMode()) spec.config = Object.assign(spec.config, DARK, {axis: Object.assign({}, spec.config.axis, DARK.axis)});
     return spec;
