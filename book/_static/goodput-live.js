@@ -59,7 +59,9 @@
       }
       const chosen = {};
       for (const [i, setting] of family.settings.entries()) {
-        const option = setting.options.find(o => sameValue(o.value, values[i]));
+        // "5" or "5.0" (goodput.choose.decode reads either), written back as the option's own value
+        const option = setting.options.find(o => sameValue(o.value, values[i])
+                                            || (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(values[i]) && Number(values[i]) === Number(o.value)));
         if (!option) return {error: `${control.label}: ${setting.label} ${values[i]} is not allowed in ${item}`};
         chosen[setting.name] = option.value;
       }
