@@ -522,6 +522,12 @@
     }
   }
 
+  /* A cell's text with a negative number's sign as goodput writes it (value_text): d3's format writes a
+     minus sign (U+2212), which a spreadsheet the number is copied into does not read. */
+  function cellText(text) {
+    return typeof text === "string" ? text.replace(/\u2212/g, "-") : text;
+  }
+
   function tableElement(spec) {
     const head = h("tr", {}, ...spec.columns.map(c => h("th", {
       scope: "col", class: c.kind === "case" ? "goodput-case" : c.kind === "value" ? "goodput-value" : "goodput-calculation",
@@ -532,11 +538,19 @@
     const cards = () => table.classList.toggle("goodput-cards", PHONE.matches);
     PHONE.addEventListener("change", cards);
     cards();
+    const headings = [...head.children];
     const render = rows => {
-      body.replaceChildren(...rows.map(r => h("tr", {"data-row": String(r.row_index)}, ...spec.columns.map(c => {
-        const text = r[c.key];
+      // a column of values in words (a limit's name) wraps and aligns like text; numbers stay on one line, right
+      const words = spec.columns.map((c, i) => {
+        const yes = c.kind === "value" && rows.some(r => /[A-Za-z]{2,}\s/.test(cellText(r[c.key])));
+        headings[i].classList.toggle("goodput-words", yes);
+        return yes;
+      });
+      body.replaceChildren(...rows.map(r => h("tr", {"data-row": String(r.row_index)}, ...spec.columns.map((c, i) => {
+        const text = cellText(r[c.key]);
         const cell = h("td", {"data-column": c.key.slice(5), "data-label": c.heading,
                               class: c.kind === "case" ? "goodput-case" : c.kind === "value" ? "goodput-value" : "goodput-calculation"});
+        if (words[i]) cell.classList.add("goodput-words");
         if (c.kind === "calculation") {
           const button = h("button", {type: "button", class: "goodput-copy-formula", title: "Copy as a spreadsheet formula",
                                       text: "Copy formula"});
@@ -586,7 +600,7 @@
       list.replaceChildren(...spec.table.columns.filter(c => c.kind !== "case").flatMap(c => [
         h("dt", {text: c.heading}),
         h("dd", {"data-column": c.key.slice(5), class: c.kind === "value" ? "goodput-value" : "goodput-calculation"},
-          c.kind === "value" ? h("strong", {text: row[c.key]}) : h("code", {text: row[c.key]}))]));
+          c.kind === "value" ? h("strong", {text: cellText(row[c.key])}) : h("code", {text: row[c.key]}))]));
       root.dataset.row = chosen;
     };
     const record = {root, spec, built: true};
