@@ -9,6 +9,7 @@ restores it; a value typed outside the range is refused with a message.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -116,7 +117,7 @@ def _check_against_the_model(page, calc):
     for row, shown in cells.items():
         case = cases[int(row)]
         want = calc.numeric(inputs, case)
-        assert shown["calculation"] == calc.formula_text(inputs, case)
+        assert _same_formula(shown["calculation"], calc.formula_text(inputs, case), calc)
         for c in calc.shown:
             assert shown[c] == (case[c] if isinstance(case[c], str) else number_text(case[c]))
         for o in calc.shown_outputs():
@@ -137,7 +138,22 @@ def _check_against_the_model(page, calc):
         want = calc.numeric(inputs, cases[int(box["row"])])
         for o in calc.shown_outputs():
             assert _shown(box["values"][o.name], o) == _wanted(want[o.name], o)
-        assert box["values"]["calculation"] == calc.formula_text(inputs, cases[int(box["row"])])
+        assert _same_formula(box["values"]["calculation"], calc.formula_text(inputs, cases[int(box["row"])]), calc)
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def _same_formula(shown: str, want: str, calc) -> bool:
+    """The page's calculation column is goodput's: the same text, and the same numbers, except that an earlier
+    output standing in it (the page computes it in floating point, sympy exactly) may differ in its last
+    digits."""
+    if not calc.stand_ins():
+        return shown == want
+    if _NUMBER.sub("#", shown) != _NUMBER.sub("#", want):
+        return False
+    return all(float(a) == pytest.approx(float(b), rel=1e-12)
+               for a, b in zip(_NUMBER.findall(shown), _NUMBER.findall(want)))
 
 
 def _shown(text: str, o):

@@ -138,6 +138,17 @@ def _template(expr: sp.Expr, symbols: Sequence[sp.Symbol]) -> list:
     return _pieces(printer.doprint(expr), printer)
 
 
+#: Significant digits of an earlier output standing in a formula (the calculation column): the page's
+#: floating-point sums and sympy's exact ones agree to these (the last bits of a double differ, its 16th and
+#: 17th digits: a time of 4.550000000000001 us is shown as 4.55).
+STAND_IN_DIGITS = 15
+
+
+def _stand_in(value: float) -> float:
+    """An earlier output's value as it stands in a formula: rounded to :data:`STAND_IN_DIGITS` digits."""
+    return float(f"{float(value):.{STAND_IN_DIGITS}g}")
+
+
 def _fill(pieces: list, subs: Mapping[sp.Symbol, float]) -> str:
     """The template with numbers in place of symbols, each branch replaced by the one in effect."""
     out = []
@@ -293,7 +304,7 @@ class Calculation:
         subs = self.substitution(inputs, case)
         if self.stand_ins():
             values = self.evaluate(inputs, case)
-            subs.update({sym: values[name] for sym, name in self.stand_ins().items()})
+            subs.update({sym: _stand_in(values[name]) for sym, name in self.stand_ins().items()})
         return _fill(self._template(), subs)
 
     def _template(self) -> list:
@@ -316,6 +327,9 @@ class Calculation:
         """The calculation column as a Vega expression: text joined with the live numbers."""
         params = {s.parameter.symbol: s.name for s in self.inputs}
         columns = {**self.fields, **self.stand_ins()}
+        # an earlier output as _stand_in rounds it (d3-format's "g" rounds as Python's does)
+        rounded = {sym: f"toNumber(replace(format(datum[{json.dumps(col)}], '.{STAND_IN_DIGITS}g'), '\u2212', '-'))"
+                   for sym, col in self.stand_ins().items()}
 
         def joined(pieces: list) -> str:
             parts = []
@@ -329,6 +343,7 @@ class Calculation:
                     parts.append(out)
                 else:
                     parts.append(f"toString({params[p]})" if p in params
+                                 else f"toString({rounded[p]})" if p in rounded
                                  else f"toString(datum[{json.dumps(columns[p])}])")
             return "(" + (" + ".join(parts) or '""') + ")"
 
