@@ -83,13 +83,54 @@
     }, chosen, {order, max_size: family.maxSize}, control.extra));
   }
 
-  /* Each inline dataset of ``spec`` named ``name`` (in any layer or view), so its values can be replaced. */
-  function namedData(spec, name, found = []) {
+  /* The columns of the rows' extra ones that hold a list (the sizes a curve is drawn at). */
+  function spreadColumns(control) {
+    return Object.keys(control.extra || {}).filter(k => Array.isArray(control.extra[k]));
+  }
+
+  /* The same rows spread to one per value of each list column, as the chart's flatten transform would: the
+     page gives the chart these, so a change to one link adds and removes that link's rows alone (vega's
+     flatten makes every row anew on any change, and every mark with it). */
+  function spreadRows(control, rows) {
+    let out = rows;
+    for (const column of spreadColumns(control)) {
+      out = out.flatMap(row => row[column].map(v => Object.assign({}, row, {[column]: v})));
+    }
+    return out;
+  }
+
+  /* Each view of ``spec`` (any layer or concatenated view) whose inline dataset is named ``name``. */
+  function namedViews(spec, name, found = []) {
     if (spec && typeof spec === "object") {
-      if (spec.data && spec.data.name === name && Array.isArray(spec.data.values)) found.push(spec.data);
-      for (const key of ["layer", "vconcat", "hconcat", "concat"]) (spec[key] || []).forEach(s => namedData(s, name, found));
+      if (spec.data && spec.data.name === name && Array.isArray(spec.data.values)) found.push(spec);
+      for (const key of ["layer", "vconcat", "hconcat", "concat"]) (spec[key] || []).forEach(s => namedViews(s, name, found));
     }
     return found;
+  }
+
+  /* The changes that bring the chart's rows of ``control`` from what ``view`` holds to ``value``: a link
+     still in the list keeps its rows (its place updated), a new one adds its rows, a gone one removes them. */
+  function linkChanges(view, control, value) {
+    const id = row => `${row.family}|${row.link}`;
+    const held = new Map();  // the rows of each link the view holds, by its place in the list
+    for (const t of view.data(control.dataset)) {
+      if (!held.has(t.order)) held.set(t.order, {order: t.order, id: id(t), tuples: []});
+      held.get(t.order).tuples.push(t);
+    }
+    const unused = [...held.values()];
+    const changes = vega.changeset();
+    linkRows(control, value).forEach((row, order) => {
+      let k = unused.findIndex(g => g.id === id(row) && g.order === order);
+      if (k < 0) k = unused.findIndex(g => g.id === id(row));
+      if (k < 0) {
+        changes.insert(spreadRows(control, [row]));
+        return;
+      }
+      const [kept] = unused.splice(k, 1);
+      if (kept.order !== order) kept.tuples.forEach(t => changes.modify(t, "order", order));
+    });
+    unused.forEach(g => changes.remove(g.tuples));
+    return changes;
   }
 
   function declare(control) {
@@ -109,17 +150,44 @@
     }
     const search = params.toString();
     const url = window.location.pathname + (search ? "?" + search : "") + window.location.hash;
-    window.history.replaceState(window.history.state, "", url);
+    if (url === window.location.pathname + window.location.search + window.location.hash) return;
+    try {
+      window.history.replaceState(window.history.state, "", url);
+    } catch (err) {
+      // a browser that limits how often the address may change refuses it (Safari); the next change writes it
+    }
+  }
+
+  /* The address follows the state a moment after a change, at most once per ADDRESS_EVERY_MS: a slider
+     dragged fires dozens of changes a second, more than browsers let a page rewrite its address (Chromium
+     ignores the rest, Safari throws), and the chart redraws without waiting for it. */
+  const ADDRESS_EVERY_MS = 250;
+  let addressTimer = null;
+  let addressWritten = -Infinity;
+  const addressWaiters = [];
+
+  function writeAddressSoon() {
+    if (addressTimer !== null) return;
+    const wait = Math.max(100, addressWritten + ADDRESS_EVERY_MS - performance.now());
+    addressTimer = setTimeout(() => {
+      addressTimer = null;
+      addressWritten = performance.now();
+      writeAddress();
+      addressWaiters.splice(0).forEach(resolve => resolve());
+    }, wait);
   }
 
   function set(key, value) {
     if (sameValue(state.get(key), value)) return pending;
     state.set(key, value);
     for (const update of widgets.get(key) || []) update(value);
-    writeAddress();
+    writeAddressSoon();
+    // only the charts and tables that show this input are brought up to date
     const work = [];
-    for (const e of embeds) work.push(applyToView(e));
-    for (const fig of figures.values()) if (fig.table) work.push(fig.table.refresh());
+    for (const e of embeds) if (e.figure && e.figure.spec.controls.some(c => c.key === key)) work.push(applyToView(e));
+    for (const fig of figures.values()) {
+      if (fig.table && Object.values(fig.table.keys).includes(key)) work.push(fig.table.refresh());
+    }
     pending = Promise.all([pending, ...work]).then(() => undefined);
     return pending;
   }
@@ -181,7 +249,16 @@
     spec = JSON.parse(JSON.stringify(spec));
     if (figure) {
       for (const control of figure.spec.controls.filter(c => c.kind === "links")) {
-        namedData(spec, control.dataset).forEach(d => { d.values = linkRows(control, state.get(control.key)); });
+        const spread = spreadColumns(control);
+        // the rows come spread: the flatten of those columns goes, in the view and the layers that inherit its data
+        const unflatten = view => {
+          if (view.transform) view.transform = view.transform.filter(t => !(t.flatten && t.flatten.every(f => spread.includes(f))));
+          (view.layer || []).filter(l => !l.data).forEach(unflatten);
+        };
+        for (const view of namedViews(spec, control.dataset)) {
+          view.data.values = spreadRows(control, linkRows(control, state.get(control.key)));
+          unflatten(view);
+        }
       }
       const bySignal = new Map(figure.spec.controls.map(c => [c.signal, c]));
       for (const param of spec.params || []) {
@@ -224,7 +301,7 @@
     for (const control of e.figure.spec.controls) {
       if (control.kind === "links") {
         const value = state.get(control.key);
-        if (e.links !== value && e.links !== undefined) e.view.data(control.dataset, linkRows(control, value));
+        if (e.links !== value && e.links !== undefined) e.view.change(control.dataset, linkChanges(e.view, control, value));
         e.links = value;
         continue;
       }
@@ -631,6 +708,11 @@
     settled() {
       const seen = pending;
       return seen.then(() => (seen === pending ? undefined : window.goodputLive.settled()));
+    },
+    /* Resolves once the page's address holds the current state as well. */
+    addressed() {
+      return window.goodputLive.settled().then(() => (addressTimer === null ? undefined
+        : new Promise(resolve => addressWaiters.push(resolve)).then(() => window.goodputLive.addressed())));
     },
   };
 })();
