@@ -78,9 +78,9 @@ def errors(log) -> list[str]:
 
 
 def settle(page):
-    """Wait until every chart and calculated table on the page shows the current state."""
+    """Wait until every chart and calculated table on the page, and the page's address, show the current state."""
     page.wait_for_function("() => window.goodputLive !== undefined", timeout=15000)
-    page.evaluate("() => window.goodputLive.settled()")
+    page.evaluate("() => window.goodputLive.addressed()")
 
 
 def live_ready(page, charts: int = 1):

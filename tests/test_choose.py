@@ -112,6 +112,7 @@ def test_the_chart_rows_are_what_the_page_script_builds():
         labels = [next(o["label"] for o in s["options"] if o["value"] == c.settings[s["name"]]) for s in f["settings"]]
         assert r["link"] == f["title"] + " " + ", ".join(labels)  # the rule goodput-live.js follows
         assert r["family"] == f["index"] and r["size_bytes"] == page.SIZES
+    assert [r["order"] for r in rows] == list(range(len(rows)))
 
 
 def test_the_measured_points_name_their_source():

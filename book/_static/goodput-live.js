@@ -59,7 +59,9 @@
       }
       const chosen = {};
       for (const [i, setting] of family.settings.entries()) {
-        const option = setting.options.find(o => sameValue(o.value, values[i]));
+        // "5" or "5.0" (goodput.choose.decode reads either), written back as the option's own value
+        const option = setting.options.find(o => sameValue(o.value, values[i])
+                                            || (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(values[i]) && Number(values[i]) === Number(o.value)));
         if (!option) return {error: `${control.label}: ${setting.label} ${values[i]} is not allowed in ${item}`};
         chosen[setting.name] = option.value;
       }
@@ -75,19 +77,60 @@
   /* The chart's rows for a list of links: what goodput.render.choose_a_link.curve_rows writes. */
   function linkRows(control, value) {
     const parsed = parseLinks(control, value);
-    return (parsed.links || []).map(({family, chosen}) => Object.assign({
+    return (parsed.links || []).map(({family, chosen}, order) => Object.assign({
       family: family.index,
       link: family.title + " " + family.settings.map(s => s.options.find(o => sameValue(o.value, chosen[s.name])).label).join(", "),
-    }, chosen, {max_size: family.maxSize}, control.extra));
+    }, chosen, {order, max_size: family.maxSize}, control.extra));
   }
 
-  /* Each inline dataset of ``spec`` named ``name`` (in any layer or view), so its values can be replaced. */
-  function namedData(spec, name, found = []) {
+  /* The columns of the rows' extra ones that hold a list (the sizes a curve is drawn at). */
+  function spreadColumns(control) {
+    return Object.keys(control.extra || {}).filter(k => Array.isArray(control.extra[k]));
+  }
+
+  /* The same rows spread to one per value of each list column, as the chart's flatten transform would: the
+     page gives the chart these, so a change to one link adds and removes that link's rows alone (vega's
+     flatten makes every row anew on any change, and every mark with it). */
+  function spreadRows(control, rows) {
+    let out = rows;
+    for (const column of spreadColumns(control)) {
+      out = out.flatMap(row => row[column].map(v => Object.assign({}, row, {[column]: v})));
+    }
+    return out;
+  }
+
+  /* Each view of ``spec`` (any layer or concatenated view) whose inline dataset is named ``name``. */
+  function namedViews(spec, name, found = []) {
     if (spec && typeof spec === "object") {
-      if (spec.data && spec.data.name === name && Array.isArray(spec.data.values)) found.push(spec.data);
-      for (const key of ["layer", "vconcat", "hconcat", "concat"]) (spec[key] || []).forEach(s => namedData(s, name, found));
+      if (spec.data && spec.data.name === name && Array.isArray(spec.data.values)) found.push(spec);
+      for (const key of ["layer", "vconcat", "hconcat", "concat"]) (spec[key] || []).forEach(s => namedViews(s, name, found));
     }
     return found;
+  }
+
+  /* The changes that bring the chart's rows of ``control`` from what ``view`` holds to ``value``: a link
+     still in the list keeps its rows (its place updated), a new one adds its rows, a gone one removes them. */
+  function linkChanges(view, control, value) {
+    const id = row => `${row.family}|${row.link}`;
+    const held = new Map();  // the rows of each link the view holds, by its place in the list
+    for (const t of view.data(control.dataset)) {
+      if (!held.has(t.order)) held.set(t.order, {order: t.order, id: id(t), tuples: []});
+      held.get(t.order).tuples.push(t);
+    }
+    const unused = [...held.values()];
+    const changes = vega.changeset();
+    linkRows(control, value).forEach((row, order) => {
+      let k = unused.findIndex(g => g.id === id(row) && g.order === order);
+      if (k < 0) k = unused.findIndex(g => g.id === id(row));
+      if (k < 0) {
+        changes.insert(spreadRows(control, [row]));
+        return;
+      }
+      const [kept] = unused.splice(k, 1);
+      if (kept.order !== order) kept.tuples.forEach(t => changes.modify(t, "order", order));
+    });
+    unused.forEach(g => changes.remove(g.tuples));
+    return changes;
   }
 
   function declare(control) {
@@ -107,17 +150,44 @@
     }
     const search = params.toString();
     const url = window.location.pathname + (search ? "?" + search : "") + window.location.hash;
-    window.history.replaceState(window.history.state, "", url);
+    if (url === window.location.pathname + window.location.search + window.location.hash) return;
+    try {
+      window.history.replaceState(window.history.state, "", url);
+    } catch (err) {
+      // a browser that limits how often the address may change refuses it (Safari); the next change writes it
+    }
+  }
+
+  /* The address follows the state a moment after a change, at most once per ADDRESS_EVERY_MS: a slider
+     dragged fires dozens of changes a second, more than browsers let a page rewrite its address (Chromium
+     ignores the rest, Safari throws), and the chart redraws without waiting for it. */
+  const ADDRESS_EVERY_MS = 250;
+  let addressTimer = null;
+  let addressWritten = -Infinity;
+  const addressWaiters = [];
+
+  function writeAddressSoon() {
+    if (addressTimer !== null) return;
+    const wait = Math.max(100, addressWritten + ADDRESS_EVERY_MS - performance.now());
+    addressTimer = setTimeout(() => {
+      addressTimer = null;
+      addressWritten = performance.now();
+      writeAddress();
+      addressWaiters.splice(0).forEach(resolve => resolve());
+    }, wait);
   }
 
   function set(key, value) {
     if (sameValue(state.get(key), value)) return pending;
     state.set(key, value);
     for (const update of widgets.get(key) || []) update(value);
-    writeAddress();
+    writeAddressSoon();
+    // only the charts and tables that show this input are brought up to date
     const work = [];
-    for (const e of embeds) work.push(applyToView(e));
-    for (const fig of figures.values()) if (fig.table) work.push(fig.table.refresh());
+    for (const e of embeds) if (e.figure && e.figure.spec.controls.some(c => c.key === key)) work.push(applyToView(e));
+    for (const fig of figures.values()) {
+      if (fig.table && Object.values(fig.table.keys).includes(key)) work.push(fig.table.refresh());
+    }
     pending = Promise.all([pending, ...work]).then(() => undefined);
     return pending;
   }
@@ -179,7 +249,16 @@
     spec = JSON.parse(JSON.stringify(spec));
     if (figure) {
       for (const control of figure.spec.controls.filter(c => c.kind === "links")) {
-        namedData(spec, control.dataset).forEach(d => { d.values = linkRows(control, state.get(control.key)); });
+        const spread = spreadColumns(control);
+        // the rows come spread: the flatten of those columns goes, in the view and the layers that inherit its data
+        const unflatten = view => {
+          if (view.transform) view.transform = view.transform.filter(t => !(t.flatten && t.flatten.every(f => spread.includes(f))));
+          (view.layer || []).filter(l => !l.data).forEach(unflatten);
+        };
+        for (const view of namedViews(spec, control.dataset)) {
+          view.data.values = spreadRows(control, linkRows(control, state.get(control.key)));
+          unflatten(view);
+        }
       }
       const bySignal = new Map(figure.spec.controls.map(c => [c.signal, c]));
       for (const param of spec.params || []) {
@@ -200,11 +279,12 @@
     spec.config = Object.assign({}, spec.config || {});
     spec.config.axis = Object.assign({labelOverlap: "greedy", labelSeparation: 6}, spec.config.axis || {});
     // on a phone a legend of two columns, or two legends side by side, would be wider than the chart:
-    // one column, its labels cut to share the width
+    // one column, the legends under one another, each label as wide as the chart (less its symbol)
     const host = typeof el === "string" ? document.querySelector(el) : el;
     if (host && host.clientWidth && host.clientWidth < 600) {
-      spec.config.legend = Object.assign({}, spec.config.legend || {},
-                                         {columns: 1, labelLimit: Math.max(80, Math.floor(host.clientWidth / 2) - 60)});
+      spec.config.legend = Object.assign({}, spec.config.legend || {}, {
+        columns: 1, labelLimit: Math.max(80, host.clientWidth - 60),
+        layout: {bottom: {direction: "vertical", anchor: "start"}, top: {direction: "vertical", anchor: "start"}}});
     }
     if (darkMode()) spec.config = Object.assign(spec.config, DARK, {axis: Object.assign({}, spec.config.axis, DARK.axis)});
     return spec;
@@ -221,7 +301,7 @@
     for (const control of e.figure.spec.controls) {
       if (control.kind === "links") {
         const value = state.get(control.key);
-        if (e.links !== value && e.links !== undefined) e.view.data(control.dataset, linkRows(control, value));
+        if (e.links !== value && e.links !== undefined) e.view.change(control.dataset, linkChanges(e.view, control, value));
         e.links = value;
         continue;
       }
@@ -388,24 +468,31 @@
             presets.length ? h("span", {class: "goodput-presets", role: "group", "aria-label": "standard values"}, ...presets) : null];
   }
 
+  /* The composer: one row per link (its family, a select per setting, "Remove"), then a family and "Add a
+     link". A change redraws only the rows it touches, so the select or button a reader used keeps the focus
+     (a removed row's focus goes to the next row's "Remove", or to "Add a link"). */
   function linkList(control, labelId, errorEl) {
     const list = h("ol", {class: "goodput-links", "aria-labelledby": labelId});
     const current = () => parseLinks(control, state.get(control.key)).links || [];
     const write = links => { errorEl.textContent = ""; set(control.key, links.map(encodeLink).join(",")); };
-    const row = (link, i) => {
+    const at = el => Array.prototype.indexOf.call(list.children, el.closest("li"));
+    const row = link => {
       const selects = link.family.settings.map(setting => {
-        const el = h("select", {"aria-label": `${link.family.title} ${setting.label}`, onchange: () => {
+        const el = h("select", {"aria-label": `${link.family.title} ${setting.label}`, "data-setting": setting.name,
+                                onchange: () => {
           const links = current();
-          links[i].chosen[setting.name] = setting.options[el.selectedIndex].value;
+          links[at(el)].chosen[setting.name] = setting.options[el.selectedIndex].value;
           write(links);
         }});
         el.append(...setting.options.map(o => h("option", {value: String(o.value), text: o.label})));
         el.value = String(link.chosen[setting.name]);
         return el;
       });
-      const remove = h("button", {type: "button", class: "goodput-link-remove", "aria-label": `remove ${link.family.title} link ${i + 1}`,
-                                  text: "Remove", onclick: () => write(current().filter((_, j) => j !== i))});
-      return h("li", {class: "goodput-link"}, h("span", {class: "goodput-link-family", text: link.family.title}), ...selects, remove);
+      const remove = h("button", {type: "button", class: "goodput-link-remove", text: "Remove",
+                                  onclick: () => write(current().filter((_, j) => j !== at(remove)))});
+      return h("li", {class: "goodput-link", "data-family": link.family.key},
+               h("span", {class: "goodput-link-family", text: link.family.title}),
+               h("span", {class: "goodput-link-settings"}, ...selects), remove);
     };
     const pick = h("select", {"aria-label": "family of the link to add"});
     pick.append(...control.families.map(f => h("option", {value: f.key, text: f.title})));
@@ -414,7 +501,33 @@
       const chosen = Object.fromEntries(family.settings.map(s => [s.name, s.default]));
       write([...current(), {family, chosen}]);
     }});
-    watch(control.key, () => list.replaceChildren(...current().map(row)));
+    watch(control.key, () => {
+      const links = current();
+      const focused = list.contains(document.activeElement) ? document.activeElement : null;
+      const focusAt = focused ? at(focused) : -1;
+      // a row of the same family at the same place is kept, its selects set; others are drawn anew
+      for (const [i, link] of links.entries()) {
+        const li = list.children[i];
+        if (li && li.dataset.family === link.family.key) {
+          li.querySelectorAll("select").forEach(el => {
+            const value = String(link.chosen[el.dataset.setting]);
+            if (el.value !== value) el.value = value;
+          });
+        } else if (li) {
+          list.replaceChild(row(link), li);
+        } else {
+          list.append(row(link));
+        }
+      }
+      while (list.children.length > links.length) list.lastElementChild.remove();
+      [...list.children].forEach((li, i) => li.querySelector(".goodput-link-remove").setAttribute(
+        "aria-label", `remove link ${i + 1}, ${li.querySelector(".goodput-link-family").textContent}`));
+      if (focused && !list.contains(document.activeElement)) {
+        const next = list.children[Math.min(focusAt, list.children.length - 1)];
+        const same = next && focused.dataset.setting && next.querySelector(`select[data-setting="${focused.dataset.setting}"]`);
+        (same || (next && next.querySelector(".goodput-link-remove")) || add).focus();
+      }
+    });
     return [list, h("span", {class: "goodput-link-adder"}, pick, add)];
   }
 
@@ -486,6 +599,12 @@
     }
   }
 
+  /* A cell's text with a negative number's sign as goodput writes it (value_text): d3's format writes a
+     minus sign (U+2212), which a spreadsheet the number is copied into does not read. */
+  function cellText(text) {
+    return typeof text === "string" ? text.replace(/\u2212/g, "-") : text;
+  }
+
   function tableElement(spec) {
     const head = h("tr", {}, ...spec.columns.map(c => h("th", {
       scope: "col", class: c.kind === "case" ? "goodput-case" : c.kind === "value" ? "goodput-value" : "goodput-calculation",
@@ -496,11 +615,19 @@
     const cards = () => table.classList.toggle("goodput-cards", PHONE.matches);
     PHONE.addEventListener("change", cards);
     cards();
+    const headings = [...head.children];
     const render = rows => {
-      body.replaceChildren(...rows.map(r => h("tr", {"data-row": String(r.row_index)}, ...spec.columns.map(c => {
-        const text = r[c.key];
+      // a column of values in words (a limit's name) wraps and aligns like text; numbers stay on one line, right
+      const words = spec.columns.map((c, i) => {
+        const yes = c.kind === "value" && rows.some(r => /[A-Za-z]{2,}\s/.test(cellText(r[c.key])));
+        headings[i].classList.toggle("goodput-words", yes);
+        return yes;
+      });
+      body.replaceChildren(...rows.map(r => h("tr", {"data-row": String(r.row_index)}, ...spec.columns.map((c, i) => {
+        const text = cellText(r[c.key]);
         const cell = h("td", {"data-column": c.key.slice(5), "data-label": c.heading,
                               class: c.kind === "case" ? "goodput-case" : c.kind === "value" ? "goodput-value" : "goodput-calculation"});
+        if (words[i]) cell.classList.add("goodput-words");
         if (c.kind === "calculation") {
           const button = h("button", {type: "button", class: "goodput-copy-formula", title: "Copy as a spreadsheet formula",
                                       text: "Copy formula"});
@@ -550,7 +677,7 @@
       list.replaceChildren(...spec.table.columns.filter(c => c.kind !== "case").flatMap(c => [
         h("dt", {text: c.heading}),
         h("dd", {"data-column": c.key.slice(5), class: c.kind === "value" ? "goodput-value" : "goodput-calculation"},
-          c.kind === "value" ? h("strong", {text: row[c.key]}) : h("code", {text: row[c.key]}))]));
+          c.kind === "value" ? h("strong", {text: cellText(row[c.key])}) : h("code", {text: row[c.key]}))]));
       root.dataset.row = chosen;
     };
     const record = {root, spec, built: true};
@@ -581,6 +708,11 @@
     settled() {
       const seen = pending;
       return seen.then(() => (seen === pending ? undefined : window.goodputLive.settled()));
+    },
+    /* Resolves once the page's address holds the current state as well. */
+    addressed() {
+      return window.goodputLive.settled().then(() => (addressTimer === null ? undefined
+        : new Promise(resolve => addressWaiters.push(resolve)).then(() => window.goodputLive.addressed())));
     },
   };
 })();

@@ -50,9 +50,11 @@ def families() -> list[dict]:
 
 
 def curve_rows(configs) -> list[dict]:
-    """The chart's rows for ``configs``: each configuration's columns, its sizes and the largest it takes
-    (what the page's script builds from the composer's rows, the same way)."""
-    return [{**c.row(), "max_size": int(c.family.max_size), "size_bytes": SIZES} for c in configs]
+    """The chart's rows for ``configs``: each configuration's columns, its place in the list (the legend's
+    order), its sizes and the largest it takes (what the page's script builds from the composer's rows, the
+    same way)."""
+    return [{**c.row(), "order": i, "max_size": int(c.family.max_size), "size_bytes": SIZES}
+            for i, c in enumerate(configs)]
 
 
 def links_control(configs=DEFAULT_LINKS) -> LinkList:
@@ -120,7 +122,9 @@ def comparison_chart(configs=DEFAULT_LINKS, height: int = 360, with_measured: bo
         goodput_mbyte_s=goodput, efficiency_percent=efficiency)
     x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)",
               axis=alt.Axis(values=[1, 16, 256, 4096, 65536, 1 << 20], labelExpr=bytes_label()))
-    color = alt.Color("link:N", title=None, legend=alt.Legend(orient="bottom", columns=2, labelLimit=260))
+    # the legend lists the links in the composer's order (a link added keeps the others' colours); its
+    # columns and label width are the column's (live.chart_for_column, and one column on a phone)
+    color = alt.Color("link:N", title=None, sort=alt.EncodingSortField("order", op="min"))
     tooltip = [alt.Tooltip("link:N"), alt.Tooltip("size_bytes:Q", title="bytes"),
                alt.Tooltip("goodput_mbyte_s:Q", title="MB/s", format=".4~g"),
                alt.Tooltip("efficiency_percent:Q", title="efficiency (%)", format=".3~f")]
@@ -192,7 +196,7 @@ def solver_chart() -> LiveFigure:
     y = alt.Y("link:N", sort=alt.EncodingSortField("goodput_mbyte_s", order="descending"), title=None,
               axis=alt.Axis(labelLimit=230))
     dots = live.base.mark_circle(size=90, opacity=1).encode(
-        x=alt.X("goodput_mbyte_s:Q", scale=alt.Scale(type="log"), title="goodput at your transfer size (MB/s)"),
+        x=alt.X("goodput_mbyte_s:Q", scale=alt.Scale(type="log"), title="goodput (MB/s)"),
         y=y, color=alt.Color("verdict:N", title=None, scale=alt.Scale(domain=["meets it", "does not"],
                                                                        range=["#2a9d8f", "#999999"])),
         tooltip=["link:N", alt.Tooltip("goodput_mbyte_s:Q", format=".4~g", title="MB/s"),
