@@ -27,7 +27,10 @@ from __future__ import annotations
 
 import atexit
 import shutil
+import socket
+import time
 from pathlib import Path
+from subprocess import PIPE, Popen
 
 from docutils import nodes
 from sphinx.errors import ConfigError
@@ -113,6 +116,33 @@ def _stop_server(app, exception):
         katex.KaTeXServer.katex_server = None
         atexit.unregister(katex.KaTeXServer.terminate)  # it would remove the run folder a second time
         server.terminate()
+
+
+def _start_server_process(cls, rundir, timeout):
+    """sphinxcontrib-katex's start of the KaTeX server, connecting again while it is refused: node creates the
+    socket file when it binds, a moment before it listens, and a connection in between is refused (a busy
+    machine widens the moment; the build then failed with ConnectionRefusedError)."""
+    socket_path = rundir / "katex.sock"
+    process = Popen(cls.build_command(socket=socket_path), stdin=PIPE, stdout=PIPE, cwd=rundir)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    start = time.monotonic()
+    while True:
+        if socket_path.is_socket():
+            try:
+                sock.connect(str(socket_path))
+                return process, sock
+            except ConnectionRefusedError:
+                pass  # bound, not yet listening
+        if process.poll() is not None or time.monotonic() - start > timeout:
+            process.kill()
+            sock.close()
+            if process.returncode not in (None, -9):
+                raise RuntimeError(f"the KaTeX server exited with status {process.returncode} before it listened")
+            raise katex.KaTeXServer.timeout_error(timeout)
+        time.sleep(0.005)
+
+
+katex.KaTeXServer.start_server_process = classmethod(_start_server_process)
 
 
 def setup(app):
