@@ -12,8 +12,8 @@ USB 3) is its chapter's model, rewritten by substitution only:
   time on the link, so the goodput is ``S`` over their sum (MB/s, 10**6 bytes per second) and the
   **binding limit** is the largest overhead: the one that costs the most time.
 
-:func:`goodput_expr`, :func:`time_expr` and :func:`efficiency_expr` put every family in one expression, chosen by the
-family's index ``k``, for the chapter's chart, its calculated table and its workbook; :func:`solve`
+:func:`part_expr`, :func:`goodput_expr` and :func:`efficiency_expr` put every family in one expression,
+chosen by the family's index ``k``, for the chapter's chart, its calculated table and its workbook; :func:`solve`
 answers "R MB/s at S-byte transfers, in at most L us each": which of the book's configurations
 (:data:`CATALOG`) meet it, by how much, and what limits each. The tests hold every family to its
 chapter's own numeric function (:attr:`Family.numeric`).
@@ -37,7 +37,7 @@ from .symbols import lambdify, maker
 symbol = maker(__name__)
 
 __all__ = ["size", "family", "required_rate", "required_latency", "PARAMETERS", "Setting", "Family", "FAMILIES",
-           "Config", "CATALOG", "LIMITS", "time_parts", "goodput_expr", "time_expr", "config",
+           "Config", "CATALOG", "LIMITS", "goodput_expr", "config",
            "goodput_mbyte_s", "time_us", "breakdown_us", "binding", "solve", "MAX_SIZE_BYTES",
            "RAW_RATE", "LATENCY", "settings", "PARTS", "part_times", "transfer_time", "achieved",
            "part_expr", "meets_expr", "binding_expr", "efficiency_expr", "encode", "decode"]
@@ -404,11 +404,6 @@ def _by_family(per: Callable[[Family], sp.Expr]) -> sp.Expr:
     return sp.Piecewise(*[(c, sp.Eq(family, i)) for i, c in enumerate(cases[:-1])], (cases[-1], True))
 
 
-def time_expr() -> sp.Expr:
-    """Time (us) of one transfer of ``S`` bytes, for the configuration's family ``k``."""
-    return _by_family(Family.time_expr)
-
-
 def goodput_expr() -> sp.Expr:
     """Goodput (MB/s) of back-to-back transfers of ``S`` bytes, for the configuration's family ``k``."""
     return _by_family(Family.goodput_expr)
@@ -417,11 +412,6 @@ def goodput_expr() -> sp.Expr:
 def efficiency_expr() -> sp.Expr:
     """Share of the link's raw rate the data gets: the data's own time over the transfer's."""
     return _by_family(lambda f: next(iter(f.parts.values())) / f.time_expr())
-
-
-def time_parts(key: str) -> dict[str, sp.Expr]:
-    """The parts of one transfer's time (us) on family ``key``, the data's first."""
-    return dict(_family(key).parts)
 
 
 #: Stand-ins for quantities already computed (a table's earlier columns): each part of a transfer's
