@@ -135,8 +135,8 @@ def comparison_chart(configs=DEFAULT_LINKS, height: int = 360, with_measured: bo
     controls: list = [links_control(configs)]
     if with_measured:
         shown = Choice("measured", ("shown", "hidden"), "shown", "measured points")
-        points = alt.Chart(measured()).transform_filter(f"{shown.name} == 'shown'").mark_point(shape="diamond", filled=True, size=36, color="#444",
-                                                        opacity=0.7).encode(
+        points = alt.Chart(measured()).transform_filter(f"{shown.name} == 'shown'").mark_point(
+            shape="diamond", filled=True, size=36, color="#444", opacity=0.7).encode(
             x=x, y="mbyte_s:Q", tooltip=[alt.Tooltip("source:N"), alt.Tooltip("what:N"),
                                          alt.Tooltip("size_bytes:Q", title="bytes"),
                                          alt.Tooltip("mbyte_s:Q", title="MB/s measured", format=".4~g")])
