@@ -170,7 +170,7 @@ _PCIE_NAMES = {"payload": "data", "tlp_overhead": "TLP headers and framing (one 
 
 
 def _pcie_parts() -> dict[str, sp.Expr]:
-    fixed = {pcie.group: int(_PCIE_LINK.dllp.split(":")[1]), pcie.skp: 0, pcie.mrrs: _PCIE_LINK.mrrs,
+    fixed = {pcie.group: _PCIE_LINK.dllp_policy()[1], pcie.skp: 0, pcie.mrrs: _PCIE_LINK.mrrs,
              **pcie.size_exprs(pcie.generation, 3, 0),
              coding.data_bits: pcie.generation_piecewise(lambda c: c.data_bits),
              coding.coded_bits: pcie.generation_piecewise(lambda c: c.coded_bits)}
