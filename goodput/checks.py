@@ -1,21 +1,49 @@
-"""Source checks: each number a source document calculated, next to the model's value.
+"""Source checks: each number a source document prints, next to what the model or the document's own
+other numbers make of it.
 
 Model modules register *providers* for a chapter of :mod:`goodput.chapters` with :func:`provider`;
-a provider returns a list of
-:class:`SourceCheck`, usually made with :func:`compare` from a published table
-(:func:`goodput.data.load`) and a model function. :func:`collect` runs every
-provider, so the command line (``goodput checks``), the tests, the chapters and
-the generated errata page all see the same list.
+a provider returns a list of :class:`SourceCheck`, usually made with :func:`compare` from a published
+table (:func:`goodput.data.load`) and a model function, or with :func:`check`. :func:`collect` runs every
+provider, so the command line (``goodput checks``), the tests, the chapters and the generated errata page
+all see the same list.
 
-A check's status is decided from the number *as printed*:
+A check is of one *kind* (:data:`KINDS`):
+
+``calculated``
+    A number the document calculated, against the model's value for it.
+``prose``
+    A number in the text, a caption or a trace annotation, recomputed from the parts it names (a count
+    times a period, a difference of two labels, a share of a total).
+``ceiling``
+    A measured value against the most its configuration allows by the document's own model (no DLLPs, no
+    gaps, the raw line rate): it may be below, never above (``relation="<="``); or a measured time against
+    the least its stated gaps and clock allow (``relation=">="``).
+``consistency``
+    A measured value against the document's other measurements of the same run: min <= average <= max,
+    a total and its parts, a rate and the bytes and time on its row, timestamps and the delays printed
+    from them.
+
+Its *status* (:data:`STATUSES`) says what kind of agreement or disagreement it is, decided from the number
+*as printed* (:func:`verdict`):
 
 ``ok``
-    The model's value rounds to the printed value at the printed precision.
+    The value rounds to the printed value at the printed precision (or keeps to its bound).
 ``rounding``
-    It does not round to it, but is within one unit of the last printed digit
-    (the source truncated, or rounded an intermediate result).
+    It is within one unit of the last printed digit (the source truncated, or rounded an intermediate
+    result), or within the precision a stated approximation ("around 20 ms") implies.
+``convention``
+    It is off, but the document's other stated or evident rule for the same thing (the check's
+    :class:`Convention`) reproduces the printed value.
+``spread``
+    A measured value off from a combination of other measurements by no more than their own run-to-run
+    variation (the check's :class:`Spread`, whose evidence is named): not an erratum.
 ``erratum``
-    Anything further off: the source disagrees with its own formula or data.
+    The document contradicts its own formula, data or physics.
+``unexplained``
+    Off, and no model reproduces it; the check shows the best attempt.
+
+The errata page lists :data:`ERRATA` (``erratum`` and ``unexplained``); the others stay in each chapter's
+check table.
 """
 
 from __future__ import annotations
@@ -38,12 +66,18 @@ from .spreadsheet import number_formula
 __all__ = [
     "SourceCheck",
     "STATUSES",
+    "ERRATA",
+    "KINDS",
+    "RELATIONS",
+    "Convention",
+    "Spread",
     "provider",
     "check",
     "compare",
     "printed_tolerance",
     "round_like",
     "classify",
+    "verdict",
     "collect",
     "to_frame",
     "to_csv",
@@ -53,14 +87,19 @@ __all__ = [
     "group_anchor",
 ]
 
-STATUSES = ("ok", "rounding", "erratum")
+STATUSES = ("ok", "rounding", "convention", "spread", "erratum", "unexplained")
+#: The statuses the errata page lists: the document is wrong, or nothing explains it.
+ERRATA = ("erratum", "unexplained")
+KINDS = ("calculated", "prose", "ceiling", "consistency")
+#: How the printed value must stand to the check's value: equal to it, at most it, at least it.
+RELATIONS = ("=", "<=", ">=")
 
 _providers: dict[str, list[Callable[[], Iterable["SourceCheck"]]]] = {}
 
 
 @dataclass(frozen=True)
 class SourceCheck:
-    """One published number against the model."""
+    """One published number against the model, or against the document's other numbers."""
 
     chapter: str
     document: str
@@ -77,6 +116,32 @@ class SourceCheck:
     #: The model's formula with this check's numbers in it (spreadsheet dialect), where the
     #: value comes straight from one of the model's expressions; empty otherwise.
     formula: str = ""
+    kind: str = "calculated"
+    relation: str = "="
+
+
+@dataclass(frozen=True)
+class Convention:
+    """The other rule a document follows for one number: what it is, in words (``rule``), and the model's
+    value under it (``value``). A printed value it reproduces is a ``convention``, not an erratum."""
+
+    rule: str
+    value: float
+
+
+@dataclass(frozen=True)
+class Spread:
+    """How much measurements like this one vary from run to run (``amount``, in the check's unit), and the
+    measurements that show it (``evidence``, in words). A measured value off by no more is a ``spread``."""
+
+    amount: float
+    evidence: str
+
+    def __post_init__(self):
+        if not (self.amount >= 0 and math.isfinite(self.amount)):
+            raise ValueError(f"a spread is a finite amount >= 0, not {self.amount!r}")
+        if not self.evidence.strip():
+            raise ValueError("a spread names the measurements that show it")
 
 
 def provider(chapter: str):
@@ -112,16 +177,57 @@ def round_like(value: float, printed: str) -> str:
     return f"{value:.{max(0, -int(exponent))}f}"
 
 
+def _slack(model: float) -> float:
+    return 1e-9 * max(1.0, abs(model))
+
+
 def classify(printed: str, model: float) -> str:
-    """Status of a published value against the model's value (see the module docstring)."""
+    """Whether the printed value rounds to ``model`` (``ok``), is within one unit of its last digit
+    (``rounding``) or further (``erratum``): the first step of :func:`verdict`."""
     half_unit = printed_tolerance(printed)
     off = abs(model - float(printed))
-    slack = 1e-9 * max(1.0, abs(model))
-    if off <= half_unit + slack:
+    if off <= half_unit + _slack(model):
         return "ok"
-    if off <= 2 * half_unit + slack:
+    if off <= 2 * half_unit + _slack(model):
         return "rounding"
     return "erratum"
+
+
+def _within(printed: str, model: float, relation: str) -> bool:
+    """Whether the printed value keeps to its bound ``model``, by up to half a unit of its last digit."""
+    value, allowance = float(printed), printed_tolerance(printed) + _slack(model)
+    return value <= model + allowance if relation == "<=" else value >= model - allowance
+
+
+def verdict(printed: str, model: float, relation: str = "=", approximate: float | None = None,
+            convention: Convention | None = None, spread: Spread | None = None,
+            otherwise: str = "erratum") -> str:
+    """The status (see the module docstring) of a printed value against ``model``, in this order: keeps to
+    it (``ok``, or ``rounding`` within a unit of the last digit, or within half of ``approximate``, the unit a
+    stated approximation rounds to: 10 for "around 20"); reproduced by the document's ``convention``; off by
+    no more than the ``spread`` of such measurements; else ``otherwise`` (``erratum`` or ``unexplained``)."""
+    if relation not in RELATIONS:
+        raise ValueError(f"relation {relation!r} is none of {', '.join(RELATIONS)}")
+    if otherwise not in ERRATA:
+        raise ValueError(f"a value nothing explains is one of {', '.join(ERRATA)}, not {otherwise!r}")
+    if relation == "=":
+        status = classify(printed, model)
+        if status != "erratum":
+            return status
+        if approximate is not None and abs(model - float(printed)) <= approximate / 2 + _slack(model):
+            return "rounding"
+        if convention is not None and classify(printed, convention.value) != "erratum":
+            return "convention"
+        off = abs(model - float(printed))
+    else:
+        if _within(printed, model, relation):
+            return "ok"
+        if convention is not None and _within(printed, convention.value, relation):
+            return "convention"
+        off = abs(model - float(printed))
+    if spread is not None and off <= spread.amount + printed_tolerance(printed) + _slack(model):
+        return "spread"
+    return otherwise
 
 
 def _formula(formula, model: float, what: str) -> str:
@@ -137,44 +243,67 @@ def _formula(formula, model: float, what: str) -> str:
 
 
 def check(chapter: str, document: str, where: str, row: str, quantity: str, unit: str,
-          printed: str, model: float, note: str = "", resource: str = "", formula=None) -> SourceCheck:
-    """A check of one printed number against the model's value (the general form of :func:`compare`).
+          printed: str, model: float, note: str = "", resource: str = "", formula=None, *,
+          kind: str = "calculated", relation: str = "=", approximate: float | None = None,
+          convention: Convention | None = None, spread: Spread | None = None,
+          otherwise: str = "erratum") -> SourceCheck:
+    """A check of one printed number against ``model`` (the general form of :func:`compare`).
 
     ``note`` may name ``{model}``, ``{published}`` and ``{rounded}``. ``formula`` is
     ``(expr, values)``: the model expression the value comes from and its numbers;
-    it is printed into the check (and must give ``model``).
+    it is printed into the check (and must give ``model``). ``kind`` is one of :data:`KINDS`;
+    ``relation`` one of :data:`RELATIONS` (``"<="``: the printed value may be at most ``model``);
+    ``approximate``, ``convention``, ``spread`` and ``otherwise`` decide the status as :func:`verdict` says.
+    A check a convention or a spread explains says so in its note: the rule (and the value it gives), or the
+    spread and its evidence, after ``note``; both may name ``{model}``, ``{published}`` and ``{rounded}``.
     """
+    if kind not in KINDS:
+        raise ValueError(f"kind {kind!r} is none of {', '.join(KINDS)}")
     model = float(model)
+    what = f"{resource or document} {where} {row}"
     if math.isnan(model):
-        raise ValueError(f"model value for {resource or document} {where} {row} is NaN")
+        raise ValueError(f"model value for {what} is NaN")
+    status = verdict(printed, model, relation, approximate, convention, spread, otherwise)
+    def fill(text: str) -> str:
+        return text.format(model=model, published=printed, rounded=round_like(model, printed))
+
+    note = fill(note)
+    if status == "convention":
+        note = " ".join(filter(None, (note, fill(convention.rule).rstrip(".")
+                                      + f", which gives {round_like(convention.value, printed)}.")))
+    elif status == "spread":
+        note = " ".join(filter(None, (note, f"Within the run-to-run spread of {spread.amount:.3g} {unit}: "
+                                            + fill(spread.evidence).rstrip(".") + ".")))
     return SourceCheck(
         chapter=chapter, document=document, where=where, row=row, quantity=quantity, unit=unit,
-        published=printed, model=model, tolerance=printed_tolerance(printed),
-        status=classify(printed, model),
-        note=note.format(model=model, published=printed, rounded=round_like(model, printed)),
-        resource=resource, formula=_formula(formula, model, f"{resource or document} {where} {row}"),
+        published=printed, model=model, tolerance=printed_tolerance(printed), status=status, note=note,
+        resource=resource, formula=_formula(formula, model, what), kind=kind, relation=relation,
     )
 
 
 def compare(chapter: str, table: pd.DataFrame, index, column: str, model: float,
             row_label: str = "", note: str = "", quantity: str = "", unit: str = "",
-            off_note: str = "", formula=None) -> SourceCheck:
+            off_note: str = "", formula=None, **how) -> SourceCheck:
     """A check of cell (``index``, ``column``) of a published table against ``model``.
 
     ``table`` is a frame from :func:`goodput.data.load`: its provenance names the
     document and table, and it keeps each cell's text as printed. ``note`` may
     name ``{model}``, ``{published}`` and ``{rounded}`` (the model's value at the
     printed precision); they are filled in, so a note never types a number.
-    ``off_note`` is a note used only when the status is not ``ok``; ``formula`` as for :func:`check`.
+    ``off_note`` is a note used only when the status is not ``ok``; ``formula`` and ``how`` (``kind``,
+    ``relation``, ``approximate``, ``convention``, ``spread``, ``otherwise``) as for :func:`check`.
     """
     prov = table.attrs["provenance"]
     printed = table.attrs["printed"][column][index]
-    if off_note and classify(printed, model) != "ok":
-        note = off_note
-    return check(chapter, prov["document"], prov["table"], row_label or str(index),
-                 quantity or table.attrs["titles"].get(column, column),
-                 unit or table.attrs["units"].get(column, ""),
-                 printed, model, note, prov["resource"], formula)
+
+    def made(text: str) -> SourceCheck:
+        return check(chapter, prov["document"], prov["table"], row_label or str(index),
+                     quantity or table.attrs["titles"].get(column, column),
+                     unit or table.attrs["units"].get(column, ""),
+                     printed, model, text, prov["resource"], formula, **how)
+
+    first = made(note)
+    return made(off_note) if off_note and first.status != "ok" else first
 
 
 def collect(chapter: str | None = None) -> list[SourceCheck]:
@@ -220,10 +349,12 @@ def anchor(c: SourceCheck) -> str:
     """The HTML id of a check's row, wherever a table shows it: the chapter's check table gives its row
     this id, and the errata page links to it (``check-an3935-table12-1-k-bytes-x4-mps-256-calculated-gbit-s``).
 
-    It is made of what names the printed cell (its published table, row, quantity and unit), so it
+    It is made of what names the printed cell (its published table, row, quantity and unit) and the
+    check's kind unless ``calculated`` (one cell may be held to its model, its ceiling and its row), so it
     stays the same while the check is there, whatever its status or the model's value.
     """
-    return "check-" + _slug(" ".join((c.resource or f"{c.document} {c.where}", c.row, c.quantity, c.unit)))
+    parts = (c.resource or f"{c.document} {c.where}", c.row, c.quantity, c.unit)
+    return "check-" + _slug(" ".join(parts + ((c.kind,) if c.kind != "calculated" else ())))
 
 
 def groups(items: Iterable[SourceCheck]) -> list[list[SourceCheck]]:

@@ -77,6 +77,7 @@ def _add_checks(sub) -> None:
     p.add_argument("--format", choices=("csv", "json"), default="csv")
     p.add_argument("--chapter", help="only this chapter's checks")
     p.add_argument("--status", choices=checks.STATUSES, help="only checks with this status")
+    p.add_argument("--kind", choices=checks.KINDS, help="only checks of this kind")
 
 
 def _run_checks(args) -> int:
@@ -86,6 +87,8 @@ def _run_checks(args) -> int:
         raise GoodputError(exc.args[0]) from None
     if args.status:
         items = [c for c in items if c.status == args.status]
+    if args.kind:
+        items = [c for c in items if c.kind == args.kind]
     sys.stdout.write(checks.to_csv(items) if args.format == "csv" else checks.to_json(items) + "\n")
     return 0
 

@@ -19,7 +19,7 @@ from .errors import DataError
 from .logs import log_lines, read_log
 from .render import tables
 
-__all__ = ["errata_summary", "errata_table", "sources_markdown", "chapter_link"]
+__all__ = ["errata_summary", "errata_table", "elsewhere_summary", "sources_markdown", "chapter_link"]
 
 
 def chapter_link(chapter: str) -> str:
@@ -32,17 +32,17 @@ def _cell(text: str) -> str:
 
 
 #: What a group of each status says when its checks carry no note of their own.
-_WHY = {"rounding": "Within one unit of the last printed digit, but not rounded to it.",
-        "erratum": "Further from the model than the printed precision allows."}
+_WHY = {"erratum": "Further from the model than the printed precision allows.",
+        "unexplained": "No model reproduces it."}
 
-#: The lead sentence of each section of the errata page.
+#: The lead sentence of each section of the errata page (:data:`goodput.checks.ERRATA`).
 _LEAD = {
     "erratum": ("No source check disagrees with its source beyond rounding.",
-                "{n} published numbers disagree with the formula or data of their own source by more than the "
-                "printed precision allows; the {k} rows below gather those with one explanation."),
-    "rounding": ("Every other published number rounds correctly.",
-                 "{n} published numbers are off by up to one unit in their last digit (truncated, or rounded "
-                 "from a rounded intermediate), in {k} rows:"),
+                "{n} published numbers disagree with the formula, data or physics of their own source by more "
+                "than the printed precision allows; the {k} rows below gather those with one explanation."),
+    "unexplained": ("Every number a check could not reproduce is explained above or in its chapter.",
+                    "{n} published numbers are off from every model we tried, though nothing shows that the "
+                    "document is wrong; each row gives the best attempt, in {k} rows:"),
 }
 
 
@@ -67,14 +67,34 @@ def _correct(c: checks.SourceCheck) -> str:
 
 
 def errata_summary(status: str = "erratum") -> str:
-    """The lead sentence of the errata page's section of ``status`` (``erratum`` or ``rounding``)."""
+    """The lead sentence of the errata page's section of ``status`` (one of :data:`goodput.checks.ERRATA`)."""
     items = [c for c in checks.collect() if c.status == status]
     none, some = _LEAD[status]
     return some.format(n=len(items), k=len(checks.groups(items))) if items else none
 
 
+#: What each status the errata page leaves to the chapters means, as its closing sentence counts it.
+_ELSEWHERE = {"rounding": "{n} are off by up to one unit in their last digit, or as much as a stated "
+                          "approximation allows (rounding)",
+              "convention": "{n} follow another rule their document states or uses elsewhere (convention)",
+              "spread": "{n} differ from other measurements by less than those vary from run to run (spread)"}
+
+
+def elsewhere_summary() -> str:
+    """The sentence after the errata: how many checks are off for a reason that is not an erratum, by
+    status, and where they are shown (each chapter's check table, with the reason)."""
+    found = [c for c in checks.collect() if c.status not in checks.ERRATA + ("ok",)]
+    parts = [text.format(n=n) for status, text in _ELSEWHERE.items()
+             if (n := sum(c.status == status for c in found))]
+    if not parts:
+        return "Every other published number is reproduced as printed."
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return (f"Not errata: of the other published numbers, {listed}. Each chapter's check table shows them "
+            f"with the reason.")
+
+
 def errata_table(status: str = "erratum") -> tables.LinkedTable:
-    """The checks of ``status`` (``erratum`` or ``rounding``), one row per group of one explanation
+    """The checks of ``status`` (one of :data:`goodput.checks.ERRATA`), one row per group of one explanation
     (:func:`goodput.checks.groups`): the document, where in it, the cells (each a link to its row in
     its chapter), the values printed and the correct ones (the model's, at the printed precision), why,
     and the chapter. Each row's id is its group's :func:`goodput.checks.group_anchor`, which the chapters

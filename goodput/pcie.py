@@ -531,15 +531,14 @@ def source_checks():
             label = f"{row.bytes_as_printed} bytes, x{row.lanes}, MPS {row.mps_bytes}"
             model = goodput_gbit_s(row.transfer, link, row.bytes, duplex=True)
             other = goodput_gbit_s(row.transfer, any_kind, row.bytes, duplex=True)
-            printed = t.attrs["printed"]["gbit_s"][row.Index]
-            note = ""
-            if checks.classify(printed, model) == "erratum" and checks.classify(printed, other) == "ok":
-                note = (f"Table 4's rule (one ACK + UpdateFC per 4 completions) gives {{model:.2f}}; "
-                        f"this column counts per 4 TLPs of any kind, read requests included, "
-                        f"which gives {other:.2f}. The document uses both rules for the same transfer.")
+            rule = checks.Convention(
+                "Table 4's rule (one ACK + UpdateFC per 4 completions) gives {model:.2f}; this column counts them "
+                "per 4 TLPs of any kind, read requests included, the document's other rule for the same transfer",
+                other) if row.transfer == "read" else None
             quantity = ", ".join(filter(None, (row.series, quantities[row.Index])))
-            out.append(checks.compare("pcie-packets", t, row.Index, "gbit_s", model, label, note, quantity=quantity,
-                                      formula=goodput_formula(row.transfer, link, row.bytes, duplex=True)))
+            out.append(checks.compare("pcie-packets", t, row.Index, "gbit_s", model, label, quantity=quantity,
+                                      formula=goodput_formula(row.transfer, link, row.bytes, duplex=True),
+                                      convention=rule))
 
     t = data.load("intel-324611-table1")
     for row in t.itertuples():

@@ -6,10 +6,12 @@ from goodput import boot, checks
 def test_totals_add_up_and_the_sd_note_and_xip_averages_are_flagged():
     status = {c.row: c.status for c in checks.collect("boot-and-memory")}
     assert status == {"OSPI: total of the steps": "ok", "SD: total of the steps": "ok",
-                      "OSPI: Board_driversOpen, 'around'": "erratum",
+                      # 22.15 ms is 'around 20 ms' to the nearest 10 ms; 15 ms is no rounding of 6.48 ms
+                      "OSPI: Board_driversOpen, 'around'": "rounding",
                       "SD: appimage read into memory": "erratum",
-                      "FIR: 1 of 10 iterations not cached": "erratum",
-                      "MEMCPY: 1 of 10 iterations not cached": "erratum"}
+                      # one run per row printed: how much a run varies is unknown
+                      "FIR: 1 of 10 iterations not cached": "unexplained",
+                      "MEMCPY: 1 of 10 iterations not cached": "unexplained"}
 
 
 def test_what_if_takes_out_the_phy_tuning_and_the_version_check():

@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 import pytest
 
 from goodput import checks
@@ -86,3 +88,78 @@ def test_a_checks_formula_must_give_the_model_value_it_carries():
         check("t", "doc", "Table 1", "row", "rate", "Gbit/s", "2", 2.0, formula=(x, {x: 2.5}))
     with pytest.raises(ValueError, match="no value given for y"):
         check("t", "doc", "Table 1", "row", "rate", "Gbit/s", "2", 2.0, formula=(x * y, {x: 1.0}))
+
+
+# --- the verdict: what kind of agreement or disagreement ------------------------------------------
+
+RULE = checks.Convention("counts per 4 TLPs of any kind", 13.4737)
+
+
+@pytest.mark.parametrize(
+    "printed, model, how, status",
+    [
+        ("13.47", 13.6533, {}, "erratum"),
+        ("13.47", 13.6533, {"convention": RULE}, "convention"),           # the other rule gives 13.47
+        ("13.60", 13.6533, {"convention": RULE}, "erratum"),              # nor does the other rule give 13.60
+        ("13.65", 13.6533, {"convention": RULE}, "ok"),                   # the model first
+        ("29552", 29428.9, {}, "erratum"),
+        ("29552", 29428.9, {"otherwise": "unexplained"}, "unexplained"),
+        ("29552", 29428.9, {"spread": checks.Spread(150, "runs a, b")}, "spread"),
+        ("29552", 29428.9, {"spread": checks.Spread(100, "runs a, b")}, "erratum"),   # 123 cycles is more
+        ("20", 22.15, {}, "erratum"),
+        ("20", 22.15, {"approximate": 10}, "rounding"),                 # 'around 20': to the nearest 10
+        ("20", 26.0, {"approximate": 10}, "erratum"),
+        # a ceiling: measured at most the model's value, by up to half a unit of the printed digit
+        ("14.09", 14.63, {"relation": "<="}, "ok"),
+        ("14.6", 14.58, {"relation": "<="}, "ok"),                       # rounded up to the printed digit
+        ("14.70", 14.63, {"relation": "<="}, "erratum"),                # above what the link can carry
+        ("14.70", 14.63, {"relation": "<=", "spread": checks.Spread(0.1, "runs")}, "spread"),
+        # a floor: a time at least what its clock allows
+        ("64.0", 64.0, {"relation": ">="}, "ok"),
+        ("63.9", 64.0, {"relation": ">="}, "erratum"),
+    ],
+)
+def test_the_verdict_names_the_kind_of_disagreement(printed, model, how, status):
+    assert checks.verdict(printed, model, **how) == status
+
+
+@pytest.mark.parametrize("how, message", [
+    ({"relation": "<"}, "relation '<' is none of"),
+    ({"otherwise": "spread"}, "one of erratum, unexplained"),
+])
+def test_a_verdict_refuses_what_it_does_not_know(how, message):
+    with pytest.raises(ValueError, match=message):
+        checks.verdict("1", 1.0, **how)
+
+
+@pytest.mark.parametrize("amount, evidence, message", [
+    (-1, "runs", "finite amount >= 0"), (float("nan"), "runs", "finite amount"), (1, " ", "names the measurements")])
+def test_a_spread_has_an_amount_and_its_evidence(amount, evidence, message):
+    with pytest.raises(ValueError, match=message):
+        checks.Spread(amount, evidence)
+
+
+def test_a_check_says_what_explains_it_and_refuses_an_unknown_kind():
+    c = checks.check("pcie-packets", "AN3935", "Table 12", "1 K", "calculated", "Gbit/s", "13.47", 13.6533,
+                     convention=checks.Convention("Counts per 4 TLPs of any kind ({model:.2f} by Table 4)", 13.4737))
+    assert c.status == "convention"
+    assert c.note == "Counts per 4 TLPs of any kind (13.65 by Table 4), which gives 13.47."
+    s = checks.check("boot-and-memory", "AM243x", "XIP", "FIR", "cycles", "cycles", "29552", 29428.9,
+                     kind="consistency", spread=checks.Spread(150, "two runs of the same row differ by {published}"))
+    assert (s.status, s.kind) == ("spread", "consistency")
+    assert s.note == "Within the run-to-run spread of 150 cycles: two runs of the same row differ by 29552."
+    with pytest.raises(ValueError, match="kind 'measured' is none of"):
+        checks.check("spi", "x", "y", "z", "q", "u", "1", 1.0, kind="measured")
+
+
+def test_a_bound_and_its_kind_reach_the_anchor_and_the_table():
+    from goodput.render import tables
+
+    ceiling = checks.check("pcie-measured", "AN3935", "Table 7", "1 K, x4", "measured", "Gbit/s", "14.70",
+                           14.63, kind="ceiling", relation="<=", resource="an3935-table7")
+    same_cell = replace(ceiling, kind="calculated", relation="=")
+    assert ceiling.status == "erratum"
+    assert checks.anchor(ceiling) == "check-an3935-table7-1-k-x4-measured-gbit-s-ceiling"
+    assert checks.anchor(same_cell) == "check-an3935-table7-1-k-x4-measured-gbit-s"
+    assert tables.bound_text(ceiling) == "at most 14.63"
+    assert tables.bound_text(replace(ceiling, relation=">=")) == "at least 14.63"

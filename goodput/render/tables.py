@@ -14,7 +14,7 @@ import pandas as pd
 from .. import checks, data
 from .display import frame_html
 
-__all__ = ["checks_summary", "checks_table", "published_vs_model", "published_table", "provenance_sentence",
+__all__ = ["checks_summary", "checks_table", "bound_text", "published_vs_model", "published_table", "provenance_sentence",
            "LinkedTable", "chapter_href", "errata_href"]
 
 
@@ -98,10 +98,19 @@ class LinkedTable:
 
 
 def checks_summary(chapter: str) -> pd.DataFrame:
-    """How many of a chapter's checks are ok, rounding or erratum, per document and table."""
+    """How many of a chapter's checks have each status, per document and table: a column for ``ok`` and
+    one for each other status (:data:`goodput.checks.STATUSES`) the chapter has."""
     frame = checks.to_frame(checks.collect(chapter))
     counts = frame.groupby(["document", "where", "status"]).size().unstack("status", fill_value=0)
-    return counts.reindex(columns=list(checks.STATUSES), fill_value=0).reset_index()
+    shown = [s for s in checks.STATUSES if s == "ok" or s in counts.columns]
+    return counts.reindex(columns=shown, fill_value=0).reset_index()
+
+
+def bound_text(c: checks.SourceCheck, digits: int = 6) -> str:
+    """The value a check holds its printed number to, as its table shows it: ``"14.63"``, or ``"at most
+    14.63"`` for a ceiling, ``"at least 64"`` for a floor."""
+    value = f"{c.model:.{digits}g}"
+    return {"=": value, "<=": f"at most {value}", ">=": f"at least {value}"}[c.relation]
 
 
 def checks_table(chapter: str, only_problems: bool = False, resource: str | None = None,
@@ -110,8 +119,8 @@ def checks_table(chapter: str, only_problems: bool = False, resource: str | None
     table, ``resource``), as a reader compares them.
 
     Each row has its check's id (:func:`goodput.checks.anchor`), which the errata page links to
-    (``anchors=False``: none, for a second table of the same checks on one page), and a row not ``ok``
-    links to its group's row on the errata page.
+    (``anchors=False``: none, for a second table of the same checks on one page), and a row the errata page
+    lists (:data:`goodput.checks.ERRATA`) links to its group's row there.
     """
     everything = items = checks.collect(chapter)
     if resource is not None:
@@ -127,16 +136,18 @@ def checks_table(chapter: str, only_problems: bool = False, resource: str | None
         "row": frame["row"],
         "quantity": [f"{q} ({u})" if u else q for q, u in zip(frame["quantity"], frame["unit"])],
         "published": frame["published"],
-        "model": [f"{m:.6g}" for m in frame["model"]],
+        "model": [bound_text(c) for c in items],
         "± printed": [f"{t:g}" for t in frame["tolerance"]],
         "status": frame["status"],
     })
     if only_problems:
         shown["note"] = frame["note"]
+    elif any(c.status != "ok" and c.note for c in items):  # why a number is off: the errata page says it for
+        shown["note"] = [c.note if c.status != "ok" else "" for c in items]  # its own, this table for the rest
     errata = {checks.anchor(c): checks.group_anchor(g)
-              for g in checks.groups(c for c in everything if c.status != "ok") for c in g}
+              for g in checks.groups(c for c in everything if c.status in checks.ERRATA) for c in g}
     return LinkedTable(shown, ids=[checks.anchor(c) for c in items] if anchors else None,
-                       links=[errata_href(errata[checks.anchor(c)]) if c.status != "ok" else None for c in items])
+                       links=[errata_href(errata[a]) if a in errata else None for a in map(checks.anchor, items)])
 
 
 def provenance_sentence(table: pd.DataFrame) -> str:

@@ -29,6 +29,7 @@ import sympy as sp
 import xlsxwriter
 from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
 
+from .. import checks
 from ..checks import SourceCheck
 from .calculation import Calculation
 from ..spreadsheet import spreadsheet_formula
@@ -48,12 +49,20 @@ def _name(name: str) -> str:
     return name
 
 
-def status_formula(published: str, model: str, tolerance: str) -> str:
-    """The status rule of :func:`goodput.checks.classify` over three cells, as a formula."""
-    off = f"ABS({model}-{published})"
+def status_formula(published: str, model: str, tolerance: str, relation: str = "=",
+                   otherwise: str = "erratum") -> str:
+    """The first steps of :func:`goodput.checks.verdict` over three cells, as a formula: ``ok`` or
+    ``rounding`` (for a bound, ``ok``) as the cells say, else ``otherwise`` (the status the check's evidence
+    gives a value off its model: ``convention``, ``spread``, ``erratum`` or ``unexplained``, named in its
+    note)."""
     slack = f"1E-9*MAX(1, ABS({model}))"
+    if relation == "<=":
+        return f'=IF({published}<={model}+{tolerance}+{slack}, "ok", "{otherwise}")'
+    if relation == ">=":
+        return f'=IF({published}>={model}-{tolerance}-{slack}, "ok", "{otherwise}")'
+    off = f"ABS({model}-{published})"
     return (f'=IF({off}<={tolerance}+{slack}, "ok", '
-            f'IF({off}<=2*{tolerance}+{slack}, "rounding", "erratum"))')
+            f'IF({off}<=2*{tolerance}+{slack}, "rounding", "{otherwise}"))')
 
 
 def write_workbook(calc: Calculation, path: str | Path, source_checks: Sequence[SourceCheck] = ()) -> Path:
@@ -168,14 +177,16 @@ def _checks(book, calc: Calculation, source_checks: Sequence[SourceCheck], fmt) 
             sheet.write_string(row, 10, "(computed by goodput from the published table)")
         sheet.write_number(row, 7, c.tolerance)
         sheet.write_formula(row, 8, f"={model}-{published}", None, c.model - float(c.published))
-        sheet.write_formula(row, 9, status_formula(published, model, tol), None, c.status)
+        otherwise = c.status if c.status not in ("ok", "rounding") else "erratum"
+        if c.status == "rounding" and checks.classify(c.published, c.model) != "rounding":
+            otherwise = "rounding"  # rounded as the text's own approximation says ("around 20 ms")
+        sheet.write_formula(row, 9, status_formula(published, model, tol, c.relation, otherwise), None, c.status)
         sheet.write_string(row, 11, c.note)
     sheet.freeze_panes(HEADER_ROW + 1, 0)
 
 
 def export(chapter: str, path: str | Path) -> Path:
     """Write ``chapter``'s workbook: its calculation and every source check registered for it."""
-    from .. import checks
     from .calculations import get
 
     calc = get(chapter)
