@@ -1,0 +1,563 @@
+"""What the source documents print, and how much of it the book checks and transcribes.
+
+The *census* (``data/census/``, written by ``tools/census.py`` from the plain-text conversions of
+the five source documents) cuts each document into its sections as the document heads them, says
+whether the book covers each one, lists the captions in it ("Table 10", "Example 1", "Test 14") and
+counts the numbers it prints; ``numbers.csv`` holds every counted number with its line. The book is
+built from these committed files; only the census tool and its test read the conversions.
+
+A number is counted by :func:`numbers`, whose rule :data:`NUMBER_RULE` states in a sentence:
+
+- counted: an integer or decimal (``250``, ``2.91``), with thousands separated by commas
+  (``94,595`` once), a hexadecimal ``0x0105``, a link width ``x4``, a number with its unit or
+  suffix joined to it (``4K``, ``1.2GHz``, ``97%`` once each), and each byte of a PCIe analyzer trace
+  (the ``0F`` of ``D 0F``); a space splits a number (``70 800`` is two);
+- not counted: headings and captions (``Table 3. ...``, ``Figure 2. ...``) whole; references ("Table
+  N", "Figure N", "Section N", "§N", "Example N", "Test N", "Step N", "Eqn. N", "[4]", footnote marks);
+  list numbering (``1.`` opening a line); page headers and footers, copyright lines, addresses on the web
+  and mail; names with digits in them (MSC8156, TMS320C6678, AM243x, 66AK2H12, DDR3-1600, r5f0-0,
+  8b/10b, EDMA0); dates, revisions and versions (``11/2011``, ``Rev. 1``, ``2.6.31``), IP and MAC
+  addresses, memory ranges (``00000000-0000ffff``) and standards' numbers (IEEE 1149.1-1990).
+
+The census tool adds its documents' own page headers and footers (each listed in the tool); headings
+are what it cuts sections at.
+
+:func:`by_document` and :func:`by_section` count, per document and per covered section: the numbers
+printed (the census); the distinct printed cells the source checks check; the printed numbers a
+transcription holds (a published table or a verbatim log of the document, see :func:`transcribed`);
+and the checks of each status of :data:`goodput.checks.STATUSES`. A check is placed in the section its
+row or its ``where`` names (:func:`place`); one that names none, or several that the value it checks and
+the words of its row cannot tell apart, is counted under "elsewhere".
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import pandas as pd
+
+from . import checks, data
+from .errors import DataError
+
+__all__ = ["NUMBER_RULE", "CAPTION", "ELSEWHERE", "numbers", "key", "census_dir", "SECTION_COLUMNS",
+           "NUMBER_COLUMNS", "Census", "census", "names", "place", "sections_named", "cells", "Transcription",
+           "transcriptions", "transcribed", "by_document", "by_section", "summary_markdown", "documents_html",
+           "sections_html"]
+
+#: The counting rule in one sentence, as the status page states it.
+NUMBER_RULE = (
+    "A number is an integer or decimal as printed (with its unit or suffix joined to it, thousands "
+    "separated by commas, a hexadecimal 0x..., a link width x4 or a byte of an analyzer trace, each once); "
+    "headings, captions, references (Table N, Figure N, Section N, Example N, Test N), list numbering, page "
+    "headers and footers, names with digits in them (MSC8156, AM243x, DDR3), dates, revisions, versions "
+    "and addresses are not counted.")
+
+#: What a section of a document that has no place of its own for a check is called.
+ELSEWHERE = "elsewhere"
+
+#: A caption line: "Table 3. ...", "**Table 1. ...**", "Figure 2. ...", "Table 2: ...", "Table 10<tab>..." (a
+#: garbled conversion keeps the tab).
+CAPTION = re.compile(r"^\s*(?:\*\*)?\s*(?P<kind>Table|Figure)\s+(?P<n>\d+)\s*(?:[.:]|\t)")
+
+_REFERENCE = re.compile(r"""
+    (?:\b(?:tables?|figures?|sections?|chapters?|examples?|tests?|steps?|scenarios?|equations?|eqn|egn|appendix)
+       \b\.?\s*|§\s*)                              # the word that names a part of a document
+    \d+(?:\.\d+)*                                   # its number
+    (?:\s*(?:,|and|or|to|through|-|–)\s*            # more of them: "Tables 9 and 10", "§4-5", "Figure 16 through
+       (?:(?:tables?|figures?|sections?|tests?|examples?)\s*)?\d+(?:\.\d+)*)*   # Figure 19"
+    """, re.I | re.X)
+
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+
+#: Text that holds digits but no number (removed before numbers are looked for), each with its example.
+_NOT_NUMBERS = [re.compile(p, f) for p, f in (
+    (r"<(sup|sub)>.*?</\1>", re.I),                                  # footnote marks <sup>(1)</sup>
+    (r"<[^>]+>", 0),                                                 # HTML tags: <td>, border="1"
+    (r"\]\([^)]*\)", 0),                                             # a Markdown link's target ](#)
+    (r"\{#[^}]*\}", 0),                                              # a heading's anchor {#DATASHEET}
+    (r"(?:https?://|www\.)\S+|\S+@\S+", re.I),                       # addresses on the web and mail
+    (r"\\[A-Za-z]+", 0),                                             # LaTeX commands \text, \times
+    (r"\b(?:rev(?:ision)?\.?)\s*[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*", re.I),  # revisions: Rev. 1, revision R2P4
+    (rf"\b(?:{_MONTHS})\s+(?:\d{{1,2}},?\s+)?\d{{4}}\b", 0),         # dates: November 2010
+    (r"\b\d{1,2}/\d{4}\b", 0),                                       # dates: 11/2011
+    (r"\b(?:IEEE|ISO(?:/TS)?|IEC)\s+(?:Std\.?\s+|Standard\s+)?[\d.]+(?:-\d{4})?", 0),  # standards
+    (r"\b[0-9A-Fa-f]{2}(?:[-:][0-9A-Fa-f]{2}){5}\b", 0),            # MAC addresses 00-0e-99-02-90-7a
+    (r"\b[0-9A-Fa-f]{8}-[0-9A-Fa-f]{8}\b", 0),                       # memory ranges 00000000-0000ffff
+    (r"\b\d+b/?\d+b\b", 0),                                          # line codes' names 8b/10b, 8b9b
+    (r"\[\d+\]", 0),                                                 # citations [4], indices RAM[0]
+)]
+
+_LIST_NUMBER = re.compile(r"^\s*(?:[-*•]\s+)?(?:\d+[.)]\s+)+")      # "1. ", "- 1. ", "6. 6. "
+_COPYRIGHT = re.compile(r"©|\bcopyright\b", re.I)
+#: A byte of a PCIe analyzer trace: "D 0F" (a data symbol and its byte; K symbols have names).
+_SYMBOL = re.compile(r"\bD\s+([0-9A-F]{2})\b")
+#: Runs of letters, digits and underscores, joined by "." or "," between them (and a "%" after): the candidates.
+_RUN = re.compile(r"[A-Za-z0-9_]+(?:[.,][A-Za-z0-9_]+)*%?")
+#: What stands right before a run that is part of a name: "r5f0-", "DDR3-", "p-".
+_NAME_BEFORE = re.compile(r"[A-Za-z][A-Za-z0-9_]*-$")
+_HEX = re.compile(r"0[xX][0-9A-Fa-f]+")
+_WIDTH = re.compile(r"x\d+")
+_PLAIN = re.compile(r"(?P<n>\d+(?:\.\d+)?)[A-Za-z%]*")
+_THOUSANDS = re.compile(r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?)[A-Za-z%]*")
+
+
+def _classify(run: str) -> list[str]:
+    """The numbers a run of letters and digits is: none, one, or (a comma list without spaces) several."""
+    if _HEX.fullmatch(run) or _WIDTH.fullmatch(run) or _PLAIN.fullmatch(run) or _THOUSANDS.fullmatch(run):
+        return [run]
+    if "," in run:
+        return [n for part in run.split(",") for n in _classify(part)]
+    return []  # starts with a letter (a name), digits-letters-digits (66AK2H12), or dotted (2.6.31, an IP)
+
+
+def numbers(text: str) -> list[str]:
+    """The numbers ``text`` prints, each as printed (``"94,595"``, ``"1.2GHz"``, ``"x4"``, ``"D 0F"``), by the
+    rule of this module's docstring; a text of several lines is read line by line."""
+    found: list[str] = []
+    for line in text.splitlines():
+        if _COPYRIGHT.search(line) or CAPTION.match(line):
+            continue
+        line = _LIST_NUMBER.sub(" ", line)
+        for pattern in _NOT_NUMBERS:
+            line = pattern.sub(" ", line)
+        line = _REFERENCE.sub(" ", line)
+        found_here: list[tuple[int, str]] = []
+        for m in _SYMBOL.finditer(line):
+            found_here.append((m.start(), "D " + m.group(1)))
+        line = _SYMBOL.sub(lambda m: " " * len(m.group(0)), line)
+        for m in _RUN.finditer(line):
+            if _NAME_BEFORE.search(line[:m.start()]):
+                continue
+            found_here += [(m.start(), n) for n in _classify(m.group(0))]
+        found += [n for _, n in sorted(found_here, key=lambda p: p[0])]
+    return found
+
+
+def key(number: str) -> str:
+    """What two printed numbers share when they are the same number: its digits without thousands
+    separators, unit or suffix (``"94,595"`` -> ``"94595"``, ``"1.2GHz"`` -> ``"1.2"``, ``"x4"`` -> ``"4"``);
+    a hexadecimal number or a trace byte in lower case (``"0x0105"``, ``"d 0f"``). ``"2.00"`` is not ``"2"``:
+    a transcription keeps the digits printed."""
+    if _HEX.fullmatch(number) or number.startswith("D "):
+        return number.lower()
+    if _WIDTH.fullmatch(number):
+        return number[1:]
+    m = _THOUSANDS.fullmatch(number) or _PLAIN.fullmatch(number)
+    if not m:
+        raise ValueError(f"{number!r} is not a number by the census's rule")
+    return m.group("n").replace(",", "")
+
+
+# --- the committed census ------------------------------------------------------------------------
+
+def census_dir() -> Path:
+    """Folder of the committed census: ``data/census`` (beside ``$GOODPUT_DATA``'s published tables)."""
+    return data.published_dir().parent / "census"
+
+
+SECTION_COLUMNS = ["document", "section", "covered", "captions", "aliases", "first_line", "last_line", "numbers"]
+NUMBER_COLUMNS = ["document", "line", "number"]
+
+
+@dataclass(frozen=True, eq=False)
+class Census:
+    """The census's two tables: ``sections`` (one row per section of each document, in its order: document,
+    section (its heading), covered (``"yes"`` or ``"no: <why>"``), captions and aliases (``"; "``-separated),
+    the first and last line of the conversion it spans, how many numbers it prints) and ``numbers`` (each
+    number counted: document, line, the number as printed). :func:`census` reads the committed one; a test
+    makes one of its own."""
+
+    sections: pd.DataFrame
+    numbers: pd.DataFrame
+
+    def __post_init__(self):
+        for frame, columns in ((self.sections, SECTION_COLUMNS), (self.numbers, NUMBER_COLUMNS)):
+            if list(frame.columns) != columns:
+                raise DataError(f"census columns {list(frame.columns)} are not {columns}")
+
+    def covered(self, document: str) -> pd.DataFrame:
+        """The covered sections of ``document``, in its order."""
+        return self.sections[(self.sections["document"] == document) & (self.sections["covered"] == "yes")]
+
+    @cached_property
+    def keys(self) -> dict[tuple[str, str], Counter]:
+        """Per covered (document, section), how often it prints each number's :func:`key`."""
+        out = {}
+        for row in self.sections[self.sections["covered"] == "yes"].itertuples():
+            mine = self.numbers[(self.numbers["document"] == row.document)
+                                & self.numbers["line"].between(row.first_line, row.last_line)]
+            out[(row.document, row.section)] = Counter(key(n) for n in mine["number"])
+        return out
+
+
+@lru_cache(maxsize=4)
+def _read(folder: str) -> Census:
+    path = Path(folder)
+    try:
+        found = pd.read_csv(path / "sections.csv", dtype=str, keep_default_na=False)
+        counted = pd.read_csv(path / "numbers.csv", dtype=str, keep_default_na=False)
+    except FileNotFoundError as exc:
+        raise DataError(f"{exc.filename}: no census here; tools/census.py writes it") from None
+    for column in ("first_line", "last_line", "numbers"):
+        found[column] = found[column].astype(int)
+    counted["line"] = counted["line"].astype(int)
+    return Census(found, counted)
+
+
+def census() -> Census:
+    """The committed census (``data/census/sections.csv`` and ``numbers.csv``)."""
+    return _read(str(census_dir()))
+
+
+# --- placing a check or a transcription in a section ------------------------------------------
+
+_PART = r"(?:tables?|tests?|examples?|figures?|sections?|§)"
+_NAMED = re.compile(rf"""
+    (?P<kind>{_PART})\s*
+    (?P<first>\d+(?:\.\d+)*)
+    (?P<more>(?:\s*(?:,|and|-|–|to)\s*(?:{_PART}\s*)?\d+(?:\.\d+)*)*)
+    """, re.I | re.X)
+_KINDS = {"table": "Table", "test": "Test", "example": "Example", "figure": "Figure", "section": "§", "§": "§"}
+
+
+def _words(text: str) -> str:
+    """Lower-case words of ``text`` between single spaces, for matching headings: ``"NET Driver ( RNDIS )"``
+    -> ``" net driver rndis "``."""
+    return " " + " ".join(re.findall(r"[a-z0-9]+", text.lower())) + " "
+
+
+def _span(first: str, last: str) -> list[str] | None:
+    """The numbers from ``first`` to ``last``, both whole (``4``-``6``) or sharing all but their last part
+    (``5.2.1``-``5.2.6``); None if they are not such a range."""
+    a, b = first.split("."), last.split(".")
+    if len(a) != len(b) or a[:-1] != b[:-1] or int(a[-1]) >= int(b[-1]):
+        return None
+    return [".".join(a[:-1] + [str(k)]) for k in range(int(a[-1]), int(b[-1]) + 1)]
+
+
+def names(text: str) -> set[tuple[str, str]]:
+    """The parts of a document ``text`` names: ``("Table", "16")``, ``("Test", "1")``, ``("§", "6.1.1")``;
+    a range (``"Tables 6-15"``, ``"§4-5"``, ``"§5.2.1-5.2.6"``) names each part in it, a list (``"Examples 1
+    and 2"``) each one."""
+    found = set()
+    for m in _NAMED.finditer(text):
+        kind = _KINDS[m.group("kind").lower().rstrip("s") if m.group("kind") != "§" else "§"]
+        found.add((kind, m.group("first")))
+        previous = m.group("first")
+        for sep, n in re.findall(rf"(,|and|-|–|to)\s*(?:{_PART}\s*)?(\d+(?:\.\d+)*)", m.group("more"), re.I):
+            span = _span(previous, n) if sep in ("-", "–", "to") else None
+            found.update((kind, k) for k in (span or [n]))
+            previous = n
+    return found
+
+
+def _section_number(section: str) -> str:
+    m = re.match(r"(\d+(?:\.\d+)*)\s", section)
+    return m.group(1) if m else ""
+
+
+def _candidates(census: Census, document: str, text: str) -> dict[str, bool]:
+    """The covered sections of ``document`` that ``text`` names, each with whether it names that section
+    itself (by a caption in it, its number, its heading or an alias, in whole words) rather than only a
+    section above it (``"§6"`` names 6.1.1 too)."""
+    named = names(text)
+    words = _words(text)
+    out = {}
+    for row in census.covered(document).itertuples():
+        number = _section_number(row.section)
+        captions = {tuple(c.split(" ", 1)) for c in row.captions.split("; ") if c}
+        titles = [re.sub(r"^\d+(?:\.\d+)*\s+", "", row.section)] + [a for a in row.aliases.split("; ") if a]
+        itself = bool(captions & named) or (number and ("§", number) in named) or any(
+            len(_words(t).strip()) > 2 and _words(t) in words for t in titles)
+        above = number and any(k == "§" and number.startswith(n + ".") for k, n in named)
+        if itself or above:
+            out[row.section] = bool(itself)
+    return out
+
+
+def sections_named(document: str, texts: Iterable[str], census: Census | None = None) -> list[str]:
+    """The covered sections of ``document`` that any of ``texts`` names (as :func:`place` reads them: by a
+    caption, a section number and the sections under it, a heading or an alias), in the document's order."""
+    census = _read(str(census_dir())) if census is None else census
+    named: set[str] = set()
+    for text in texts:
+        named.update(_candidates(census, document, text))
+    return [s for s in census.covered(document)["section"] if s in named]
+
+
+#: Words too common in headings to tell two sections apart.
+_COMMON = {"and", "the", "of", "in", "with", "for", "to", "from", "between", "performance", "throughput"}
+
+
+def _heading_words(census: Census, document: str, section: str) -> set[str]:
+    """The words of a section's heading, of the headings above it (by number) and of its aliases."""
+    rows = census.covered(document)
+    number = _section_number(section)
+    above = [s for s in rows["section"] if _section_number(s) and number.startswith(_section_number(s) + ".")]
+    aliases = rows.loc[rows["section"] == section, "aliases"].tolist()
+    return _letters(_words(" ".join(above + [section] + aliases))) - _COMMON
+
+
+def _letters(words: str) -> set[str]:
+    """The words with a letter in them (a section's number tells nothing here)."""
+    return {w for w in words.split() if re.search("[a-z]", w)}
+
+
+def place(document: str, texts: Sequence[str], value: str = "", census: Census | None = None) -> str:
+    """The covered section of ``document`` a check belongs to, or :data:`ELSEWHERE`.
+
+    ``texts`` are what names its place, the most specific first (a check's row, then its ``where``): the
+    first that names any covered section decides (:func:`names`: a caption, a section number, which names
+    the sections under it too; or a heading or alias in whole words). Of several sections named, those that
+    print ``value`` (the checked number's :func:`key`) are kept, then those named themselves rather than
+    through a section above them, then those whose headings (with those above them) share the most words
+    with the texts; a tie is :data:`ELSEWHERE`.
+    """
+    census = _read(str(census_dir())) if census is None else census
+    for text in texts:
+        hits = _candidates(census, document, text)
+        if not hits:
+            continue
+        kept = list(hits)
+        if len(kept) > 1 and value:
+            kept = [s for s in kept if census.keys[(document, s)][value] > 0] or kept
+        if len(kept) > 1:
+            kept = [s for s in kept if hits[s]] or kept
+        if len(kept) > 1:
+            words = _letters(_words(" ".join(texts)))
+            score = {s: len(words & _heading_words(census, document, s)) for s in kept}
+            kept = [s for s in kept if score[s] == max(score.values())]
+        return kept[0] if len(kept) == 1 else ELSEWHERE
+    return ELSEWHERE
+
+
+# --- checked, transcribed, by status ---------------------------------------------------------
+
+def cells(items: Iterable[checks.SourceCheck]) -> pd.DataFrame:
+    """The distinct printed cells ``items`` check, one row each (a cell checked several ways counts once):
+    document, cell (its published table or place, row, quantity and unit), and the first check's ``where``,
+    ``row`` and ``published``."""
+    seen: dict[tuple, checks.SourceCheck] = {}
+    for c in items:
+        seen.setdefault((c.document, c.resource or c.where, c.row, c.quantity, c.unit), c)
+    return pd.DataFrame([{"document": k[0], "cell": " | ".join(k[1:]), "where": c.where, "row": c.row,
+                          "published": c.published} for k, c in seen.items()],
+                        columns=["document", "cell", "where", "row", "published"])
+
+
+@dataclass(frozen=True)
+class Transcription:
+    """The numbers one transcription of a document holds: a published table or a verbatim log."""
+
+    document: str
+    name: str
+    #: What names its place in the document: a table's provenance (table, section), a log's source header.
+    where: tuple[str, ...]
+    numbers: tuple[str, ...]
+
+
+#: Columns of a published table that name a part of the document rather than transcribe a number of it.
+_REFERENCE_COLUMNS = {"table", "section", "figure"}
+#: A section as a provenance names it: "7.1 Link Widths", "5.2.1-5.2.6 Scenarios 1-6".
+_SECTION_FIELD = re.compile(r"(?:^|[;,]\s*)(\d+(?:\.\d+)*(?:\s*-\s*\d+(?:\.\d+)*)?)\s+[A-Z(]")
+
+
+def _provenance_texts(table: str, section: str) -> tuple[str, ...]:
+    """What a table's provenance names: its ``table`` field, its ``section`` field, and the section numbers
+    that field opens its parts with, as ``§`` names (``"§7.1"``)."""
+    numbers_ = [n.replace(" ", "") for n in _SECTION_FIELD.findall(section)]
+    return tuple(t for t in (table, section, " ".join(f"§{n}" for n in numbers_)) if t)
+
+
+def _log_header(path: Path) -> tuple[dict[str, str], list[str]]:
+    header, body = {}, []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# ") and not body:
+            k, _, v = line[2:].partition(": ")
+            header[k] = v
+        else:
+            body.append(line)
+    return header, body
+
+
+def _log_document(source: str) -> str | None:
+    """The data package's key of the document a log's ``source`` header names (by its short name)."""
+    for k, doc in data.documents().items():
+        short = doc.get("short", k)
+        if source == short or source.startswith(short + ","):
+            return k
+    return None
+
+
+def transcriptions() -> list[Transcription]:
+    """Every transcription of a document: each published table (the text of every cell as printed, but
+    for columns that name a table or section) and each verbatim log in ``data/logs/published/`` whose
+    ``# source:`` header names a document."""
+    out = []
+    for name in data.names():
+        frame = data.load(name)
+        p = frame.attrs["provenance"]
+        texts = [t for column, cells_ in frame.attrs["printed"].items() if column not in _REFERENCE_COLUMNS
+                 for t in cells_]
+        out.append(Transcription(p["document"], name, _provenance_texts(p["table"], p["section"]),
+                                 tuple(n for t in texts for n in numbers(t))))
+    for path in sorted((data.published_dir().parent / "logs" / "published").glob("*.log")):
+        header, body = _log_header(path)
+        document = _log_document(header.get("source", ""))
+        if document is not None:
+            out.append(Transcription(document, f"logs/published/{path.name}", (header["source"],),
+                                     tuple(numbers("\n".join(body)))))
+    return out
+
+
+def transcribed(copies: Iterable[Transcription], census: Census | None = None) -> pd.DataFrame:
+    """Per covered section, how many of the numbers it prints a transcription holds.
+
+    A transcription counts in the sections it names (:func:`place`'s names, all of them, in the document's
+    order; one that names none of the census's sections counts nowhere): each number it holds counts for
+    one printed number of the same :func:`key` there that no transcription counted yet. So a section never
+    counts more than it prints, and a condition a long table repeats in every row counts as often as the
+    document prints it. Columns: document, section, transcribed.
+    """
+    census = _read(str(census_dir())) if census is None else census
+    left = {k: Counter(v) for k, v in census.keys.items()}
+    got: Counter = Counter()
+    for t in copies:
+        pool = sections_named(t.document, t.where, census)
+        for n in t.numbers:
+            k = key(n)
+            for s in pool:
+                if left[(t.document, s)][k] > 0:
+                    left[(t.document, s)][k] -= 1
+                    got[(t.document, s)] += 1
+                    break
+    return pd.DataFrame([{"document": d, "section": s, "transcribed": got[(d, s)]} for d, s in left],
+                        columns=["document", "section", "transcribed"])
+
+
+def _value(c: checks.SourceCheck) -> str:
+    """The :func:`key` of the number a check checks, or ``""``."""
+    found = numbers(c.published)
+    return key(found[0]) if len(found) == 1 else ""
+
+
+def _row(section: str, printed_: int, here: list[checks.SourceCheck], copied: int) -> dict:
+    status = Counter(c.status for c in here)
+    return {"section": section, "printed": printed_, "checked": len(cells(here)), "transcribed": copied,
+            **{s: status[s] for s in checks.STATUSES}}
+
+
+def by_section(document: str, items: Iterable[checks.SourceCheck] | None = None, census: Census | None = None,
+               copies: Iterable[Transcription] | None = None) -> pd.DataFrame:
+    """One row per covered section of ``document``, then :data:`ELSEWHERE` (the checks placed in no section,
+    if any): section, printed, checked (distinct cells), transcribed, and how many checks have each status of
+    :data:`goodput.checks.STATUSES`."""
+    census = _read(str(census_dir())) if census is None else census
+    items = [c for c in (checks.collect() if items is None else items) if c.document == document]
+    copies = transcriptions() if copies is None else copies
+    mine = census.covered(document)
+    got = transcribed([t for t in copies if t.document == document], census)
+    got = dict(zip(got["section"], got["transcribed"]))
+    placed = [(c, place(document, [c.row, c.where], _value(c), census)) for c in items]
+    rows = [_row(r.section, r.numbers, [c for c, s in placed if s == r.section], got.get(r.section, 0))
+            for r in mine.itertuples()]
+    rest = [c for c, s in placed if s == ELSEWHERE]
+    if rest:
+        rows.append(_row(ELSEWHERE, 0, rest, 0))
+    return pd.DataFrame(rows, columns=["section", "printed", "checked", "transcribed", *checks.STATUSES])
+
+
+def by_document(items: Iterable[checks.SourceCheck] | None = None, census: Census | None = None,
+                copies: Iterable[Transcription] | None = None) -> pd.DataFrame:
+    """One row per document of the data package that the census counts or a check names, in the package's
+    order: document, printed (in its covered sections; missing for a document the census does not count),
+    checked (distinct cells), transcribed (missing likewise), and how many checks have each status of
+    :data:`goodput.checks.STATUSES`."""
+    census = _read(str(census_dir())) if census is None else census
+    items = list(checks.collect() if items is None else items)
+    copies = list(transcriptions() if copies is None else copies)
+    counted = set(census.sections["document"])
+    got = transcribed([t for t in copies if t.document in counted], census)
+    rows = []
+    for document in [d for d in data.documents() if d in counted or any(c.document == d for c in items)]:
+        mine = [c for c in items if c.document == document]
+        row = _row("", int(census.covered(document)["numbers"].sum()), mine,
+                   int(got.loc[got["document"] == document, "transcribed"].sum()))
+        if document not in counted:
+            row["printed"] = row["transcribed"] = None
+        rows.append({"document": document, **{k: v for k, v in row.items() if k != "section"}})
+    frame = pd.DataFrame(rows, columns=["document", "printed", "checked", "transcribed", *checks.STATUSES])
+    return frame.astype({"printed": "Int64", "transcribed": "Int64"})
+
+
+# --- the status page -------------------------------------------------------------------------
+
+def summary_markdown(documents: pd.DataFrame) -> str:
+    """The status page's sentences over :func:`by_document`'s table: what the census's documents print in
+    their covered sections, how much of it is checked and transcribed, and the counting rule."""
+    from .render.display import number
+
+    counted = documents[documents["printed"].notna()]
+    total, checked, copied = (int(counted[c].sum()) for c in ("printed", "checked", "transcribed"))
+    return (f"The {number(len(counted))} documents whose text we have print {total} numbers in the sections the "
+            f"book covers; the source checks check {checked} printed cells of these documents, and the published "
+            f"tables and logs transcribe {copied} of the numbers. The goal is every number. {NUMBER_RULE} The "
+            "census (`data/census/`) "
+            "is counted from the documents' text by `tools/census.py`; a check is placed in the section its "
+            "row or place names, and one that names none is counted under \"elsewhere\".")
+
+
+def _document_link(document: str) -> str:
+    from .pages import source_label  # the sources page's anchors
+
+    return f'<a href="sources.html#{source_label(document)}">{html.escape(document)}</a>'
+
+
+def documents_html(documents: pd.DataFrame) -> str:
+    """:func:`by_document`'s table as the status page shows it: each document linked to its entry on the
+    sources page, no count for a document the census does not count."""
+    from .render.display import frame_html
+
+    shown = documents.astype(object).where(documents.notna(), "")
+    return frame_html(shown, cells={"document": [_document_link(d) for d in documents["document"]]},
+                      classes=("goodput-coverage-table",))
+
+
+def _statuses(row) -> str:
+    return ", ".join(f"{row[s]} {s}" for s in checks.STATUSES if row[s])
+
+
+def sections_html(items: Iterable[checks.SourceCheck] | None = None, census: Census | None = None,
+                  copies: Iterable[Transcription] | None = None) -> str:
+    """Per document of the census, its sections that print a number or hold a check (:func:`by_section`),
+    in a block the reader opens (``<details>``), and the sections it leaves out and why."""
+    from .render.display import frame_html
+
+    census = _read(str(census_dir())) if census is None else census
+    items = list(checks.collect() if items is None else items)
+    copies = list(transcriptions() if copies is None else copies)
+    parts = []
+    for document in census.sections["document"].drop_duplicates():
+        frame = by_section(document, items, census, copies)
+        frame = frame[(frame["printed"] > 0) | (frame["checked"] > 0)]
+        shown = pd.DataFrame({"section": frame["section"], "printed": frame["printed"],
+                              "checked": frame["checked"], "transcribed": frame["transcribed"],
+                              "checks": [_statuses(r) for _, r in frame.iterrows()]})
+        left = census.sections[(census.sections["document"] == document) & (census.sections["covered"] != "yes")]
+        out = "; ".join(f"{html.escape(r.section)} ({html.escape(r.covered.removeprefix('no: '))})"
+                        for r in left.itertuples())
+        # The book's tables lay themselves out on load and on resize (goodput-tables.js); a table in a
+        # closed block has no width then, so opening the block lays them out again.
+        parts.append(
+            f'<details class="goodput-coverage" ontoggle="window.dispatchEvent(new Event(\'resize\'))">\n'
+            f"<summary>{html.escape(document)}: {int(frame['printed'].sum())} printed, "
+            f"{int(frame['checked'].sum())} checked, {int(frame['transcribed'].sum())} transcribed</summary>\n"
+            f"{frame_html(shown.reset_index(drop=True), classes=('goodput-coverage-table',))}\n"
+            + (f"<p>Not counted: {out}.</p>\n" if out else "") + "</details>")
+    return "\n".join(parts)

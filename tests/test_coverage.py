@@ -1,0 +1,313 @@
+"""The census of the numbers the documents print (tools/census.py, data/census/) and the coverage counts the
+status page shows (goodput.coverage): the committed census is what the documents' text gives, the counting
+rule holds on small texts, and made-up checks and transcriptions give the counts worked out by hand."""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import census as census_tool  # tools/census.py (pytest puts tools/ on the path)
+from goodput import checks, coverage, data
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The documents' plain-text conversions: beside the clone, as CI has them.
+SEEDS = ROOT.parent / "shared" / "seeds"
+
+
+# --- the committed census ----------------------------------------------------------------------
+
+def test_the_committed_census_is_what_tools_census_counts_in_the_documents():
+    if not SEEDS.is_dir():
+        pytest.skip(f"{SEEDS} is absent, so the census cannot be recounted (CI has the documents beside the clone)")
+    for name, text in zip(("sections.csv", "numbers.csv"), census_tool.census(SEEDS)):
+        committed = (coverage.census_dir() / name).read_text(encoding="utf-8")
+        if committed != text:
+            diff = "".join(list(difflib.unified_diff(committed.splitlines(True), text.splitlines(True),
+                                                     f"data/census/{name}", "recounted"))[:40])
+            pytest.fail(f"data/census/{name} is not what tools/census.py counts; run it again and commit:\n{diff}")
+
+
+def test_every_document_in_the_census_is_one_of_the_data_packages_sources():
+    assert set(coverage.census().sections["document"]) <= set(data.documents())
+
+
+def test_the_census_has_the_five_documents_in_the_tools_order():
+    assert list(coverage.census().sections["document"].drop_duplicates()) == [d.key for d in census_tool.DOCUMENTS]
+
+
+def test_each_documents_sections_follow_one_another_and_count_the_numbers_listed_in_them():
+    found = coverage.census()
+    for document, rows in found.sections.groupby("document", sort=False):
+        assert (rows["first_line"].iloc[1:].to_numpy() == rows["last_line"].iloc[:-1].to_numpy() + 1).all(), document
+        lines = found.numbers.loc[found.numbers["document"] == document, "line"]
+        for row in rows.itertuples():
+            assert row.numbers == lines.between(row.first_line, row.last_line).sum(), (document, row.section)
+        assert lines.between(rows["first_line"].min(), rows["last_line"].max()).all(), document
+
+
+def test_every_section_is_covered_or_says_why_not():
+    covered = coverage.census().sections["covered"]
+    assert covered.map(lambda c: c == "yes" or (c.startswith("no: ") and len(c) > 4)).all()
+
+
+def test_every_transcription_of_a_counted_document_names_a_section_of_the_census():
+    counted = set(coverage.census().sections["document"])
+    unplaced = [t.name for t in coverage.transcriptions()
+                if t.document in counted and not coverage.sections_named(t.document, t.where)]
+    assert unplaced == []
+
+
+# --- the counting rule ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("a rate of 250 MByte/s", ["250"]),
+    ("2.91 Gbps and 0.80", ["2.91", "0.80"]),
+    ("94,595 kbit/s, then 1,613,824 bits", ["94,595", "1,613,824"]),
+    ("frames of 8192, 16384, 32768", ["8192", "16384", "32768"]),
+    ("flags: 0x0105 WRITE", ["0x0105"]),
+    ("a x4 link, not x 4 lanes", ["x4", "4"]),
+    ("a 4K transfer at 1.2GHz, 97% busy", ["4K", "1.2GHz", "97%"]),
+    ("001:\tD 00 D 0F\tSeqNr. : 4057", ["001", "D 00", "D 0F", "4057"]),
+    ("70 800ns", ["70", "800ns"]),
+])
+def test_the_rule_counts_each_form_of_number_once(text, expected):
+    assert coverage.numbers(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Table 3. MSC8157 PCI Express Calculated Bandwidth for x4 Write Transfers", []),   # a caption
+    ("**Table 1. Theoretical Bandwidth of Core**", []),
+    ("Figure 2. Example 3 TLPs and 1 ACK", []),
+    ("Table 10\tMay E\tPayload", []),                                                  # a garbled caption
+    ("see Table 16, Figure 5, Section 6.1.1, §4.4, Example 1, Test 14 and Eqn. 2", []),  # references
+    ("Tables 9 and 10 show 12800 MB/s", ["12800"]),
+    ("the results in the Sections 4.16 and 4.17 show a gain of 3", ["3"]),
+    ("run test 12 with 10 iterations", ["10"]),
+    ("[Table 7](#) holds 7 rows", ["7"]),
+    ("1. Connect both boards", []),                                                     # list numbering
+    ("- 2. Configure 4 lanes", ["4"]),
+    ("6. 6. Build (F7)", []),
+    ("Copyright © 2010, Intel Corporation. All rights reserved.", []),                   # footers
+    ("see www.ti.com/sc/docs/stdterms.htm, http://www.intel.com/performance or support.asia@freescale.com", []),
+    ("MSC8156, TMS320C6678, AM243x, 66AK2H12, DDR3-1600, r5f0-0, 8b/10b, EDMA0, C66x, p-256", []),  # names
+    ("Rev. 1, 11/2011", []),                                                            # revisions, dates
+    ("Revision 001, November 2010, revision R2P4", []),
+    ("Linux 2.6.31.12 at 146.252.161.171, MAC 00-0e-99-02-90-7a", []),                  # versions, addresses
+    ("00000000-0000ffff : reserved", []),
+    ("IEEE Standard 1149.1-1990", []),
+    ("EDMA0 at CPU/3<sup>(1)</sup> as in [4], RAM[0] = 0;", ["3", "0"]),               # footnotes, citations
+    ("<td>12,803</td> <table border=\"1\">", ["12,803"]),                                # HTML
+    (r"$(128\text{bits})/(8\text{bit}/\text{byte}) \times (1200\text{M}) = 19200\text{MB}/\text{s}$",
+     ["128", "8", "1200", "19200"]),
+])
+def test_the_rule_leaves_out_what_is_not_a_printed_number(text, expected):
+    assert coverage.numbers(text) == expected
+
+
+def test_a_text_of_several_lines_is_read_line_by_line():
+    assert coverage.numbers("1. first step\n2. costs 5 ms\nTable 4. Rates 9") == ["5"]
+
+
+@pytest.mark.parametrize("number, expected", [
+    ("94,595", "94595"), ("1.2GHz", "1.2"), ("x4", "4"), ("97%", "97"), ("2.00", "2.00"), ("0x0F", "0x0f"),
+    ("D 0F", "d 0f"),
+])
+def test_a_numbers_key_keeps_its_printed_digits_and_drops_the_rest(number, expected):
+    assert coverage.key(number) == expected
+
+
+def test_a_key_of_what_the_rule_does_not_count_is_an_error():
+    with pytest.raises(ValueError, match="not a number"):
+        coverage.key("MSC8156")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Tables 6-15", {("Table", str(n)) for n in range(6, 16)}),
+    ("§2, §4-5 text", {("§", "2"), ("§", "4"), ("§", "5")}),
+    ("5.2.1-5.2.6 Scenarios 1-6", set()),
+    ("§5.2.1-5.2.3", {("§", "5.2.1"), ("§", "5.2.2"), ("§", "5.2.3")}),
+    ("§3.5 Examples 1 and 2", {("§", "3.5"), ("Example", "1"), ("Example", "2")}),
+    ("Test 3: TLP interval #1 (ns)", {("Test", "3")}),
+])
+def test_names_reads_the_parts_a_where_names(text, expected):
+    assert coverage.names(text) == expected
+
+
+# --- cutting a document into sections ---------------------------------------------------------
+
+SAMPLE = census_tool.Document(
+    key="AN3935", file="", front="Title page", headings=("Contents",), renamed={"Results 2": "2 Results"},
+    furniture=(r"^Sample note, Rev\. 1 page \d+$",), not_covered={"Title page": "title page", "Contents": "contents"},
+    aliases={"2.1 Details": ("Detail",)})
+
+SAMPLE_TEXT = "\n".join([
+    "A sample note",                 # 1  title page
+    "Contents",                      # 2
+    "1\tIntroduction ..... 2",       # 3  a line of the contents, not a heading (tab)
+    "1 Introduction",                # 4
+    "It moves 12 bytes.",            # 5
+    "Table 1. Rates at 5 Gbps",      # 6  caption: not counted
+    "8\t2.91",                       # 7
+    "4 Byte * 4ns = 16ns",           # 8  not a heading: '*' and '='
+    "9 Nine bytes",                  # 9  not a heading: 9 does not follow 1
+    "Sample note, Rev. 1 page 3",    # 10 a footer
+    "Results 2",                     # 11 the garbled heading of section 2
+    "Example 1: 100 writes",         # 12 the head of an example: not counted
+    "100 writes take 9648ns",        # 13
+    "2.1 Details",                   # 14
+    "Figure 3. Trace",               # 15
+])
+
+
+def test_the_tool_cuts_at_headings_that_follow_one_another():
+    cut = census_tool.cut(SAMPLE, SAMPLE_TEXT)
+    assert [(s.heading, s.first_line, s.last_line, s.covered) for s in cut] == [
+        ("Title page", 1, 1, "no: title page"), ("Contents", 2, 3, "no: contents"),
+        ("1 Introduction", 4, 10, "yes"), ("2 Results", 11, 13, "yes"), ("2.1 Details", 14, 15, "yes")]
+    assert [(s.captions, s.numbers) for s in cut[2:]] == [
+        (["Table 1"], [(5, "12"), (7, "8"), (7, "2.91"), (8, "4"), (8, "4ns"), (8, "16ns"), (9, "9")]),
+        (["Example 1"], [(13, "100"), (13, "9648ns")]),
+        (["Figure 3"], [])]
+
+
+def test_the_tool_writes_one_row_per_section_and_one_per_number(tmp_path, monkeypatch):
+    (tmp_path / "sample.txt").write_text(SAMPLE_TEXT, encoding="utf-8")
+    monkeypatch.setattr(census_tool, "DOCUMENTS", (dataclasses.replace(SAMPLE, file="sample.txt"),))
+    sections, numbers = census_tool.census(tmp_path)
+    assert sections.splitlines()[0] == ",".join(coverage.SECTION_COLUMNS)
+    assert sections.splitlines()[5] == "AN3935,2.1 Details,yes,Figure 3,Detail,14,15,0"
+    assert numbers.splitlines()[1:4] == ["AN3935,3,1", "AN3935,3,2", "AN3935,5,12"]  # the contents' too
+    assert len(numbers.splitlines()) == 1 + 2 + 7 + 2
+
+
+def test_a_heading_in_another_parts_cond_block_is_not_covered():
+    doc = census_tool.Document(key="AM243x MCU+ SDK", file="", front="Title page", markdown=True, part="SOC_AM243X")
+    text = "\n".join(["# Datasheet", "\\cond SOC_AM64X", "### AM64X-EVM", "12 ms", "\\endcond",
+                      "\\cond SOC_AM243X", "### AM243X-EVM", "13 ms", "\\endcond"])
+    cut = census_tool.cut(doc, text)
+    assert [(s.heading, s.covered, [n for _, n in s.numbers]) for s in cut] == [
+        ("Datasheet", "yes", []), ("AM64X-EVM", "no: for the AM64x only", ["12"]), ("AM243X-EVM", "yes", ["13"])]
+
+
+# --- the coverage counts, from a made-up census -----------------------------------------------
+
+def made_census() -> coverage.Census:
+    """AN3935 in four sections: the contents (not covered), 1 (Table 1), 2 (Tables 2 and 3) and 2.1."""
+    sections = pd.DataFrame([
+        ["AN3935", "Contents", "no: contents", "", "", 1, 9, 1],
+        ["AN3935", "1 Bit Rates", "yes", "Table 1", "", 10, 19, 3],
+        ["AN3935", "2 Calculating Bandwidth", "yes", "Table 2; Table 3", "", 20, 29, 3],
+        ["AN3935", "2.1 Write Transfer Estimates", "yes", "", "Writes", 30, 39, 2],
+    ], columns=coverage.SECTION_COLUMNS)
+    numbers = pd.DataFrame([
+        ["AN3935", 2, "7"],
+        ["AN3935", 11, "2.91"], ["AN3935", 12, "14"], ["AN3935", 13, "8"],
+        ["AN3935", 21, "8"], ["AN3935", 22, "8"], ["AN3935", 23, "5.82"],
+        ["AN3935", 31, "5.82"], ["AN3935", 32, "7"],
+    ], columns=coverage.NUMBER_COLUMNS)
+    return coverage.Census(sections, numbers)
+
+
+def made_check(status: str, document="AN3935", where="", row="", published="1", quantity="bandwidth",
+               resource="") -> checks.SourceCheck:
+    """A check with the fields named; any other field of SourceCheck empty (or zero)."""
+    given = dict(document=document, where=where, row=row, published=published, quantity=quantity, status=status,
+                 resource=resource, chapter="pcie-packets", unit="Gbit/s", model=float(published), tolerance=0.005)
+    return checks.SourceCheck(**{f.name: given.get(f.name, f.default if f.default is not dataclasses.MISSING
+                                                   else (0.0 if f.type in (float, "float") else ""))
+                                 for f in dataclasses.fields(checks.SourceCheck)})
+
+
+FIRST, LAST = checks.STATUSES[0], checks.STATUSES[-1]
+MADE_CHECKS = [
+    made_check(FIRST, where="Table 1", row="8 bytes", published="2.91", resource="an3935-table1"),
+    made_check(LAST, where="Table 1", row="8 bytes", published="2.91", resource="an3935-table1"),  # the same cell
+    made_check(FIRST, where="§2 text", row="x4", published="5.82"),      # named itself, and 2.1 under it
+    made_check(FIRST, where="§2 text", row="x2", published="7"),         # printed in 2.1 only
+    made_check(LAST, where="Table 9", row="any", published="1"),         # no such table: elsewhere
+    made_check(FIRST, document="RFC 5180", where="Appendix A.1", row="64 B", published="14880"),
+]
+MADE_COPIES = [
+    coverage.Transcription("AN3935", "an3935-table1", ("Table 1",), ("2.91", "8", "8", "8")),
+    coverage.Transcription("AN3935", "an3935-s2", ("§2",), ("8", "5.82", "5.82", "99")),
+    coverage.Transcription("AN3935", "stray", ("Appendix Z",), ("7",)),
+]
+
+
+def test_place_finds_a_checks_section_by_caption_number_value_and_heading():
+    made = made_census()
+    assert coverage.place("AN3935", ["8 bytes", "Table 1"], "2.91", made) == "1 Bit Rates"
+    assert coverage.place("AN3935", ["x4", "§2 text"], "5.82", made) == "2 Calculating Bandwidth"
+    assert coverage.place("AN3935", ["x2", "§2 text"], "7", made) == "2.1 Write Transfer Estimates"
+    assert coverage.place("AN3935", ["Writes, 8 bytes"], "", made) == "2.1 Write Transfer Estimates"
+    assert coverage.place("AN3935", ["Table 9"], "1", made) == coverage.ELSEWHERE
+    assert coverage.place("AN3935", ["the contents"], "7", made) == coverage.ELSEWHERE  # not covered
+
+
+def test_a_check_that_names_two_sections_printing_its_value_goes_where_its_words_point():
+    made = made_census()
+    # "Tables 2 and 3" and "Writes" name 2 and 2.1; both print 5.82; 2.1 also names "Writes" and
+    # "Write Transfer Estimates", which share words with the text.
+    assert coverage.place("AN3935", ["write transfer estimates, Table 2 and Writes"], "5.82", made) \
+        == "2.1 Write Transfer Estimates"
+    assert coverage.place("AN3935", ["Table 2; Writes"], "5.82", made) == "2.1 Write Transfer Estimates"
+    assert coverage.place("AN3935", ["§2 and §2.1"], "5.82", made) == coverage.ELSEWHERE  # a tie
+
+
+def test_cells_counts_a_cell_checked_several_ways_once():
+    assert len(coverage.cells(MADE_CHECKS)) == len(MADE_CHECKS) - 1
+
+
+def test_transcribed_counts_each_printed_number_at_most_once_in_the_sections_named():
+    got = coverage.transcribed(MADE_COPIES, made_census())
+    assert dict(zip(got["section"], got["transcribed"])) == {
+        "1 Bit Rates": 2,                   # 2.91 and one 8: the section prints 8 once
+        "2 Calculating Bandwidth": 2,       # an 8 and the first 5.82 of "§2" (which names 2.1 too)
+        "2.1 Write Transfer Estimates": 1,  # the second 5.82; 99 is printed nowhere; "stray" names no section
+    }
+
+
+def test_by_section_counts_printed_checked_transcribed_and_each_status():
+    got = coverage.by_section("AN3935", MADE_CHECKS, made_census(), MADE_COPIES)
+    assert list(got.columns) == ["section", "printed", "checked", "transcribed", *checks.STATUSES]
+    rows = {r["section"]: r for r in got.to_dict("records")}
+    assert list(rows) == ["1 Bit Rates", "2 Calculating Bandwidth", "2.1 Write Transfer Estimates", coverage.ELSEWHERE]
+    assert [(r["printed"], r["checked"], r["transcribed"]) for r in rows.values()] == [
+        (3, 1, 2), (3, 1, 2), (2, 1, 1), (0, 1, 0)]
+    first_last = [(r[FIRST], r[LAST]) for r in rows.values()]
+    if FIRST != LAST:
+        assert first_last == [(1, 1), (1, 0), (1, 0), (0, 1)]
+    assert sum(sum(r[s] for s in checks.STATUSES) for r in rows.values()) == 5
+
+
+def test_by_document_counts_only_covered_sections_and_leaves_uncounted_documents_empty():
+    got = coverage.by_document(MADE_CHECKS, made_census(), MADE_COPIES).set_index("document")
+    assert list(got.index) == ["AN3935", "RFC 5180"]  # in the data package's order
+    assert (got.at["AN3935", "printed"], got.at["AN3935", "checked"], got.at["AN3935", "transcribed"]) == (8, 4, 5)
+    assert pd.isna(got.at["RFC 5180", "printed"]) and pd.isna(got.at["RFC 5180", "transcribed"])
+    assert got.at["RFC 5180", "checked"] == 1 and got.loc["RFC 5180", list(checks.STATUSES)].sum() == 1
+
+
+def test_the_status_pages_counts_are_the_checks_and_the_census_counted_directly():
+    items = checks.collect()
+    got = coverage.by_document(items).set_index("document")
+    for document, row in got.iterrows():
+        mine = [c for c in items if c.document == document]
+        assert row[list(checks.STATUSES)].sum() == len(mine), document
+        assert row["checked"] == len({(c.resource or c.where, c.row, c.quantity, c.unit) for c in mine}), document
+    found = coverage.census().sections
+    for document, rows in found[found["covered"] == "yes"].groupby("document"):
+        assert got.at[document, "printed"] == rows["numbers"].sum()
+        assert 0 < got.at[document, "transcribed"] <= got.at[document, "printed"]
+
+
+def test_the_status_page_shows_a_block_per_document_with_its_sections():
+    shown = coverage.sections_html(MADE_CHECKS, made_census(), MADE_COPIES)
+    assert shown.count("<details") == 1
+    assert "<summary>AN3935: 8 printed, 4 checked, 5 transcribed</summary>" in shown
+    assert shown.count("<tr>") == 1 + 4 and "Not counted: Contents (contents)." in shown
