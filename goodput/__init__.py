@@ -12,7 +12,8 @@ model machinery
     cost + bytes / bandwidth), ``precision`` (the digits every machine agrees on),
     ``spreadsheet`` (the spreadsheet printer)
 data and checks
-    ``data`` (published tables and provenance), ``checks`` (source checks), ``logs`` (one parser
+    ``data`` (published tables and provenance), ``checks`` (source checks: kinds and verdicts),
+    ``coverage`` (how many of the numbers the documents print are checked), ``logs`` (one parser
     per log format)
 book
     ``render`` (Vega printer, live charts, tables, widget panels; one module per chapter), ``pages``
