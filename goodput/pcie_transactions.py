@@ -16,6 +16,8 @@ A byte takes ``8 / B`` ns at bit rate ``B`` (Gbit/s) after the line code.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -344,3 +346,203 @@ def symbol_trace_checks():
         out.append(checks.compare("pcie-reads", t, row.Index, "value", model, label,
                                   quantity=row.quantity, unit=row.unit))
     return out
+
+
+# --- §3.5: every step of the worked examples and every tally of their traces ---------------------
+
+#: The tutorial's link (PCIe 1.1 x1, 3DW headers, no ECRC, no DLLP in the packet model) and the SKP
+#: ordered set (bytes) and its interval (bytes) its examples count with.
+INTEL_LINK = pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")
+INTEL_PLP = {plp_bytes: 4, plp_interval: 1180}
+
+_DIRECTION_FIGURE = re.compile(r"^(?P<direction>read|write) direction: (?P<what>.+)$")
+_PACKET_FIGURE = re.compile(r"^(?:(?P<name>\w+) )?(?P<what>TLPs|DLLPs|PLPs|size|payload)$")
+#: How the text names packets, and the trace parser's names they stand for.
+_TEXT_PACKETS = {"MWr": ("MWr",), "MRd": ("MRd",), "CplD": ("CplD",), "Ack": ("Ack",),
+                 "UpdateFC_P": ("UpdateFC_P",), "UpdateFC": ("UpdateFC_P", "UpdateFC_NP", "UpdateFC_Cpl"),
+                 "PLP": ("SKP",), "PLPs": ("SKP",)}
+
+
+def farthest(values, printed: float) -> float:
+    """Of several values a text states as one ("three DLLPs with 8 bytes each"), the one farthest from
+    the printed value: the check holds all of them to it."""
+    values = list(values)
+    if not values:
+        raise ValueError("no values to hold to the printed one")
+    return max(values, key=lambda v: abs(v - printed))
+
+
+#: Units of counts: a count is exact, so a printed count one off is not "rounding" (see :func:`exact_count`).
+COUNT_UNITS = ("packets", "cycles")
+
+
+def exact_count(c: checks.SourceCheck) -> checks.SourceCheck:
+    """``c`` with a count held exactly: :func:`goodput.checks.verdict` allows one unit of the last printed
+    digit as rounding, which a count of packets or cycles cannot have been, so a count that is off is an
+    erratum."""
+    if c.unit in COUNT_UNITS and c.status == "rounding":
+        return dataclasses.replace(c, status="erratum")
+    return c
+
+
+def _packets(trace, direction: str | None, text_name: str) -> list[int]:
+    """Symbol times of each complete packet the text's ``text_name`` stands for, in one direction or all."""
+    found = pcie_trace.tally(trace)
+    names = _TEXT_PACKETS[text_name]
+    return [s for (d, n), sizes in found.items() if n in names and direction in (None, d) for s in sizes]
+
+
+def _example_values(example: int) -> dict:
+    """Every symbol of the §3.5 expressions with the number the example gives it."""
+    e = INTEL_EXAMPLES[example]
+    return {**pcie.link_substitution(INTEL_LINK), pcie.payload: e["size"], transactions: e["n"], **INTEL_PLP,
+            completion_latency: e.get("t_c", 0.0), dllps_per_read: e.get("d", 0), cpu_time: 0}
+
+
+def _calculated_figure(example: int, quantity: str):
+    """The model's value of one step of a §3.5 worked example, and its expression: ``(value, (expr, values))``."""
+    t = byte_time_expr()
+    write = pcie.payload + pcie.framing + pcie.header + pcie.ecrc
+    steps = posted_writes_expr() if INTEL_EXAMPLES[example]["kind"] == "write" else serial_reads_expr()
+    expr = {
+        "byte rate after the physical layer": 1000 * pcie.bit_rate / 8,
+        "byte time": t,
+        "TLP overhead": write - pcie.payload,
+        "read request TLP overhead": _request(),
+        "completion TLP overhead": _completion() - pcie.payload,
+        "write TLP time": write * t,
+        "read request time": _request() * t,
+        "completion time": _completion() * t,
+        "completion TLP size": _completion(),
+        "read request TLP size": _request(),
+        "DLLP size": pcie.dllp,
+        "DLLP time": pcie.dllp * t,
+        "PLP size": plp_bytes,
+        "PLP time": plp_bytes * t,
+        "PLPs over all writes": steps["plps"],
+        "PLPs per direction": steps["plps"],
+        "total payload": steps["payload_bytes"],
+        "total transfer time": steps["time_ns"],
+        "write direction bytes": steps["write_direction_bytes"],
+    }.get(quantity)
+    if expr is None:
+        return None
+    values = _example_values(example)
+    values = {s: values[s] for s in expr.free_symbols}
+    return float(expr.xreplace({s: sp.sympify(v) for s, v in values.items()})), (expr, values)
+
+
+def _dllps_per(trace, tlp: str) -> float:
+    """DLLPs the trace shows in the other direction per complete TLP named ``tlp`` (the text's count)."""
+    tlps = [p for p in trace.packets if p.name == tlp and p.complete]
+    if not tlps:
+        raise ValueError(f"{trace.path}: no complete {tlp} to count DLLPs for")
+    back = [p for p in trace.packets if p.kind == "DLLP" and p.direction != tlps[0].direction]
+    return len(back) / len(tlps)
+
+
+def _plp_note(trace) -> str:
+    """Where a trace's SKP ordered sets are, in words."""
+    write, _ = trace_directions(trace)
+    return "SKP ordered sets in the trace: {}.".format(", ".join(
+        f"{len(_packets(trace, d, 'PLP'))} in the {'write' if d == write else 'read'} direction"
+        for d in trace.directions))
+
+
+def _trace_figure(trace, quantity: str, printed: float, record_length: float | None):
+    """The value of one figure the text reads off a §3.5 trace, and a note (may be empty)."""
+    write, read = trace_directions(trace)
+    s = pcie_trace.summary(trace)
+    if quantity == "record length":
+        return trace.cycles, ("The trace numbers its cycles {first} to {last}: {cycles} symbol times, as the "
+                              "shares below count them.").format(first=trace.first_cycle, last=trace.last_cycle,
+                                                                 cycles=trace.cycles)
+    if quantity == "record duration":
+        # the parts the text names: its own count of cycles times one symbol time
+        note = ""
+        if record_length != trace.cycles:
+            note = ("{length:g} x {ns:g} ns is {{model:g}} ns. The trace's {cycles} cycles take {time:g} ns; "
+                    "{{published}} ns is {span} x {ns:g} ns, the number of its last cycle less that of its "
+                    "first.").format(length=record_length, ns=pcie_trace.SYMBOL_NS, cycles=trace.cycles,
+                                     time=s["time_ns"], span=trace.last_cycle - trace.first_cycle)
+        return record_length * pcie_trace.SYMBOL_NS, note
+    if quantity == "payload":
+        return s["payload_bytes"], ""
+    if quantity == "read to completion time":
+        times = [r["to_completion"] * pcie_trace.SYMBOL_NS for r in pcie_trace.read_timings(trace)
+                 if r["to_completion"] is not None]
+        return farthest(times, printed), "From the end of each read request to the start of its completion."
+    if quantity == "PLPs in each direction":
+        return min(len(_packets(trace, d, "PLP")) for d in trace.directions), _plp_note(trace)
+    m = _DIRECTION_FIGURE.match(quantity)
+    if m is None:
+        raise ValueError(f"no rule for the trace figure {quantity!r}")
+    direction = write if m["direction"] == "write" else read
+    what = m["what"]
+    if what == "bytes of packets":
+        return s[f"{direction}_busy_symbols"], ("The {d} direction's packets: {p}.".format(
+            d=m["direction"], p=", ".join(s[f"{direction}_packets"])))
+    if what == "bytes of the record":
+        return trace.cycles, ""
+    p = _PACKET_FIGURE.match(what)
+    if p is None:
+        raise ValueError(f"no rule for the trace figure {quantity!r}")
+    name = p["name"] or "PLP"
+    if p["what"] == "PLPs":
+        return len(_packets(trace, direction, name)), _plp_note(trace)
+    if p["what"] in ("TLPs", "DLLPs"):
+        return len(_packets(trace, direction, name)), ""
+    if p["what"] == "payload":
+        return farthest([q.payload_bytes for q in trace.packets if q.direction == direction
+                         and q.name in _TEXT_PACKETS[name] and q.complete], printed), ""
+    sizes = _packets(trace, direction, name)
+    if sizes:
+        return farthest(sizes, printed), ""
+    return farthest(_packets(trace, None, name), printed), (
+        f"No {name} in this direction of the trace; the size is that of the one in the other direction.")
+
+
+#: What a §3.5 figure is checked against when it is neither a step of the model nor a trace figure:
+#: the DLLPs the trace shows per TLP of each kind.
+_DLLP_FIGURES = {"DLLPs per write TLP": "MWr", "DLLPs per read request": "MRd", "DLLPs per completion": "CplD"}
+
+
+def example_figure_checks(table, traces: dict) -> list:
+    """Every step of Intel 324611 §3.5's worked examples against the model (``calculated``), and every
+    figure the text reads off their traces against the parsed trace (``prose``).
+
+    ``table`` is ``intel-324611-s3-5-figures`` as :func:`goodput.data.load` gives it (or a copy), ``traces``
+    the parsed symbol traces by example number.
+    """
+    out = []
+    printed = table.attrs["printed"]["value"]
+    lengths = {r.example: r.value for r in table.itertuples() if r.quantity == "record length"}
+    for row in table.itertuples():
+        label = f"Example {row.example}{' trace' if row.basis == 'trace' else ''}: {row.quantity} ({row.unit})"
+        trace = traces[row.example]
+        how = {"quantity": row.quantity, "unit": row.unit}
+        if row.quantity in _DLLP_FIGURES:
+            tlp = _DLLP_FIGURES[row.quantity]
+            out.append(exact_count(checks.compare(
+                "pcie-reads", table, row.Index, "value", _dllps_per(trace, tlp), label,
+                f"DLLPs the other way per {tlp} in the example's trace.", kind="prose", **how)))
+            continue
+        if row.basis == "calculation":
+            found = _calculated_figure(row.example, row.quantity)
+            if found is None:
+                raise ValueError(f"no model for the §3.5 figure {row.quantity!r}")
+            value, formula = found
+            out.append(exact_count(checks.compare("pcie-reads", table, row.Index, "value", value, label,
+                                                  formula=formula, **how)))
+            continue
+        value, note = _trace_figure(trace, row.quantity, float(printed[row.Index]), lengths.get(row.example))
+        out.append(exact_count(checks.compare("pcie-reads", table, row.Index, "value", value, label, note,
+                                              kind="prose", **how)))
+    return out
+
+
+@checks.provider("pcie-reads")
+def example_figure_source_checks():
+    """Intel 324611 §3.5: every step of the two worked examples and every tally of their traces."""
+    traces = {k: pcie_trace.parse(published_log(SYMBOL_LOGS[k])) for k in INTEL_EXAMPLES}
+    return example_figure_checks(data.load("intel-324611-s3-5-figures"), traces)

@@ -1,8 +1,23 @@
+import copy
+
 import pytest
 
-from goodput import checks, pcie, pcie_transactions as pt
+from goodput import checks, data, pcie, pcie_transactions as pt
+from goodput.logs import pcie_trace
 
 CHECKS = checks.collect("pcie-reads")
+FIGURES = "intel-324611-s3-5-figures"
+#: The §3.5 figures that are off, by row, with what shows it (independent of the code under test).
+FIGURE_ERRATA = {
+    # 523 x 4 = 2092, not 2128; the trace is numbered 00000-00532: 533 cycles
+    "Example 2 trace: record duration (ns)": "erratum",
+    "Example 2 trace: record length (cycles)": "erratum",
+    # the only COM/SKP of the Example 2 trace is at cycle 00020 in the request (write) direction
+    "Example 2 trace: PLPs in each direction (packets)": "erratum",
+    "Example 2 trace: read direction: PLPs (packets)": "erratum",
+    # 3 x 24 + 3 x 8 + 3 x 8 = 120 symbols of packets in the completion direction, no SKP
+    "Example 2 trace: read direction: bytes of packets (bytes)": "erratum",
+}
 EXPECTED = {
     ("intel-324611-test15", "4 bytes"): "erratum",
     ("logs/published/intel-324611-test2-ahb.log", "2 accesses"): "erratum",
@@ -10,6 +25,7 @@ EXPECTED = {
     ("intel-324611-s3-5-examples", "Example 2 trace: allocated read bandwidth share (%)"): "erratum",
     ("intel-324611-s3-5-examples", "Example 1 trace: net write throughput (MB/s)"): "rounding",
     ("intel-324611-s3-5-examples", "Example 1 trace: allocated read bandwidth share (%)"): "rounding",
+    **{(FIGURES, row): status for row, status in FIGURE_ERRATA.items()},
 }
 
 
@@ -69,3 +85,58 @@ def test_cpu_turnaround_fitted_to_test_15_matches_the_one_in_the_test_4_trace():
 
 def test_the_authors_calculations_take_no_cpu_time():
     assert pt.evaluate_example("read", 1, 4, t_c=500.0)["time_ns"] == pytest.approx(80 + 500 + 96)
+
+
+# --- §3.5: every step of the worked examples and every tally of their traces ------------------------
+
+def _traces():
+    return {k: pcie_trace.parse(pt.published_log(pt.SYMBOL_LOGS[k])) for k in (1, 2)}
+
+
+def _edited(table, row_label, text):
+    """A copy of the figures table with one printed value replaced, as if the document printed ``text``."""
+    t = table.copy()
+    t.attrs = copy.deepcopy(table.attrs)
+    i = next(r.Index for r in table.itertuples()
+             if f"Example {r.example}{' trace' if r.basis == 'trace' else ''}: {r.quantity} ({r.unit})" == row_label)
+    t.attrs["printed"]["value"][i] = text
+    t.loc[i, "value"] = float(text)
+    return t
+
+
+def test_every_s3_5_figure_has_one_check_with_its_status():
+    table = data.load(FIGURES)
+    got = {c.row: c for c in CHECKS if c.resource == FIGURES}
+    assert len(got) == len(table) == 64
+    assert {r: c.status for r, c in got.items() if c.status != "ok"} == FIGURE_ERRATA
+    assert {c.kind for c in got.values() if " trace:" in c.row} == {"prose"}
+    assert got["Example 1: total transfer time (ns)"].model == 100 * 96 + 3 * 16
+    assert got["Example 2: total transfer time (ns)"].model == 100 * (80 + 500 + 32 + 96)
+    assert got["Example 2 trace: read direction: bytes of packets (bytes)"].model == 3 * 24 + 3 * 8 + 3 * 8
+    assert got["Example 2 trace: write direction: bytes of packets (bytes)"].model == 3 * 20 + 3 * 8 + 4
+    assert got["Example 2 trace: record duration (ns)"].model == 523 * 4
+
+
+@pytest.mark.parametrize("row, text", [
+    ("Example 1: total transfer time (ns)", "9650"),           # calculated: 100 x 96 + 3 x 16 = 9648
+    ("Example 2: completion time (ns)", "100"),                # calculated: 24 x 4 = 96
+    ("Example 1 trace: read direction: bytes of packets (bytes)", "56"),  # prose: six 8-byte DLLPs
+    ("Example 1 trace: record duration (ns)", "290"),          # prose: 72 x 4 = 288
+    ("Example 1 trace: write direction: MWr TLPs (packets)", "4"),        # a count one off
+    ("Example 2 trace: read to completion time (ns)", "520"),  # each read waits 125 cycles
+])
+def test_a_wrong_s3_5_figure_is_caught(row, text):
+    checks_ = pt.example_figure_checks(_edited(data.load(FIGURES), row, text), _traces())
+    assert next(c for c in checks_ if c.row == row).status == "erratum"
+
+
+def test_a_count_one_off_is_not_rounding():
+    c = checks.check("pcie-reads", "Intel 324611", "x", "x", "PLPs", "packets", "1", 0.0)
+    assert c.status == "rounding" and pt.exact_count(c).status == "erratum"
+    assert pt.exact_count(checks.check("pcie-reads", "Intel 324611", "x", "x", "t", "ns", "1", 0.0)).status == "rounding"
+
+
+def test_farthest_holds_every_value_to_the_printed_one():
+    assert pt.farthest([8, 8, 9], 8) == 9 and pt.farthest([500.0], 500) == 500.0
+    with pytest.raises(ValueError):
+        pt.farthest([], 1)

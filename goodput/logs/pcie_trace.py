@@ -279,3 +279,16 @@ def read_timings(trace: SymbolTrace) -> list[dict]:
 
 
 __all__ += ["tlp_intervals", "read_timings"]
+
+
+def tally(trace: SymbolTrace) -> dict[tuple[str, str], list[int]]:
+    """The symbol times of each packet, by direction and packet name (``("TX", "Ack")``), in trace order:
+    the counts and sizes a text reads off the trace. A packet the conversion cut into is left out."""
+    out: dict[tuple[str, str], list[int]] = {}
+    for p in trace.packets:
+        if p.complete:
+            out.setdefault((p.direction, p.name), []).append(p.symbols)
+    return out
+
+
+__all__ += ["tally"]
