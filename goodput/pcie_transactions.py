@@ -546,3 +546,65 @@ def example_figure_source_checks():
     """Intel 324611 §3.5: every step of the two worked examples and every tally of their traces."""
     traces = {k: pcie_trace.parse(published_log(SYMBOL_LOGS[k])) for k in INTEL_EXAMPLES}
     return example_figure_checks(data.load("intel-324611-s3-5-figures"), traces)
+
+
+# --- §4: every AHB log against itself ---------------------------------------------------------------
+
+#: Every AHB trace log of Intel 324611, by test: those with a statistic block and the prefetch trace.
+AHB_TRACES = {**AHB_LOGS, "Test 15 prefetch": "intel-324611-test15-prefetch-ahb.log"}
+
+#: Each statistic of a block and the statistic it must not exceed (``"<="``) or fall below (``">="``).
+_ORDER = {"min elapsed Time": ("<=", "average elapsed Time"), "max elapsed Time": (">=", "average elapsed Time"),
+          "min throughput": ("<=", "average throughput"), "max throughput": (">=", "average throughput")}
+#: Each interval of a block and the throughput printed from it (the shortest interval is the highest rate).
+_RATE_OF = {"average elapsed Time": "average throughput", "min elapsed Time": "max throughput",
+            "max elapsed Time": "min throughput"}
+
+
+def ahb_consistency_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> list:
+    """An AHB log against itself (``consistency``): each printed delay against the difference of its
+    timestamps; the smallest delay against one AHB clock period; in the statistic block, min <= average
+    <= max, and each interval against the throughput printed from it (``4 k`` bytes per TLP of ``k``
+    accesses)."""
+    out = []
+    resource = f"logs/published/{name}"
+    where = f"{test} trace"
+    a = trace.accesses
+    from_ticks = ahb_trace.delays_from_timestamps(trace)
+    for i in range(1, len(a)):
+        out.append(checks.check(
+            "pcie-reads", "Intel 324611", where, f"access {i + 1} (line {a['line'][i]})",
+            "delay since the previous access", "ns", a["delay_text"][i], from_ticks[i],
+            "Timestamps {t0} and {t1}, {tick:g} ns a tick.".format(t0=a["ticks"][i - 1], t1=a["ticks"][i],
+                                                                    tick=ahb_trace.TICK_NS),
+            resource, kind="consistency"))
+    shortest = min(range(1, len(a)), key=lambda i: a["delay_ns"][i])
+    out.append(checks.check(
+        "pcie-reads", "Intel 324611", where, f"shortest delay (access {shortest + 1})",
+        "delay since the previous access", "ns", a["delay_text"][shortest], ahb_trace.TICK_NS,
+        "No access follows another sooner than one period of the 100 MHz AHB clock that stamps them.",
+        resource, kind="consistency", relation=">="))
+    if trace.statistic_line is None:
+        return out
+    p = trace.printed
+    row = f"{trace.statistic_accesses} accesses"
+    where = f"{test} statistic block"
+    tlp_bytes = trace.accesses_per_tlp * ahb_trace.BYTES_PER_ACCESS
+    for key, (relation, other) in _ORDER.items():
+        unit = "ns" if "Time" in key else "B/s"
+        out.append(checks.check("pcie-reads", "Intel 324611", where, row, key, unit, p[key], float(p[other]),
+                                f"Against the block's {other} ({p[other]}).", resource,
+                                kind="consistency", relation=relation))
+    for key, rate in _RATE_OF.items():
+        out.append(checks.check(
+            "pcie-reads", "Intel 324611", where, f"{row}: from its {rate}", key, "ns", p[key],
+            ahb_trace.time_from_rate(tlp_bytes, float(p[rate])),
+            f"{tlp_bytes} bytes per TLP at the block's {rate} ({p[rate]} B/s).", resource, kind="consistency"))
+    return out
+
+
+@checks.provider("pcie-reads")
+def ahb_consistency_source_checks():
+    """Every AHB log of Intel 324611 against its own timestamps, clock and statistics."""
+    return [c for test, name in AHB_TRACES.items()
+            for c in ahb_consistency_checks(test, name, ahb_trace.parse(published_log(name)))]

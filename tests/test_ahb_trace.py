@@ -117,3 +117,12 @@ def test_a_tlp_in_zero_ahb_accesses_is_refused_naming_its_line():
     with pytest.raises(LogFormatError, match="a TLP cannot end up in 0 AHB accesses") as info:
         ahb_trace.parse_text(_broken("ends up in 1 AHB", "ends up in 0 AHB"), "zero.log")
     assert LINES[info.value.line_number - 1].startswith("Every PCIe")
+
+
+def test_each_delay_is_kept_as_printed_and_recomputed_from_the_timestamps():
+    trace = ahb_trace.parse(LOGS / "intel-324611-test10-ahb.log")
+    assert list(trace.accesses["delay_text"][:3]) == ["0.00", "20.00", "110.00"]
+    # 1301232 - 1301230 = 2 ticks, 1301243 - 1301232 = 11 ticks of 10 ns
+    assert list(ahb_trace.delays_from_timestamps(trace)[:3]) == [0.0, 20.0, 110.0]
+    assert ahb_trace.time_from_rate(4, 36363636.36) == pytest.approx(110.0, abs=1e-6)
+    assert ahb_trace.rate_from(8, 128.888888888889) == pytest.approx(62068965.52, abs=0.01)

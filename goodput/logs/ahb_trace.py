@@ -16,7 +16,8 @@ document, ``#`` headers) are skipped. :func:`parse` raises
 :class:`~goodput.errors.LogFormatError` with the file and line for an access
 line or statistic line it cannot read, for a timestamp that does not increase,
 and for a statistic block cut short.
-:func:`statistics` recomputes the block from the timestamps.
+:func:`statistics` recomputes the block from the timestamps; :func:`delays_from_timestamps` the
+delays each access line prints (kept as printed in the ``delay_text`` column).
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ import pandas as pd
 from ..errors import LogFormatError
 from .text import DECIMAL, INTEGER, log_lines, read_log
 
-__all__ = ["AhbTrace", "parse", "parse_text", "statistics", "STATISTIC_KEYS", "TICK_NS", "BYTES_PER_ACCESS"]
+__all__ = ["AhbTrace", "parse", "parse_text", "statistics", "STATISTIC_KEYS", "TICK_NS", "BYTES_PER_ACCESS",
+           "delays_from_timestamps", "time_from_rate", "rate_from"]
 
 TICK_NS = 10.0  #: the AHB runs at 100 MHz
 BYTES_PER_ACCESS = 4  #: 32-bit AHB data bus
@@ -98,6 +100,7 @@ def parse_text(text: str, path: str = "<text>") -> AhbTrace:
                 raise LogFormatError(path, number, f"timestamp {m['ticks']} does not follow "
                                                    f"{rows[-1]['ticks']} of line {rows[-1]['line']}")
             rows.append({"line": number, "ticks": int(m["ticks"]), "delay_ns": float(m["delay_ns"]),
+                         "delay_text": m["delay_ns"],
                          "addr": int(m["addr"], 16), "data": int(m["data"]),
                          "direction": m["direction"] or ""})
         elif line.startswith("Statistic for"):
@@ -155,3 +158,20 @@ def statistics(trace: AhbTrace, accesses_per_tlp: int | None = None) -> dict[str
         "max throughput": tlp_bytes / float(intervals.min()) * 1e9,
         "min throughput": tlp_bytes / float(intervals.max()) * 1e9,
     }
+
+
+def delays_from_timestamps(trace: AhbTrace) -> np.ndarray:
+    """The delay (ns) of each access after the one before it, from the timestamps: what each line prints
+    in brackets (0 for the first access, which has none before it)."""
+    ticks = trace.accesses["ticks"].to_numpy()
+    return np.concatenate([[0.0], np.diff(ticks) * TICK_NS])
+
+
+def rate_from(nbytes: float, ns: float) -> float:
+    """Bytes per second of ``nbytes`` bytes every ``ns`` nanoseconds, as the statistic block prints it."""
+    return nbytes / ns * 1e9
+
+
+def time_from_rate(nbytes: float, bytes_per_s: float) -> float:
+    """Nanoseconds per ``nbytes`` bytes at ``bytes_per_s``: the interval a printed throughput stands for."""
+    return nbytes / bytes_per_s * 1e9
