@@ -373,7 +373,7 @@ def farthest(values, printed: float) -> float:
 
 
 #: Units of counts: a count is exact, so a printed count one off is not "rounding" (see :func:`exact_count`).
-COUNT_UNITS = ("packets", "cycles")
+COUNT_UNITS = ("packets", "cycles", "accesses")
 
 
 def exact_count(c: checks.SourceCheck) -> checks.SourceCheck:
@@ -608,3 +608,130 @@ def ahb_consistency_source_checks():
     """Every AHB log of Intel 324611 against its own timestamps, clock and statistics."""
     return [c for test, name in AHB_TRACES.items()
             for c in ahb_consistency_checks(test, name, ahb_trace.parse(published_log(name)))]
+
+
+# --- §4: the figures the text derives from its settings, logs and traces -----------------------------
+
+#: Settings §4 states: the AHB trace FIFO of §4.2's design and the accesses §4.9's design records.
+TRACE_FIFO_ACCESSES = 8192
+S4_9_TRACE_ACCESSES = 65536
+
+
+def _tlp_gaps(trace, name: str) -> list[int]:
+    """Idle symbol times between one complete TLP named ``name`` and the next."""
+    tlps = [p for p in trace.packets if p.kind == "TLP" and p.name == name and p.complete]
+    return [b.first_cycle - a.last_cycle - 1 for a, b in zip(tlps, tlps[1:])]
+
+
+def _mbyte_s(bytes_per_s: float) -> float:
+    return bytes_per_s / 1e6
+
+
+def s4_figure_checks(table, ahb: dict, test3, trace_figures) -> list:
+    """The figures §4 derives, each against what it is derived from.
+
+    ``table`` is ``intel-324611-s4-figures``; ``ahb`` the parsed AHB logs by test (:data:`AHB_TRACES`'
+    keys); ``test3`` the parsed analyzer trace of Test 3; ``trace_figures``
+    ``intel-324611-s4-6-s4-7-trace-figures`` (Test 4's read throughputs)."""
+    out = []
+    printed = table.attrs["printed"]["value"]
+    stated = {(r.section, r.quantity): r.value for r in table.itertuples() if r.occurrence == 1}
+    per_access = ahb_trace.BYTES_PER_ACCESS
+    ns = pcie_trace.SYMBOL_NS
+
+    def average_rate(test):
+        return float(ahb[test].printed["average throughput"])
+
+    test4_reads = trace_figures[(trace_figures["test"] == 4) & (trace_figures["quantity"] == "read throughput")]
+    sizes, gaps = ahb_trace.bursts(ahb["Test 15 prefetch"])
+    prefetch = ahb["Test 15 prefetch"].accesses
+    ticks = ahb["Test 10"].accesses["ticks"].to_numpy()
+    write_tlp_time, write_tlp_formula = _calculated_figure(1, "write TLP time")
+    byte_time, byte_time_formula = _calculated_figure(1, "byte time")
+    rules = {
+        # quantity: (kind, value from the printed row, note, extra keywords)
+        "AHB RAM bytes the trace FIFO fills": (
+            "prose", lambda v, sec: TRACE_FIFO_ACCESSES * per_access,
+            f"{TRACE_FIFO_ACCESSES} accesses (data_fifo_size_g) of {per_access} bytes.", {}),
+        "theoretical write throughput": (
+            "calculated", lambda v, sec: 1000 * pcie.goodput_gbit_s("write", INTEL_LINK, 4) / 8,
+            f"4 bytes every {write_tlp_time:g} ns is {{model:.4f}} MB/s, cut to {{published}}.",
+            {"formula": pcie.goodput_formula("write", INTEL_LINK, 4, scale=sp.Rational(1000, 8))}),
+        "TLP interval at the theoretical throughput": ("calculated", lambda v, sec: write_tlp_time, "",
+                                                       {"formula": write_tlp_formula}),
+        "AHB access period": ("prose", lambda v, sec: 1000 / ahb_trace.AHB_CLOCK_MHZ,
+                              f"One access per cycle of the {ahb_trace.AHB_CLOCK_MHZ:g} MHz AHB.", {}),
+        "shortest delay between writes": (
+            "consistency",
+            lambda v, sec: min(ahb_trace.delays_from_timestamps(ahb[t])[1:].min() for t in ("Test 1", "Test 3")),
+            "The shortest delay between the timestamps of the Test 1 and Test 3 logs.", {}),
+        "accesses that fill the AHB RAM": (
+            "prose", lambda v, sec: stated[("4.2", "AHB RAM bytes the trace FIFO fills")] / per_access,
+            "RAM_SIZE / 4: §4.2's AHB RAM of {ram:g} bytes, {per:g} bytes an access.".format(
+                ram=stated[("4.2", "AHB RAM bytes the trace FIFO fills")], per=per_access), {}),
+        "break between TLPs": ("prose", lambda v, sec: farthest([g * ns for g in _tlp_gaps(test3, "MWr")], v),
+                               f"The idle symbol times between the MWr TLPs of the Test 3 trace, {ns:g} ns each.",
+                               {}),
+        "break between TLPs in cycles": ("prose", lambda v, sec: farthest(_tlp_gaps(test3, "MWr"), v), "", {}),
+        "TLPs in the record": ("prose", lambda v, sec: len(_packets(test3, None, "MWr")), "", {}),
+        "cycles per TLP": ("prose", lambda v, sec: farthest(pcie_trace.tlp_intervals(test3, "MWr"), v),
+                           "From the start of one MWr to the start of the next in the Test 3 trace.", {}),
+        "bytes in the record": ("prose", lambda v, sec: sum(p.payload_bytes for p in test3.packets if p.kind == "TLP"),
+                                "", {}),
+        "time per trace line": ("calculated", lambda v, sec: byte_time, "One symbol time.",
+                                {"formula": byte_time_formula}),
+        "AHB accesses per 8-byte TLP": (
+            "consistency", lambda v, sec: ahb["Test 10" if sec == "4.12" else "Test 11"].accesses_per_tlp,
+            "As the section's log prints it (Test 10 for §4.12, Test 11 for §4.13).", {}),
+        "second access after the first": (
+            "consistency", lambda v, sec: farthest(np.diff(ticks)[::2] * ahb_trace.TICK_NS, v),
+            "The delay of the second access of every TLP in the Test 10 log, from its timestamps.", {}),
+        "throughput against Test 3": (
+            "consistency", lambda v, sec: average_rate("Test 10") / average_rate("Test 3"),
+            "Average throughputs of the Test 10 and Test 3 statistic blocks ({model:.2f} times).", {}),
+        "throughput against Test 4": (
+            "consistency",
+            lambda v, sec: _mbyte_s(average_rate("Test 11")) / float(test4_reads["value"].mean()),
+            "The Test 11 statistic block's average throughput against the mean of the read throughputs §4.7 "
+            "reads off the Test 4 trace ({model:.2f} times).", {}),
+        "maximum n with the §4.2 design": (
+            "consistency", lambda v, sec: TRACE_FIFO_ACCESSES, "The §4.2 trace FIFO (data_fifo_size_g).", {}),
+        "maximum n with the §4.9 design": (
+            "consistency", lambda v, sec: S4_9_TRACE_ACCESSES,
+            f"§4.9 says its design records the timestamps of {S4_9_TRACE_ACCESSES} accesses, and §4.2's design "
+            f"allows n up to its FIFO's {TRACE_FIFO_ACCESSES}.", {}),
+        "prefetch chunk": ("prose", lambda v, sec: farthest([n * per_access for n in sizes], v),
+                           f"Accesses {2 * ahb_trace.TICK_NS:g} ns apart in the prefetch trace, {per_access} bytes each.",
+                           {}),
+        "gap between prefetch chunks": (
+            "prose", lambda v, sec: farthest(gaps, v), "The gaps between the chunks of the prefetch trace are "
+            + ", ".join(f"{g:g}" for g in gaps) + " ns; 'approx.' read as to the nearest 100 ns.",
+            {"approximate": 100}),
+        "bytes prefetched": ("prose", lambda v, sec: len(prefetch) * per_access, "", {}),
+        "prefetch time": ("prose", lambda v, sec: float(prefetch["ticks"].iloc[-1] - prefetch["ticks"].iloc[0])
+                          * ahb_trace.TICK_NS, "From the first timestamp of the prefetch trace to its last.", {}),
+        "prefetch throughput": (
+            "consistency",
+            lambda v, sec: _mbyte_s(ahb_trace.rate_from(stated[("4.17", "bytes prefetched")],
+                                                   stated[("4.17", "prefetch time")])),
+            "The {b:g} bytes in {t:g} ns the text states; 'roughly' read as to the nearest 10 MB/s.".format(
+                b=stated[("4.17", "bytes prefetched")], t=stated[("4.17", "prefetch time")]),
+            {"approximate": 10}),
+    }
+    for row in table.itertuples():
+        kind, value, note, extra = rules[row.quantity]
+        label = (f"§{row.section}: {row.quantity}" + (f" #{row.occurrence}" if row.occurrence > 1 else "")
+                 + (", around" if "approximate" in extra else ""))
+        out.append(exact_count(checks.compare(
+            "pcie-reads", table, row.Index, "value", value(float(printed[row.Index]), row.section), label, note,
+            quantity=row.quantity, unit=row.unit, kind=kind, **extra)))
+    return out
+
+
+@checks.provider("pcie-reads")
+def s4_figure_source_checks():
+    """Intel 324611 §4: the figures the text derives from its settings, AHB logs and analyzer traces."""
+    ahb = {test: ahb_trace.parse(published_log(name)) for test, name in AHB_TRACES.items()}
+    return s4_figure_checks(data.load("intel-324611-s4-figures"), ahb,
+                            pcie_trace.parse(published_log(SYMBOL_LOGS[3])),
+                            data.load("intel-324611-s4-6-s4-7-trace-figures"))

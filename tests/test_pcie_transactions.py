@@ -18,6 +18,12 @@ FIGURE_ERRATA = {
     # 3 x 24 + 3 x 8 + 3 x 8 = 120 symbols of packets in the completion direction, no SKP
     "Example 2 trace: read direction: bytes of packets (bytes)": "erratum",
 }
+#: The §4 figures that are not ok, by row.
+S4_ERRATA = {
+    "§4.4: theoretical write throughput": "rounding",           # 4 / 96 ns = 41.667 MB/s, printed 41.66
+    "§4.17: gap between prefetch chunks, around": "rounding",           # 'approx. 1650 ns'; the gaps are 1620-1650 ns
+    "§4.17: maximum n with the §4.9 design": "erratum",         # §4.9: 65536 accesses recorded
+}
 EXPECTED = {
     ("intel-324611-test15", "4 bytes"): "erratum",
     ("logs/published/intel-324611-test2-ahb.log", "2 accesses", "calculated"): "erratum",
@@ -28,6 +34,7 @@ EXPECTED = {
     **{(FIGURES, row): status for row, status in FIGURE_ERRATA.items()},
     # Test 2 prints a delay of 1520 ns between timestamps 7663260 and 7663422: 162 ticks of 10 ns
     ("logs/published/intel-324611-test2-ahb.log", "access 2 (line 10)"): "erratum",
+    **{("intel-324611-s4-figures", row): status for row, status in S4_ERRATA.items()},
 }
 
 
@@ -180,3 +187,44 @@ def test_every_ahb_log_line_and_statistic_has_its_consistency_checks():
 def test_an_inconsistent_ahb_log_is_caught(test, old, new, row, quantity):
     got = [c for c in _ahb_checks(test, old, new) if c.row.startswith(row) and c.quantity.startswith(quantity)]
     assert got and got[0].status == "erratum", got
+
+
+# --- §4: the figures the text derives ---------------------------------------------------------------
+
+S4 = "intel-324611-s4-figures"
+
+
+def _s4_checks(table):
+    ahb = {test: ahb_trace.parse(pt.published_log(name)) for test, name in pt.AHB_TRACES.items()}
+    return pt.s4_figure_checks(table, ahb, pcie_trace.parse(pt.published_log(pt.SYMBOL_LOGS[3])),
+                               data.load("intel-324611-s4-6-s4-7-trace-figures"))
+
+
+def _s4_edited(row_label, text):
+    table = data.load(S4)
+    t = table.copy()
+    t.attrs = copy.deepcopy(table.attrs)
+    i = next(r.Index for r in table.itertuples()
+             if row_label.startswith(f"§{r.section}: {r.quantity}" + (f" #{r.occurrence}" if r.occurrence > 1 else "")))
+    t.attrs["printed"]["value"][i] = text
+    t.loc[i, "value"] = float(text)
+    return t
+
+
+def test_every_s4_figure_has_one_check_with_its_status():
+    got = {c.row: c for c in CHECKS if c.resource == S4}
+    assert len(got) == len(data.load(S4)) == 27
+    assert {r: c.status for r, c in got.items() if c.status != "ok"} == S4_ERRATA
+    assert got["§4.12: throughput against Test 3"].model == pytest.approx(62068965.52 / 30687830.69)
+    assert got["§4.17: prefetch time"].model == (6618289 - 6617486) * 10
+
+
+@pytest.mark.parametrize("row, text", [
+    ("§4.6: cycles per TLP", "32"),                    # prose: the trace's MWr start every 30 cycles
+    ("§4.17: bytes prefetched", "256"),                # prose: 80 accesses of 4 bytes
+    ("§4.12: throughput against Test 3", "4"),         # consistency: 62.07 / 30.69 MB/s
+    ("§4.4: shortest delay between writes", "120"),    # consistency: Test 1 and Test 3 show 110 ns
+    ("§4.7: time per trace line", "6"),                # calculated: 10 bits at 2.5 GT/s
+])
+def test_a_wrong_s4_figure_is_caught(row, text):
+    assert next(c for c in _s4_checks(_s4_edited(row, text)) if c.row == row).status == "erratum"

@@ -33,9 +33,10 @@ from ..errors import LogFormatError
 from .text import DECIMAL, INTEGER, log_lines, read_log
 
 __all__ = ["AhbTrace", "parse", "parse_text", "statistics", "STATISTIC_KEYS", "TICK_NS", "BYTES_PER_ACCESS",
-           "delays_from_timestamps", "time_from_rate", "rate_from"]
+           "delays_from_timestamps", "time_from_rate", "rate_from", "bursts", "AHB_CLOCK_MHZ"]
 
-TICK_NS = 10.0  #: the AHB runs at 100 MHz
+AHB_CLOCK_MHZ = 100.0  #: the AHB's clock, which stamps the accesses
+TICK_NS = 1000 / AHB_CLOCK_MHZ  #: one timestamp tick, ns
 BYTES_PER_ACCESS = 4  #: 32-bit AHB data bus
 
 _ACCESS = re.compile(rf"""
@@ -175,3 +176,18 @@ def rate_from(nbytes: float, ns: float) -> float:
 def time_from_rate(nbytes: float, bytes_per_s: float) -> float:
     """Nanoseconds per ``nbytes`` bytes at ``bytes_per_s``: the interval a printed throughput stands for."""
     return nbytes / bytes_per_s * 1e9
+
+
+def bursts(trace: AhbTrace, within_ticks: int = 2) -> tuple[list[int], list[float]]:
+    """The runs of accesses each at most ``within_ticks`` after the one before (one burst of a cache-line
+    fill or of one TLP): the number of accesses in each, and the gaps (ns) between one run's last
+    access and the next run's first."""
+    ticks = trace.accesses["ticks"].to_numpy()
+    sizes, gaps = [1], []
+    for a, b in zip(ticks, ticks[1:]):
+        if b - a <= within_ticks:
+            sizes[-1] += 1
+        else:
+            sizes.append(1)
+            gaps.append(float(b - a) * TICK_NS)
+    return sizes, gaps
