@@ -735,3 +735,35 @@ def s4_figure_source_checks():
     return s4_figure_checks(data.load("intel-324611-s4-figures"), ahb,
                             pcie_trace.parse(published_log(SYMBOL_LOGS[3])),
                             data.load("intel-324611-s4-6-s4-7-trace-figures"))
+
+
+def test4_first_read_checks(table, trace) -> list:
+    """The first occurrence of each Test 4 figure (the first read) against
+    :func:`goodput.logs.pcie_trace.annotated_read_timing` of the Test 4 trace (``prose``)."""
+    timing = pcie_trace.annotated_read_timing(trace)
+    if timing is None:
+        raise ValueError(f"{trace.path}: the analyzer's names do not show the first read")
+    ns = pcie_trace.SYMBOL_NS
+    payload = next(p.payload_bytes for p in trace.packets if p.name == "CplD" and p.complete)
+    key = {"read to completion time": "to_completion", "completion to next request": "to_next_request",
+           "request to request": "to_next_request_start", "read throughput": "to_next_request_start"}
+    out = []
+    for row in table[(table["test"] == 4) & (table["occurrence"] == 1)].itertuples():
+        cycles = timing[key[row.quantity]]
+        model = cycles * ns if row.unit == "ns" else 1000 * payload / (cycles * ns)
+        out.append(checks.compare(
+            "pcie-reads", table, row.Index, "value", model, f"Test 4: {row.quantity} #1 ({row.unit})",
+            "The conversion lost the first read's symbols; the analyzer's names on those lines place its "
+            f"request at cycle {timing['request_first']} and its completion at cycle "
+            f"{timing['request_last'] + timing['to_completion'] + 1}.",
+            quantity=row.quantity, unit=row.unit, kind="prose"))
+    return out
+
+
+@checks.provider("pcie-reads")
+def test4_first_read_source_checks():
+    """Intel 324611 §4.7: the figures about the first read of the Test 4 trace, whose symbols the conversion
+    lost, from the analyzer's packet names on those lines."""
+    return test4_first_read_checks(data.load("intel-324611-s4-6-s4-7-trace-figures"),
+                                   pcie_trace.parse(published_log(SYMBOL_LOGS[4])))
+

@@ -88,3 +88,11 @@ def test_mutated_traces_parse_or_raise_log_format_error_naming_one_of_their_line
 def test_a_data_symbol_must_be_a_hex_byte():
     with pytest.raises(LogFormatError, match="unknown symbol"):
         pcie_trace.parse_text(GOOD.replace("001:\tD 00 D 0F", "001:\tD 00 D END", 1), "bad.log")
+
+
+def test_the_analyzers_names_on_lost_lines_mark_packet_starts():
+    test4 = pcie_trace.parse(LOGS / "intel-324611-test4-symbols.log")
+    assert test4.annotated_starts == [(57258, "MRd"), (57278, "SKP"), (57302, "Ack"), (57362, "UpdateFC_NP"),
+                                      (57406, "CplD")]
+    assert pcie_trace.parse(EXAMPLE1).annotated_starts == []
+    assert pcie_trace.annotated_read_timing(pcie_trace.parse(EXAMPLE1)) is None

@@ -11,7 +11,9 @@ other's (RX). ``...`` stands for a run of idle cycles. A line with a cycle numbe
 and no symbols is a cycle whose symbols the document's conversion lost
 (``lost_cycles``); a gap in the cycle numbers without ``...`` is a cycle that was
 not printed (``missing_cycles``): it counts in the trace's time but holds no
-symbol. Other lines (titles, page headers, ``#`` headers) are skipped.
+symbol. Other lines (titles, page headers, ``#`` headers) are skipped. Where a lost cycle's line still
+shows the analyzer's name of a packet (``MRd``, ``Cp1D``, ``Ack``...), the packet's start is kept in
+``annotated_starts``.
 
 :func:`parse` turns the symbols into packets per direction — TLPs (``STP`` to
 ``END``), DLLPs (``SDP`` to ``END``) and SKP ordered sets (``COM`` and its
@@ -50,6 +52,10 @@ _SYMBOL = re.compile(r"""
     (?![\w.])""", re.VERBOSE)
 _SYMBOL_LIKE = re.compile(r"(?<![\w.:])[KD]\s+(?P<value>[0-9A-Za-z]{2,4})(?![\w.])")
 _GAP = re.compile(r"^\.\.\.\s*$")
+_ANNOTATED_START = re.compile(r"""
+    ^\s*(?P<name>MWr|MRd|Cp[l1]D|Ack|UpdateFC_(?:P|NP|Cpl)|SKIP)\s*$   # the analyzer's name of a packet
+    """, re.VERBOSE)
+_ANNOTATED_NAMES = {"Cp1D": "CplD", "SKIP": "SKP"}
 
 _DLLP_TYPES = {0x00: "Ack", 0x10: "Nak", 0x20: "PM", 0x30: "Vendor"}
 _FC = {0x4: "InitFC1", 0xC: "InitFC2", 0x8: "UpdateFC", 0x5: "InitFC1", 0xD: "InitFC2", 0x9: "UpdateFC",
@@ -84,6 +90,9 @@ class SymbolTrace:
     packets: list[Packet] = field(default_factory=list)
     lost_cycles: list[int] = field(default_factory=list)     # printed without their symbols
     missing_cycles: list[int] = field(default_factory=list)  # numbers skipped, no "..." before
+    #: (cycle, packet name) where a line whose symbols were lost still shows the analyzer's name of the
+    #: packet that starts there (``Cp1D`` read as ``CplD``, ``SKIP`` as ``SKP``)
+    annotated_starts: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def cycles(self) -> int:
@@ -216,6 +225,9 @@ def parse_text(text: str, path: str = "<text>") -> SymbolTrace:
             trace.lost_cycles.append(cycle)
             for side in sides:
                 side.lost(cycle)
+            named = _ANNOTATED_START.match(rest) if not symbols else None
+            if named:
+                trace.annotated_starts.append((cycle, _ANNOTATED_NAMES.get(named["name"], named["name"])))
         trace.last_cycle = previous = cycle
     if directions is None:
         raise LogFormatError(path, 1, "no 'Cycle TX RX' header line")
@@ -292,3 +304,31 @@ def tally(trace: SymbolTrace) -> dict[tuple[str, str], list[int]]:
 
 
 __all__ += ["tally"]
+
+
+def annotated_read_timing(trace: SymbolTrace) -> dict | None:
+    """:func:`read_timings`' figures for the first read of a trace whose conversion lost the symbols of
+    its request and the start of its completion, from the analyzer's names on those lines
+    (``annotated_starts``): the request starts at its ``MRd`` line and is as long as the trace's whole
+    ``MRd``\\ s; the completion starts at its ``CplD`` line and ends where the first TLP of the other
+    direction from there ends. ``None`` if the trace does not show these."""
+    starts = trace.annotated_starts
+    request = next((c for c, n in starts if n == "MRd"), None)
+    completion = next((c for c, n in starts if n == "CplD" and request is not None and c > request), None)
+    whole = [p for p in trace.packets if p.kind == "TLP" and p.name == "MRd" and p.complete]
+    if request is None or completion is None or not whole:
+        return None
+    request_last = request + whole[0].symbols - 1
+    direction = whole[0].direction
+    tail = next((p for p in trace.packets if p.kind == "TLP" and p.direction != direction
+                 and p.first_cycle >= completion), None)
+    following = next((p for p in whole if p.first_cycle > request), None)
+    if tail is None or following is None:
+        return None
+    return {"request_first": request, "request_last": request_last,
+            "to_completion": completion - request_last - 1,
+            "to_next_request": following.first_cycle - tail.last_cycle - 1,
+            "to_next_request_start": following.first_cycle - request}
+
+
+__all__ += ["annotated_read_timing"]
