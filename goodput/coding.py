@@ -266,6 +266,27 @@ def source_checks():
     return out
 
 
+def intel_full_duplex_checks(table) -> list:
+    """Intel 324611 §3.1's full-duplex figure: the byte rate after the line code, both directions together,
+    for each row of ``table`` (``intel-324611-s3-1``)."""
+    c = CODES["8b10b"]
+    out = []
+    for row in table.itertuples():
+        values = {line_rate: row.transfer_rate_gbaud, lanes: row.lanes, data_bits: c.data_bits,
+                  coded_bits: c.coded_bits}
+        both = 2 * sp.Rational(1000, 8) * bit_rate_expr()
+        out.append(checks.compare(
+            "line-coding", table, row.Index, "full_duplex_mbyte_s",
+            2 * 1000 * byte_rate_gbyte_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), f"gen1 x{row.lanes}",
+            "Both directions of the link together; each carries half of it.", formula=(both, values)))
+    return out
+
+
+@checks.provider("line-coding")
+def intel_full_duplex_source_checks():
+    """Intel 324611 §3.1: the full-duplex byte rate."""
+    return intel_full_duplex_checks(data.load("intel-324611-s3-1"))
+
 @dataclass(frozen=True)
 class CommonLink:
     """A link as its standard defines it: code, symbol rate per lane, lanes."""

@@ -373,13 +373,13 @@ def farthest(values, printed: float) -> float:
 
 
 #: Units of counts: a count is exact, so a printed count one off is not "rounding" (see :func:`exact_count`).
-COUNT_UNITS = ("packets", "cycles", "accesses")
+COUNT_UNITS = ("packets", "cycles", "accesses", "bytes", "dwords")
 
 
 def exact_count(c: checks.SourceCheck) -> checks.SourceCheck:
     """``c`` with a count held exactly: :func:`goodput.checks.verdict` allows one unit of the last printed
-    digit as rounding, which a count of packets or cycles cannot have been, so a count that is off is an
-    erratum."""
+    digit as rounding, which a count (of packets, cycles, accesses, bytes or dwords) printed whole cannot
+    have been, so a count that is off is an erratum."""
     if c.unit in COUNT_UNITS and c.status == "rounding":
         return dataclasses.replace(c, status="erratum")
     return c
@@ -767,3 +767,54 @@ def test4_first_read_source_checks():
     return test4_first_read_checks(data.load("intel-324611-s4-6-s4-7-trace-figures"),
                                    pcie_trace.parse(published_log(SYMBOL_LOGS[4])))
 
+
+
+# --- §3.2: the TLP overhead, its range and the best case --------------------------------------------
+
+def _overhead(header_dwords: int, ecrc_on: int):
+    """A TLP's overhead (bytes) with a header of ``header_dwords`` and ECRC on (1) or off (0), and its
+    expression: ``(value, (expr, values))``."""
+    expr = pcie.framing + pcie.header + pcie.ecrc
+    values = {k: v for k, v in pcie.size_exprs(1, header_dwords, ecrc_on).items() if k in expr.free_symbols}
+    return float(expr.xreplace(values)), (expr, values)
+
+
+def s3_2_overhead_checks(table) -> list:
+    """Intel 324611 §3.2's overhead figures (``intel-324611-s3-2-overhead``) against the packet model: the
+    range (3 dword header without ECRC to 4 dwords with it), the two sums without ECRC, the largest
+    payload and the best case of Table 1's model."""
+    dword = 4
+    least, least_formula = _overhead(3, 0)
+    most, most_formula = _overhead(4, 1)
+    four_dw, four_dw_formula = _overhead(4, 0)
+    largest = max(pcie.SIZES_POW2)
+    tlp = pcie.payload + pcie.framing + pcie.header + pcie.ecrc
+    tlp_values = {**{k: v for k, v in pcie.link_substitution(INTEL_LINK).items() if k in tlp.free_symbols},
+                  pcie.payload: largest}
+    rules = {
+        ("data payload at most", "dwords"): (largest / dword, f"The largest payload, {largest} bytes, in dwords.",
+                                             None),
+        ("TLP overhead at least", "dwords"): (least / dword, "The short header, no ECRC.", None),
+        ("TLP overhead at most", "dwords"): (most / dword, "The long header and ECRC.", None),
+        ("TLP overhead at least", "bytes"): (least, "The short header, no ECRC.", least_formula),
+        ("TLP overhead at most", "bytes"): (most, "The long header and ECRC.", most_formula),
+        ("overhead, 3 dword header, no ECRC", "bytes"): (least, "", least_formula),
+        ("overhead, 4 dword header, no ECRC", "bytes"): (four_dw, "", four_dw_formula),
+        ("TLP bytes, 4096-byte payload", "bytes"): (float(tlp.xreplace(tlp_values)), "", (tlp, tlp_values)),
+        ("best case throughput with TLP overhead", "MB/s"): (
+            1000 * pcie.goodput_gbit_s("write", INTEL_LINK, largest) / 8, "",
+            pcie.goodput_formula("write", INTEL_LINK, largest, scale=sp.Rational(1000, 8))),
+    }
+    out = []
+    for row in table.itertuples():
+        value, note, formula = rules[(row.quantity, row.unit)]
+        out.append(exact_count(checks.compare("pcie-reads", table, row.Index, "value", value,
+                                              f"{row.quantity} ({row.unit})", note, quantity=row.quantity,
+                                              unit=row.unit, formula=formula)))
+    return out
+
+
+@checks.provider("pcie-reads")
+def s3_2_overhead_source_checks():
+    """Intel 324611 §3.2: the TLP overhead, its range and the best case."""
+    return s3_2_overhead_checks(data.load("intel-324611-s3-2-overhead"))

@@ -245,3 +245,29 @@ def test_the_first_read_of_test_4_is_placed_by_the_analyzers_names():
     wrong.attrs["printed"]["value"][i] = "540"
     got = {c.row: c.status for c in pt.test4_first_read_checks(wrong, trace)}
     assert got["Test 4: read to completion time #1 (ns)"] == "erratum"
+
+
+# --- §3.2: the TLP overhead, its range and the best case ---------------------------------------------
+
+def test_every_s3_2_figure_is_checked_and_reproduced():
+    got = {c.row: c for c in CHECKS if c.resource == "intel-324611-s3-2-overhead"}
+    assert len(got) == len(data.load("intel-324611-s3-2-overhead")) == 9
+    assert {c.status for c in got.values()} == {"ok"}
+    # 1 + 2 + 4 + 1 framing bytes with a 12- or 16-byte header, and 4 bytes of ECRC at most
+    assert got["TLP overhead at least (bytes)"].model == 1 + 2 + 12 + 4 + 1
+    assert got["TLP overhead at most (bytes)"].model == 1 + 2 + 16 + 4 + 4 + 1
+    assert got["best case throughput with TLP overhead (MB/s)"].model == pytest.approx(250 * 4096 / 4116)
+
+
+@pytest.mark.parametrize("quantity, unit, text", [
+    ("TLP overhead at most", "dwords", "8"),
+    ("best case throughput with TLP overhead", "MB/s", "248.55"),
+])
+def test_a_wrong_s3_2_figure_is_caught(quantity, unit, text):
+    table = data.load("intel-324611-s3-2-overhead")
+    wrong = table.copy()
+    wrong.attrs = copy.deepcopy(table.attrs)
+    i = next(r.Index for r in table.itertuples() if (r.quantity, r.unit) == (quantity, unit))
+    wrong.attrs["printed"]["value"][i] = text
+    got = {c.row: c.status for c in pt.s3_2_overhead_checks(wrong)}
+    assert got[f"{quantity} ({unit})"] == "erratum"
