@@ -30,8 +30,10 @@ import numpy as np
 import pandas as pd
 import sympy as sp
 
-from . import data, pcie
+from . import checks, coding, data, pcie
+from . import pcie_transactions as pt
 from .fit import Bound, Fit, fit
+from .logs import ahb_trace, dma_demo
 from .params import Parameter
 from .symbols import lambdify, maker
 
@@ -142,3 +144,230 @@ def fit_an3935(kind: str) -> tuple[Fit, dict[int, np.ndarray]]:
     ts, tl = result.values["t_s"], result.values["t_l"]
     curves = {k: latency_bound_gbit_s(kind, link, sizes, ts, tl, k, duplex=True) for k in runs}
     return result, curves
+
+
+# --- source checks: Intel 324611 §2, §5 and §6, the DMA demo and Table 3 ------------------------------
+
+#: The tutorial's DMA transfers at their best: PCIe 1.1 x1, 128-byte payloads and read requests (§3.3, §5.9),
+#: no DLLP and no gap, the ceiling no measured DMA rate may pass.
+INTEL_DMA_LINK = pcie.Link(gen=1, lanes=1, mps=128, mrrs=128, dllp="none")
+#: The physical addresses §5.5 reserves for the DMA buffer (the upper 512 MiB of 1 GiB), and the part of
+#: them /proc/iomem shows as the DMA Demo Buffer (Figure 18).
+INTEL_RESERVED = (0x20000000, 0x3FFFFFFF)
+INTEL_IOMEM_BUFFER = (0x20000000, 0x3F6BFFFF)
+#: Which way the DMA demo's tests move data: Mem->FPGA the DMA controller reads main memory,
+#: FPGA->Mem it writes it.
+DMA_KIND = {"MEM->FPGA": "read", "FPGA->MEM": "write"}
+#: Bytes of each CPU access in the tutorial's CPU tests (32-bit words).
+CPU_ACCESS_BYTES = ahb_trace.BYTES_PER_ACCESS
+
+
+def ram_kib(address_bits: int) -> float:
+    """KiB a RAM with ``address_bits`` byte-address bits holds (an AHB RAM's ``ram_addr_width_g``)."""
+    return 2 ** address_bits / 1024
+
+
+def share_percent(used: float, available: float) -> float:
+    """``used`` as a percentage of ``available``."""
+    return 100 * used / available
+
+
+def seconds_for(nbytes: float, mbyte_s: float) -> float:
+    """Seconds ``nbytes`` bytes take at ``mbyte_s`` (10^6 bytes a second): the duration a rate stands for."""
+    return nbytes / (mbyte_s * 1e6)
+
+
+def dma_ceiling_mbyte_s(kind: str) -> float:
+    """The most a DMA transfer of ``kind`` can move on the tutorial's link (MB/s): 128-byte payloads back
+    to back, no DLLP."""
+    return 1000 * pcie.goodput_gbit_s(kind, INTEL_DMA_LINK, INTEL_DMA_LINK.mps) / 8
+
+
+def cpu_ceiling_mbyte_s(kind: str) -> float:
+    """The most the CPU's 4-byte accesses can move by the tutorial's own model (MB/s): writes back to back
+    (Table 1), reads one at a time with its 500 ns from request to completion (§3.5, Test 15)."""
+    if kind == "write":
+        return 1000 * pcie.goodput_gbit_s("write", pt.INTEL_LINK, CPU_ACCESS_BYTES) / 8
+    return pt.test15_theoretical_mbyte_s(CPU_ACCESS_BYTES)
+
+
+def _dma_formula(kind):
+    return pcie.goodput_formula(kind, INTEL_DMA_LINK, INTEL_DMA_LINK.mps, scale=sp.Rational(1000, 8))
+
+
+def utilization_checks(table) -> list:
+    """The utilization estimator's percentages (``intel-324611-s2-utilization``) against used / available
+    on the same row (``consistency``)."""
+    return [checks.compare("pcie-measured", table, row.Index, "used_percent",
+                           share_percent(row.used, row.available), row.resource,
+                           f"{row.used} of {row.available}.", kind="consistency")
+            for row in table.itertuples()]
+
+
+def dma_demo_checks(demo: dma_demo.DmaDemo) -> list:
+    """The ``dma-demo`` output of §2 against itself and the link: the buffer's size against its addresses,
+    each duration against the buffer and its rate, the time the program measured (TSC) at least the time
+    the DMA controller was busy, and each DMA rate against the link's ceiling."""
+    resource = "logs/published/intel-324611-s2-dma-demo.log"
+    nbytes = dma_demo.buffer_bytes(demo)
+    out = [checks.check("pcie-measured", "Intel 324611", "§2 dma-demo output", "DMA buffer", "buffer size", "MB",
+                        demo.size_mbyte, nbytes / 1e6,
+                        f"Addresses {demo.first_address:#x} to {demo.last_address:#x}, 10^6 bytes a MB.",
+                        resource, kind="consistency")]
+    timed = demo.results[demo.results["seconds"] != ""]
+    for test, rows in timed.groupby("test", sort=False):
+        direction = rows["title"].iloc[0].removeprefix("DMA ").upper()
+        kind = DMA_KIND[direction]
+        by = {("TSC" if "TSC" in r.step else "DMA"): r for r in rows.itertuples()}
+        for who, r in by.items():
+            row = f"Test {test} ({direction}), {'write' if kind == 'read' else 'read'} call, {who}"
+            out.append(checks.check(
+                "pcie-measured", "Intel 324611", "§2 dma-demo output", row, "duration", "s", r.seconds,
+                seconds_for(nbytes, float(r.mbyte_s)), f"The buffer's {nbytes} bytes at {r.mbyte_s} MByte/sec.",
+                resource, kind="consistency"))
+            out.append(checks.check(
+                "pcie-measured", "Intel 324611", "§2 dma-demo output", row, "rate", "MB/s", r.mbyte_s,
+                dma_ceiling_mbyte_s(kind), f"DMA {kind}s of {INTEL_DMA_LINK.mps}-byte payloads back to back, no DLLP: "
+                "the link's most.", resource, _dma_formula(kind), kind="ceiling", relation="<="))
+        if {"TSC", "DMA"} <= set(by):
+            tsc, busy = by["TSC"], by["DMA"]
+            row = f"Test {test} ({direction}), TSC against DMA"
+            out.append(checks.check(
+                "pcie-measured", "Intel 324611", "§2 dma-demo output", row, "duration", "s", tsc.seconds,
+                float(busy.seconds), f"The program's time includes the controller's busy time ({busy.seconds} s) "
+                "and the interrupt after it (§5.2).", resource, kind="consistency", relation=">="))
+            out.append(checks.check(
+                "pcie-measured", "Intel 324611", "§2 dma-demo output", row, "rate", "MB/s", tsc.mbyte_s,
+                float(busy.mbyte_s), f"The same bytes over a time at least the controller's, at its "
+                f"{busy.mbyte_s} MByte/sec at most.", resource, kind="consistency", relation="<="))
+    return out
+
+
+def table3_checks(table, demo: dma_demo.DmaDemo, test3: ahb_trace.AhbTrace, test2: ahb_trace.AhbTrace,
+                  test14, test15, trace_figures) -> list:
+    """Table 3 (``intel-324611-table3``): each rate against its ceiling on the link (``ceiling``), the DMA
+    rows against the dma-demo output they come from, the CPU rows against §4's measurements of 4-byte
+    accesses, within the spread of those measurements (``consistency``)."""
+    out = []
+    busy = {r.title.removeprefix("DMA ").upper(): r for r in demo.results.itertuples() if "FPGA)" in r.step}
+    writes4 = {"Test 3 average": ahb_trace.rate_from(4, float(test3.printed["average elapsed Time"])) / 1e6,
+               "Test 14, 4 bytes": float(test14.loc[test14["sequential_write_bytes"] == 4, "measured_mbyte_s"].iloc[0])}
+    test4 = trace_figures[(trace_figures["test"] == 4) & (trace_figures["quantity"] == "read throughput")]
+    reads4 = {"Test 2": float(test2.printed["average throughput"]) / 1e6,
+              **{f"Test 4 read {r.occurrence}": r.value for r in test4.itertuples()},
+              "Test 15, 4 bytes": float(test15.loc[test15["payload_bytes"] == 4, "measured_mbyte_s"].iloc[0])}
+    for row in table.itertuples():
+        kind = DMA_KIND[row.direction]
+        label = f"{row.initiator} {row.direction}"
+        if row.initiator == "DMA":
+            out.append(checks.compare("pcie-measured", table, row.Index, "throughput_mbyte_s",
+                                      dma_ceiling_mbyte_s(kind), label,
+                                      f"DMA {kind}s of {INTEL_DMA_LINK.mps}-byte payloads back to back, no DLLP.",
+                                      formula=_dma_formula(kind), kind="ceiling", relation="<="))
+            source = busy[row.direction]
+            out.append(checks.compare("pcie-measured", table, row.Index, "throughput_mbyte_s",
+                                      float(source.mbyte_s), label,
+                                      f"The dma-demo's DMA controller measured {source.mbyte_s} MByte/sec (§2).",
+                                      kind="consistency"))
+            continue
+        cpu_kind = "write" if row.direction == "MEM->FPGA" else "read"
+        out.append(checks.compare(
+            "pcie-measured", table, row.Index, "throughput_mbyte_s", cpu_ceiling_mbyte_s(cpu_kind), label,
+            f"{CPU_ACCESS_BYTES}-byte writes back to back (Table 1)." if cpu_kind == "write" else
+            f"{CPU_ACCESS_BYTES}-byte reads one at a time, {pt.INTEL_EXAMPLES[2]['t_c']:g} ns from request to "
+            "completion (the document's theory, Test 15).",
+            kind="ceiling", relation="<="))
+        seen = writes4 if cpu_kind == "write" else reads4
+        name = "Test 3 average" if cpu_kind == "write" else "Test 15, 4 bytes"
+        evidence = ", ".join(f"{k} {v:.4g}" for k, v in seen.items())
+        out.append(checks.compare(
+            "pcie-measured", table, row.Index, "throughput_mbyte_s", seen[name], label,
+            f"Against §4's {name} ({seen[name]:.4g} MB/s).", kind="consistency",
+            spread=checks.Spread(max(seen.values()) - min(seen.values()),
+                                 f"§4's measurements of {CPU_ACCESS_BYTES}-byte CPU {cpu_kind}s differ by as much "
+                                 f"({evidence} MB/s)")))
+    return out
+
+
+def s2_s6_figure_checks(table, demo: dma_demo.DmaDemo, table3, test14, test2: ahb_trace.AhbTrace,
+                        s4_figures) -> list:
+    """The figures of §2, §5.5 and §6 (``intel-324611-s2-s6-figures``), each against what the text derives
+    it from: an address range, a power of two, Table 3, Test 14, the prefetch figures of §4.17, Test 2."""
+    out = []
+    printed = table.attrs["printed"]["value"]
+    stated = {r.quantity: r.value for r in table.itertuples()}
+    t3 = {(r.initiator, r.direction): r.throughput_mbyte_s for r in table3.itertuples()}
+    s4 = {r.quantity: r.value for r in s4_figures.itertuples()}
+    mib = 2 ** 20
+    link = pt.INTEL_LINK
+    rate = link.generation.rate_gtps
+
+    def span(first_last):
+        return first_last[1] - first_last[0] + 1
+
+    rules = {
+        # quantity: (kind, value, note, extra keywords)
+        "AHB RAM size (ram_addr_width_g = 13)": ("prose", ram_kib(13), "2^13 bytes, 1024 bytes a KiB.", {}),
+        "DMA buffer more than": ("consistency", dma_demo.buffer_bytes(demo) / 1e6,
+                                 f"The dma-demo's buffer is {demo.size_mbyte} MByte (§2).", {"relation": "<="}),
+        "reserved RAM": ("prose", span(INTEL_RESERVED) / mib,
+                         "Physical {:#x} to {:#x}.".format(*INTEL_RESERVED), {}),
+        "512 MiB, in bytes": ("prose", span(INTEL_RESERVED), "The reserved range, {:#x} bytes.".format(
+            span(INTEL_RESERVED)), {}),
+        "512 MiB, in MB": ("prose", span(INTEL_RESERVED) / 1e6, "The reserved range, 10^6 bytes a MB.", {}),
+        "DMA Demo Buffer in /proc/iomem": ("prose", span(INTEL_IOMEM_BUFFER) / 1e6,
+                                           "The range {:#x}-{:#x} of Figure 18; 'about' read as to the "
+                                           "nearest MB.".format(*INTEL_IOMEM_BUFFER), {}),
+        "PCIe link capacity": ("calculated", 1000 * coding.byte_rate_gbyte_s(rate, link.lanes, "8b10b"),
+                               "After 8b/10b, one direction (§3.1).", {}),
+        "CPU writes": ("consistency", t3[("CPU", "MEM->FPGA")], "Table 3.", {}),
+        "CPU reads": ("consistency", t3[("CPU", "FPGA->MEM")], "Table 3.", {}),
+        "write combining writes": ("consistency", float(test14["measured_mbyte_s"].max()),
+                                   "The highest measured rate of Test 14.", {}),
+        "prefetching reads": ("consistency", ahb_trace.rate_from(s4["bytes prefetched"], s4["prefetch time"]) / 1e6,
+                              "§4.17's bytes in its time.", {}),
+        "DMA writes": ("consistency", t3[("DMA", "FPGA->MEM")], "Table 3: the controller writes main memory.", {}),
+        "DMA reads": ("consistency", t3[("DMA", "MEM->FPGA")], "Table 3: the controller reads main memory; "
+                      "'in the order of' read as to the nearest 10 MB/s.", {"approximate": 10}),
+        "bytes to set up a DMA transfer": ("prose", 4 * CPU_ACCESS_BYTES,
+                                           "Four registers (source, destination, length, flags) of "
+                                           f"{CPU_ACCESS_BYTES} bytes.", {}),
+        "Test 2 read round trip": ("consistency", float(test2.printed["average elapsed Time"]),
+                                   "Test 2's statistic block; 'in the order of' read as to the nearest 100 ns.",
+                                   {"approximate": 100}),
+        "write latency estimate": ("prose", stated["Test 2 read round trip"] / 2, "Half the round trip it states.",
+                                   {}),
+    }
+    for row in table.itertuples():
+        kind, value, note, extra = rules[row.quantity]
+        label = f"§{row.section}: {row.quantity}" + (", around" if "approximate" in extra else "")
+        formula = None
+        if row.quantity == "PCIe link capacity":
+            c = coding.CODES["8b10b"]
+            formula = (sp.Rational(1000, 8) * coding.bit_rate_expr(),
+                       {coding.line_rate: rate, coding.lanes: link.lanes, coding.data_bits: c.data_bits,
+                        coding.coded_bits: c.coded_bits})
+        out.append(pt.exact_count(checks.compare("pcie-measured", table, row.Index, "value", value, label, note,
+                                                 quantity=row.quantity, unit=row.unit, kind=kind, formula=formula,
+                                                 **extra)))
+    return out
+
+
+def _intel_inputs():
+    demo = dma_demo.parse(pt.published_log("intel-324611-s2-dma-demo.log"))
+    ahb = {t: ahb_trace.parse(pt.published_log(pt.AHB_LOGS[t])) for t in ("Test 2", "Test 3")}
+    return demo, ahb
+
+
+@checks.provider("pcie-measured")
+def intel_dma_source_checks():
+    """Intel 324611 §2, §5.5, §5.9 and §6: the utilization estimator, the dma-demo output, Table 3 and the
+    summary's figures."""
+    demo, ahb = _intel_inputs()
+    table3 = data.load("intel-324611-table3")
+    test14 = data.load("intel-324611-test14")
+    return (utilization_checks(data.load("intel-324611-s2-utilization")) + dma_demo_checks(demo)
+            + table3_checks(table3, demo, ahb["Test 3"], ahb["Test 2"], test14, data.load("intel-324611-test15"),
+                            data.load("intel-324611-s4-6-s4-7-trace-figures"))
+            + s2_s6_figure_checks(data.load("intel-324611-s2-s6-figures"), demo, table3, test14, ahb["Test 2"],
+                                  data.load("intel-324611-s4-figures")))

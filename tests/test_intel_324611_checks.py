@@ -26,3 +26,113 @@ def test_the_full_duplex_figure_is_both_directions_of_250_mbyte_s():
 def test_a_wrong_full_duplex_figure_is_caught():
     got = coding.intel_full_duplex_checks(_edited("intel-324611-s3-1", "full_duplex_mbyte_s", 0, "250"))
     assert [c.status for c in got] == ["erratum"]
+
+
+# --- §2, §5 and §6: the dma-demo output, the utilization estimator, Table 3, the summary ---------------
+
+from goodput import pcie_latency as pl, pcie_transactions as pt  # noqa: E402
+from goodput.errors import LogFormatError  # noqa: E402
+from goodput.logs import ahb_trace, dma_demo  # noqa: E402
+
+DEMO = pt.published_log("intel-324611-s2-dma-demo.log")
+MEASURED = checks.collect("pcie-measured")
+#: The §2/§5/§6 checks that are not ok, by (resource, row, kind), with what shows it.
+NOT_OK = {
+    # Table 3 prints 110 MB/s; the demo's DMA controller measured 110.85 MByte/sec: cut, not rounded
+    ("intel-324611-table3", "DMA FPGA->MEM", "consistency"): "rounding",
+    # Table 3's CPU rows against §4: 4-byte writes measured 30.69 (Test 3) and 32.91 MB/s (Test 14),
+    # 4-byte reads 2.56 to 2.63 MB/s (Tests 2, 4, 15)
+    ("intel-324611-table3", "CPU MEM->FPGA", "consistency"): "spread",
+    ("intel-324611-table3", "CPU FPGA->MEM", "consistency"): "spread",
+    # §6's 'in the order of 50MB/s' (Table 3: 48) and 'in the order of 1500ns' (Test 2: 1520)
+    ("intel-324611-s2-s6-figures", "§6: DMA reads, around", "consistency"): "rounding",
+    ("intel-324611-s2-s6-figures", "§6: Test 2 read round trip, around", "consistency"): "rounding",
+}
+INTEL = [c for c in MEASURED if c.document == "Intel 324611"]
+
+
+def test_every_s2_s5_s6_figure_is_checked_with_its_status():
+    assert {(c.resource, c.row, c.kind): c.status for c in INTEL if c.status != "ok"} == NOT_OK
+    per_resource = {r: sum(c.resource == r for c in INTEL) for r in
+                    ("intel-324611-s2-utilization", "intel-324611-table3", "intel-324611-s2-s6-figures",
+                     "logs/published/intel-324611-s2-dma-demo.log")}
+    # 4 percentages; 2 checks per Table 3 cell; 16 figures; the buffer, 4 durations and 4 rates, 2 x 2 TSC-DMA
+    assert per_resource == {"intel-324611-s2-utilization": 4, "intel-324611-table3": 8,
+                            "intel-324611-s2-s6-figures": 16, "logs/published/intel-324611-s2-dma-demo.log": 13}
+    by_row = {(c.resource, c.row, c.kind): c for c in INTEL}
+    # 128 bytes in 128 + 20 bytes at 250 MB/s; 4 bytes in 4 + 20
+    assert by_row[("intel-324611-table3", "DMA FPGA->MEM", "ceiling")].model == pytest.approx(250 * 128 / 148)
+    assert by_row[("intel-324611-table3", "CPU MEM->FPGA", "ceiling")].model == pytest.approx(250 * 4 / 24)
+    # 0xb7673fff - 0x97fb4000 + 1 bytes
+    assert by_row[("logs/published/intel-324611-s2-dma-demo.log", "DMA buffer", "consistency")].model == 527171584 / 1e6
+
+
+@pytest.mark.parametrize("name, column, index, text, row, kind", [
+    ("intel-324611-s2-utilization", "used_percent", 0, "20", "ALUTs", "consistency"),      # 12803 / 72176
+    ("intel-324611-table3", "throughput_mbyte_s", 1, "250", "DMA FPGA->MEM", "ceiling"),    # above 216.2
+    ("intel-324611-table3", "throughput_mbyte_s", 3, "3.5", "CPU FPGA->MEM", "consistency"),  # §4: 2.56-2.63
+    ("intel-324611-s2-s6-figures", "value", 2, "500", "§5.5: reserved RAM", "prose"),        # 0x20000000 bytes
+    ("intel-324611-s2-s6-figures", "value", 6, "500", "§6: PCIe link capacity", "calculated"),
+])
+def test_a_wrong_s2_s5_s6_figure_is_caught(name, column, index, text, row, kind):
+    demo, ahb = pl._intel_inputs()
+    tables = {n: data.load(n) for n in ("intel-324611-table3", "intel-324611-s2-utilization",
+                                         "intel-324611-s2-s6-figures")}
+    tables[name] = _edited(name, column, index, text)
+    got = (pl.utilization_checks(tables["intel-324611-s2-utilization"])
+           + pl.table3_checks(tables["intel-324611-table3"], demo, ahb["Test 3"], ahb["Test 2"],
+                              data.load("intel-324611-test14"), data.load("intel-324611-test15"),
+                              data.load("intel-324611-s4-6-s4-7-trace-figures"))
+           + pl.s2_s6_figure_checks(tables["intel-324611-s2-s6-figures"], demo, tables["intel-324611-table3"],
+                                    data.load("intel-324611-test14"), ahb["Test 2"],
+                                    data.load("intel-324611-s4-figures")))
+    assert next(c for c in got if c.row == row and c.kind == kind).status == "erratum"
+
+
+def test_a_demo_output_whose_numbers_disagree_is_caught():
+    text = DEMO.read_text().replace("-> 4.76 sec, 110.85", "-> 4.86 sec, 110.85").replace(
+        "-> 10.93 sec, 48.23", "-> 10.93 sec, 248.23")
+    got = {(c.row, c.quantity, c.kind): c.status for c in pl.dma_demo_checks(dma_demo.parse_text(text, "x.log"))}
+    assert got[("Test 2 (FPGA->MEM), read call, DMA", "duration", "consistency")] == "erratum"
+    assert got[("Test 1 (MEM->FPGA), write call, TSC", "rate", "ceiling")] == "erratum"
+    assert got[("Test 1 (MEM->FPGA), TSC against DMA", "rate", "consistency")] == "erratum"
+
+
+def test_the_dma_demo_output_parses_into_its_buffer_and_results():
+    demo = dma_demo.parse(DEMO)
+    assert (demo.first_address, demo.last_address, demo.size_mbyte) == (0x97FB4000, 0xB7673FFF, "527.17")
+    r = demo.results
+    assert list(r["mbyte_s"]) == ["221.74", "31.49", "48.23", "48.24", "221.80", "110.83", "110.85"]
+    assert list(r["seconds"]) == ["", "", "10.93", "10.93", "", "4.76", "4.76"]
+    assert list(r["test"]) == [1, 1, 1, 1, 2, 2, 2]
+
+
+GOOD = DEMO.read_text()
+
+
+@pytest.mark.parametrize("old, new, words, named", [
+    ("size:527.17 MByte", "size:lots MByte", "not a DMA buffer line", "dma buf:"),
+    ("-> 10.93 sec, 48.23 MByte/sec.", "-> 10.93 s, 48.23 MByte/sec.", "not a result line", "-> 10.93 s"),
+    ("Test 2: DMA FPGA->Mem", "Test two: DMA FPGA->Mem", "not a test heading", "Test two"),
+    ("* Calculating CRC of dma_buf", "Calculating CRC of dma_buf", "a result without a step", "-> 31.49"),
+    ("Test 1: DMA Mem->FPGA", "Tests: DMA Mem->FPGA", "a step outside any test", "* Initializing"),
+])
+def test_a_malformed_demo_output_names_its_line(old, new, words, named):
+    text = GOOD.replace(old, new, 1)
+    assert text != GOOD
+    with pytest.raises(LogFormatError, match=words) as info:
+        dma_demo.parse_text(text, "broken.log")
+    assert str(info.value).startswith(f"broken.log:{info.value.line_number}: ")
+    assert text.splitlines()[info.value.line_number - 1].startswith(named)
+
+
+def test_a_demo_output_without_its_buffer_line_or_not_utf_8_is_refused(tmp_path):
+    with pytest.raises(LogFormatError, match="no 'dma buf:' line"):
+        dma_demo.parse_text(GOOD.replace("dma buf:", "buffer:"), "nobuf.log")
+    bad = tmp_path / "bad.log"
+    bad.write_bytes(GOOD.encode().replace(b"TSC frequency", b"TSC \xff frequency"))
+    with pytest.raises(LogFormatError, match="is not UTF-8"):
+        dma_demo.parse(bad)
+    (tmp_path / "empty.log").write_bytes(b"")
+    with pytest.raises(LogFormatError, match="the file is empty"):
+        dma_demo.parse(tmp_path / "empty.log")
