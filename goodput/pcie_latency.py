@@ -210,17 +210,17 @@ def dma_demo_checks(demo: dma_demo.DmaDemo) -> list:
     the DMA controller was busy, and each DMA rate against the link's ceiling."""
     resource = "logs/published/intel-324611-s2-dma-demo.log"
     nbytes = dma_demo.buffer_bytes(demo)
-    out = [checks.check("pcie-measured", "Intel 324611", "§2 dma-demo output", "DMA buffer", "buffer size", "MB",
+    out = [checks.check("pcie-measured", "Intel 324611", "§2 dma-demo output", "dma buf line", "buffer size", "MB",
                         demo.size_mbyte, nbytes / 1e6,
                         f"Addresses {demo.first_address:#x} to {demo.last_address:#x}, 10^6 bytes a MB.",
                         resource, kind="consistency")]
     timed = demo.results[demo.results["seconds"] != ""]
-    for test, rows in timed.groupby("test", sort=False):
+    for _, rows in timed.groupby("test", sort=False):
         direction = rows["title"].iloc[0].removeprefix("DMA ").upper()
         kind = DMA_KIND[direction]
         by = {("TSC" if "TSC" in r.step else "DMA"): r for r in rows.itertuples()}
         for who, r in by.items():
-            row = f"Test {test} ({direction}), {'write' if kind == 'read' else 'read'} call, {who}"
+            row = f"{direction}, {'write' if kind == 'read' else 'read'} call, {who}"
             out.append(checks.check(
                 "pcie-measured", "Intel 324611", "§2 dma-demo output", row, "duration", "s", r.seconds,
                 seconds_for(nbytes, float(r.mbyte_s)), f"The buffer's {nbytes} bytes at {r.mbyte_s} MByte/sec.",
@@ -231,7 +231,7 @@ def dma_demo_checks(demo: dma_demo.DmaDemo) -> list:
                 "the link's most.", resource, _dma_formula(kind), kind="ceiling", relation="<="))
         if {"TSC", "DMA"} <= set(by):
             tsc, busy = by["TSC"], by["DMA"]
-            row = f"Test {test} ({direction}), TSC against DMA"
+            row = f"{direction}, TSC against DMA"
             out.append(checks.check(
                 "pcie-measured", "Intel 324611", "§2 dma-demo output", row, "duration", "s", tsc.seconds,
                 float(busy.seconds), f"The program's time includes the controller's busy time ({busy.seconds} s) "

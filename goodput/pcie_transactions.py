@@ -686,17 +686,17 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures) -> list:
         "second access after the first": (
             "consistency", lambda v, sec: farthest(np.diff(ticks)[::2] * ahb_trace.TICK_NS, v),
             "The delay of the second access of every TLP in the Test 10 log, from its timestamps.", {}),
-        "throughput against Test 3": (
+        "throughput against the 4-byte writes": (
             "consistency", lambda v, sec: average_rate("Test 10") / average_rate("Test 3"),
             "Average throughputs of the Test 10 and Test 3 statistic blocks ({model:.2f} times).", {}),
-        "throughput against Test 4": (
+        "throughput against the 4-byte reads": (
             "consistency",
             lambda v, sec: _mbyte_s(average_rate("Test 11")) / float(test4_reads["value"].mean()),
             "The Test 11 statistic block's average throughput against the mean of the read throughputs §4.7 "
             "reads off the Test 4 trace ({model:.2f} times).", {}),
-        "maximum n with the §4.2 design": (
+        "maximum n with the measurement setup's design": (
             "consistency", lambda v, sec: TRACE_FIFO_ACCESSES, "The §4.2 trace FIFO (data_fifo_size_g).", {}),
-        "maximum n with the §4.9 design": (
+        "maximum n with the worst-case design": (
             "consistency", lambda v, sec: S4_9_TRACE_ACCESSES,
             f"§4.9 says its design records the timestamps of {S4_9_TRACE_ACCESSES} accesses, and §4.2's design "
             f"allows n up to its FIFO's {TRACE_FIFO_ACCESSES}.", {}),

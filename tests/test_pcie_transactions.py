@@ -22,7 +22,7 @@ FIGURE_ERRATA = {
 S4_ERRATA = {
     "§4.4: theoretical write throughput": "rounding",           # 4 / 96 ns = 41.667 MB/s, printed 41.66
     "§4.17: gap between prefetch chunks, around": "rounding",           # 'approx. 1650 ns'; the gaps are 1620-1650 ns
-    "§4.17: maximum n with the §4.9 design": "erratum",         # §4.9: 65536 accesses recorded
+    "§4.17: maximum n with the worst-case design": "erratum",         # §4.9: 65536 accesses recorded
 }
 EXPECTED = {
     ("intel-324611-test15", "4 bytes"): "erratum",
@@ -217,14 +217,14 @@ def test_every_s4_figure_has_one_check_with_its_status():
     got = {c.row: c for c in CHECKS if c.resource == S4}
     assert len(got) == len(data.load(S4)) == 27
     assert {r: c.status for r, c in got.items() if c.status != "ok"} == S4_ERRATA
-    assert got["§4.12: throughput against Test 3"].model == pytest.approx(62068965.52 / 30687830.69)
+    assert got["§4.12: throughput against the 4-byte writes"].model == pytest.approx(62068965.52 / 30687830.69)
     assert got["§4.17: prefetch time"].model == (6618289 - 6617486) * 10
 
 
 @pytest.mark.parametrize("row, text", [
     ("§4.6: cycles per TLP", "32"),                    # prose: the trace's MWr start every 30 cycles
     ("§4.17: bytes prefetched", "256"),                # prose: 80 accesses of 4 bytes
-    ("§4.12: throughput against Test 3", "4"),         # consistency: 62.07 / 30.69 MB/s
+    ("§4.12: throughput against the 4-byte writes", "4"),         # consistency: 62.07 / 30.69 MB/s
     ("§4.4: shortest delay between writes", "120"),    # consistency: Test 1 and Test 3 show 110 ns
     ("§4.7: time per trace line", "6"),                # calculated: 10 bits at 2.5 GT/s
 ])
