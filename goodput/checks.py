@@ -201,18 +201,19 @@ def _within(printed: str, model: float, relation: str) -> bool:
 
 def verdict(printed: str, model: float, relation: str = "=", approximate: float | None = None,
             convention: Convention | None = None, spread: Spread | None = None,
-            otherwise: str = "erratum") -> str:
+            otherwise: str = "erratum", exact: bool = False) -> str:
     """The status (see the module docstring) of a printed value against ``model``, in this order: keeps to
     it (``ok``, or ``rounding`` within a unit of the last digit, or within half of ``approximate``, the unit a
     stated approximation rounds to: 10 for "around 20"); reproduced by the document's ``convention``; off by
-    no more than the ``spread`` of such measurements; else ``otherwise`` (``erratum`` or ``unexplained``)."""
+    no more than the ``spread`` of such measurements; else ``otherwise`` (``erratum`` or ``unexplained``).
+    An ``exact`` value (a count: of packets, cycles, bytes) printed whole has no rounding: one off is off."""
     if relation not in RELATIONS:
         raise ValueError(f"relation {relation!r} is none of {', '.join(RELATIONS)}")
     if otherwise not in ERRATA:
         raise ValueError(f"a value nothing explains is one of {', '.join(ERRATA)}, not {otherwise!r}")
     if relation == "=":
         status = classify(printed, model)
-        if status != "erratum":
+        if status == "ok" or (status == "rounding" and not exact):
             return status
         if approximate is not None and abs(model - float(printed)) <= approximate / 2 + _slack(model):
             return "rounding"
@@ -246,14 +247,15 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
           printed: str, model: float, note: str = "", resource: str = "", formula=None, *,
           kind: str = "calculated", relation: str = "=", approximate: float | None = None,
           convention: Convention | None = None, spread: Spread | None = None,
-          otherwise: str = "erratum") -> SourceCheck:
+          otherwise: str = "erratum", exact: bool = False) -> SourceCheck:
     """A check of one printed number against ``model`` (the general form of :func:`compare`).
 
     ``note`` may name ``{model}``, ``{published}`` and ``{rounded}``. ``formula`` is
     ``(expr, values)``: the model expression the value comes from and its numbers;
     it is printed into the check (and must give ``model``). ``kind`` is one of :data:`KINDS`;
     ``relation`` one of :data:`RELATIONS` (``"<="``: the printed value may be at most ``model``);
-    ``approximate``, ``convention``, ``spread`` and ``otherwise`` decide the status as :func:`verdict` says.
+    ``approximate``, ``convention``, ``spread``, ``otherwise`` and ``exact`` decide the status as
+    :func:`verdict` says.
     A check a convention or a spread explains says so in its note: the rule (and the value it gives), or the
     spread and its evidence, after ``note``; both may name ``{model}``, ``{published}`` and ``{rounded}``.
     """
@@ -263,7 +265,7 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
     what = f"{resource or document} {where} {row}"
     if math.isnan(model):
         raise ValueError(f"model value for {what} is NaN")
-    status = verdict(printed, model, relation, approximate, convention, spread, otherwise)
+    status = verdict(printed, model, relation, approximate, convention, spread, otherwise, exact)
     def fill(text: str) -> str:
         return text.format(model=model, published=printed, rounded=round_like(model, printed))
 
@@ -291,7 +293,7 @@ def compare(chapter: str, table: pd.DataFrame, index, column: str, model: float,
     name ``{model}``, ``{published}`` and ``{rounded}`` (the model's value at the
     printed precision); they are filled in, so a note never types a number.
     ``off_note`` is a note used only when the status is not ``ok``; ``formula`` and ``how`` (``kind``,
-    ``relation``, ``approximate``, ``convention``, ``spread``, ``otherwise``) as for :func:`check`.
+    ``relation``, ``approximate``, ``convention``, ``spread``, ``otherwise``, ``exact``) as for :func:`check`.
     """
     prov = table.attrs["provenance"]
     printed = table.attrs["printed"][column][index]

@@ -372,17 +372,9 @@ def farthest(values, printed: float) -> float:
     return max(values, key=lambda v: abs(v - printed))
 
 
-#: Units of counts: a count is exact, so a printed count one off is not "rounding" (see :func:`exact_count`).
+#: Units of counts: a count is exact, so a printed count one off is not "rounding" (``exact=`` of
+#: :func:`goodput.checks.check`).
 COUNT_UNITS = ("packets", "cycles", "accesses", "bytes", "dwords")
-
-
-def exact_count(c: checks.SourceCheck) -> checks.SourceCheck:
-    """``c`` with a count held exactly: :func:`goodput.checks.verdict` allows one unit of the last printed
-    digit as rounding, which a count (of packets, cycles, accesses, bytes or dwords) printed whole cannot
-    have been, so a count that is off is an erratum."""
-    if c.unit in COUNT_UNITS and c.status == "rounding":
-        return dataclasses.replace(c, status="erratum")
-    return c
 
 
 def _packets(trace, direction: str | None, text_name: str) -> list[int]:
@@ -520,24 +512,24 @@ def example_figure_checks(table, traces: dict) -> list:
     for row in table.itertuples():
         label = f"Example {row.example}{' trace' if row.basis == 'trace' else ''}: {row.quantity} ({row.unit})"
         trace = traces[row.example]
-        how = {"quantity": row.quantity, "unit": row.unit}
+        how = {"quantity": row.quantity, "unit": row.unit, "exact": row.unit in COUNT_UNITS}
         if row.quantity in _DLLP_FIGURES:
             tlp = _DLLP_FIGURES[row.quantity]
-            out.append(exact_count(checks.compare(
+            out.append(checks.compare(
                 "pcie-reads", table, row.Index, "value", _dllps_per(trace, tlp), label,
-                f"DLLPs the other way per {tlp} in the example's trace.", kind="prose", **how)))
+                f"DLLPs the other way per {tlp} in the example's trace.", kind="prose", **how))
             continue
         if row.basis == "calculation":
             found = _calculated_figure(row.example, row.quantity)
             if found is None:
                 raise ValueError(f"no model for the §3.5 figure {row.quantity!r}")
             value, formula = found
-            out.append(exact_count(checks.compare("pcie-reads", table, row.Index, "value", value, label,
-                                                  formula=formula, **how)))
+            out.append(checks.compare("pcie-reads", table, row.Index, "value", value, label,
+                                      formula=formula, **how))
             continue
         value, note = _trace_figure(trace, row.quantity, float(printed[row.Index]), lengths.get(row.example))
-        out.append(exact_count(checks.compare("pcie-reads", table, row.Index, "value", value, label, note,
-                                              kind="prose", **how)))
+        out.append(checks.compare("pcie-reads", table, row.Index, "value", value, label, note,
+                                  kind="prose", **how))
     return out
 
 
@@ -722,9 +714,9 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures) -> list:
         kind, value, note, extra = rules[row.quantity]
         label = (f"§{row.section}: {row.quantity}" + (f" #{row.occurrence}" if row.occurrence > 1 else "")
                  + (", around" if "approximate" in extra else ""))
-        out.append(exact_count(checks.compare(
+        out.append(checks.compare(
             "pcie-reads", table, row.Index, "value", value(float(printed[row.Index]), row.section), label, note,
-            quantity=row.quantity, unit=row.unit, kind=kind, **extra)))
+            quantity=row.quantity, unit=row.unit, kind=kind, exact=row.unit in COUNT_UNITS, **extra))
     return out
 
 
@@ -808,9 +800,9 @@ def s3_2_overhead_checks(table) -> list:
     out = []
     for row in table.itertuples():
         value, note, formula = rules[(row.quantity, row.unit)]
-        out.append(exact_count(checks.compare("pcie-reads", table, row.Index, "value", value,
-                                              f"{row.quantity} ({row.unit})", note, quantity=row.quantity,
-                                              unit=row.unit, formula=formula)))
+        out.append(checks.compare("pcie-reads", table, row.Index, "value", value,
+                                  f"{row.quantity} ({row.unit})", note, quantity=row.quantity,
+                                  unit=row.unit, formula=formula, exact=row.unit in COUNT_UNITS))
     return out
 
 

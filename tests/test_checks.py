@@ -109,6 +109,9 @@ RULE = checks.Convention("counts per 4 TLPs of any kind", 13.4737)
         ("20", 22.15, {}, "erratum"),
         ("20", 22.15, {"approximate": 10}, "rounding"),                 # 'around 20': to the nearest 10
         ("20", 26.0, {"approximate": 10}, "erratum"),
+        ("1", 0.0, {}, "rounding"),
+        ("1", 0.0, {"exact": True}, "erratum"),                          # a count has no rounding
+        ("124", 120.0, {"exact": True}, "erratum"),
         # a ceiling: measured at most the model's value, by up to half a unit of the printed digit
         ("14.09", 14.63, {"relation": "<="}, "ok"),
         ("14.6", 14.58, {"relation": "<="}, "ok"),                       # rounded up to the printed digit

@@ -6,7 +6,7 @@ import pytest
 
 from goodput import hostbench, pages
 from goodput.errors import LogFormatError
-from goodput.logs import ahb_trace, bench, log_lines, ndk_console, pcie_trace, read_log
+from goodput.logs import ahb_trace, bench, dma_demo, log_lines, ndk_console, pcie_trace, read_log
 
 LOGS = Path(__file__).resolve().parent.parent / "data" / "logs"
 
@@ -16,6 +16,7 @@ READERS = {
     "pcie_trace": (pcie_trace.parse, LOGS / "published" / "intel-324611-example1-symbols.log"),
     "bench": (bench.parse, LOGS / "host" / "memcopy.log"),
     "ndk_console": (ndk_console.parse, LOGS / "published" / "spraaq5-testee-console.log"),
+    "dma_demo": (dma_demo.parse, LOGS / "published" / "intel-324611-s2-dma-demo.log"),
 }
 
 

@@ -144,8 +144,12 @@ def test_a_wrong_s3_5_figure_is_caught(row, text):
 
 def test_a_count_one_off_is_not_rounding():
     c = checks.check("pcie-reads", "Intel 324611", "x", "x", "PLPs", "packets", "1", 0.0)
-    assert c.status == "rounding" and pt.exact_count(c).status == "erratum"
-    assert pt.exact_count(checks.check("pcie-reads", "Intel 324611", "x", "x", "t", "ns", "1", 0.0)).status == "rounding"
+    assert c.status == "rounding"
+    assert checks.check("pcie-reads", "Intel 324611", "x", "x", "PLPs", "packets", "1", 0.0, exact=True).status == "erratum"
+    assert checks.check("pcie-reads", "Intel 324611", "x", "x", "PLPs", "packets", "1", 1.0, exact=True).status == "ok"
+    # the PLP of Example 2's read direction, held as a count
+    plp = [c for c in checks.collect("pcie-reads") if c.unit in pt.COUNT_UNITS and c.published == "1"]
+    assert plp and all(c.status in ("ok", "erratum") for c in plp)
 
 
 def test_farthest_holds_every_value_to_the_printed_one():
