@@ -294,7 +294,6 @@ def s2_s6_figure_checks(table, demo: dma_demo.DmaDemo, table3, test14, test2: ah
     """The figures of §2, §5.5 and §6 (``intel-324611-s2-s6-figures``), each against what the text derives
     it from: an address range, a power of two, Table 3, Test 14, the prefetch figures of §4.17, Test 2."""
     out = []
-    printed = table.attrs["printed"]["value"]
     stated = {r.quantity: r.value for r in table.itertuples()}
     t3 = {(r.initiator, r.direction): r.throughput_mbyte_s for r in table3.itertuples()}
     s4 = {r.quantity: r.value for r in s4_figures.itertuples()}

@@ -16,7 +16,6 @@ A byte takes ``8 / B`` ns at bit rate ``B`` (Gbit/s) after the line code.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from functools import lru_cache
 from pathlib import Path

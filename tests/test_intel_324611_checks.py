@@ -6,6 +6,10 @@ import copy
 import pytest
 
 from goodput import checks, coding, data
+from goodput import pcie_latency as pl
+from goodput import pcie_transactions as pt
+from goodput.errors import LogFormatError
+from goodput.logs import dma_demo
 
 
 def _edited(name, column, index, text):
@@ -30,9 +34,6 @@ def test_a_wrong_full_duplex_figure_is_caught():
 
 # --- §2, §5 and §6: the dma-demo output, the utilization estimator, Table 3, the summary ---------------
 
-from goodput import pcie_latency as pl, pcie_transactions as pt  # noqa: E402
-from goodput.errors import LogFormatError  # noqa: E402
-from goodput.logs import ahb_trace, dma_demo  # noqa: E402
 
 DEMO = pt.published_log("intel-324611-s2-dma-demo.log")
 MEASURED = checks.collect("pcie-measured")
