@@ -180,6 +180,7 @@ DBS_BYTES = {0: 128, 1: 128, 2: 128, 3: 64, 4: 128}
 #: The memories as the rows of Tables 23-26 name them, by their names in Table 22.
 TABLE_MEMORIES = {"L2": "C66x L1/L2", "MSMC": "MSMC SRAM", "DDR3": "DDR3"}
 TABLE_RATE_GBAUD, TABLE_LANES = 6.25, 4  # Tables 23-26: 6.25 Gbaud x 4 lanes
+INTRO_RATE_GBAUD, INTRO_LANES = 10, 4  # Sec. 8's introduction: 'most Keystone DSP's' at 10 Gbaud, 4 lanes
 
 
 def edma_bursts(group: str) -> list[int]:
@@ -304,14 +305,30 @@ def aggregate_rate_expr() -> sp.Expr:
 
 
 def prose_checks(t) -> list:
-    """The numbers of Sec. 8.2's text (``t``: ``keystone2-s8-2-hyperlink-prose``): the aggregate line rate
-    each formula starts from, the maximum write throughput the text repeats, the bursts it says each memory
-    answers in (against Table 22) and the overhead and packet size of writes (against Sec. 8.1.2)."""
+    """The numbers of Sec. 8's text (``t``: ``keystone2-s8-hyperlink-prose``): the introduction's 35.5 Gbit/s
+    repeated, the DMA bursts of Sec. 8.1.2 and 8.1.4 (against Sec. 5.3.1's data burst sizes), and in Sec. 8.2
+    the aggregate line rate each formula starts from, the maximum write throughput the text repeats, the
+    bursts it says each memory answers in (against Table 22) and the overhead and packet size of writes
+    (against Sec. 8.1.2)."""
     out = []
     rate = {coding.line_rate: sp.nsimplify(TABLE_RATE_GBAUD), coding.lanes: TABLE_LANES}
     for r in t.itertuples():
         unit = "bytes"
-        if r.item == "aggregate line rate":
+        if r.item == "theoretic throughput (again)":
+            code = coding.CODES["8b9b"]
+            values = {coding.line_rate: INTRO_RATE_GBAUD, coding.lanes: INTRO_LANES,
+                      coding.data_bits: code.data_bits, coding.coded_bits: code.coded_bits}
+            model = coding.bit_rate_gbit_s(INTRO_RATE_GBAUD, INTRO_LANES, "8b9b")
+            how, unit = {"kind": "prose", "formula": (coding.bit_rate_expr(), values)}, "Gbit/s"
+            note = (f"The introduction's {INTRO_RATE_GBAUD:g} Gbaud x {INTRO_LANES} x {code.data_bits}/{code.coded_bits} "
+                    "again: {model:.4f}, cut to "
+                    "{published} where rounding gives {rounded}.")
+        elif r.item in ("smaller DMA write limit", "smaller DBS", "larger DMA write limit", "larger DBS"):
+            model = (min if r.item.startswith("smaller") else max)(DBS_BYTES.values())
+            how = {"kind": "consistency"}
+            note = (f"Sec. 5.3.1: the data burst size is {DBS_BYTES[3]} bytes for EDMA CC3's transfer controllers, "
+                    f"{DBS_BYTES[0]} for all others; the {r.item.split()[0]} is {{model:g}}.")
+        elif r.item == "aggregate line rate":
             model = float(aggregate_rate_expr().xreplace(rate))
             how, unit = {"kind": "prose", "formula": (aggregate_rate_expr(), rate)}, "Gbaud"
             note = f"{TABLE_RATE_GBAUD:g} Gbaud on each of {TABLE_LANES} lanes: {{model:g}} Gbaud before 8b/9b."
@@ -332,7 +349,7 @@ def prose_checks(t) -> list:
             model, how = MAX_PACKET_BYTES, {"kind": "consistency"}
             note = "Sec. 8.1.2 limits a packet's payload to {model:g} bytes."
         else:
-            raise ValueError(f"keystone2-s8-2-hyperlink-prose: no model for {r.item!r}")
+            raise ValueError(f"keystone2-s8-hyperlink-prose: no model for {r.item!r}")
         out.append(checks.compare("hyperlink", t, r.Index, "value", model, r.place, note,
                                   quantity=r.item, unit=unit, **how))
     return out
@@ -342,7 +359,7 @@ def prose_checks(t) -> list:
 def table_checks():
     """Tables 23-26: the maxima against the text's model, the measurements under their ceilings."""
     t = data.load("keystone2-table23-26")
-    return maximum_checks(t) + measured_checks(t) + prose_checks(data.load("keystone2-s8-2-hyperlink-prose"))
+    return maximum_checks(t) + measured_checks(t) + prose_checks(data.load("keystone2-s8-hyperlink-prose"))
 
 
 # --- goodput hyperlink ---------------------------------------------------------------------------
