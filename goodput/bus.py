@@ -49,7 +49,8 @@ __all__ = ["cpu_clock", "ddr3_rate", "ddr3_width", "tc_count", "tc_width", "tc_d
            "port_bandwidth_expr", "ddr3_bandwidth_expr", "endpoint_bandwidth_expr", "Case", "table_cases",
            "limit_exprs", "copy_limit_exprs", "copy_limits", "evaluate", "bound_expr", "limits", "bound_mb_s", "binding", "shared_bridges",
            "array_commands_expr", "transfer_guidance", "port_rows", "edma_ceiling_checks", "read_latency_checks",
-           "BASELINE_COUNTS", "transfer_kib", "prose_checks", "fabric_checks", "measured_checks"]
+           "BASELINE_COUNTS", "transfer_kib", "prose_checks", "fabric_checks", "burst_bytes", "pcie_edma_checks",
+           "measured_checks"]
 
 cpu_clock = symbol("f_CPU", positive=True)  #: CPU (Main PLL) clock, MHz
 ddr3_rate = symbol("r_DDR", positive=True)  #: DDR3 data rate, MT/s
@@ -538,6 +539,34 @@ def prose_checks(prose, t1) -> list:
     return out
 
 
+def burst_bytes(ccs, which: str = "one") -> int:
+    """The data burst size of the transfer controllers of channel controllers ``ccs`` (Sec. 5.3.1):
+    the ``"smallest"``, the ``"largest"``, or the ``"one"`` they share (an error if they differ)."""
+    sizes = {t.dbs_bytes for t in TRANSFER_CONTROLLERS.values() if t.cc in set(ccs)}
+    if not sizes:
+        raise ParameterError("ccs", ccs, "channel controllers 0 to 4")
+    if which == "one" and len(sizes) != 1:
+        raise ValueError(f"channel controllers {sorted(set(ccs))} have bursts of {sorted(sizes)} bytes")
+    return {"smallest": min, "largest": max, "one": min}[which](sizes)
+
+
+def pcie_edma_checks(t) -> list:
+    """The EDMA data burst sizes Sec. 6's PCIe text states (``t``: ``keystone2-s6-edma-prose``) against the
+    transfer controllers' bursts of Sec. 5.3.1 (:func:`burst_bytes`)."""
+    out = []
+    for r in t.itertuples():
+        ccs = [int(n) for n in r.ccs.split()]
+        which = r.item.split()[0] if r.item.split()[0] in ("smallest", "largest") else "one"
+        names = "every EDMA" if len(ccs) == len({tc.cc for tc in TRANSFER_CONTROLLERS.values()}) else \
+            "EDMA" + "/".join(map(str, ccs))
+        out.append(checks.compare(
+            "keystone-memory-edma", t, r.Index, "value", burst_bytes(ccs, which), f"§{r.section}", quantity=r.item,
+            kind="consistency",
+            note=f"Sec. 5.3.1: the {'' if which == 'one' else which + ' '}data burst size of {names}'s transfer "
+                 "controllers is {model:g} bytes."))
+    return out
+
+
 def fabric_checks(t1, prose) -> list:
     """Table 1's EDMA transfer controllers (``t1``) against the data switch fabric Sec. 2.3 puts them on
     (``prose``: ``keystone2-s2-s5-prose``): a TC's bandwidth at most one port of the fabric of its width,
@@ -567,11 +596,13 @@ def fabric_checks(t1, prose) -> list:
 
 @checks.provider("keystone-memory-edma")
 def measured_checks():
-    """Tables 3-4 and 6-15 against their own numbers and the model's bounds, and the numbers of Sec. 2-5's text."""
+    """Tables 3-4 and 6-15 against their own numbers and the model's bounds, the numbers of Sec. 2-5's text,
+    and the EDMA bursts of Sec. 6's."""
     return (edma_ceiling_checks(data.load("keystone2-table6-15"))
             + read_latency_checks(data.load("keystone2-table3")) + read_latency_checks(data.load("keystone2-table4"))
             + prose_checks(data.load("keystone2-s2-s5-prose"), data.load("keystone2-table1"))
-            + fabric_checks(data.load("keystone2-table1"), data.load("keystone2-s2-s5-prose")))
+            + fabric_checks(data.load("keystone2-table1"), data.load("keystone2-s2-s5-prose"))
+            + pcie_edma_checks(data.load("keystone2-s6-edma-prose")))
 
 
 # --- goodput bus ---------------------------------------------------------------------------------

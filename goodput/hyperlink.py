@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import sympy as sp
 
-from . import checks, coding, data
+from . import bus, checks, coding, data
 from .command import Arg, Command, Ranged, report_lines
 from .errors import GoodputError, ParameterError
 from .params import DEFAULT, Parameter
@@ -175,8 +175,8 @@ def source_checks():
 
 
 #: The data burst size (bytes) of each EDMA channel controller's transfer controllers, as the guide's
-#: Sec. 5.3.1 states it: 64 bytes for EDMA CC3, 128 for all others. A write goes out in packets of it.
-DBS_BYTES = {0: 128, 1: 128, 2: 128, 3: 64, 4: 128}
+#: Sec. 5.3.1 states it (:data:`goodput.bus.TRANSFER_CONTROLLERS`). A write goes out in packets of it.
+DBS_BYTES = {t.cc: t.dbs_bytes for t in bus.TRANSFER_CONTROLLERS.values()}
 #: The memories as the rows of Tables 23-26 name them, by their names in Table 22.
 TABLE_MEMORIES = {"L2": "C66x L1/L2", "MSMC": "MSMC SRAM", "DDR3": "DDR3"}
 TABLE_RATE_GBAUD, TABLE_LANES = 6.25, 4  # Tables 23-26: 6.25 Gbaud x 4 lanes

@@ -271,3 +271,25 @@ def test_a_text_width_that_disagrees_with_table_1_is_caught():
     found = bus.prose_checks(_edited(prose, i, "value", "32"), data.load("keystone2-table1"))
     assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [
         ("width of the ARM CorePac's interfaces", "erratum"), ("bus width of the other TCs", "erratum")]
+
+
+def test_the_bursts_sec_6_gives_the_edmas_are_those_of_sec_5_3_1():
+    found = [c for c in CHECKS if c.resource == "keystone2-s6-edma-prose"]
+    assert len(found) == 8 and {c.status for c in found} == {"ok"}
+    assert sorted(c.published for c in found) == ["128"] * 4 + ["64"] * 4
+
+
+def test_a_burst_sec_6_misstates_is_caught():
+    t = data.load("keystone2-s6-edma-prose")
+    i = t.index[t["item"] == "data burst size of EDMA3"][0]  # the first: Figure 10's sentence
+    found = bus.pcie_edma_checks(_edited(t, i, "value", "128"))
+    assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [("data burst size of EDMA3", "erratum")]
+
+
+def test_burst_bytes_of_channel_controllers():
+    assert bus.burst_bytes([3]) == 64 and bus.burst_bytes([0, 4]) == 128
+    assert (bus.burst_bytes(range(5), "smallest"), bus.burst_bytes(range(5), "largest")) == (64, 128)
+    with pytest.raises(ValueError):
+        bus.burst_bytes([2, 3])
+    with pytest.raises(ParameterError):
+        bus.burst_bytes([7])
