@@ -50,7 +50,7 @@ __all__ = ["cpu_clock", "ddr3_rate", "ddr3_width", "tc_count", "tc_width", "tc_d
            "limit_exprs", "copy_limit_exprs", "copy_limits", "evaluate", "bound_expr", "limits", "bound_mb_s", "binding", "shared_bridges",
            "array_commands_expr", "transfer_guidance", "port_rows", "edma_ceiling_checks", "read_latency_checks",
            "BASELINE_COUNTS", "transfer_kib", "prose_checks", "fabric_checks", "burst_bytes", "pcie_edma_checks",
-           "measured_checks"]
+           "MEMORY_ITEMS", "port_rate", "memory_prose_checks", "measured_checks"]
 
 cpu_clock = symbol("f_CPU", positive=True)  #: CPU (Main PLL) clock, MHz
 ddr3_rate = symbol("r_DDR", positive=True)  #: DDR3 data rate, MT/s
@@ -532,6 +532,8 @@ def prose_checks(prose, t1) -> list:
             model, note = narrow.width_bits / 8, "Table 1's EDMA1 to EDMA3 TCs: {model:g} bytes."
         elif r.item.startswith("clock divider of the"):
             continue  # used by fabric_checks: a divider 3 against 2 reads as one unit of rounding
+        elif r.item in MEMORY_ITEMS:
+            continue  # memory_prose_checks: against Table 2
         else:
             raise ValueError(f"keystone2-s2-s5-prose: no model for {r.item!r}")
         out.append(checks.compare("keystone-memory-edma", prose, r.Index, "value", float(model),
@@ -564,6 +566,48 @@ def pcie_edma_checks(t) -> list:
             kind="consistency",
             note=f"Sec. 5.3.1: the {'' if which == 'one' else which + ' '}data burst size of {names}'s transfer "
                  "controllers is {model:g} bytes."))
+    return out
+
+
+#: The items of ``keystone2-s2-s5-prose`` that :func:`memory_prose_checks` holds to Table 2: each the memory
+#: row of Table 2 it speaks of and what of it.
+MEMORY_ITEMS = {
+    "width of the DDR3A interface": ("DDR3A RAM", "width"),
+    "width of the DDR3B interface": ("DDR3B RAM", "width"),
+    "width of the EMIF data bus": ("DDR3A RAM", "width"),
+    "width of the DDR3 bus Table 2 assumes": ("DDR3A RAM", "width"),
+    "DDR3 data rate Table 2 assumes": ("DDR3A RAM", "rate"),
+    "width of an MSMC SRAM bank": ("MSMC RAM", "width"),
+    "MSMC clock": ("MSMC RAM", "clock"),
+    "DDR3 data rate": ("DDR3A RAM", "rate"),
+    "width of the DDR3 bus of the tests": ("DDR3A RAM", "width"),
+    "DDR3 data rate of the tests": ("DDR3A RAM", "rate"),
+}
+
+
+def port_rate(width_bits: int, clock_mhz: float, divider: int, per_clock: int) -> dict[str, float]:
+    """A port of Table 1 or 2 as the text names it: its width (bits), its clock (GHz, the clock over its
+    divider) and its rate (transfers per microsecond: MT/s)."""
+    clock_ = clock_mhz / divider
+    return {"width": width_bits, "clock": clock_ / 1000, "rate": clock_ * per_clock}
+
+
+def memory_prose_checks(prose, t2) -> list:
+    """The widths, clocks and DDR3 rates Sec. 2-5's text states (``prose``: ``keystone2-s2-s5-prose``, the
+    items of :data:`MEMORY_ITEMS`) against the rows of Table 2 (``t2``) they speak of (:func:`port_rate`)."""
+    rows = {r.memory: r for r in t2.itertuples()}
+    out = []
+    for r in prose.itertuples():
+        if r.item not in MEMORY_ITEMS:
+            continue
+        memory, what = MEMORY_ITEMS[r.item]
+        m = rows[memory]
+        model = port_rate(m.width_bits, m.clock_mhz, m.clock_divider, m.transfers_per_clock)[what]
+        formula = {"width": "", "clock": f" ({m.clock_as_printed})",
+                   "rate": f" ({m.clock_as_printed}: {m.transfers_per_clock} transfers a clock)"}[what]
+        out.append(checks.compare(
+            "keystone-memory-edma", prose, r.Index, "value", model, f"§{r.section}", quantity=r.item, unit=r.unit,
+            kind="consistency", note=f"Table 2's {memory}{formula}: {{model:g}} {r.unit}."))
     return out
 
 
@@ -602,7 +646,8 @@ def measured_checks():
             + read_latency_checks(data.load("keystone2-table3")) + read_latency_checks(data.load("keystone2-table4"))
             + prose_checks(data.load("keystone2-s2-s5-prose"), data.load("keystone2-table1"))
             + fabric_checks(data.load("keystone2-table1"), data.load("keystone2-s2-s5-prose"))
-            + pcie_edma_checks(data.load("keystone2-s6-edma-prose")))
+            + pcie_edma_checks(data.load("keystone2-s6-edma-prose"))
+            + memory_prose_checks(data.load("keystone2-s2-s5-prose"), data.load("keystone2-table2")))
 
 
 # --- goodput bus ---------------------------------------------------------------------------------

@@ -202,7 +202,8 @@ def table_packet_bytes(transfer_: str, memory_as_printed: str, group: str, large
     return min(read_response_bytes(TABLE_MEMORIES[memory_as_printed.split()[-1]]), burst)
 
 
-def per_packet_gbit_s(line_rate_gbaud: float, lanes: int, packet_bytes: int, control_bytes: int = CONTROL_BYTES) -> float:
+def per_packet_gbit_s(line_rate_gbaud: float, lanes: int, packet_bytes: int,
+                      control_bytes: int = CONTROL_BYTES) -> float:
     """Goodput (Gbit/s) of back-to-back packets of ``packet_bytes`` with ``control_bytes`` each: the text's
     formula, :func:`goodput_expr` with ``S = P``."""
     return _numeric()(line_rate_gbaud, lanes, packet_bytes, packet_bytes, control_bytes)
@@ -320,8 +321,8 @@ def prose_checks(t) -> list:
                       coding.data_bits: code.data_bits, coding.coded_bits: code.coded_bits}
             model = coding.bit_rate_gbit_s(INTRO_RATE_GBAUD, INTRO_LANES, "8b9b")
             how, unit = {"kind": "prose", "formula": (coding.bit_rate_expr(), values)}, "Gbit/s"
-            note = (f"The introduction's {INTRO_RATE_GBAUD:g} Gbaud x {INTRO_LANES} x {code.data_bits}/{code.coded_bits} "
-                    "again: {model:.4f}, cut to "
+            note = (f"The introduction's {INTRO_RATE_GBAUD:g} Gbaud x {INTRO_LANES} x "
+                    f"{code.data_bits}/{code.coded_bits} again: " "{model:.4f}, cut to "
                     "{published} where rounding gives {rounded}.")
         elif r.item in ("smaller DMA write limit", "smaller DBS", "larger DMA write limit", "larger DBS"):
             model = (min if r.item.startswith("smaller") else max)(DBS_BYTES.values())

@@ -56,7 +56,8 @@ __all__ = ["payload", "id_bits", "control_symbols", "address_bits", "MAX_PAYLOAD
            "goodput_form", "header_bytes_expr", "crc_bytes_expr", "packet_bytes_expr", "link_packet_bytes_expr",
            "wire_bytes_expr", "overhead_bytes_expr", "stream_rate_expr", "goodput_expr", "transfer", "acks",
            "transfer_goodput_expr", "transfer_wire_expr", "predict_mbit_s", "TABLE_KINDS", "ceiling_mbit_s",
-           "ceiling_formula", "least_line_rate_gbaud", "measured_ceiling_checks", "phy_rate_checks", "logical_header", "overhead_bytes", "packet_bytes",
+           "ceiling_formula", "least_line_rate_gbaud", "measured_ceiling_checks", "phy_rate_checks",
+           "logical_header", "overhead_bytes", "packet_bytes",
            "wire_bytes", "goodput_gbit_s", "evaluate", "measured", "SeriesFit", "fit_series", "fits",
            "hockney_fit"]
 
@@ -730,8 +731,9 @@ def phy_rate_checks(places, t) -> list:
             values = {coding.line_rate: sp.nsimplify(p.phy_gbaud), coding.lanes: 1,
                       coding.data_bits: code.data_bits, coding.coded_bits: code.coded_bits}
             out.append(checks.compare(
-                "srio", places, p.Index, "srio_gbit_s", coding.bit_rate_gbit_s(p.phy_gbaud, 1, baud_class(p.phy_gbaud).code),
-                p.place, kind="prose", formula=(coding.bit_rate_expr(), values),
+                "srio", places, p.Index, "srio_gbit_s",
+                coding.bit_rate_gbit_s(p.phy_gbaud, 1, baud_class(p.phy_gbaud).code), p.place, kind="prose",
+                formula=(coding.bit_rate_expr(), values),
                 note=f"The PHY rate after {code.name}."))
     return out
 

@@ -247,7 +247,8 @@ def test_a_burst_read_slower_than_its_single_read_is_caught():
 
 
 def test_the_text_of_sections_2_to_5_against_table_1():
-    found = {c.quantity: c for c in CHECKS if c.resource == "keystone2-s2-s5-prose"}
+    found = {c.quantity: c for c in CHECKS
+             if c.resource == "keystone2-s2-s5-prose" and c.quantity not in bus.MEMORY_ITEMS}
     assert {q: c.status for q, c in found.items()} == {
         "width of the ARM CorePac's interfaces": "erratum", "width of the wide data switch fabric": "ok",
         "width of the narrow data switch fabric": "ok", "size of the baseline transfers": "ok",
@@ -293,3 +294,18 @@ def test_burst_bytes_of_channel_controllers():
         bus.burst_bytes([2, 3])
     with pytest.raises(ParameterError):
         bus.burst_bytes([7])
+
+
+def test_the_widths_clocks_and_ddr3_rates_of_the_text_are_table_2s():
+    found = [c for c in CHECKS if c.resource == "keystone2-s2-s5-prose" and c.quantity in bus.MEMORY_ITEMS]
+    assert len(found) == 12 and {c.status for c in found} == {"ok"}
+    rates = [c for c in found if c.unit == "MT/s"]
+    assert len(rates) == 4 and {c.model for c in rates} == {800 * 2}  # 800M x 2, Table 2's DDR3 rows
+    assert {c.model for c in found if c.unit == "GHz"} == {1.2}  # MSMC RAM at 1200M
+
+
+def test_a_ddr3_rate_the_text_misstates_is_caught():
+    prose = data.load("keystone2-s2-s5-prose")
+    i = prose.index[prose["item"] == "DDR3 data rate of the tests"][0]
+    found = bus.memory_prose_checks(_edited(prose, i, "value", "1333"), data.load("keystone2-table2"))
+    assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [("DDR3 data rate of the tests", "erratum")]
