@@ -1,3 +1,5 @@
+from dataclasses import replace
+
 from goodput import checks, data, pages
 
 
@@ -22,10 +24,22 @@ def test_errata_page_says_so_when_there_is_none(monkeypatch):
     assert len(pages.errata_table()) == 0
 
 
-def test_rounding_section_lists_the_truncated_hyperlink_figure():
-    table = pages.errata_table("rounding").frame
-    row = table[table["where"].str.startswith("§8 HyperLink Throughput")].iloc[0]
-    assert (row["printed"], row["correct"]) == ("35.5", "35.6")  # 4 x 10 x 8/9 = 35.56
+def test_the_errata_page_lists_only_errata_and_the_unexplained_and_counts_the_rest():
+    every = checks.collect()
+    listed = [c for status in checks.ERRATA for t in [pages.errata_table(status)]
+              for c in every if c.status == status and f"#{checks.anchor(c)}\"" in t._repr_html_()]
+    assert len(listed) == sum(c.status in checks.ERRATA for c in every)
+    rounding = sum(c.status == "rounding" for c in every)
+    assert f"{rounding} are off by up to one unit in their last digit" in pages.elsewhere_summary()
+
+
+def test_the_count_of_the_rest_names_only_the_statuses_there_are(monkeypatch):
+    only = [c for c in checks.collect() if c.status in ("ok", "rounding")][:3]
+    monkeypatch.setattr(checks, "collect", lambda chapter=None: [replace(only[0], status="spread")] + only)
+    text = pages.elsewhere_summary()
+    assert "1 differ from other measurements" in text and "convention" not in text
+    monkeypatch.setattr(checks, "collect", lambda chapter=None: [c for c in only if c.status == "ok"])
+    assert pages.elsewhere_summary() == "Every other published number is reproduced as printed."
 
 
 def test_sources_page_gives_every_document_a_heading_with_its_citation_and_its_tables():
