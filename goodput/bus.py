@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+import pandas as pd
 import sympy as sp
 
 from . import checks, data
@@ -47,7 +48,9 @@ __all__ = ["cpu_clock", "ddr3_rate", "ddr3_width", "tc_count", "tc_width", "tc_d
            "divider", "transfers", "PARAMETERS", "TC", "TRANSFER_CONTROLLERS", "ENDPOINTS", "FIFO_BYTES",
            "port_bandwidth_expr", "ddr3_bandwidth_expr", "endpoint_bandwidth_expr", "Case", "table_cases",
            "limit_exprs", "copy_limit_exprs", "copy_limits", "evaluate", "bound_expr", "limits", "bound_mb_s", "binding", "shared_bridges",
-           "array_commands_expr", "transfer_guidance", "port_rows"]
+           "array_commands_expr", "transfer_guidance", "port_rows", "edma_ceiling_checks", "read_latency_checks",
+           "BASELINE_COUNTS", "transfer_kib", "prose_checks", "fabric_checks", "burst_bytes", "pcie_edma_checks",
+           "MEMORY_ITEMS", "port_rate", "memory_prose_checks", "measured_checks"]
 
 cpu_clock = symbol("f_CPU", positive=True)  #: CPU (Main PLL) clock, MHz
 ddr3_rate = symbol("r_DDR", positive=True)  #: DDR3 data rate, MT/s
@@ -444,6 +447,207 @@ def source_checks():
             100 * row.measured_mb_s / row.theoretical_mb_s, case.label,
             off_note=f"{row.measured_mb_s} / {row.theoretical_mb_s} is {{model:.1f}}%, not {{published}}%."))
     return out
+
+
+def edma_ceiling_checks(t) -> list:
+    """Tables 6-15's measurements (``t``: ``keystone2-table6-15``): each at most the model's bound for its
+    transfer controllers and endpoints (``ceiling``) and at most the table's own theoretical maximum on its
+    row (``consistency``)."""
+    out = []
+    for case, row in zip(table_cases(), t.itertuples()):
+        binds = " and ".join(binding(case))
+        out.append(checks.compare(
+            "keystone-memory-edma", t, row.Index, "measured_mb_s", bound_mb_s(case), case.label, kind="ceiling",
+            relation="<=", formula=(bound_expr(case), _values(1200, 1600, 64)),
+            note=f"At most the bound of the {binds}, {{model:g}} MB/s.",
+            off_note=f"More than the bound of the {binds}, {{model:g}} MB/s: more than the copy can move."))
+        out.append(checks.compare(
+            "keystone-memory-edma", t, row.Index, "measured_mb_s", row.theoretical_mb_s, case.label,
+            kind="consistency", relation="<=", note="At most the row's theoretical maximum, {model:g} MB/s.",
+            off_note="More than the row's own theoretical maximum, {model:g} MB/s."))
+    return out
+
+
+def read_latency_checks(t) -> list:
+    """Tables 3 and 4 (``t``: ``keystone2-table3`` or ``keystone2-table4``, stored long): a burst read's
+    stalls per read at most a single read's from the same source, for each device family, since the burst
+    overlaps its misses (one a cycle, prefetch on) and a single read waits out the whole latency."""
+    value = "stalls" if "stalls" in t.columns else "cycles"
+    table = t.attrs["provenance"]["table"]
+    out = []
+    for (source, generation), g in t.groupby(["source", "generation"], sort=False):
+        by_access = {r.access: r for r in g.itertuples()}
+        single, burst = by_access.get("single read"), by_access.get("burst read")
+        if single is None or burst is None or pd.isna(getattr(single, value)) or pd.isna(getattr(burst, value)):
+            continue  # N/A: KeyStone I has no DDR3B
+        out.append(checks.compare(
+            "keystone-memory-edma", t, burst.Index, value, getattr(single, value), f"{table}: {source}, {generation}",
+            kind="consistency", relation="<=", note="At most the single read's {model:g}.",
+            off_note="More than the single read's {model:g}: a burst read waits longer per read than one alone."))
+    return out
+
+
+#: Sec. 5.1 programs the baseline transfers as ACNT = 1024, BCNT = 128, CCNT = 1.
+BASELINE_COUNTS = {"ACNT": 1024, "BCNT": 128, "CCNT": 1}
+
+
+def transfer_kib(counts: dict) -> float:
+    """The size (KB of 1024 bytes) of an EDMA transfer of ``ACNT x BCNT x CCNT`` bytes."""
+    return counts["ACNT"] * counts["BCNT"] * counts["CCNT"] / 1024
+
+
+def _port(t1, master: str, devices: str = "all"):
+    """Table 1's row of ``master`` (for ``devices``)."""
+    rows = t1[(t1["master"] == master) & (t1["devices"] == devices)]
+    if len(rows) != 1:
+        raise ValueError(f"keystone2-table1: no single row for {master!r} ({devices})")
+    return rows.iloc[0]
+
+
+def prose_checks(prose, t1) -> list:
+    """The numbers of Sec. 2-5's text (``prose``: ``keystone2-s2-s5-prose``) against Table 1 (``t1``) and
+    Sec. 5.1's counts: the interface and fabric widths and clocks, the baseline size, the TC bus widths."""
+    edma0 = _port(t1, "EDMA0(Single TC)", "all but 66AK2E and AM5K2E")
+    narrow = _port(t1, "EDMA1(Single TC)")
+    arm = _port(t1, "ARM A15 Core")
+    out = []
+    for r in prose.itertuples():
+        how: dict = {"kind": "consistency"}
+        if r.item == "width of the ARM CorePac's interfaces":
+            model = arm.width_bits
+            note = ("Table 1 computes the ARM A15 core's bandwidth from {model:g} bits at 1200M/2, the width "
+                    "and clock Sec. 2.1 gives the C66x CorePac's IDMA; the text gives the ARM CorePac's "
+                    "interfaces {published} bits: one of the two is wrong.")
+        elif r.item == "width of the wide data switch fabric":
+            model, note = edma0.width_bits, "Table 1's EDMA0 and EDMA4 TCs are {model:g} bits wide."
+        elif r.item == "width of the narrow data switch fabric":
+            model, note = narrow.width_bits, "Table 1's EDMA1, EDMA2 and EDMA3 TCs are {model:g} bits wide."
+        elif r.item == "size of the baseline transfers":
+            model, how = transfer_kib(BASELINE_COUNTS), {"kind": "prose"}
+            note = ("Sec. 5.1's ACNT x BCNT x CCNT = " + " x ".join(map(str, BASELINE_COUNTS.values()))
+                    + " bytes, {model:g} KB of 1024 bytes.")
+        elif r.item == "bus width of EDMACC0 and EDMACC4 TCs":
+            model, note = edma0.width_bits / 8, "Table 1's EDMA0 and EDMA4 TCs: {model:g} bytes."
+        elif r.item == "bus width of the other TCs":
+            model, note = narrow.width_bits / 8, "Table 1's EDMA1 to EDMA3 TCs: {model:g} bytes."
+        elif r.item.startswith("clock divider of the"):
+            continue  # used by fabric_checks: a divider 3 against 2 reads as one unit of rounding
+        elif r.item in MEMORY_ITEMS:
+            continue  # memory_prose_checks: against Table 2
+        else:
+            raise ValueError(f"keystone2-s2-s5-prose: no model for {r.item!r}")
+        out.append(checks.compare("keystone-memory-edma", prose, r.Index, "value", float(model),
+                                  f"§{r.section.split()[0]}", note, quantity=r.item, unit=r.unit, **how))
+    return out
+
+
+def burst_bytes(ccs, which: str = "one") -> int:
+    """The data burst size of the transfer controllers of channel controllers ``ccs`` (Sec. 5.3.1):
+    the ``"smallest"``, the ``"largest"``, or the ``"one"`` they share (an error if they differ)."""
+    sizes = {t.dbs_bytes for t in TRANSFER_CONTROLLERS.values() if t.cc in set(ccs)}
+    if not sizes:
+        raise ParameterError("ccs", ccs, "channel controllers 0 to 4")
+    if which == "one" and len(sizes) != 1:
+        raise ValueError(f"channel controllers {sorted(set(ccs))} have bursts of {sorted(sizes)} bytes")
+    return {"smallest": min, "largest": max, "one": min}[which](sizes)
+
+
+def pcie_edma_checks(t) -> list:
+    """The EDMA data burst sizes Sec. 6's PCIe text states (``t``: ``keystone2-s6-edma-prose``) against the
+    transfer controllers' bursts of Sec. 5.3.1 (:func:`burst_bytes`)."""
+    out = []
+    for r in t.itertuples():
+        ccs = [int(n) for n in r.ccs.split()]
+        which = r.item.split()[0] if r.item.split()[0] in ("smallest", "largest") else "one"
+        names = "every EDMA" if len(ccs) == len({tc.cc for tc in TRANSFER_CONTROLLERS.values()}) else \
+            "EDMA" + "/".join(map(str, ccs))
+        out.append(checks.compare(
+            "keystone-memory-edma", t, r.Index, "value", burst_bytes(ccs, which), f"§{r.section}", quantity=r.item,
+            kind="consistency",
+            note=f"Sec. 5.3.1: the {'' if which == 'one' else which + ' '}data burst size of {names}'s transfer "
+                 "controllers is {model:g} bytes."))
+    return out
+
+
+#: The items of ``keystone2-s2-s5-prose`` that :func:`memory_prose_checks` holds to Table 2: each the memory
+#: row of Table 2 it speaks of and what of it.
+MEMORY_ITEMS = {
+    "width of the DDR3A interface": ("DDR3A RAM", "width"),
+    "width of the DDR3B interface": ("DDR3B RAM", "width"),
+    "width of the EMIF data bus": ("DDR3A RAM", "width"),
+    "width of the DDR3 bus Table 2 assumes": ("DDR3A RAM", "width"),
+    "DDR3 data rate Table 2 assumes": ("DDR3A RAM", "rate"),
+    "width of an MSMC SRAM bank": ("MSMC RAM", "width"),
+    "MSMC clock": ("MSMC RAM", "clock"),
+    "DDR3 data rate": ("DDR3A RAM", "rate"),
+    "width of the DDR3 bus of the tests": ("DDR3A RAM", "width"),
+    "DDR3 data rate of the tests": ("DDR3A RAM", "rate"),
+}
+
+
+def port_rate(width_bits: int, clock_mhz: float, divider: int, per_clock: int) -> dict[str, float]:
+    """A port of Table 1 or 2 as the text names it: its width (bits), its clock (GHz, the clock over its
+    divider) and its rate (transfers per microsecond: MT/s)."""
+    clock_ = clock_mhz / divider
+    return {"width": width_bits, "clock": clock_ / 1000, "rate": clock_ * per_clock}
+
+
+def memory_prose_checks(prose, t2) -> list:
+    """The widths, clocks and DDR3 rates Sec. 2-5's text states (``prose``: ``keystone2-s2-s5-prose``, the
+    items of :data:`MEMORY_ITEMS`) against the rows of Table 2 (``t2``) they speak of (:func:`port_rate`)."""
+    rows = {r.memory: r for r in t2.itertuples()}
+    out = []
+    for r in prose.itertuples():
+        if r.item not in MEMORY_ITEMS:
+            continue
+        memory, what = MEMORY_ITEMS[r.item]
+        m = rows[memory]
+        model = port_rate(m.width_bits, m.clock_mhz, m.clock_divider, m.transfers_per_clock)[what]
+        formula = {"width": "", "clock": f" ({m.clock_as_printed})",
+                   "rate": f" ({m.clock_as_printed}: {m.transfers_per_clock} transfers a clock)"}[what]
+        out.append(checks.compare(
+            "keystone-memory-edma", prose, r.Index, "value", model, f"§{r.section}", quantity=r.item, unit=r.unit,
+            kind="consistency", note=f"Table 2's {memory}{formula}: {{model:g}} {r.unit}."))
+    return out
+
+
+def fabric_checks(t1, prose) -> list:
+    """Table 1's EDMA transfer controllers (``t1``) against the data switch fabric Sec. 2.3 puts them on
+    (``prose``: ``keystone2-s2-s5-prose``): a TC's bandwidth at most one port of the fabric of its width,
+    at the fabric's clock (1200 MHz over its divider)."""
+    stated = {r.item: r.value for r in prose.itertuples()}
+    fabrics = {int(stated[f"width of the {k} data switch fabric"]): (k, int(stated[f"clock divider of the {k} data "
+                                                                                   "switch fabric"]))
+               for k in ("wide", "narrow")}
+    out = []
+    for t, row, port, label, _, values in port_rows():
+        if t.attrs["provenance"]["resource"] != t1.attrs["provenance"]["resource"]:
+            continue  # Table 2's rows: memories
+        if not port.startswith("EDMA") or row.width_bits not in fabrics:
+            continue
+        kind, d = fabrics[row.width_bits]
+        fabric = {width: row.width_bits, clock: row.clock_mhz, divider: d, transfers: 1}
+        model = float(port_bandwidth_expr().subs(fabric))
+        out.append(checks.compare(
+            "keystone-memory-edma", t1, row.Index, "max_bandwidth_mb_s", model, label, kind="consistency",
+            relation="<=", formula=(port_bandwidth_expr(), fabric),
+            note=f"At most one port of Sec. 2.3's {kind} fabric, {row.width_bits} bits at DSP/{d}: {{model:g}} MB/s.",
+            off_note=f"Sec. 2.3 puts the {row.width_bits}-bit TCs on the {kind} data switch fabric at DSP/{d}, "
+                     "whose port carries {model:g} MB/s at 1200 MHz; the table's {published} needs the TC at "
+                     f"1200M/{row.clock_divider}, as its formula has it: the text and the table disagree."))
+    return out
+
+
+@checks.provider("keystone-memory-edma")
+def measured_checks():
+    """Tables 3-4 and 6-15 against their own numbers and the model's bounds, the numbers of Sec. 2-5's text,
+    and the EDMA bursts of Sec. 6's."""
+    return (edma_ceiling_checks(data.load("keystone2-table6-15"))
+            + read_latency_checks(data.load("keystone2-table3")) + read_latency_checks(data.load("keystone2-table4"))
+            + prose_checks(data.load("keystone2-s2-s5-prose"), data.load("keystone2-table1"))
+            + fabric_checks(data.load("keystone2-table1"), data.load("keystone2-s2-s5-prose"))
+            + pcie_edma_checks(data.load("keystone2-s6-edma-prose"))
+            + memory_prose_checks(data.load("keystone2-s2-s5-prose"), data.load("keystone2-table2")))
 
 
 # --- goodput bus ---------------------------------------------------------------------------------

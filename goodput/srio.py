@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+import pandas as pd
 import sympy as sp
 
 from . import checks, coding, data, pieces
@@ -54,7 +55,9 @@ __all__ = ["payload", "id_bits", "control_symbols", "address_bits", "MAX_PAYLOAD
            "address_field_bytes_expr", "logical_header_expr", "fields", "crc_form", "packet_form", "wire_form",
            "goodput_form", "header_bytes_expr", "crc_bytes_expr", "packet_bytes_expr", "link_packet_bytes_expr",
            "wire_bytes_expr", "overhead_bytes_expr", "stream_rate_expr", "goodput_expr", "transfer", "acks",
-           "transfer_goodput_expr", "transfer_wire_expr", "predict_mbit_s", "logical_header", "overhead_bytes", "packet_bytes",
+           "transfer_goodput_expr", "transfer_wire_expr", "predict_mbit_s", "TABLE_KINDS", "ceiling_mbit_s",
+           "ceiling_formula", "least_line_rate_gbaud", "measured_ceiling_checks", "phy_rate_checks",
+           "logical_header", "overhead_bytes", "packet_bytes",
            "wire_bytes", "goodput_gbit_s", "evaluate", "measured", "SeriesFit", "fit_series", "fits",
            "hockney_fit"]
 
@@ -650,6 +653,101 @@ def _swrite_checks() -> list:
         out.append(checks.compare("srio", t, row.Index, "overhead_bytes", header_and_crc(8),
                                   f"{row.transaction}, {p}-byte payload, 8-bit device IDs", note=note))
     return out
+
+
+#: The transaction of Tables 16-21 as :data:`KINDS` names it.
+TABLE_KINDS = {"NWRITE": "nwrite", "NREAD": "nread", "Type 11": "type11"}
+
+
+def ceiling_mbit_s(transaction: str, line_rate_gbaud: float, lanes: int, size_bytes: int) -> float:
+    """The most the packet model carries (Mbit/s) of back-to-back ``transaction``s (as Tables 16-21 name
+    them) of ``size_bytes`` on ``lanes`` at ``line_rate_gbaud``: 16-bit device IDs, 34-bit addresses, one
+    control symbol a packet, nothing between packets."""
+    return 1000 * goodput_gbit_s(TABLE_KINDS[transaction], line_rate_gbaud, lanes, size_bytes)
+
+
+def ceiling_formula(transaction: str, line_rate_gbaud: float, lanes: int, size_bytes: int) -> tuple:
+    """``(expr, values)`` of :func:`ceiling_mbit_s`: :func:`transfer_goodput_expr` in Mbit/s, with the
+    values of the rate's Baud Rate Class put in."""
+    k, c = KINDS[TABLE_KINDS[transaction]], baud_class(line_rate_gbaud)
+    expr = 1000 * (stream_rate_expr() * transfer / transfer_wire_expr()).subs(class_values(c.number))
+    values = {coding.line_rate: sp.nsimplify(line_rate_gbaud), coding.lanes: int(lanes), transfer: int(size_bytes),
+              id_bits: PARAMETERS["id_bits"].default, control_symbols: PARAMETERS["control_symbols"].default,
+              address_bits: PARAMETERS["address_bits"].default, fixed_logical: k.fixed_logical_bytes,
+              addressed: int(k.addressed), acks: k.acks_in_data_direction}
+    return expr, values
+
+
+def least_line_rate_gbaud(transaction: str, lanes: int, size_bytes: int, mbit_s: float,
+                          line_rate_gbaud: float) -> float:
+    """The lowest line rate of ``line_rate_gbaud``'s Baud Rate Class at which the packet model carries
+    ``mbit_s`` of ``transaction``s of ``size_bytes`` on ``lanes``: the goodput is proportional to the
+    rate within a class."""
+    return line_rate_gbaud * mbit_s / ceiling_mbit_s(transaction, line_rate_gbaud, lanes, size_bytes)
+
+
+def _table_row(r) -> str:
+    return f"Table {r.table}, {r.transaction} {r.lanes}x, {r.memory}, {r.payload_bytes} bytes"
+
+
+def measured_ceiling_checks(t) -> list:
+    """Each measured throughput of Tables 16-21 (``t``, as :func:`measured` loads it) at most what the
+    packet model carries for its transaction, size, lanes and PHY rate (:func:`ceiling_mbit_s`)."""
+    out = []
+    for r in t.itertuples():
+        model = ceiling_mbit_s(r.transaction, r.phy_gbaud, r.lanes, r.payload_bytes)
+        out.append(checks.compare(
+            "srio", t, r.Index, "throughput_mbit_s", model, _table_row(r), kind="ceiling", relation="<=",
+            formula=ceiling_formula(r.transaction, r.phy_gbaud, r.lanes, r.payload_bytes),
+            note=f"Back-to-back {KINDS[TABLE_KINDS[r.transaction]].name} packets of at most {MAX_PAYLOAD_BYTES} "
+                 "bytes, each with its header, CRC, padding and control symbol, carry at most {model:.2f} Mbit/s.",
+            off_note="The packet model carries at most {model:.2f} Mbit/s here: {published} is more than the "
+                     "lanes can carry."))
+    return out
+
+
+def phy_rate_checks(places, t) -> list:
+    """The PHY rates the text and captions state for Tables 16-21 (``places``, as
+    ``keystone2-s7-srio-phy-rates`` loads it) against that table's measurements (``t``): each at least the
+    lowest rate at which the packet model carries the table's every value (:func:`least_line_rate_gbaud`,
+    in the class of the stated rate); and the SRIO rate each sentence gives, its PHY rate after 8b/10b."""
+    out = []
+    for p in places.itertuples():
+        rows = t[t["table"] == p.table]
+        needs = [(least_line_rate_gbaud(r.transaction, r.lanes, r.payload_bytes, r.throughput_mbit_s, p.phy_gbaud),
+                  r) for r in rows.itertuples()]
+        need, worst = max(needs, key=lambda n: n[0])
+        out.append(checks.compare(
+            "srio", places, p.Index, "phy_gbaud", need, p.place, kind="consistency", relation=">=",
+            note=f"Table {p.table}'s fastest value for its rate, {worst.throughput_mbit_s:g} Mbit/s "
+                 f"({worst.lanes}x, {worst.memory}, {worst.payload_bytes} bytes), needs at least {{model:.3f}} Gbaud.",
+            off_note=f"At {{published}} Gbaud the packet model carries at most "
+                     f"{ceiling_mbit_s(worst.transaction, p.phy_gbaud, worst.lanes, worst.payload_bytes):.0f} "
+                     f"Mbit/s of {worst.transaction} on {worst.lanes}x with {worst.payload_bytes}-byte transfers; "
+                     f"Table {p.table} prints {worst.throughput_mbit_s:g} ({worst.memory}), which needs at least "
+                     "{model:.3f} Gbaud: the rate the text before the table states is the one measured."))
+        if pd.notna(p.srio_gbit_s):  # a sentence gives the SRIO rate too
+            code = coding.CODES[baud_class(p.phy_gbaud).code]
+            values = {coding.line_rate: sp.nsimplify(p.phy_gbaud), coding.lanes: 1,
+                      coding.data_bits: code.data_bits, coding.coded_bits: code.coded_bits}
+            out.append(checks.compare(
+                "srio", places, p.Index, "srio_gbit_s",
+                coding.bit_rate_gbit_s(p.phy_gbaud, 1, baud_class(p.phy_gbaud).code), p.place, kind="prose",
+                formula=(coding.bit_rate_expr(), values),
+                note=f"The PHY rate after {code.name}."))
+    return out
+
+
+@checks.provider("srio")
+def table_checks():
+    """Tables 16-21: every measured value under its ceiling, and the rates their text and captions state."""
+    return _table_checks()
+
+
+@lru_cache(maxsize=1)
+def _table_checks() -> tuple:
+    t = measured()
+    return tuple(measured_ceiling_checks(t) + phy_rate_checks(data.load("keystone2-s7-srio-phy-rates"), t))
 
 
 # --- goodput srio --------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import copy
 import json
 import math
 from fractions import Fraction
@@ -11,7 +12,8 @@ from goodput.render import ethernet_framing
 from command import call
 
 CHECKS = checks.collect("ethernet-framing")
-KEYSTONE = [c for c in CHECKS if c.resource == "keystone2-s9-10gbe"]
+KEYSTONE = [c for c in CHECKS if c.resource == "keystone2-s9-10gbe" and c.kind == "calculated"]
+KEYSTONE_MORE = [c for c in CHECKS if c.resource.startswith("keystone2-s9-10gbe") and c not in KEYSTONE]
 RFC5180 = [c for c in CHECKS if c.resource == "rfc5180-a1-frame-rates"]
 
 
@@ -22,7 +24,7 @@ def test_keystone_10gbe_table_is_reproduced(check):
 
 def test_every_row_of_the_512_packet_table_is_checked():
     assert len(KEYSTONE) == 2 * 15
-    assert len(CHECKS) == len(KEYSTONE) + len(RFC5180)
+    assert len(CHECKS) == len(KEYSTONE) + len(KEYSTONE_MORE) + len(RFC5180)
 
 
 def test_wire_overhead_is_preamble_sfd_and_gap():
@@ -239,3 +241,49 @@ def test_a_convention_other_than_0_or_1_is_refused(convention):
     with pytest.raises(ParameterError) as info:
         ethernet.evaluate(1518, 10, convention=convention)
     assert info.value.name == "convention" and "one of 0, 1" in str(info.value)
+
+
+# --- KeyStone II §9: the measurements under the lane's rate, the numbers of the text ------------------
+
+def _edited(frame, index, column, text):
+    """A copy of a published frame with one cell printed (and read) as ``text``."""
+    t = frame.copy()
+    t.attrs = copy.deepcopy(frame.attrs)
+    t.loc[index, column] = float(text)
+    t.attrs["printed"][column][index] = text
+    return t
+
+
+def test_every_throughput_of_section_9_keeps_to_the_lanes_10_gbit_s():
+    found = [c for c in KEYSTONE_MORE if c.kind == "ceiling"]
+    assert len(found) == 15 and {c.status for c in found} == {"ok"}
+    assert {c.model for c in found} == {10000.0}  # 10.3125 Gbaud x 64/66, in Mbit/s
+    assert [c.published for c in found].count("10000") == 7
+
+
+def test_a_throughput_above_the_lane_is_caught():
+    t = data.load("keystone2-s9-10gbe")
+    found = ethernet.keystone_ceiling_checks(_edited(t, 8, "throughput_mbit_s", "10012"))
+    assert [(c.row, c.status) for c in found if c.status != "ok"] == [("464-byte packets", "erratum")]
+
+
+def test_the_numbers_of_section_9s_text_follow_from_10gbase_r_and_the_table():
+    found = {c.quantity: c for c in KEYSTONE_MORE if c.resource == "keystone2-s9-10gbe-prose"}
+    assert {q: (c.published, c.status) for q, c in found.items()} == {
+        "maximum throughput on a single lane": ("10", "ok"), "per-packet overhead": ("20", "ok"),
+        "step between the smaller packets": ("50", "ok"), "step between the larger packets": ("1500", "ok")}
+    assert "1000 bytes" in found["step between the larger packets"].note  # 564 -> 1564
+
+
+def test_a_step_the_text_misstates_is_caught():
+    prose = data.load("keystone2-s9-10gbe-prose")
+    found = ethernet.keystone_prose_checks(_edited(prose, 2, "value", "64"), data.load("keystone2-s9-10gbe"))
+    assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [
+        ("step between the smaller packets", "erratum")]
+
+
+def test_size_steps_finds_both_runs_and_what_lies_between():
+    assert ethernet.size_steps([64, 114, 164, 1164, 2664, 4164]) == (50, 1500, 1000)
+    assert ethernet.size_steps([1, 2, 3]) == (1, 1, 0)
+    with pytest.raises(ValueError):
+        ethernet.size_steps([1])

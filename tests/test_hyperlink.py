@@ -1,9 +1,10 @@
+import copy
 import json
 
 import pytest
 import sympy as sp
 
-from goodput import checks, coding, hyperlink
+from goodput import checks, coding, data, hyperlink
 from goodput.errors import ParameterError
 from goodput.render import hyperlink as hyperlink_charts
 
@@ -11,18 +12,21 @@ from command import call
 
 
 CHECKS = checks.collect("hyperlink")
+#: The maxima of Sec. 8.2's formulas and the percentages of Tables 24 and 26.
+CALCULATED = [c for c in CHECKS if c.resource == "keystone2-s8-hyperlink-theoretical"
+              or (c.resource == "keystone2-table23-26" and c.quantity.startswith("measured, share"))]
 EXPECTED = {"write, 256-byte packets": "rounding", "read, 32-byte packets (MSMC SRAM)": "rounding",
             "read, 64-byte packets (DDR3)": "erratum"}
 
 
-@pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.row)
+@pytest.mark.parametrize("check", CALCULATED, ids=lambda c: c.row)
 def test_hyperlink_figures_are_reproduced_or_flagged(check):
     assert check.status == EXPECTED.get(check.row, "ok"), check
 
 
 def test_the_four_maxima_and_twelve_percentages_are_checked():
     assert sum(c.resource == "keystone2-s8-hyperlink-theoretical" for c in CHECKS) == 4
-    assert sum(c.resource == "keystone2-table23-26" for c in CHECKS) == 12
+    assert sum(c.resource == "keystone2-table23-26" for c in CALCULATED) == 12
 
 
 def test_numeric_goodput_matches_the_expression():
@@ -97,3 +101,96 @@ def test_the_implied_control_bytes_give_back_the_goodput_they_were_solved_from()
                                                  hyperlink.packet: packet, hyperlink.control: control}))
         got = c.subs({coding.line_rate: rate, coding.lanes: lanes, hyperlink.packet: packet, hyperlink.achieved: g})
         assert float(got) == pytest.approx(control, abs=1e-9)
+
+
+# --- Tables 23-26 against the text's model, and the numbers of Sec. 8.2 ------------------------------
+
+def _edited(frame, index, column, text):
+    """A copy of a published frame with one cell printed (and read) as ``text``."""
+    t = frame.copy()
+    t.attrs = copy.deepcopy(frame.attrs)
+    t.loc[index, column] = float(text)
+    t.attrs["printed"][column][index] = text
+    return t
+
+
+def _of(kind, quantity):
+    return {c.row: c for c in CHECKS if c.resource == "keystone2-table23-26" and c.kind == kind
+            and c.quantity == quantity}
+
+
+def test_table_23s_21_05_is_more_than_128_byte_write_packets_can_carry():
+    found = _of("ceiling", "maximum achievable")
+    assert len(found) == 12
+    flagged = {row: c.status for row, c in found.items() if c.status != "ok"}
+    assert flagged == {f"Table 23: write {m}, EDMA CC0 and CC4": "erratum" for m in ("L2", "MSMC", "DDR3")}
+    # an EDMA write goes out in bursts of at most 128 bytes (Sec. 5.3.1): 6.25 x 4 x 8/9 x 128/136
+    c = found["Table 23: write L2, EDMA CC0 and CC4"]
+    assert (c.published, c.relation) == ("21.05", "<=") and c.model == pytest.approx(25 * 8 / 9 * 128 / 136)
+    assert "7.1 bytes" in c.note  # 128 x (25 x 8/9 / 21.05 - 1) = 7.13
+
+
+def test_tables_23_and_25_count_12_bytes_a_packet_where_they_can_be_reproduced():
+    found = _of("calculated", "maximum achievable")
+    status = {row: c.status for row, c in found.items()}
+    assert [row for row, s in status.items() if s == "unexplained"] == [
+        f"Table 23: write {m}, EDMA CC0 and CC4" for m in ("L2", "MSMC", "DDR3")]
+    assert {s for s in status.values()} == {"unexplained", "convention"}
+    # 25 x 8/9 x P/(P + 12): 64 -> 18.71, 32 -> 16.16, 16 -> 12.70 (printed 12.69)
+    for row, p, printed in [("Table 23: write L2, EDMA CC1, CC2 and CC3", 64, "18.71"),
+                            ("Table 25: read DDR3, EDMA CC0 and CC4", 64, "18.71"),
+                            ("Table 25: read MSMC, EDMA CC1, CC2 and CC3", 32, "16.16"),
+                            ("Table 25: read L2, EDMA CC0 and CC4", 16, "12.69")]:
+        c = found[row]
+        assert c.published == printed and c.model == pytest.approx(25 * 8 / 9 * p / (p + 8))
+        assert f"{25 * 8 / 9 * p / (p + 12):.2f}" in c.note
+
+
+def test_the_measurements_of_tables_24_and_26_keep_under_both_ceilings():
+    ceiling, table = _of("ceiling", "measured"), _of("consistency", "measured")
+    assert len(ceiling) == len(table) == 12
+    assert {c.status for c in [*ceiling.values(), *table.values()]} == {"ok"}
+    c = table["Table 26: read DDR3, EDMA CC1, CC2 and CC3"]
+    assert (c.published, c.model) == ("8.63", 18.71)
+    assert ceiling["Table 26: read L2, EDMA CC0 and CC4"].model == pytest.approx(25 * 8 / 9 * 16 / 24)
+
+
+def test_a_measurement_above_its_maximum_or_the_link_is_caught():
+    t = data.load("keystone2-table23-26")
+    i = t.index[(t["transfer"] == "read") & (t["memory_as_printed"] == "Write to L2")
+                & (t["edma"] == "CC0 and CC4")][0]
+    found = hyperlink.measured_checks(_edited(t, i, "measured_gbit_s", "15.00"))  # > 12.69 and > 14.81
+    assert {(c.kind, c.status) for c in found if c.status != "ok"} == {("ceiling", "erratum"),
+                                                                        ("consistency", "erratum")}
+
+
+def test_a_maximum_the_model_cannot_reach_is_caught():
+    t = data.load("keystone2-table23-26")
+    i = t.index[(t["transfer"] == "read") & (t["memory_as_printed"] == "Write to MSMC")
+                & (t["edma"] == "CC0 and CC4")][0]
+    found = hyperlink.maximum_checks(_edited(t, i, "max_achievable_gbit_s", "18.50"))  # > 25 x 8/9 x 32/40
+    bad = [(c.row, c.kind, c.status) for c in found if c.status == "erratum"]
+    assert ("Table 25: read MSMC, EDMA CC0 and CC4", "ceiling", "erratum") in bad
+
+
+def test_the_numbers_of_section_8_follow_from_the_rates_table_22_and_sections_5_3_1_and_8_1_2():
+    found = [c for c in CHECKS if c.resource == "keystone2-s8-hyperlink-prose"]
+    assert len(found) == 16
+    assert {c.status for c in found if c.published not in ("21.54", "35.5")} == {"ok"}
+    repeats = [c for c in found if c.published == "35.5"]
+    assert len(repeats) == 2 and {c.status for c in repeats} == {"rounding"}
+    assert repeats[0].model == pytest.approx(10 * 4 * 8 / 9)  # 35.56, cut to 35.5
+    assert sorted(c.published for c in found if "DBS" in c.quantity or "DMA" in c.quantity) == ["128", "128",
+                                                                                                "64", "64"]
+    (again,) = [c for c in found if c.published == "21.54"]
+    assert again.status == "rounding" and again.model == pytest.approx(25 * 8 / 9 * 256 / 264)
+    assert sorted(c.published for c in found if c.quantity == "aggregate line rate") == ["25"] * 4
+    assert {c.kind for c in found} == {"prose", "consistency"}
+
+
+def test_a_burst_the_text_misstates_is_caught():
+    t = data.load("keystone2-s8-hyperlink-prose")
+    i = t.index[t["item"] == "read response burst: DDR3"][0]
+    found = hyperlink.prose_checks(_edited(t, i, "value", "128"))
+    assert [(c.quantity, c.status) for c in found if c.status != "ok" and c.published not in ("21.54", "35.5")] == [
+        ("read response burst: DDR3", "erratum")]

@@ -1,3 +1,4 @@
+import copy
 import json
 
 import pytest
@@ -303,3 +304,74 @@ def test_goodput_srio_swrite_over_a_16x_port_at_10_gbaud_with_66_bit_addresses()
     assert out["bytes"]["control symbols"] == 16 * 8
     text = run("swrite", "--size", "4096", "--rate-gbaud", "10.3125", "--lanes", "16", "--address-bits", "66")
     assert text.returncode == 0 and "64b/67b, 66-bit addresses" in text.stdout
+
+
+# --- Tables 16-21: every measured value under its ceiling, the rates the text states ----------------
+
+def _edited(frame, index, column, text):
+    """A copy of a published frame with one cell printed (and read) as ``text``."""
+    t = frame.copy()
+    t.attrs = copy.deepcopy(frame.attrs)
+    t.loc[index, column] = float(text)
+    t.attrs["printed"][column][index] = text
+    return t
+
+
+def test_every_measured_value_of_tables_16_to_21_keeps_under_the_packet_models_ceiling():
+    found = [c for c in _checks_of("keystone2-table16-21") if c.kind == "ceiling"]
+    assert len(found) == 4 * 11 * 6 + 2 * 9 * 6  # four tables of 11 sizes, two of 9, six columns each
+    assert {c.status for c in found} == {"ok"} and {c.relation for c in found} == {"<="}
+    by_row = {c.row: c for c in found}
+    # the closest: an NWRITE of 2048 bytes on two lanes at 3.125 Gbaud, 8 packets of 256 bytes, each
+    # 2 + 2 + 2 + 2 + 4 (header) + 256 + 4 (two CRCs) + 4 (control symbol) = 276 bytes, 2 x 2.5 Gbit/s less
+    # 4 clock compensation characters in 5000
+    c = by_row["Table 16, NWRITE 2x, L2, 2048 bytes"]
+    assert c.published == "4619.7"
+    assert c.model == pytest.approx(1000 * 2 * 2.5 * (1 - 4 / 5000) * 256 / 276)
+    assert c.formula.startswith("=")
+
+
+def test_a_measured_value_above_the_ceiling_is_an_erratum():
+    t = srio.measured()
+    i = t[(t["table"] == 18) & (t["lanes"] == 4) & (t["memory"] == "L2") & (t["payload_bytes"] == 8192)].index[0]
+    # 4 lanes of 4 Gbit/s carry 16 Gbit/s before any header: 15000 is above 16000 * 256 / 276
+    found = srio.measured_ceiling_checks(_edited(t, i, "throughput_mbit_s", "15000"))
+    wrong = [c for c in found if c.status != "ok"]
+    assert [(c.row, c.status) for c in wrong] == [("Table 18, NWRITE 4x, L2, 8192 bytes", "erratum")]
+    assert "more than the lanes can carry" in wrong[0].note
+
+
+def test_only_table_19s_caption_states_a_rate_its_values_cannot_have_been_measured_at():
+    found = [c for c in _checks_of("keystone2-s7-srio-phy-rates") if c.kind == "consistency"]
+    assert len(found) == 19
+    assert {c.row: c.status for c in found if c.status != "ok"} == {"Table 19 caption": "erratum"}
+    (c,) = [c for c in found if c.row == "Table 19 caption"]
+    # 3460.41 Mbit/s of 8192-byte NREADs on one lane: a response packet of 256 bytes is 2 + 2 + 2 + 2 (header,
+    # no address) + 256 + 4 (two CRCs) bytes, with its control symbol and the acknowledgement of its request
+    # 4 + 4 more: 276; 3.125 Gbaud * 8/10 * (1 - 4/5000) * 256/276 = 2.317 Gbit/s at most
+    assert c.published == "3.125" and c.relation == ">="
+    assert c.model == pytest.approx(3.125 * 3460.41 / (1000 * 2.5 * (1 - 4 / 5000) * 256 / 276))
+    assert "3460.41" in c.note
+
+
+def test_a_caption_rate_too_low_for_its_table_is_caught():
+    places = data.load("keystone2-s7-srio-phy-rates")
+    i = places.index[places["place"] == "Table 18 caption"][0]
+    found = srio.phy_rate_checks(_edited(places, i, "phy_gbaud", "3.125"), srio.measured())
+    assert {c.row: c.status for c in found if c.status != "ok"} == {"Table 18 caption": "erratum",
+                                                                     "Table 19 caption": "erratum"}
+
+
+def test_the_srio_rates_the_text_gives_are_the_phy_rates_after_8b10b():
+    found = [c for c in _checks_of("keystone2-s7-srio-phy-rates") if c.kind == "prose"]
+    # the stray copy of Table 17's sentence, Tables 16, 17 (3.125 Gbaud), 18, 19 (5), 20 (3.125), 21 (5)
+    assert [(c.published, c.status) for c in found] == [("2.5", "ok")] * 3 + [("4", "ok")] * 2 + [("2.5", "ok"),
+                                                                                                   ("4", "ok")]
+
+
+def test_a_wrong_srio_rate_in_the_text_is_caught():
+    places = data.load("keystone2-s7-srio-phy-rates")
+    i = places.index[places["place"] == "text before Table 18"][0]
+    found = srio.phy_rate_checks(_edited(places, i, "srio_gbit_s", "3.2"), srio.measured())
+    assert [(c.row, c.status) for c in found if c.kind == "prose" and c.status != "ok"] == [
+        ("text before Table 18", "erratum")]
