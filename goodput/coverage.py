@@ -522,7 +522,7 @@ def _document_link(document: str) -> str:
 def documents_html(documents: pd.DataFrame) -> str:
     """:func:`by_document`'s table as the status page shows it: each document linked to its entry on the
     sources page, no count for a document the census does not count."""
-    from .render.display import frame_html
+    from .render.display import folded_html, frame_html
 
     shown = documents.astype(object).where(documents.notna(), "")
     return frame_html(shown, cells={"document": [_document_link(d) for d in documents["document"]]},
@@ -537,7 +537,7 @@ def sections_html(items: Iterable[checks.SourceCheck] | None = None, census: Cen
                   copies: Iterable[Transcription] | None = None) -> str:
     """Per document of the census, its sections that print a number or hold a check (:func:`by_section`),
     in a block the reader opens (``<details>``), and the sections it leaves out and why."""
-    from .render.display import frame_html
+    from .render.display import folded_html, frame_html
 
     census = _read(str(census_dir())) if census is None else census
     items = list(checks.collect() if items is None else items)
@@ -552,12 +552,9 @@ def sections_html(items: Iterable[checks.SourceCheck] | None = None, census: Cen
         left = census.sections[(census.sections["document"] == document) & (census.sections["covered"] != "yes")]
         out = "; ".join(f"{html.escape(r.section)} ({html.escape(r.covered.removeprefix('no: '))})"
                         for r in left.itertuples())
-        # The book's tables lay themselves out on load and on resize (goodput-tables.js); a table in a
-        # closed block has no width then, so opening the block lays them out again.
-        parts.append(
-            f'<details class="goodput-coverage" ontoggle="window.dispatchEvent(new Event(\'resize\'))">\n'
-            f"<summary>{html.escape(document)}: {int(frame['printed'].sum())} printed, "
-            f"{int(frame['checked'].sum())} checked, {int(frame['transcribed'].sum())} transcribed</summary>\n"
-            f"{frame_html(shown.reset_index(drop=True), classes=('goodput-coverage-table',))}\n"
-            + (f"<p>Not counted: {out}.</p>\n" if out else "") + "</details>")
+        parts.append(folded_html(
+            f"{document}: {int(frame['printed'].sum())} printed, {int(frame['checked'].sum())} checked, "
+            f"{int(frame['transcribed'].sum())} transcribed",
+            frame_html(shown.reset_index(drop=True), classes=("goodput-coverage-table",))
+            + (f"\n<p>Not counted: {out}.</p>" if out else ""), classes=("goodput-coverage",)))
     return "\n".join(parts)

@@ -153,3 +153,13 @@ def test_table_html_refuses_ids_or_cells_that_do_not_match_the_rows():
         tables.LinkedTable(frame, ids=["a"])
     with pytest.raises(ValueError, match="one entry per row"):
         tables.LinkedTable(frame, cells={"row": ["<b>x</b>"]})
+
+
+def test_every_check_of_a_chapter_folds_into_a_block_without_ids_that_its_problems_table_carries():
+    folded = tables.every_check("srio")
+    html = folded._repr_html_()
+    n = len(checks.collect("srio"))
+    assert html.startswith('<details class="goodput-folded"') and html.rstrip().endswith("</details>")
+    assert f"<summary>Every check of this chapter, one per row ({n})</summary>" in html
+    assert html.count("<tr>") == n + 1 and "<tr id=" not in html  # the head and one row per check
+    assert repr(folded).startswith(f"Every check of this chapter, one per row ({n})\n")

@@ -20,7 +20,7 @@ import re
 import numpy as np
 import pandas as pd
 
-__all__ = ["frame_html", "show_frames", "prose", "number", "count", "part", "tenths"]
+__all__ = ["frame_html", "folded_html", "Folded", "show_frames", "prose", "number", "count", "part", "tenths"]
 
 _RIGHT = ' style="text-align: right"'
 _LEFT = ' style="text-align: left"'
@@ -89,6 +89,29 @@ def frame_html(frame: pd.DataFrame, row_ids=None, cells=None, classes=(), attrs=
     more = "".join(f' {k}="{html.escape(str(v))}"' for k, v in (attrs or {}).items())
     return (f'<table class="{" ".join(("dataframe", "goodput-table", *classes))}"{more}>\n'
             f"<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}</tbody>\n</table>")
+
+
+def folded_html(summary: str, body: str, classes: tuple[str, ...] = ()) -> str:
+    """``body`` (HTML) in a block the reader opens, headed by ``summary`` (text). The book's tables lay
+    themselves out on load and on resize (``goodput-tables.js``); a table in a closed block has no width
+    then, so opening the block lays the page out again."""
+    names = " ".join(("goodput-folded", *classes))
+    return (f'<details class="{names}" ontoggle="window.dispatchEvent(new Event(\'resize\'))">\n'
+            f"<summary>{html.escape(summary)}</summary>\n{body}\n</details>")
+
+
+class Folded:
+    """Something shown as HTML (a table), folded into a block the reader opens (:func:`folded_html`);
+    as text, its summary and then its own text."""
+
+    def __init__(self, content, summary: str):
+        self.content, self.summary = content, summary
+
+    def _repr_html_(self) -> str:
+        return folded_html(self.summary, self.content._repr_html_())
+
+    def __repr__(self) -> str:
+        return f"{self.summary}\n{self.content!r}"
 
 
 def show_frames() -> None:

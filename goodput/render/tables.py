@@ -12,9 +12,9 @@ from typing import Sequence
 import pandas as pd
 
 from .. import checks, data
-from .display import frame_html
+from .display import Folded, frame_html
 
-__all__ = ["checks_summary", "checks_table", "bound_text", "published_vs_model", "published_table", "provenance_sentence",
+__all__ = ["checks_summary", "checks_table", "every_check", "bound_text", "published_vs_model", "published_table", "provenance_sentence",
            "LinkedTable", "chapter_href", "errata_href"]
 
 
@@ -82,6 +82,11 @@ class LinkedTable:
     def __repr__(self) -> str:
         return repr(self.frame)
 
+    def folded(self, summary: str) -> Folded:
+        """The table in a block the reader opens, headed by ``summary`` (for a long table a chapter keeps
+        for reference)."""
+        return Folded(self, summary)
+
     def to_markdown(self, **kwargs) -> str:
         """The cells as a Markdown table (pandas' ``to_markdown``), without row numbers."""
         return self.frame.to_markdown(index=False, **kwargs)
@@ -148,6 +153,13 @@ def checks_table(chapter: str, only_problems: bool = False, resource: str | None
               for g in checks.groups(c for c in everything if c.status in checks.ERRATA) for c in g}
     return LinkedTable(shown, ids=[checks.anchor(c) for c in items] if anchors else None,
                        links=[errata_href(errata[a]) if a in errata else None for a in map(checks.anchor, items)])
+
+
+def every_check(chapter: str) -> Folded:
+    """Every check of a chapter, one row each, folded (the rows of its problems table carry the ids):
+    for a chapter whose checks are too many to read through on its page."""
+    table = checks_table(chapter, anchors=False)
+    return table.folded(f"Every check of this chapter, one per row ({len(table)})")
 
 
 def provenance_sentence(table: pd.DataFrame) -> str:
