@@ -1,0 +1,115 @@
+"""AN3935's measured tables held to their ceilings and to each other (pcie-measured), and the numbers of its
+text recomputed (pcie-packets): the statuses of the real checks, and a deliberately wrong cell caught."""
+
+import copy
+import math
+
+import pytest
+
+from goodput import checks, data, pcie_spec
+
+MEASURED = checks.collect("pcie-measured")
+AN3935 = [c for c in MEASURED if c.document == "AN3935"]
+
+
+def edited(name, where, value):
+    """Table ``name`` with the measured cell ``where`` (column: value, ...) printed as ``value``."""
+    t = data.load(name)
+    copy_ = t.copy()
+    copy_.attrs = copy.deepcopy(t.attrs)
+    rows = copy_[copy_["series"] == "measured"]
+    for column, wanted in where.items():
+        rows = rows[rows[column] == wanted]
+    assert len(rows) == 1, where
+    i = rows.index[0]
+    copy_.at[i, "gbit_s"] = float(value)
+    copy_.attrs["printed"]["gbit_s"][i] = value
+    return copy_
+
+
+def tables(**changed):
+    return [changed.get(f"t{n}", data.load(f"an3935-table{n}")) for n in (7, 8, 9, 10, 11, 12)]
+
+
+def find(found, resource, row, quantity, kind):
+    (c,) = [c for c in found if (c.resource, c.row, c.quantity, c.kind) == (resource, row, quantity, kind)]
+    return c
+
+
+# --- Tables 9-12 --------------------------------------------------------------------------------------
+
+READS_ABOVE = {
+    ("an3935-table10", s, q) for s, q in ((s, f"measured, MPS {m}") for s in ("8 K", "16 K", "32 K") for m in (256, 128))
+} | {("an3935-table12", s, "measured, 4 in flight") for s in ("16 K", "32 K")} \
+  | {("an3935-table12", s, "measured, 8 in flight") for s in ("8 K", "16 K", "32 K")}
+
+
+def test_tables_9_to_12_every_measured_cell_has_a_ceiling_and_a_consistency_check():
+    for n, cells in ((9, 26), (10, 26), (11, 39), (12, 39)):
+        for kind in ("ceiling", "consistency"):
+            assert sum(c.resource == f"an3935-table{n}" and c.kind == kind for c in AN3935) == cells, (n, kind)
+
+
+@pytest.mark.parametrize("check", [c for c in AN3935 if c.resource in {f"an3935-table{n}" for n in (9, 10, 11, 12)}],
+                         ids=lambda c: f"{c.resource}-{c.row}-{c.quantity}-{c.kind}")
+def test_tables_9_to_12_statuses(check):
+    key = (check.resource, check.row.split(" bytes")[0], check.quantity)
+    if check.kind == "ceiling" and key in READS_ABOVE:
+        want = "erratum"
+    elif (check.resource, check.row, check.kind) == ("an3935-table10", "16 bytes, x4, MPS 128", "consistency"):
+        want = "spread"  # 1.14 with MPS 128 against 1.13 with MPS 256, the same single TLP
+    else:
+        want = "ok"
+    assert check.status == want, check
+
+
+def test_read_ceiling_is_eq_4_without_dllps_and_the_one_way_read_keeps_to_its_own():
+    c = find(AN3935, "an3935-table12", "32 K bytes, x4, MPS 256", "measured, 8 in flight", "ceiling")
+    assert c.model == pytest.approx(16 * 256 / (256 + 20 + 20))  # 13.84: one MRd and one CplD per 256 bytes
+    assert float(c.published) == 14.09 > 16 * 256 / (256 + 20 + 20)
+    assert float(c.published) < 16 * 256 / (256 + 20)  # the completions alone: 14.84
+    assert "one direction only" in c.note
+    w = find(AN3935, "an3935-table11", "32 K bytes, x4, MPS 256", "measured, 8 in flight", "ceiling")
+    assert w.model == pytest.approx(16 * 256 / (256 + 20)) and w.status == "ok"
+
+
+def test_a_write_above_its_ceiling_is_an_erratum():
+    t11 = edited("an3935-table11", {"dma_channels": 1, "bytes": 32768}, "14.90")  # ceiling 14.84
+    found = pcie_spec.an3935_mps_back_to_back_checks(*tables(t11=t11))
+    c = find(found, "an3935-table11", "32 K bytes, x4, MPS 256", "measured, 1 in flight", "ceiling")
+    assert c.status == "erratum"
+
+
+def test_fewer_requests_in_flight_faster_than_more_is_an_erratum():
+    t12 = edited("an3935-table12", {"dma_channels": 1, "bytes": 1024}, "12.00")  # 4 in flight: 11.01
+    found = pcie_spec.an3935_mps_back_to_back_checks(*tables(t12=t12))
+    assert find(found, "an3935-table12", "1 K bytes, x4, MPS 256", "measured, 1 in flight",
+                "consistency").status == "erratum"
+
+
+def test_one_measurement_printed_twice_differently_is_an_erratum():
+    t10 = edited("an3935-table10", {"mps_bytes": 256, "bytes": 1024}, "12.50")  # Table 8 x4: 12.40
+    found = pcie_spec.an3935_mps_back_to_back_checks(*tables(t10=t10))
+    c = find(found, "an3935-table10", "1 K bytes, x4, MPS 256", "measured, MPS 256", "consistency")
+    assert c.status == "erratum" and c.model == 12.40
+    t11 = edited("an3935-table11", {"dma_channels": 8, "bytes": 64}, "5.25")  # Table 7 x4: 5.28
+    found = pcie_spec.an3935_mps_back_to_back_checks(*tables(t11=t11))
+    assert find(found, "an3935-table11", "64 bytes, x4, MPS 256", "measured, 8 in flight",
+                "consistency").status == "erratum"
+
+
+def test_the_mps_spread_is_the_other_tables_same_traffic_measured_twice():
+    spread = pcie_spec.an3935_same_wire_spread(data.load("an3935-table9"))
+    assert spread.amount == pytest.approx(max(8.52 - 8.36, 5.28 - 5.12, 3.01 - 2.92, 1.51 - 1.46, 0.80 - 0.77))
+    assert "Table 9" in spread.evidence
+    # within it: the MPS-128 column above the MPS-256 one by 0.07; beyond it: by 0.27
+    for value, want in (("1.20", "spread"), ("1.40", "erratum")):
+        t10 = edited("an3935-table10", {"mps_bytes": 128, "bytes": 16}, value)
+        found = pcie_spec.an3935_mps_back_to_back_checks(*tables(t10=t10))
+        assert find(found, "an3935-table10", "16 bytes, x4, MPS 128", "measured, MPS 128",
+                    "consistency").status == want
+
+
+def test_an3935_measured_anchors_are_unique():
+    anchors = [checks.anchor(c) for c in AN3935]
+    assert len(anchors) == len(set(anchors))
