@@ -20,7 +20,7 @@ from .errors import ParameterError
 
 __all__ = ["latency_limits", "an3935_label", "an3935_ceiling", "an3935_line_rate", "an3935_ceiling_checks",
            "an3935_column", "an3935_order_checks", "an3935_reprint_checks", "an3935_same_wire_spread",
-           "AN3935_ONE_TLP_BYTES", "an3935_mps_back_to_back_checks"]
+           "AN3935_ONE_TLP_BYTES", "an3935_mps_back_to_back_checks", "an3935_link_width_checks"]
 
 
 @lru_cache(maxsize=1)
@@ -194,3 +194,24 @@ def an3935_mps_back_to_back_checks(t7, t8, t9, t10, t11, t12) -> list[checks.Sou
 def an3935_mps_back_to_back():
     """AN3935 Tables 9-12: every measured cell, held to its ceiling and to the other columns."""
     return an3935_mps_back_to_back_checks(*(data.load(f"an3935-table{n}") for n in (7, 8, 9, 10, 11, 12)))
+
+
+_WIDTH_WHY = ("Sec. 7.1 and 8: a wider link sends TLPs and DLLPs faster, and every other setting of the column "
+              "is the same.")
+
+
+def an3935_link_width_checks(*tables: pd.DataFrame) -> list[checks.SourceCheck]:
+    """Tables 7, 8, 15 and 16 (by link width): every measured cell against its ceiling, and each column at
+    most the next wider one."""
+    out = []
+    for table in tables:
+        out += an3935_ceiling_checks(table)
+        out += an3935_order_checks(table, "lanes", 1, 2, _WIDTH_WHY)
+        out += an3935_order_checks(table, "lanes", 2, 4, _WIDTH_WHY)
+    return out
+
+
+@checks.provider(CHAPTER)
+def an3935_link_widths():
+    """AN3935 Tables 7, 8, 15 and 16: every measured cell, held to its ceiling and to the wider link's."""
+    return an3935_link_width_checks(*(data.load(f"an3935-table{n}") for n in (7, 8, 15, 16)))

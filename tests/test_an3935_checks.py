@@ -113,3 +113,43 @@ def test_the_mps_spread_is_the_other_tables_same_traffic_measured_twice():
 def test_an3935_measured_anchors_are_unique():
     anchors = [checks.anchor(c) for c in AN3935]
     assert len(anchors) == len(set(anchors))
+
+
+# --- Tables 7, 8, 15, 16 ------------------------------------------------------------------------------
+
+WIDTH_ERRATA = {("an3935-table7", s, "measured, x1") for s in ("64", "128", "256", "512", "1 K", "2 K")} \
+    | {("an3935-table8", s, "measured, x4") for s in ("8 K", "16 K", "32 K")} \
+    | {("an3935-table8", s, "measured, x1") for s in ("2 K", "4 K", "8 K", "16 K", "32 K")}
+
+
+def test_tables_by_width_every_measured_cell_has_a_ceiling_and_the_narrower_columns_a_consistency_check():
+    for n in (7, 8, 15, 16):
+        assert sum(c.resource == f"an3935-table{n}" and c.kind == "ceiling" for c in AN3935) == 39, n
+        assert sum(c.resource == f"an3935-table{n}" and c.kind == "consistency" for c in AN3935) == 26, n
+
+
+@pytest.mark.parametrize("check", [c for c in AN3935 if c.resource in {f"an3935-table{n}" for n in (7, 8, 15, 16)}],
+                         ids=lambda c: f"{c.resource}-{c.row}-{c.quantity}-{c.kind}")
+def test_tables_by_width_statuses(check):
+    key = (check.resource, check.row.split(" bytes")[0], check.quantity)
+    want = "erratum" if check.kind == "ceiling" and key in WIDTH_ERRATA else "ok"
+    assert check.status == want, check
+
+
+def test_x1_writes_above_the_x1_ceiling_and_one_above_the_bare_bit_rate():
+    bare = 2 * 2.5 * 0.8  # x1 at 2.5 GT/s after 8b/10b, both directions: 4 Gbit/s
+    c = find(AN3935, "an3935-table7", "256 bytes, x1, MPS 256", "measured, x1", "ceiling")
+    assert c.model == pytest.approx(bare * 256 / (256 + 20))
+    assert float(c.published) > bare and "bit rate of both directions" in c.note
+    c = find(AN3935, "an3935-table7", "512 bytes, x1, MPS 256", "measured, x1", "ceiling")
+    assert bare * 512 / (512 + 2 * 20) < float(c.published) < bare and "bit rate" not in c.note
+    c = find(AN3935, "an3935-table15", "32K bytes, x4, MPS 256", "measured, x4", "ceiling")
+    assert c.model == pytest.approx(2 * 5 * 4 * 0.8 * 256 / 276) and c.status == "ok"
+
+
+def test_a_narrower_link_faster_than_a_wider_one_is_an_erratum():
+    t16 = edited("an3935-table16", {"lanes": 2, "bytes": 512}, "25.00")  # x4: 24.64
+    found = pcie_spec.an3935_link_width_checks(t16)
+    assert find(found, "an3935-table16", "512 bytes, x2, MPS 256", "measured, x2", "consistency").status == "erratum"
+    assert find(found, "an3935-table16", "512 bytes, x2, MPS 256", "measured, x2", "ceiling").status == "erratum"
+    assert find(found, "an3935-table16", "512 bytes, x1, MPS 256", "measured, x1", "consistency").status == "ok"
