@@ -81,6 +81,13 @@ __all__ = ["goodput_formula",
     "flit_code",
     "evaluate",
     "goodput_gbit_s",
+    "an3935_transfer_rate",
+    "an3935_bit_rate",
+    "share_percent",
+    "tlp_overhead_formula",
+    "counted",
+    "an3935_data_tlps_per_ack",
+    "an3935_text_checks",
 ]
 
 
@@ -556,6 +563,109 @@ def source_checks():
         add(t, row, "throughput_gbit_s", goodput_gbit_s("write", link, row.packet_bytes),
             f"{row.packet_bytes}-byte packets", goodput_formula("write", link, row.packet_bytes))
     return out
+
+
+def an3935_transfer_rate(device: str) -> float:
+    """The transfer rate per lane (GT/s) of the generation ``device`` implements (AN3935 Sec. 1)."""
+    return GENERATIONS[AN3935_DEVICES[device]].rate_gtps
+
+
+def an3935_bit_rate(device: str, lanes: int = 4, directions: int = 1) -> float:
+    """The bit rate after 8b/10b of ``lanes`` lanes of ``device``, in ``directions`` directions (Eq. 1)."""
+    link = an3935_link(device, lanes)
+    return directions * coding.bit_rate_gbit_s(link.generation.rate_gtps, link.lanes, link.code)
+
+
+def share_percent(part: float, whole: float) -> float:
+    """``part`` as a percentage of ``whole``."""
+    return 100 * part / whole
+
+
+def tlp_overhead_formula(link: Link) -> tuple:
+    """``(expr, values)``: the bytes a TLP adds to its payload on ``link`` (framing, header, ECRC)."""
+    values = link_substitution(link)
+    return framing + header + ecrc, {s: values[s] for s in (framing, header, ecrc)}
+
+
+def counted(notes: str, what: str) -> int:
+    """The number of ``what`` (``"TLP"``, ``"MRd"``, ``"CpID"``, ``"ACK"``, ``"FC"``) a note of AN3935
+    Tables 2-5 counts: ``counted("8 TLP, 2 ACK, 2 FC", "ACK")`` is 2."""
+    match = re.search(rf"(?<![\w.])(\d+) ?{re.escape(what)}\b", notes)
+    if match is None:
+        raise ValueError(f"the note {notes!r} counts no {what}")
+    return int(match.group(1))
+
+
+def an3935_data_tlps_per_ack(table) -> float:
+    """The data TLPs (MWr, or CplD of a read) per ACK that a table of AN3935 Tables 2-5 counts in its
+    note on the largest transfer."""
+    row = table.loc[table["bytes"].idxmax()]
+    data_tlps = "TLP" if "TLP" in row.notes else "CpID"
+    return counted(row.notes, data_tlps) / counted(row.notes, "ACK")
+
+
+def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_sizes) -> list:
+    """Each number of AN3935's text (the published ``an3935-text``) recomputed from the parts it names:
+    rates from the generation, sizes from the packet model, the large-transfer bandwidth and its share of the
+    bit rate from the model at the largest size, the TLPs per ACK from the notes of Tables 2 and 4 (the
+    ``write_table`` and ``read_table``), the range of sizes from the measured tables."""
+    code = coding.CODES["8b10b"]
+    link = an3935_link("MSC8156")
+    sizes = link_substitution(link)
+    largest = int(write_table["bytes"].max())
+    large = {kind: goodput_gbit_s(kind, link, largest, duplex=True) for kind in ("write", "read")}
+    full = an3935_bit_rate("MSC8156", directions=2)
+    overhead = tlp_overhead_formula(link)
+    kib = 1024
+
+    def value(key: str):
+        kind = key.split("-")[0]
+        if key.endswith(("transfer-rate", "clock", "lane-rate")):
+            return an3935_transfer_rate("MSC8157" if "msc8157" in key else "MSC8156"), None
+        if key == "character-bits":
+            return code.data_bits, None
+        if key == "symbol-bits":
+            return code.coded_bits, None
+        if key == "bit-rate-share":
+            return share_percent(code.data_bits, code.coded_bits), None
+        if key == "header-32-bit":
+            return sizes[header], None
+        if key == "header-64-bit-extra":
+            return link_substitution(replace(link, addr=64))[header] - sizes[header], None
+        if key.endswith(("tlp-overhead", "request-overhead")):
+            return float(overhead[0].subs(overhead[1])), overhead
+        if key.endswith(("ack-size", "fc-size", "dllp-size")):
+            return sizes[dllp], None
+        if key.endswith("tlps-per-update"):
+            return an3935_data_tlps_per_ack(write_table if kind == "write" else read_table), None
+        if key.endswith("large-bandwidth"):
+            return large[kind], goodput_formula(kind, link, largest, duplex=True)
+        if key.endswith("-share"):
+            return share_percent(large[kind], full), None
+        if key.endswith("full-duplex-bit-rate"):
+            return full, None
+        if key == "write-one-direction-bit-rate":
+            return an3935_bit_rate("MSC8156"), None
+        if key.endswith(("smallest-transfer", "largest-transfer")):
+            table = msc8156_sizes if key.startswith("msc8156") else msc8157_sizes
+            return (table["bytes"].min(), None) if "smallest" in key else (table["bytes"].max() / kib, None)
+        raise KeyError(f"an3935-text: no model for the number {key!r}")
+
+    out = []
+    prov = text.attrs["provenance"]
+    for row in text.itertuples():
+        model, formula = value(row.id)
+        out.append(checks.check("pcie-packets", prov["document"], f"Sec. {row.section.split()[0]}", row.id,
+                                row.quote, row.unit, text.attrs["printed"]["value"][row.Index], model,
+                                resource=prov["resource"], formula=formula, kind="prose"))
+    return out
+
+
+@checks.provider("pcie-packets")
+def an3935_text():
+    """AN3935's text, Sections 1-8: every number it states, recomputed through the packet model."""
+    return an3935_text_checks(*(data.load(f"an3935-{name}") for name in ("text", "table2", "table4", "table7",
+                                                                           "table15")))
 
 
 # --- goodput pcie --------------------------------------------------------------------------------

@@ -153,3 +153,62 @@ def test_a_narrower_link_faster_than_a_wider_one_is_an_erratum():
     assert find(found, "an3935-table16", "512 bytes, x2, MPS 256", "measured, x2", "consistency").status == "erratum"
     assert find(found, "an3935-table16", "512 bytes, x2, MPS 256", "measured, x2", "ceiling").status == "erratum"
     assert find(found, "an3935-table16", "512 bytes, x1, MPS 256", "measured, x1", "consistency").status == "ok"
+
+
+# --- the text ----------------------------------------------------------------------------------------
+
+from goodput import pcie  # noqa: E402
+
+PROSE = [c for c in checks.collect("pcie-packets") if c.kind == "prose" and c.document == "AN3935"]
+
+
+def text_checks(text):
+    return pcie.an3935_text_checks(text, *(data.load(f"an3935-table{n}") for n in (2, 4, 7, 15)))
+
+
+def test_every_number_of_the_text_is_checked_and_reproduced():
+    text = data.load("an3935-text")
+    assert [c.row for c in PROSE] == list(text["id"])
+    assert all(c.status == "ok" for c in PROSE), [c for c in PROSE if c.status != "ok"]
+
+
+def test_the_texts_numbers_from_independent_arithmetic():
+    model = {c.row: c.model for c in PROSE}
+    full = 2 * 4 * 2.5 * 8 / 10  # x4 at 2.5 GT/s, 8b/10b, both directions: 16
+    write = full * 32768 / (32768 + 128 * 20 + 32 * 8 + 32 * 8)  # Table 2's 32 K row
+    read = full * 32768 / (32768 + 256 * 20 + 32 * 8 + 32 * 8)  # Table 4's
+    assert model["write-large-bandwidth"] == pytest.approx(write) and round(write, 2) == 14.63
+    assert model["write-share"] == pytest.approx(100 * write / full) and round(100 * write / full) == 91
+    assert model["read-share"] == pytest.approx(100 * read / full) and round(100 * read / full) == 85
+    assert model["minimum-tlp-overhead"] == 2 + 4 + 1 + 1 + 12  # sequence, LCRC, STP, END, 3-DW header
+    assert model["write-tlps-per-update"] == 128 / 32 and model["read-tlps-per-update"] == 128 / 32
+    assert model["msc8156-largest-transfer"] == 32768 / 1024 == model["msc8157-largest-transfer"]
+
+
+@pytest.mark.parametrize("key, wrong", [("write-share", "93"), ("header-32-bit", "16"), ("read-large-bandwidth", "13.47"),
+                                        ("msc8157-clock", "2.5"), ("read-tlps-per-update", "8")])
+def test_a_wrong_number_in_the_text_is_an_erratum(key, wrong):
+    text = data.load("an3935-text")
+    bad = text.copy()
+    bad.attrs = copy.deepcopy(text.attrs)
+    i = bad.index[bad["id"] == key][0]
+    bad.attrs["printed"]["value"][i] = wrong
+    (c,) = [c for c in text_checks(bad) if c.row == key]
+    assert c.status == "erratum"
+
+
+def test_a_number_of_the_text_without_a_model_is_refused():
+    text = data.load("an3935-text")
+    bad = text.copy()
+    bad.attrs = copy.deepcopy(text.attrs)
+    bad.at[bad.index[0], "id"] = "mystery"
+    with pytest.raises(KeyError, match="mystery"):
+        text_checks(bad)
+
+
+def test_a_note_of_tables_2_to_5_counts_packets_and_a_note_without_the_count_is_refused():
+    assert pcie.counted("128 MRd, 128 CpID, 32 ACK, 32 FC", "ACK") == 32
+    assert pcie.counted("1 MRd, 1 CpID, 1ACK, 1 FC", "ACK") == 1
+    assert pcie.counted("1 TLP (20), 1 ACK (8), 1 FC (8)", "TLP") == 1
+    with pytest.raises(ValueError, match="counts no ACK"):
+        pcie.counted("8 TLP, 2 FC", "ACK")
