@@ -65,6 +65,8 @@ __all__ = ["goodput_formula",
     "skp",
     "bit_rate",
     "tlp_count_expr",
+    "request_count_expr",
+    "dllp_count_expr",
     "wire_bytes_expr",
     "goodput_expr",
     "dllp_share_expr",
@@ -88,6 +90,8 @@ __all__ = ["goodput_formula",
     "counted",
     "an3935_data_tlps_per_ack",
     "an3935_text_checks",
+    "sized",
+    "an3935_note_checks",
 ]
 
 
@@ -164,18 +168,28 @@ def tlp_count_expr(kind: str, split: str = "mps") -> sp.Expr:
     raise ValueError(f"kind must be 'write' or 'read', not {kind!r}")
 
 
-def _requests() -> sp.Expr:
+def request_count_expr() -> sp.Expr:
+    """Number of memory-read requests (MRd TLPs) for a read of ``S`` bytes."""
     return sp.ceiling(payload / mrrs)
 
 
-def _dllp_bytes(kind: str, policy: str, duplex: bool, split: str) -> sp.Expr:
-    """ACK + UpdateFC bytes per transfer under the ``every`` policies (0 otherwise)."""
+def _requests() -> sp.Expr:
+    return request_count_expr()
+
+
+def dllp_count_expr(kind: str, policy: str = "every", duplex: bool = False, split: str = "mps") -> sp.Expr:
+    """Number of ACK DLLPs (and as many UpdateFCs) per transfer under the ``every`` policies (0 otherwise)."""
     if policy not in ("every", "every-any"):
         return sp.Integer(0)
     acknowledged = tlp_count_expr(kind, split)
     if kind == "read" and duplex and policy == "every-any":
         acknowledged += _requests()  # read requests are TLPs too
-    return 2 * dllp * sp.ceiling(acknowledged / group)
+    return sp.ceiling(acknowledged / group)
+
+
+def _dllp_bytes(kind: str, policy: str, duplex: bool, split: str) -> sp.Expr:
+    """ACK + UpdateFC bytes per transfer under the ``every`` policies (0 otherwise)."""
+    return 2 * dllp * dllp_count_expr(kind, policy, duplex, split)
 
 
 def wire_bytes_expr(kind: str, policy: str = "every", duplex: bool = False,
@@ -666,6 +680,60 @@ def an3935_text():
     """AN3935's text, Sections 1-8: every number it states, recomputed through the packet model."""
     return an3935_text_checks(*(data.load(f"an3935-{name}") for name in ("text", "table2", "table4", "table7",
                                                                            "table15")))
+
+
+def sized(notes: str, what: str) -> str | None:
+    """The size in bytes, as printed, a note of AN3935 Tables 2-5 gives in brackets after ``what``
+    (``sized("1 TLP (20), 1 ACK (8)", "ACK")`` is ``"8"``), or None where it gives none."""
+    match = re.search(rf"\d+ ?{re.escape(what)} \((\d+)\)", notes)
+    return match.group(1) if match else None
+
+
+def _substituted(expr, link: Link, size: int) -> tuple[float, tuple]:
+    """``expr`` for ``link`` and ``size`` bytes: its value, and ``(expr, values)`` for a check to print."""
+    values = {**link_substitution(link), payload: size}
+    values = {s: v for s, v in values.items() if s in expr.free_symbols}
+    return float(expr.subs(values)), (expr, values)
+
+
+def an3935_note_checks(table, device: str, kind: str) -> list:
+    """Each count (and size) of packets the notes of AN3935 Table 2-5 (``table``, of ``device``'s ``kind``
+    of transfer) print, recomputed by the packet model as the document counts (ACK and UpdateFC per 4 data
+    TLPs, completions split at MPS, one read request per MRRS)."""
+    link = an3935_link(device)
+    data_tlps = tlp_count_expr(kind, link.split)
+    counts = {"TLP": data_tlps} if kind == "write" else {"MRd": request_count_expr(), "CpID": data_tlps}
+    counts |= {"ACK": dllp_count_expr(kind), "FC": dllp_count_expr(kind)}
+    names = {"TLP": "MWr TLPs", "MRd": "read requests (MRd)", "CpID": "completions (CplD, printed CpID)",
+             "ACK": "ACK DLLPs", "FC": "UpdateFC DLLPs"}
+    sizes = {"TLP": tlp_overhead_formula(link), "ACK": (dllp, {dllp: link_substitution(link)[dllp]}),
+             "FC": (dllp, {dllp: link_substitution(link)[dllp]})}
+    prov = table.attrs["provenance"]
+    out = []
+    for row in table[table["notes"] != ""].itertuples():
+        label = f"{row.bytes_as_printed} bytes"
+
+        def add(quantity, unit, printed, model, formula):
+            out.append(checks.check("pcie-packets", prov["document"], prov["table"], label, quantity, unit, printed,
+                                    model, resource=prov["resource"], formula=formula, kind="prose"))
+
+        for what, expr in counts.items():
+            model, formula = _substituted(expr, link, row.bytes)
+            add(f"{names[what]} counted in the notes", "", str(counted(row.notes, what)), model, formula)
+            if what in sizes and sized(row.notes, what) is not None:
+                expr_, values = sizes[what]
+                add(("TLP overhead" if what == "TLP" else f"size of each of the {names[what]}") + " in the notes",
+                    "bytes", sized(row.notes, what),
+                    float(expr_.subs(values)), (expr_, values))
+    return out
+
+
+@checks.provider("pcie-packets")
+def an3935_notes():
+    """AN3935 Tables 2-5: the packets their notes count."""
+    return [c for number, device, kind in ((2, "MSC8156", "write"), (3, "MSC8157", "write"),
+                                           (4, "MSC8156", "read"), (5, "MSC8157", "read"))
+            for c in an3935_note_checks(data.load(f"an3935-table{number}"), device, kind)]
 
 
 # --- goodput pcie --------------------------------------------------------------------------------

@@ -159,7 +159,7 @@ def test_a_narrower_link_faster_than_a_wider_one_is_an_erratum():
 
 from goodput import pcie  # noqa: E402
 
-PROSE = [c for c in checks.collect("pcie-packets") if c.kind == "prose" and c.document == "AN3935"]
+PROSE = [c for c in checks.collect("pcie-packets") if c.resource == "an3935-text"]
 
 
 def text_checks(text):
@@ -212,3 +212,30 @@ def test_a_note_of_tables_2_to_5_counts_packets_and_a_note_without_the_count_is_
     assert pcie.counted("1 TLP (20), 1 ACK (8), 1 FC (8)", "TLP") == 1
     with pytest.raises(ValueError, match="counts no ACK"):
         pcie.counted("8 TLP, 2 FC", "ACK")
+
+
+# --- the notes of Tables 2-5 ---------------------------------------------------------------------------
+
+NOTES = [c for c in checks.collect("pcie-packets") if c.kind == "prose" and c.resource.startswith("an3935-table")]
+
+
+def test_every_count_in_the_notes_of_tables_2_to_5_is_checked_and_reproduced():
+    # rows with notes: 8, 512 and 1 K to 32 K; writes count TLP, ACK, FC (and the 8-byte row their sizes),
+    # reads MRd, CplD, ACK, FC
+    assert {n: sum(c.resource == f"an3935-table{n}" for c in NOTES) for n in (2, 3, 4, 5)} == \
+        {2: 8 * 3 + 3, 3: 8 * 3 + 3, 4: 8 * 4, 5: 8 * 4}
+    assert all(c.status == "ok" for c in NOTES), [c for c in NOTES if c.status != "ok"]
+    largest = {c.quantity: c.model for c in NOTES if c.resource == "an3935-table4" and c.row == "32 K bytes"}
+    assert largest == {"read requests (MRd) counted in the notes": 32768 / 256,
+                       "completions (CplD, printed CpID) counted in the notes": 32768 / 256,
+                       "ACK DLLPs counted in the notes": 32768 / 256 / 4, "UpdateFC DLLPs counted in the notes": 32}
+
+
+def test_a_wrong_count_in_the_notes_is_an_erratum():
+    t = data.load("an3935-table4")
+    bad = t.copy()
+    i = bad.index[bad["bytes"] == 2048][0]
+    bad.at[i, "notes"] = "8 MRd, 8 CpID, 4 ACK, 2 FC"
+    found = {c.quantity: c.status for c in pcie.an3935_note_checks(bad, "MSC8156", "read") if c.row == "2 K bytes"}
+    assert found["ACK DLLPs counted in the notes"] == "erratum"
+    assert found["UpdateFC DLLPs counted in the notes"] == "ok"
