@@ -92,6 +92,8 @@ __all__ = ["goodput_formula",
     "an3935_text_checks",
     "sized",
     "an3935_note_checks",
+    "calculation_terms",
+    "an3935_calculation_checks",
 ]
 
 
@@ -726,6 +728,66 @@ def an3935_note_checks(table, device: str, kind: str) -> list:
                     "bytes", sized(row.notes, what),
                     float(expr_.subs(values)), (expr_, values))
     return out
+
+
+_CALCULATION = re.compile(r"\s*(?P<rate>\d+)\s*\*\s*(?P<size>\d+ ?K?)\s*/\s*\((?P<sum>[^()]*)\)\s*\*\s*(?P<directions>\d+)\s*")
+_TERM = re.compile(r"\s*(?:(?P<count>\d+)\s*\*\s*)?(?P<bytes>\d+ ?K?)\s*")
+
+
+def calculation_terms(text: str) -> tuple[str, str, list[tuple[str | None, str]], str]:
+    """The parts of a calculation as AN3935 Tables 2-5 print it, ``"8 * 1K / (1K + 4*20 + 8 + 8) * 2"``:
+    ``(rate, size, terms, directions)`` as printed, ``terms`` the overhead added to the size, each
+    ``(count or None, bytes)``: ``("8", "1K", [("4", "20"), (None, "8"), (None, "8")], "2")``."""
+    match = _CALCULATION.fullmatch(text)
+    if match is None:
+        raise ValueError(f"{text!r} is not a calculation of the form 'rate * size / (size + overhead) * 2'")
+    size, *terms = match["sum"].split("+")
+    parsed = [_TERM.fullmatch(t) for t in terms]
+    if _TERM.fullmatch(size) is None or not terms or None in parsed:
+        raise ValueError(f"{text!r}: the sum {match['sum']!r} is not the size plus terms 'count*bytes' or 'bytes'")
+    return match["rate"], match["size"].strip(), [(t["count"], t["bytes"].strip()) for t in parsed], match["directions"]
+
+
+def an3935_calculation_checks(table, device: str, kind: str) -> list:
+    """The numbers in the calculations AN3935 Tables 2-5 print (``table``, of ``device``'s ``kind`` of
+    transfer), recomputed by the packet model: the bit rate, the TLPs and their overhead (the terms before
+    the last two), the ACK and the UpdateFC DLLPs and their size (the last two terms)."""
+    link = an3935_link(device)
+    values = link_substitution(link)
+    data_tlps = tlp_count_expr(kind, link.split)
+    tlps = data_tlps if kind == "write" else data_tlps + request_count_expr()
+    per_tlp = tlp_overhead_formula(link)
+    prov = table.attrs["provenance"]
+    out = []
+    for row in table.itertuples():
+        rate, _, terms, _ = calculation_terms(row.calculation_as_printed)
+        if len(terms) < 3:
+            raise ValueError(f"{prov['resource']} {row.bytes_as_printed}: {row.calculation_as_printed!r} adds no "
+                             "ACK and UpdateFC terms after the TLPs'")
+
+        def add(quantity, unit, printed, model, formula=None):
+            out.append(checks.check("pcie-packets", prov["document"], prov["table"], f"{row.bytes_as_printed} bytes",
+                                    f"{quantity} in the calculation", unit, printed, model,
+                                    resource=prov["resource"], formula=formula, kind="prose"))
+
+        add("bit rate", "Gbit/s", rate, an3935_bit_rate(device))
+        (count, overhead), dllps = terms[0], terms[-2:]
+        if len(terms) == 3 and count is not None:  # one term for every TLP: "4*20"
+            add("TLPs" if kind == "write" else "TLPs (MRd and CplD)", "", count, *_substituted(tlps, link, row.bytes))
+        add("TLP overhead", "bytes", overhead, float(per_tlp[0].subs(per_tlp[1])), per_tlp)
+        for name, (count, size) in zip(("ACK", "UpdateFC"), dllps):
+            if count is not None:
+                add(f"{name} DLLPs", "", count, *_substituted(dllp_count_expr(kind), link, row.bytes))
+            add(f"{name} DLLP size", "bytes", size, values[dllp], (dllp, {dllp: values[dllp]}))
+    return out
+
+
+@checks.provider("pcie-packets")
+def an3935_calculations():
+    """AN3935 Tables 2-5: the numbers in their printed calculations."""
+    return [c for number, device, kind in ((2, "MSC8156", "write"), (3, "MSC8157", "write"),
+                                           (4, "MSC8156", "read"), (5, "MSC8157", "read"))
+            for c in an3935_calculation_checks(data.load(f"an3935-table{number}"), device, kind)]
 
 
 @checks.provider("pcie-packets")

@@ -2,6 +2,7 @@
 text recomputed (pcie-packets): the statuses of the real checks, and a deliberately wrong cell caught."""
 
 import copy
+import re
 import math
 
 import pytest
@@ -216,7 +217,7 @@ def test_a_note_of_tables_2_to_5_counts_packets_and_a_note_without_the_count_is_
 
 # --- the notes of Tables 2-5 ---------------------------------------------------------------------------
 
-NOTES = [c for c in checks.collect("pcie-packets") if c.kind == "prose" and c.resource.startswith("an3935-table")]
+NOTES = [c for c in checks.collect("pcie-packets") if c.quantity.endswith("in the notes")]
 
 
 def test_every_count_in_the_notes_of_tables_2_to_5_is_checked_and_reproduced():
@@ -239,3 +240,42 @@ def test_a_wrong_count_in_the_notes_is_an_erratum():
     found = {c.quantity: c.status for c in pcie.an3935_note_checks(bad, "MSC8156", "read") if c.row == "2 K bytes"}
     assert found["ACK DLLPs counted in the notes"] == "erratum"
     assert found["UpdateFC DLLPs counted in the notes"] == "ok"
+
+
+# --- the calculations of Tables 2-5 --------------------------------------------------------------------
+
+CALCULATIONS = [c for c in checks.collect("pcie-packets") if c.quantity.endswith("in the calculation")]
+
+
+def test_every_number_in_the_calculations_of_tables_2_to_5_is_checked_and_reproduced():
+    # per row: bit rate, TLP overhead, ACK and UpdateFC sizes; from 512 bytes up (7 rows) the TLPs, and from
+    # 2 K up (5 rows) the ACK and UpdateFC counts too (printed as "2*8")
+    per_table = 13 * 4 + 7 * 1 + 5 * 2
+    assert {n: sum(c.resource == f"an3935-table{n}" for c in CALCULATIONS) for n in (2, 3, 4, 5)} == \
+        {n: per_table for n in (2, 3, 4, 5)}
+    assert all(c.status == "ok" for c in CALCULATIONS), [c for c in CALCULATIONS if c.status != "ok"]
+    got = {c.quantity: (c.published, c.model) for c in CALCULATIONS if (c.resource, c.row) == ("an3935-table5", "32 K bytes")}
+    assert got["bit rate in the calculation"] == ("16", 4 * 5 * 0.8)
+    assert got["TLPs (MRd and CplD) in the calculation"] == ("256", 2 * 32768 / 256)
+    assert got["ACK DLLPs in the calculation"] == ("32", 32768 / 256 / 4)
+
+
+def test_the_parts_of_a_calculation_as_printed():
+    assert pcie.calculation_terms("8 * 1K / (1K + 4*20 + 8 + 8) * 2") == \
+        ("8", "1K", [("4", "20"), (None, "8"), (None, "8")], "2")
+    assert pcie.calculation_terms("16 * 8 / (8 + 20+ 20 + 8 + 8) * 2")[2] == [(None, "20"), (None, "20"), (None, "8"), (None, "8")]
+    for bad in ("8 * 1K / 1K + 4*20 * 2", "8 * 1K / (1K + 4*x + 8) * 2", "8 * 1K / (1K) * 2"):
+        with pytest.raises(ValueError, match=re.escape(repr(bad))):
+            pcie.calculation_terms(bad)
+
+
+def test_a_wrong_count_in_a_calculation_is_an_erratum():
+    t = data.load("an3935-table2")
+    bad = t.copy()
+    bad.at[bad.index[bad["bytes"] == 1024][0], "calculation_as_printed"] = "8 * 1K / (1K + 6*20 + 8 + 8) * 2"
+    found = {c.quantity: c.status for c in pcie.an3935_calculation_checks(bad, "MSC8156", "write") if c.row == "1 K bytes"}
+    # (a count one off would be "rounding": the verdicts read every printed number as rounded to its last digit)
+    assert found["TLPs in the calculation"] == "erratum" and found["bit rate in the calculation"] == "ok"
+    bad.at[bad.index[bad["bytes"] == 8][0], "calculation_as_printed"] = "16 * 8 / (8 + 20 + 8 + 8) * 2"
+    found = {c.quantity: c.status for c in pcie.an3935_calculation_checks(bad, "MSC8156", "write") if c.row == "8 bytes"}
+    assert found["bit rate in the calculation"] == "erratum"
