@@ -65,6 +65,8 @@ __all__ = ["goodput_formula",
     "skp",
     "bit_rate",
     "tlp_count_expr",
+    "request_count_expr",
+    "dllp_count_expr",
     "wire_bytes_expr",
     "goodput_expr",
     "dllp_share_expr",
@@ -81,6 +83,17 @@ __all__ = ["goodput_formula",
     "flit_code",
     "evaluate",
     "goodput_gbit_s",
+    "an3935_transfer_rate",
+    "an3935_bit_rate",
+    "share_percent",
+    "tlp_overhead_formula",
+    "counted",
+    "an3935_data_tlps_per_ack",
+    "an3935_text_checks",
+    "sized",
+    "an3935_note_checks",
+    "calculation_terms",
+    "an3935_calculation_checks",
 ]
 
 
@@ -157,18 +170,28 @@ def tlp_count_expr(kind: str, split: str = "mps") -> sp.Expr:
     raise ValueError(f"kind must be 'write' or 'read', not {kind!r}")
 
 
-def _requests() -> sp.Expr:
+def request_count_expr() -> sp.Expr:
+    """Number of memory-read requests (MRd TLPs) for a read of ``S`` bytes."""
     return sp.ceiling(payload / mrrs)
 
 
-def _dllp_bytes(kind: str, policy: str, duplex: bool, split: str) -> sp.Expr:
-    """ACK + UpdateFC bytes per transfer under the ``every`` policies (0 otherwise)."""
+def _requests() -> sp.Expr:
+    return request_count_expr()
+
+
+def dllp_count_expr(kind: str, policy: str = "every", duplex: bool = False, split: str = "mps") -> sp.Expr:
+    """Number of ACK DLLPs (and as many UpdateFCs) per transfer under the ``every`` policies (0 otherwise)."""
     if policy not in ("every", "every-any"):
         return sp.Integer(0)
     acknowledged = tlp_count_expr(kind, split)
     if kind == "read" and duplex and policy == "every-any":
         acknowledged += _requests()  # read requests are TLPs too
-    return 2 * dllp * sp.ceiling(acknowledged / group)
+    return sp.ceiling(acknowledged / group)
+
+
+def _dllp_bytes(kind: str, policy: str, duplex: bool, split: str) -> sp.Expr:
+    """ACK + UpdateFC bytes per transfer under the ``every`` policies (0 otherwise)."""
+    return 2 * dllp * dllp_count_expr(kind, policy, duplex, split)
 
 
 def wire_bytes_expr(kind: str, policy: str = "every", duplex: bool = False,
@@ -556,6 +579,223 @@ def source_checks():
         add(t, row, "throughput_gbit_s", goodput_gbit_s("write", link, row.packet_bytes),
             f"{row.packet_bytes}-byte packets", goodput_formula("write", link, row.packet_bytes))
     return out
+
+
+def an3935_transfer_rate(device: str) -> float:
+    """The transfer rate per lane (GT/s) of the generation ``device`` implements (AN3935 Sec. 1)."""
+    return GENERATIONS[AN3935_DEVICES[device]].rate_gtps
+
+
+def an3935_bit_rate(device: str, lanes: int = 4, directions: int = 1) -> float:
+    """The bit rate after 8b/10b of ``lanes`` lanes of ``device``, in ``directions`` directions (Eq. 1)."""
+    link = an3935_link(device, lanes)
+    return directions * coding.bit_rate_gbit_s(link.generation.rate_gtps, link.lanes, link.code)
+
+
+def share_percent(part: float, whole: float) -> float:
+    """``part`` as a percentage of ``whole``."""
+    return 100 * part / whole
+
+
+def tlp_overhead_formula(link: Link) -> tuple:
+    """``(expr, values)``: the bytes a TLP adds to its payload on ``link`` (framing, header, ECRC)."""
+    values = link_substitution(link)
+    return framing + header + ecrc, {s: values[s] for s in (framing, header, ecrc)}
+
+
+def counted(notes: str, what: str) -> int:
+    """The number of ``what`` (``"TLP"``, ``"MRd"``, ``"CpID"``, ``"ACK"``, ``"FC"``) a note of AN3935
+    Tables 2-5 counts: ``counted("8 TLP, 2 ACK, 2 FC", "ACK")`` is 2."""
+    match = re.search(rf"(?<![\w.])(\d+) ?{re.escape(what)}\b", notes)
+    if match is None:
+        raise ValueError(f"the note {notes!r} counts no {what}")
+    return int(match.group(1))
+
+
+def an3935_data_tlps_per_ack(table) -> float:
+    """The data TLPs (MWr, or CplD of a read) per ACK that a table of AN3935 Tables 2-5 counts in its
+    note on the largest transfer."""
+    row = table.loc[table["bytes"].idxmax()]
+    data_tlps = "TLP" if "TLP" in row.notes else "CpID"
+    return counted(row.notes, data_tlps) / counted(row.notes, "ACK")
+
+
+def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_sizes) -> list:
+    """Each number of AN3935's text (the published ``an3935-text``) recomputed from the parts it names:
+    rates from the generation, sizes from the packet model, the large-transfer bandwidth and its share of the
+    bit rate from the model at the largest size, the TLPs per ACK from the notes of Tables 2 and 4 (the
+    ``write_table`` and ``read_table``), the range of sizes from the measured tables."""
+    code = coding.CODES["8b10b"]
+    link = an3935_link("MSC8156")
+    sizes = link_substitution(link)
+    largest = int(write_table["bytes"].max())
+    large = {kind: goodput_gbit_s(kind, link, largest, duplex=True) for kind in ("write", "read")}
+    full = an3935_bit_rate("MSC8156", directions=2)
+    overhead = tlp_overhead_formula(link)
+    kib = 1024
+
+    def value(key: str):
+        kind = key.split("-")[0]
+        if key.endswith(("transfer-rate", "clock", "lane-rate")):
+            return an3935_transfer_rate("MSC8157" if "msc8157" in key else "MSC8156"), None
+        if key == "character-bits":
+            return code.data_bits, None
+        if key == "symbol-bits":
+            return code.coded_bits, None
+        if key == "bit-rate-share":
+            return share_percent(code.data_bits, code.coded_bits), None
+        if key == "header-32-bit":
+            return sizes[header], None
+        if key == "header-64-bit-extra":
+            return link_substitution(replace(link, addr=64))[header] - sizes[header], None
+        if key.endswith(("tlp-overhead", "request-overhead")):
+            return float(overhead[0].subs(overhead[1])), overhead
+        if key.endswith(("ack-size", "fc-size", "dllp-size")):
+            return sizes[dllp], None
+        if key.endswith("tlps-per-update"):
+            return an3935_data_tlps_per_ack(write_table if kind == "write" else read_table), None
+        if key.endswith("large-bandwidth"):
+            return large[kind], goodput_formula(kind, link, largest, duplex=True)
+        if key.endswith("-share"):
+            return share_percent(large[kind], full), None
+        if key.endswith("full-duplex-bit-rate"):
+            return full, None
+        if key == "write-one-direction-bit-rate":
+            return an3935_bit_rate("MSC8156"), None
+        if key.endswith(("smallest-transfer", "largest-transfer")):
+            table = msc8156_sizes if key.startswith("msc8156") else msc8157_sizes
+            return (table["bytes"].min(), None) if "smallest" in key else (table["bytes"].max() / kib, None)
+        raise KeyError(f"an3935-text: no model for the number {key!r}")
+
+    out = []
+    prov = text.attrs["provenance"]
+    for row in text.itertuples():
+        model, formula = value(row.id)
+        out.append(checks.check("pcie-packets", prov["document"], f"Sec. {row.section.split()[0]}", row.id,
+                                row.quote, row.unit, text.attrs["printed"]["value"][row.Index], model,
+                                resource=prov["resource"], formula=formula, kind="prose"))
+    return out
+
+
+@checks.provider("pcie-packets")
+def an3935_text():
+    """AN3935's text, Sections 1-8: every number it states, recomputed through the packet model."""
+    return an3935_text_checks(*(data.load(f"an3935-{name}") for name in ("text", "table2", "table4", "table7",
+                                                                           "table15")))
+
+
+def sized(notes: str, what: str) -> str | None:
+    """The size in bytes, as printed, a note of AN3935 Tables 2-5 gives in brackets after ``what``
+    (``sized("1 TLP (20), 1 ACK (8)", "ACK")`` is ``"8"``), or None where it gives none."""
+    match = re.search(rf"\d+ ?{re.escape(what)} \((\d+)\)", notes)
+    return match.group(1) if match else None
+
+
+def _substituted(expr, link: Link, size: int) -> tuple[float, tuple]:
+    """``expr`` for ``link`` and ``size`` bytes: its value, and ``(expr, values)`` for a check to print."""
+    values = {**link_substitution(link), payload: size}
+    values = {s: v for s, v in values.items() if s in expr.free_symbols}
+    return float(expr.subs(values)), (expr, values)
+
+
+def an3935_note_checks(table, device: str, kind: str) -> list:
+    """Each count (and size) of packets the notes of AN3935 Table 2-5 (``table``, of ``device``'s ``kind``
+    of transfer) print, recomputed by the packet model as the document counts (ACK and UpdateFC per 4 data
+    TLPs, completions split at MPS, one read request per MRRS)."""
+    link = an3935_link(device)
+    data_tlps = tlp_count_expr(kind, link.split)
+    counts = {"TLP": data_tlps} if kind == "write" else {"MRd": request_count_expr(), "CpID": data_tlps}
+    counts |= {"ACK": dllp_count_expr(kind), "FC": dllp_count_expr(kind)}
+    names = {"TLP": "MWr TLPs", "MRd": "read requests (MRd)", "CpID": "completions (CplD, printed CpID)",
+             "ACK": "ACK DLLPs", "FC": "UpdateFC DLLPs"}
+    sizes = {"TLP": tlp_overhead_formula(link), "ACK": (dllp, {dllp: link_substitution(link)[dllp]}),
+             "FC": (dllp, {dllp: link_substitution(link)[dllp]})}
+    prov = table.attrs["provenance"]
+    out = []
+    for row in table[table["notes"] != ""].itertuples():
+        label = f"{row.bytes_as_printed} bytes"
+
+        def add(quantity, unit, printed, model, formula):
+            out.append(checks.check("pcie-packets", prov["document"], prov["table"], label, quantity, unit, printed,
+                                    model, resource=prov["resource"], formula=formula, kind="prose"))
+
+        for what, expr in counts.items():
+            model, formula = _substituted(expr, link, row.bytes)
+            add(f"{names[what]} counted in the notes", "", str(counted(row.notes, what)), model, formula)
+            if what in sizes and sized(row.notes, what) is not None:
+                expr_, values = sizes[what]
+                add(("TLP overhead" if what == "TLP" else f"size of each of the {names[what]}") + " in the notes",
+                    "bytes", sized(row.notes, what),
+                    float(expr_.subs(values)), (expr_, values))
+    return out
+
+
+_CALCULATION = re.compile(r"\s*(?P<rate>\d+)\s*\*\s*(?P<size>\d+ ?K?)\s*/\s*\((?P<sum>[^()]*)\)\s*\*\s*(?P<directions>\d+)\s*")
+_TERM = re.compile(r"\s*(?:(?P<count>\d+)\s*\*\s*)?(?P<bytes>\d+ ?K?)\s*")
+
+
+def calculation_terms(text: str) -> tuple[str, str, list[tuple[str | None, str]], str]:
+    """The parts of a calculation as AN3935 Tables 2-5 print it, ``"8 * 1K / (1K + 4*20 + 8 + 8) * 2"``:
+    ``(rate, size, terms, directions)`` as printed, ``terms`` the overhead added to the size, each
+    ``(count or None, bytes)``: ``("8", "1K", [("4", "20"), (None, "8"), (None, "8")], "2")``."""
+    match = _CALCULATION.fullmatch(text)
+    if match is None:
+        raise ValueError(f"{text!r} is not a calculation of the form 'rate * size / (size + overhead) * 2'")
+    size, *terms = match["sum"].split("+")
+    parsed = [_TERM.fullmatch(t) for t in terms]
+    if _TERM.fullmatch(size) is None or not terms or None in parsed:
+        raise ValueError(f"{text!r}: the sum {match['sum']!r} is not the size plus terms 'count*bytes' or 'bytes'")
+    return match["rate"], match["size"].strip(), [(t["count"], t["bytes"].strip()) for t in parsed], match["directions"]
+
+
+def an3935_calculation_checks(table, device: str, kind: str) -> list:
+    """The numbers in the calculations AN3935 Tables 2-5 print (``table``, of ``device``'s ``kind`` of
+    transfer), recomputed by the packet model: the bit rate, the TLPs and their overhead (the terms before
+    the last two), the ACK and the UpdateFC DLLPs and their size (the last two terms)."""
+    link = an3935_link(device)
+    values = link_substitution(link)
+    data_tlps = tlp_count_expr(kind, link.split)
+    tlps = data_tlps if kind == "write" else data_tlps + request_count_expr()
+    per_tlp = tlp_overhead_formula(link)
+    prov = table.attrs["provenance"]
+    out = []
+    for row in table.itertuples():
+        rate, _, terms, _ = calculation_terms(row.calculation_as_printed)
+        if len(terms) < 3:
+            raise ValueError(f"{prov['resource']} {row.bytes_as_printed}: {row.calculation_as_printed!r} adds no "
+                             "ACK and UpdateFC terms after the TLPs'")
+
+        def add(quantity, unit, printed, model, formula=None):
+            out.append(checks.check("pcie-packets", prov["document"], prov["table"], f"{row.bytes_as_printed} bytes",
+                                    f"{quantity} in the calculation", unit, printed, model,
+                                    resource=prov["resource"], formula=formula, kind="prose"))
+
+        add("bit rate", "Gbit/s", rate, an3935_bit_rate(device))
+        (count, overhead), dllps = terms[0], terms[-2:]
+        if len(terms) == 3 and count is not None:  # one term for every TLP: "4*20"
+            add("TLPs" if kind == "write" else "TLPs (MRd and CplD)", "", count, *_substituted(tlps, link, row.bytes))
+        add("TLP overhead", "bytes", overhead, float(per_tlp[0].subs(per_tlp[1])), per_tlp)
+        for name, (count, size) in zip(("ACK", "UpdateFC"), dllps):
+            if count is not None:
+                add(f"{name} DLLPs", "", count, *_substituted(dllp_count_expr(kind), link, row.bytes))
+            add(f"{name} DLLP size", "bytes", size, values[dllp], (dllp, {dllp: values[dllp]}))
+    return out
+
+
+@checks.provider("pcie-packets")
+def an3935_calculations():
+    """AN3935 Tables 2-5: the numbers in their printed calculations."""
+    return [c for number, device, kind in ((2, "MSC8156", "write"), (3, "MSC8157", "write"),
+                                           (4, "MSC8156", "read"), (5, "MSC8157", "read"))
+            for c in an3935_calculation_checks(data.load(f"an3935-table{number}"), device, kind)]
+
+
+@checks.provider("pcie-packets")
+def an3935_notes():
+    """AN3935 Tables 2-5: the packets their notes count."""
+    return [c for number, device, kind in ((2, "MSC8156", "write"), (3, "MSC8157", "write"),
+                                           (4, "MSC8156", "read"), (5, "MSC8157", "read"))
+            for c in an3935_note_checks(data.load(f"an3935-table{number}"), device, kind)]
 
 
 # --- goodput pcie --------------------------------------------------------------------------------
