@@ -522,7 +522,7 @@ def _document_link(document: str) -> str:
 def documents_html(documents: pd.DataFrame) -> str:
     """:func:`by_document`'s table as the status page shows it: each document linked to its entry on the
     sources page, no count for a document the census does not count."""
-    from .render.display import folded_html, frame_html
+    from .render.display import frame_html
 
     shown = documents.astype(object).where(documents.notna(), "")
     return frame_html(shown, cells={"document": [_document_link(d) for d in documents["document"]]},

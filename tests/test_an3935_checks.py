@@ -3,7 +3,6 @@ text recomputed (pcie-packets): the statuses of the real checks, and a deliberat
 
 import copy
 import re
-import math
 
 import pytest
 
