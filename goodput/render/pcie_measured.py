@@ -12,7 +12,7 @@ from .charts import Slider
 from .vega import matches
 
 __all__ = ["measured_vs_model_chart", "latency_calculation", "calculation", "latency_chart", "latency_fit_table",
-           "measured_over_model_table", "above_ceiling_table"]
+           "measured_over_model_table"]
 
 
 def measured_vs_model_chart(table_name: str) -> alt.LayerChart:
@@ -165,24 +165,4 @@ def measured_over_model_table() -> pd.DataFrame:
                          "link": f"{device} x{lanes}, MPS {mps_bytes}", "transfer": kind,
                          "at 8 bytes": f"{ratio[0]:.0%}", "at 32 KiB": f"{ratio[-1]:.0%}",
                          "best": f"{max(ratio):.0%}"})
-    return pd.DataFrame(rows)
-
-
-def above_ceiling_table() -> pd.DataFrame:
-    """Measured AN3935 points above what the link could carry even with no DLLPs at all."""
-    from dataclasses import replace
-
-    rows = []
-    for name in BY_WIDTH:
-        t, series = _measured_series(name)
-        for _, m in series:
-            for r in m.itertuples():
-                bare = replace(pcie.an3935_link(r.device, r.lanes, r.mps_bytes), dllp="none")
-                ceiling = pcie.goodput_gbit_s(r.transfer, bare, r.bytes, duplex=True)
-                if r.gbit_s > ceiling:
-                    rows.append({"table": t.attrs["provenance"]["table"], "link": f"{r.device} x{r.lanes}",
-                                 "transfer": f"{r.bytes_as_printed} bytes, {r.transfer}",
-                                 "measured (Gbit/s)": t.attrs["printed"]["gbit_s"][r.Index],
-                                 "ceiling without DLLPs (Gbit/s)": f"{ceiling:.2f}",
-                                 "excess": f"{r.gbit_s / ceiling - 1:+.0%}"})
     return pd.DataFrame(rows)
