@@ -191,6 +191,50 @@ def source_checks():
     return out
 
 
+#: The most load a CPU can carry, in per cent.
+FULL_LOAD_PERCENT = 100
+
+
+def stream_ceiling_kbit_s(line_rate_mbit_s: float) -> float:
+    """The most TCP goodput (kbit/s) a link of ``line_rate_mbit_s`` carries: full segments of an untagged
+    1500-byte MTU over IPv4, no options, back to back with only preamble, SFD and gap between them."""
+    return 1000 * goodputs(PARAMETERS["message_bytes"].default, line_rate_mbit_s, 1500, IP_HEADER_BYTES[4], 0,
+                           0)["stream_mbit_s"]
+
+
+def _stream_formula(line_rate_mbit_s: float):
+    return (1000 * stream_goodput_expr(), {line_rate: line_rate_mbit_s, mtu: 1500, ip_header: IP_HEADER_BYTES[4],
+                                           tcp_options: 0, ethernet.vlan: 0})
+
+
+def throughput_table_checks(t) -> list:
+    """Every run of SPRAAQ5's §6 tables (``t``: the published ``spraaq5-s6-throughput`` or a copy): its throughput
+    at most the stream ceiling of its link (``ceiling``), its CPU load at most a whole CPU (``consistency``)."""
+    out = []
+    for row in t.itertuples():
+        label = f"{row.device}, {row.architecture}, L2 {row.l2_cache_kbytes} KB, {row.operation.lower()}"
+        out.append(checks.compare(
+            "tcp-goodput", t, row.Index, "throughput_kbit_s", stream_ceiling_kbit_s(row.line_rate_mbit_s), label,
+            f"At most a stream of full {evaluate(row.frame_bytes, row.line_rate_mbit_s)['mss_bytes']}-byte "
+            f"segments at {row.line_rate_mbit_s} Mbit/s carries, "
+            "{rounded} kbit/s.",
+            off_note=f"Above the {row.line_rate_mbit_s} Mbit/s link's stream ceiling of {{rounded}} kbit/s, which "
+                     "no TCP run over it can beat.",
+            formula=_stream_formula(row.line_rate_mbit_s), kind="ceiling", relation="<="))
+        out.append(checks.compare(
+            "tcp-goodput", t, row.Index, "cpu_load_percent", FULL_LOAD_PERCENT, label,
+            "A load is a share of the CPU's time: at most {rounded} %.",
+            off_note="More than the whole CPU ({rounded} %): a load cannot exceed it.",
+            kind="consistency", relation="<="))
+    return out
+
+
+@checks.provider("tcp-goodput")
+def throughput_table_source_checks():
+    """Every row of SPRAAQ5's §6.1-6.3 tables against the 100 Mbit/s link's ceiling and a whole CPU."""
+    return throughput_table_checks(data.load("spraaq5-s6-throughput"))
+
+
 # --- UDP: datagrams that may be fragmented ------------------------------------------------------
 
 UDP_HEADER_BYTES = 8

@@ -17,7 +17,7 @@ def test_an_8192_byte_write_makes_six_segments_and_the_ndks_94595():
 
 
 def test_every_ndk_receive_run_at_the_link_ceiling_is_checked_and_only_truncated():
-    items = [c for c in checks.collect("tcp-goodput") if c.resource == "spraaq5-s6-throughput"]
+    items = _s6_checks("calculated")
     t = data.load("spraaq5-s6-throughput")
     assert len(items) == int(((t["operation"] == "Receive") & (t["throughput_kbit_s"] == 94595)).sum()) == 11
     assert {c.status for c in items} == {"rounding"}
@@ -178,3 +178,34 @@ def test_goodput_tcp_vlan_option():
     assert "over IPv4 on a VLAN at 100 Mbit/s" in run("--message", "8192", "--vlan").stdout
     bad = run("--message", "8192", "--vlan", "4")
     assert bad.returncode == 2 and "unrecognized arguments: 4" in bad.stderr
+
+
+# --- SPRAAQ5 §6.1-6.3: every row against the link's ceiling and a whole CPU ---------------------
+
+def _s6_checks(kind):
+    return [c for c in checks.collect("tcp-goodput") if c.resource == "spraaq5-s6-throughput" and c.kind == kind]
+
+
+def test_every_s6_row_is_under_the_100_mbit_stream_ceiling():
+    items = _s6_checks("ceiling")
+    assert len(items) == 6 + 6 + 8 + 8 + 6  # the five tables' rows as printed
+    assert {c.status for c in items} == {"ok"}
+    # 1460 data bytes in 1460 + 40 + 18 + 20 byte times at 100 Mbit/s
+    assert {round(c.model, 3) for c in items} == {round(100_000 * 1460 / 1538, 3)}
+    assert max(float(c.published) for c in items) == 94759
+
+
+def test_every_s6_cpu_load_is_at_most_a_whole_cpu():
+    items = _s6_checks("consistency")
+    assert len(items) == 34 and {c.status for c in items} == {"ok"} and {c.model for c in items} == {100}
+
+
+def test_an_s6_row_above_the_line_ceiling_or_a_whole_cpu_is_an_erratum():
+    t = data.load("spraaq5-s6-throughput").copy(deep=True)
+    t.attrs = {k: (json.loads(json.dumps(v)) if k == "printed" else v) for k, v in t.attrs.items()}
+    t.attrs["printed"]["throughput_kbit_s"][3] = "94950"
+    t.attrs["printed"]["cpu_load_percent"][5] = "101"
+    got = {(c.row, c.kind): c.status for c in tcp.throughput_table_checks(t)}
+    assert got[("TMS320DM642 EVM, NIMU, L2 64 KB, transmit", "ceiling")] == "erratum"
+    assert got[("TMS320DM642 EVM, NIMU, L2 256 KB, transmit", "consistency")] == "erratum"
+    assert list(got.values()).count("erratum") == 2
