@@ -235,6 +235,102 @@ def throughput_table_source_checks():
     return throughput_table_checks(data.load("spraaq5-s6-throughput"))
 
 
+#: SPRAAQ5 §2.1's nonCopyTCP.h: frames per run, and the tester's frame periods in ms (0: as fast as it can).
+BENCH_FRAMES = 5000
+FRAME_PERIODS_MS = (0, 10, 30)
+#: The testee's excerpt in data/logs/published (SPRAAQ5 §4.1 step 7) and the link status it prints, Mbit/s.
+NDK_CONSOLE_LOG = "spraaq5-testee-console.log"
+NDK_CONSOLE_LINK_MBIT_S = 100
+
+frames = symbol("N", positive=True, integer=True)  #: frames in a paced run
+frame_period = symbol(r"T_{\mathrm{ms}}", positive=True)  #: the tester's period between frames, ms
+
+
+def paced_ceiling_expr() -> sp.Expr:
+    """The most a run of ``N`` frames of ``M`` bytes, one every ``T`` ms, shows (kbit/s = bits per ms):
+    its bytes over the ``N - 1`` periods between its first and its last frame."""
+    return 8 * message * frames / ((frames - 1) * frame_period)
+
+
+def run_seconds(total_bytes: int, kbit_s: float) -> float:
+    """The time a run of ``total_bytes`` took by the rate (kbit/s, 1000 bits per second) printed for it."""
+    return 8 * total_bytes / (1000 * kbit_s)
+
+
+def frame_periods(runs) -> list[int]:
+    """Each run's frame period (ms) in the testee's excerpt ``runs`` (:func:`goodput.logs.ndk_console.parse`).
+
+    The excerpt elides runs with '...': per direction, the runs of the smallest frame size it prints are the
+    first of :data:`FRAME_PERIODS_MS` in order, those of the largest the last (the order of nonCopyTCP.h's
+    arrays, which the tester's own output in §4.1 shows: 8192 bytes at maximum, 10 ms, ...; 65536 at 10 ms,
+    30 ms)."""
+    periods = []
+    for i, run in enumerate(runs.itertuples()):
+        same = runs[(runs["direction"] == run.direction) & (runs["frame_bytes"] == run.frame_bytes)]
+        place = list(same.index).index(runs.index[i])
+        sizes = runs[runs["direction"] == run.direction]["frame_bytes"]
+        if run.frame_bytes == sizes.min():
+            periods.append(FRAME_PERIODS_MS[place])
+        elif run.frame_bytes == sizes.max():
+            periods.append(FRAME_PERIODS_MS[len(FRAME_PERIODS_MS) - len(same) + place])
+        else:
+            raise ValueError(f"line {run.line}: a run of {run.frame_bytes} bytes between the first and last sizes")
+    return periods
+
+
+def console_checks(runs, resource: str = f"logs/published/{NDK_CONSOLE_LOG}") -> list:
+    """SPRAAQ5 §4.1's testee output (``runs``, as parsed): each run's total against its frames (``consistency``;
+    a receive line prints no count, nonCopyTCP.h's :data:`BENCH_FRAMES` is it), its rate against the least
+    time its frames take (``ceiling``: the link's stream ceiling, or its frames one period apart), its CPU load
+    at most a whole CPU (``consistency``)."""
+    out = []
+    link = stream_ceiling_kbit_s(NDK_CONSOLE_LINK_MBIT_S)
+    for run, period in zip(runs.itertuples(), frame_periods(runs)):
+        pace = "at maximum frame rate" if period == 0 else f"one frame every {period} ms"
+        label = f"log line {run.line}: {run.direction} {run.frame_bytes} bytes, {pace}"
+        where = "§4.1 step 7, testee output"
+        count = BENCH_FRAMES if run.direction == "receive" else run.frames
+        said = ("nonCopyTCP.h's" if run.direction == "receive" else "the printed")
+        out.append(checks.check(
+            "tcp-goodput", "SPRAAQ5", where, label, "total", "bytes", str(run.total_bytes),
+            count * run.frame_bytes, f"{said} {count} frames of {run.frame_bytes} bytes: {{rounded}} bytes.",
+            resource, kind="consistency"))
+        if period == 0:
+            ceiling, formula = link, _stream_formula(NDK_CONSOLE_LINK_MBIT_S)
+            why = f"the {NDK_CONSOLE_LINK_MBIT_S} Mbit/s link's stream of full segments"
+        else:
+            values = {message: run.frame_bytes, frames: count, frame_period: period}
+            ceiling = float(paced_ceiling_expr().subs(values))
+            formula = (paced_ceiling_expr(), values)
+            why = (f"{count} frames of {run.frame_bytes} bytes over the {count - 1} periods of {period} ms between "
+                   f"them ({(count - 1) * period / 1000:g} s; by its printed rate the run took "
+                   f"{run_seconds(run.total_bytes, run.kbit_s):.3f} s)")
+            if ceiling > link:
+                ceiling, formula = link, _stream_formula(NDK_CONSOLE_LINK_MBIT_S)
+                why = f"the {NDK_CONSOLE_LINK_MBIT_S} Mbit/s link's stream of full segments"
+        out.append(checks.check(
+            "tcp-goodput", "SPRAAQ5", where, label, "rate", "kbit/s", str(run.kbit_s), ceiling,
+            f"At most {why}: {{rounded}} kbit/s.", resource, formula, kind="ceiling", relation="<="))
+        out.append(checks.check(
+            "tcp-goodput", "SPRAAQ5", where, label, "CPU load", "%", str(run.cpu_load_percent), FULL_LOAD_PERCENT,
+            "A load is a share of the CPU's time: at most {rounded} %.", resource, kind="consistency",
+            relation="<="))
+    return out
+
+
+def published_console_log():
+    """The path of SPRAAQ5 §4.1's testee excerpt."""
+    return data.published_dir().parent / "logs" / "published" / NDK_CONSOLE_LOG
+
+
+@checks.provider("tcp-goodput")
+def console_source_checks():
+    """SPRAAQ5 §4.1's example testee output: totals, rates and loads against each other and their ceilings."""
+    from .logs import ndk_console
+
+    return console_checks(ndk_console.parse(published_console_log()))
+
+
 # --- UDP: datagrams that may be fragmented ------------------------------------------------------
 
 UDP_HEADER_BYTES = 8

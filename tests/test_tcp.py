@@ -209,3 +209,37 @@ def test_an_s6_row_above_the_line_ceiling_or_a_whole_cpu_is_an_erratum():
     assert got[("TMS320DM642 EVM, NIMU, L2 64 KB, transmit", "ceiling")] == "erratum"
     assert got[("TMS320DM642 EVM, NIMU, L2 256 KB, transmit", "consistency")] == "erratum"
     assert list(got.values()).count("erratum") == 2
+
+
+# --- SPRAAQ5 §4.1: the testee's example output --------------------------------------------------
+
+def _console_runs():
+    from goodput.logs import ndk_console
+    return ndk_console.parse(tcp.published_console_log())
+
+
+def test_the_testee_excerpts_runs_have_the_periods_of_the_testers_order():
+    assert tcp.frame_periods(_console_runs()) == [0, 10, 10, 30, 0, 10, 10, 30]
+
+
+def test_the_testee_excerpt_is_checked_run_by_run_and_one_paced_rate_beats_its_pace():
+    items = [c for c in checks.collect("tcp-goodput") if c.resource == "logs/published/spraaq5-testee-console.log"]
+    assert len(items) == 8 * 3
+    off = [(c.row, c.quantity) for c in items if c.status != "ok"]
+    # 5000 frames of 8192 bytes one every 10 ms: 40,960,000 bytes in no less than 49.99 s, 6554.9 kbit/s
+    assert off == [("log line 29: transmit 8192 bytes, one frame every 10 ms", "rate")]
+    assert {c.status for c in items if (c.row, c.quantity) in off} == {"erratum"}
+    rate = next(c for c in items if c.row.startswith("log line 29") and c.quantity == "rate")
+    assert rate.model == pytest.approx(8 * 8192 * 5000 / (4999 * 10)) and rate.published == "6556"
+    totals = [c for c in items if c.quantity == "total"]
+    assert {c.model for c in totals} == {5000 * 8192, 5000 * 65536}
+
+
+def test_a_testee_run_with_a_wrong_total_rate_or_load_is_an_erratum():
+    runs = _console_runs()
+    runs.loc[0, "total_bytes"] = 40968192  # a frame more than 5000
+    runs.loc[4, "kbit_s"] = 95000
+    runs.loc[7, "cpu_load_percent"] = 101
+    bad = [(c.row.split(":")[0], c.quantity) for c in tcp.console_checks(runs) if c.status == "erratum"]
+    assert set(bad) == {("log line 12", "total"), ("log line 26", "rate"), ("log line 37", "CPU load"),
+                        ("log line 29", "rate")}
