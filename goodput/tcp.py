@@ -331,6 +331,85 @@ def console_source_checks():
     return console_checks(ndk_console.parse(published_console_log()))
 
 
+#: nonCopyTCP.h's frame sizes (SPRAAQ5 §2.1), bytes.
+FRAME_SIZES_BYTES = (8192, 16384, 32768, 65536)
+KIB = 1024
+
+#: Numbers SPRAAQ5's prose prints about its §6 runs, as printed: where, what, and the printed values.
+#: §6's list of platforms: each board's clock (MHz) and L2 cache sizes (KB), largest first.
+S6_PLATFORMS = {"TMS320DM642 EVM": ("720", ("256", "128", "64")),
+                "TMS320C6455 DSK": ("1000", ("256", "128", "64", "32")),  # printed "1 GHz"
+                "TMS320DM6437 EVM": ("594", ("128", "64", "32"))}
+#: The captions of §6's figures: (figure, device, architecture, the L2 sizes of the cache figure in KB as listed,
+#: its frame size in KB; the L2 size of the frame-size figure that follows it).
+S6_FIGURES = (("2", "TMS320DM642 EVM", "NIMU", ("64", "128", "256"), "8", "3", "256"),
+              ("4", "TMS320DM642 EVM", "LL", ("64", "128", "256"), "8", "5", "256"),
+              ("6", "TMS320C6455 DSK", "NIMU", ("32", "64", "128", "256"), "8", "7", "256"),
+              ("8", "TMS320C6455 DSK", "LL", ("32", "64", "128", "256"), "8", "9", "256"),
+              ("10", "TMS320DM6437 EVM", "LL", ("32", "64", "128"), "8", "11", "128"))
+#: §6's setup paragraph: the packet sizes (KB) and the paced rates (ms) of the runs.
+S6_PACKET_KB = ("8", "16", "32", "64")
+S6_PERIODS_MS = ("10", "30")
+#: The testee excerpt's (§4.1) "DSP Operating at 594 MHz with 256k L2 Cache".
+CONSOLE_CLOCK_MHZ, CONSOLE_L2_KB = "594", "256"
+
+
+def _nth_size(measured: list, i: int, whose: str, first: str) -> tuple[float, str]:
+    """The ``i``-th of the L2 sizes a table measures, and the note saying so (0 if it measures fewer)."""
+    if i < len(measured):
+        return measured[i], f"{whose} {len(measured)} L2 sizes, {first} first: number {i + 1} is {{rounded}} KB."
+    return 0, f"{whose} rows measure only {len(measured)} L2 sizes, none number {i + 1}."
+
+
+def prose_checks(t) -> list:
+    """SPRAAQ5's prose numbers about its runs (``t``: the published ``spraaq5-s6-throughput`` or a copy) against
+    the tables they describe and nonCopyTCP.h (``prose``)."""
+    out = []
+
+    def add(where, row, quantity, unit, printed, model, note, **how):
+        out.append(checks.check("tcp-goodput", "SPRAAQ5", where, row, quantity, unit, printed, model, note,
+                                kind="prose", **how))
+
+    for device, (clock, sizes) in S6_PLATFORMS.items():
+        runs = t[t["device"] == device]
+        measured = sorted(set(runs["l2_cache_kbytes"]), reverse=True)
+        add("§6 platform list", device, "DSP clock", "MHz", clock, runs["clock_mhz"].iloc[0],
+            "The clock the sentence above its tables gives: {rounded} MHz.")
+        for i, size in enumerate(sizes):
+            add("§6 platform list", f"{device}: L2 size {i + 1} of {len(sizes)}", "L2 cache", "KB", size,
+                *_nth_size(measured, i, "Its tables'", "largest"))
+    for fig, device, arch, sizes, frame_kb, next_fig, next_l2 in S6_FIGURES:
+        runs = t[(t["device"] == device) & (t["architecture"] == arch)]
+        measured = sorted(set(runs["l2_cache_kbytes"]))
+        for i, size in enumerate(sizes):
+            add(f"§6 Figure {fig} caption", f"{device}, {arch}: L2 size {i + 1} of {len(sizes)}", "L2 cache", "KB",
+                size, *_nth_size(measured, i, "Its table's", "smallest"))
+        add(f"§6 Figure {fig} caption", f"{device}, {arch}", "frame size", "KB", frame_kb,
+            runs["frame_bytes"].iloc[0] / KIB, "Its table's frames in KB of 1024 bytes: {rounded} KB.")
+        add(f"§6 Figure {next_fig} caption", f"{device}, {arch}", "L2 cache", "KB", next_l2, max(measured),
+            "The largest L2 cache its table measures: {rounded} KB.")
+    for size, model in zip(S6_PACKET_KB, FRAME_SIZES_BYTES):
+        add("§6 setup", f"packet size {size} KB", "packet size", "KB", size, model / KIB,
+            "nonCopyTCP.h's frame size in KB of 1024 bytes: {rounded} KB.")
+    for period, model in zip(S6_PERIODS_MS, [p for p in FRAME_PERIODS_MS if p]):
+        add("§6 setup", f"rate {period} ms per packet", "frame period", "ms", period, model,
+            "nonCopyTCP.h's frame period: {rounded} ms.")
+    boards = t[t["clock_mhz"] == int(CONSOLE_CLOCK_MHZ)]
+    add("§4.1 step 7, testee output", "DSP Operating at 594 MHz", "L2 cache", "KB", CONSOLE_L2_KB,
+        boards["l2_cache_kbytes"].max(),
+        f"The {boards['device'].iloc[0]}, the only board §6 runs at {CONSOLE_CLOCK_MHZ} MHz, is measured with at "
+        "most {rounded} KB of L2 cache; the excerpt's {published}k is the BCACHE_L2_256K that nonCopyTCP.h "
+        "(§2.1) asks of every C64x+, which §6.3 never reports for this board.",
+        relation="<=", otherwise="unexplained")
+    return out
+
+
+@checks.provider("tcp-goodput")
+def prose_source_checks():
+    """SPRAAQ5's prose about its runs (§6 platforms, captions and setup; the testee excerpt's cache)."""
+    return prose_checks(data.load("spraaq5-s6-throughput"))
+
+
 # --- UDP: datagrams that may be fragmented ------------------------------------------------------
 
 UDP_HEADER_BYTES = 8

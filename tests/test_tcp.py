@@ -243,3 +243,31 @@ def test_a_testee_run_with_a_wrong_total_rate_or_load_is_an_erratum():
     bad = [(c.row.split(":")[0], c.quantity) for c in tcp.console_checks(runs) if c.status == "erratum"]
     assert set(bad) == {("log line 12", "total"), ("log line 26", "rate"), ("log line 37", "CPU load"),
                         ("log line 29", "rate")}
+
+
+# --- SPRAAQ5's prose about its runs ---------------------------------------------------------------
+
+def test_spraaq5s_prose_agrees_with_its_tables_but_for_the_testees_256k_at_594_mhz():
+    items = [c for c in checks.collect("tcp-goodput") if c.document == "SPRAAQ5" and c.kind == "prose"]
+    # §6 list: 1 clock + 3, 4, 3 L2 sizes; five cache figures (3, 3, 4, 4, 3 sizes + 8 KB frames) and five
+    # frame-size figures (one L2 size); the setup's 4 packet sizes and 2 periods; the testee's L2 line
+    assert len(items) == (3 + 10) + (17 + 5 + 5) + 6 + 1
+    off = {c.row: (c.status, c.published, c.model) for c in items if c.status != "ok"}
+    assert off == {"DSP Operating at 594 MHz": ("unexplained", "256", 128)}
+    sizes = {c.published for c in items if c.quantity == "packet size"}
+    assert {int(s) * 1024 for s in sizes} == {8192, 16384, 32768, 65536}
+
+
+def test_prose_that_names_a_cache_or_clock_the_table_lacks_is_an_erratum():
+    t = data.load("spraaq5-s6-throughput")
+    t = t[~((t["device"] == "TMS320DM642 EVM") & (t["l2_cache_kbytes"] == 256))].copy()
+    t.loc[t["device"] == "TMS320DM642 EVM", "clock_mhz"] = 700
+    bad = {(c.where, c.row) for c in tcp.prose_checks(t) if c.status == "erratum"}
+    assert bad == {("§6 platform list", "TMS320DM642 EVM: L2 size 1 of 3"),
+                   ("§6 platform list", "TMS320DM642 EVM: L2 size 2 of 3"),
+                   ("§6 platform list", "TMS320DM642 EVM: L2 size 3 of 3"),
+                   ("§6 Figure 2 caption", "TMS320DM642 EVM, NIMU: L2 size 3 of 3"),
+                   ("§6 Figure 3 caption", "TMS320DM642 EVM, NIMU"),
+                   ("§6 Figure 4 caption", "TMS320DM642 EVM, LL: L2 size 3 of 3"),
+                   ("§6 Figure 5 caption", "TMS320DM642 EVM, LL"),
+                   ("§6 platform list", "TMS320DM642 EVM")}
