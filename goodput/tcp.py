@@ -331,6 +331,38 @@ def console_source_checks():
     return console_checks(ndk_console.parse(published_console_log()))
 
 
+NDK_TESTER_LOG = "spraaq5-tester-console.log"
+
+
+def tester_checks(runs, resource: str = f"logs/published/{NDK_TESTER_LOG}") -> list:
+    """SPRAAQ5 §4.1's tester output (``runs``, from :func:`goodput.logs.ndk_console.parse_tester`): each run's
+    frames against nonCopyTCP.h's :data:`BENCH_FRAMES`, and each paced run's period against the place of its run
+    in nonCopyTCP.h's order (:func:`frame_periods`, which the testee's checks rely on) (``consistency``)."""
+    out = []
+    order = frame_periods(runs.rename(columns={"task": "direction"}))
+    for run, period in zip(runs.itertuples(), order):
+        pace = "at maximum frame rate" if run.period_ms == 0 else f"at {run.period_ms} ms frame rate"
+        label = f"log line {run.line}: {run.task} {run.frame_bytes} bytes {pace}"
+        out.append(checks.check(
+            "tcp-goodput", "SPRAAQ5", "§4.1 step 7, tester output", label, "frames", "frames", str(run.frames),
+            BENCH_FRAMES, "nonCopyTCP.h's BENCH_FRAMES: {rounded} frames a run.", resource, kind="consistency"))
+        if run.period_ms:
+            out.append(checks.check(
+                "tcp-goodput", "SPRAAQ5", "§4.1 step 7, tester output", label, "frame period", "ms",
+                str(run.period_ms), period,
+                "nonCopyTCP.h's frame rates in order, the first runs of the smallest frames from the start, the last "
+                "of the largest from the end: {rounded} ms.", resource, kind="consistency"))
+    return out
+
+
+@checks.provider("tcp-goodput")
+def tester_source_checks():
+    """SPRAAQ5 §4.1's example tester output: its frame counts and periods against nonCopyTCP.h."""
+    from .logs import ndk_console
+
+    return tester_checks(ndk_console.parse_tester(published_console_log().with_name(NDK_TESTER_LOG)))
+
+
 #: nonCopyTCP.h's frame sizes (SPRAAQ5 §2.1), bytes.
 FRAME_SIZES_BYTES = (8192, 16384, 32768, 65536)
 KIB = 1024

@@ -271,3 +271,19 @@ def test_prose_that_names_a_cache_or_clock_the_table_lacks_is_an_erratum():
                    ("§6 Figure 4 caption", "TMS320DM642 EVM, LL: L2 size 3 of 3"),
                    ("§6 Figure 5 caption", "TMS320DM642 EVM, LL"),
                    ("§6 platform list", "TMS320DM642 EVM")}
+
+
+def test_the_tester_excerpt_announces_nonCopyTCP_h_runs():
+    items = [c for c in checks.collect("tcp-goodput") if c.resource == "logs/published/spraaq5-tester-console.log"]
+    assert len(items) == 9 + 7  # nine runs, seven of them paced
+    assert {c.status for c in items} == {"ok"}
+    assert {c.model for c in items if c.quantity == "frames"} == {5000}
+
+
+def test_a_tester_run_of_other_frames_or_an_other_period_is_an_erratum():
+    from goodput.logs import ndk_console
+    runs = ndk_console.parse_tester(tcp.published_console_log().with_name("spraaq5-tester-console.log"))
+    runs.loc[0, "frames"] = 4000
+    runs.loc[2, "period_ms"] = 20
+    bad = {(c.row.split(":")[0], c.quantity) for c in tcp.tester_checks(runs) if c.status == "erratum"}
+    assert bad == {("log line 8", "frames"), ("log line 11", "frame period")}
