@@ -190,6 +190,40 @@ def source_checks():
             for row in t.itertuples()]
 
 
+#: sectti.pl's section types and the line of its "Totals by section type" that adds each up (N/A: none).
+TOTAL_OF_TYPE = {"CODE": "Code", "DATA": "Initialized Data", "UDATA": "Uninitialized Data"}
+
+
+def printed_parts(t, report: str, total: str) -> list[int]:
+    """The sizes (decimal) of the sections of ``report`` in table ``t`` whose type the total line ``total`` adds."""
+    kinds = [k for k, line in TOTAL_OF_TYPE.items() if line == total]
+    rows = t[(t["report"] == report) & (t["file"] != "totals") & t["type"].isin(kinds)]
+    return [int(v) for v in rows["size_dec"]]
+
+
+def totals_checks(t) -> list:
+    """Each "Totals by section type" line of SPRAAQ5 §5.1's reports (``t``: the published ``spraaq5-s5-sizing``
+    or a copy) against the sections of its type the report prints (``consistency``): the reports elide files and
+    sections ('. . .'), so a total is at least the sum of those printed, not equal to it."""
+    out = []
+    for row in t[t["file"] == "totals"].itertuples():
+        parts = printed_parts(t, row.report, row.section)
+        out.append(checks.compare(
+            "code-size", t, row.Index, "size_dec", sum(parts), f"{row.report}: {row.file} {row.section}",
+            f"At least the {len(parts)} sections of its type the report prints before eliding the rest: "
+            "{rounded} bytes.",
+            off_note=f"Less than the {len(parts)} sections of its type the report prints, {{rounded}} bytes: "
+                     "a total cannot be smaller than some of its parts.",
+            kind="consistency", relation=">="))
+    return out
+
+
+@checks.provider("code-size")
+def totals_source_checks():
+    """SPRAAQ5 §5.1's totals by section type against the sections each report prints."""
+    return totals_checks(data.load("spraaq5-s5-sizing"))
+
+
 # --- goodput size --------------------------------------------------------------------------------
 
 def _command_lines(args, r: dict) -> list[str]:

@@ -191,6 +191,257 @@ def source_checks():
     return out
 
 
+#: The most load a CPU can carry, in per cent.
+FULL_LOAD_PERCENT = 100
+
+
+def stream_ceiling_kbit_s(line_rate_mbit_s: float) -> float:
+    """The most TCP goodput (kbit/s) a link of ``line_rate_mbit_s`` carries: full segments of an untagged
+    1500-byte MTU over IPv4, no options, back to back with only preamble, SFD and gap between them."""
+    return 1000 * goodputs(PARAMETERS["message_bytes"].default, line_rate_mbit_s, 1500, IP_HEADER_BYTES[4], 0,
+                           0)["stream_mbit_s"]
+
+
+def _stream_formula(line_rate_mbit_s: float):
+    return (1000 * stream_goodput_expr(), {line_rate: line_rate_mbit_s, mtu: 1500, ip_header: IP_HEADER_BYTES[4],
+                                           tcp_options: 0, ethernet.vlan: 0})
+
+
+def throughput_table_checks(t) -> list:
+    """Every run of SPRAAQ5's §6 tables (``t``: the published ``spraaq5-s6-throughput`` or a copy): its throughput
+    at most the stream ceiling of its link (``ceiling``), its CPU load at most a whole CPU (``consistency``)."""
+    out = []
+    for row in t.itertuples():
+        label = f"{row.device}, {row.architecture}, L2 {row.l2_cache_kbytes} KB, {row.operation.lower()}"
+        out.append(checks.compare(
+            "tcp-goodput", t, row.Index, "throughput_kbit_s", stream_ceiling_kbit_s(row.line_rate_mbit_s), label,
+            f"At most a stream of full {evaluate(row.frame_bytes, row.line_rate_mbit_s)['mss_bytes']}-byte "
+            f"segments at {row.line_rate_mbit_s} Mbit/s carries, "
+            "{rounded} kbit/s.",
+            off_note=f"Above the {row.line_rate_mbit_s} Mbit/s link's stream ceiling of {{rounded}} kbit/s, which "
+                     "no TCP run over it can beat.",
+            formula=_stream_formula(row.line_rate_mbit_s), kind="ceiling", relation="<="))
+        out.append(checks.compare(
+            "tcp-goodput", t, row.Index, "cpu_load_percent", FULL_LOAD_PERCENT, label,
+            "A load is a share of the CPU's time: at most {rounded} %.",
+            off_note="More than the whole CPU ({rounded} %): a load cannot exceed it.",
+            kind="consistency", relation="<="))
+    return out
+
+
+@checks.provider("tcp-goodput")
+def throughput_table_source_checks():
+    """Every row of SPRAAQ5's §6.1-6.3 tables against the 100 Mbit/s link's ceiling and a whole CPU."""
+    return throughput_table_checks(data.load("spraaq5-s6-throughput"))
+
+
+#: SPRAAQ5 §2.1's nonCopyTCP.h: frames per run, and the tester's frame periods in ms (0: as fast as it can).
+BENCH_FRAMES = 5000
+FRAME_PERIODS_MS = (0, 10, 30)
+#: The testee's excerpt in data/logs/published (SPRAAQ5 §4.1 step 7) and the link status it prints, Mbit/s.
+NDK_CONSOLE_LOG = "spraaq5-testee-console.log"
+NDK_CONSOLE_LINK_MBIT_S = 100
+
+frames = symbol("N", positive=True, integer=True)  #: frames in a paced run
+frame_period = symbol(r"T_{\mathrm{ms}}", positive=True)  #: the tester's period between frames, ms
+
+
+def paced_ceiling_expr() -> sp.Expr:
+    """The most a run of ``N`` frames of ``M`` bytes, one every ``T`` ms, shows (kbit/s = bits per ms):
+    its bytes over the ``N - 1`` periods between its first and its last frame."""
+    return 8 * message * frames / ((frames - 1) * frame_period)
+
+
+def run_seconds(total_bytes: int, kbit_s: float) -> float:
+    """The time a run of ``total_bytes`` took by the rate (kbit/s, 1000 bits per second) printed for it."""
+    return 8 * total_bytes / (1000 * kbit_s)
+
+
+def frame_periods(runs) -> list[int]:
+    """Each run's frame period (ms) in the testee's excerpt ``runs`` (:func:`goodput.logs.ndk_console.parse`).
+
+    The excerpt elides runs with '...': per direction, the runs of the smallest frame size it prints are the
+    first of :data:`FRAME_PERIODS_MS` in order, those of the largest the last (the order of nonCopyTCP.h's
+    arrays, which the tester's own output in §4.1 shows: 8192 bytes at maximum, 10 ms, ...; 65536 at 10 ms,
+    30 ms)."""
+    periods = []
+    for i, run in enumerate(runs.itertuples()):
+        same = runs[(runs["direction"] == run.direction) & (runs["frame_bytes"] == run.frame_bytes)]
+        place = list(same.index).index(runs.index[i])
+        sizes = runs[runs["direction"] == run.direction]["frame_bytes"]
+        if run.frame_bytes == sizes.min():
+            periods.append(FRAME_PERIODS_MS[place])
+        elif run.frame_bytes == sizes.max():
+            periods.append(FRAME_PERIODS_MS[len(FRAME_PERIODS_MS) - len(same) + place])
+        else:
+            raise ValueError(f"line {run.line}: a run of {run.frame_bytes} bytes between the first and last sizes")
+    return periods
+
+
+def console_checks(runs, resource: str = f"logs/published/{NDK_CONSOLE_LOG}") -> list:
+    """SPRAAQ5 §4.1's testee output (``runs``, as parsed): each run's total against its frames (``consistency``;
+    a receive line prints no count, nonCopyTCP.h's :data:`BENCH_FRAMES` is it), its rate against the least
+    time its frames take (``ceiling``: the link's stream ceiling, or its frames one period apart), its CPU load
+    at most a whole CPU (``consistency``)."""
+    out = []
+    link = stream_ceiling_kbit_s(NDK_CONSOLE_LINK_MBIT_S)
+    for run, period in zip(runs.itertuples(), frame_periods(runs)):
+        pace = "at maximum frame rate" if period == 0 else f"one frame every {period} ms"
+        label = f"log line {run.line}: {run.direction} {run.frame_bytes} bytes, {pace}"
+        where = "§4.1 step 7, testee output"
+        count = BENCH_FRAMES if run.direction == "receive" else run.frames
+        said = ("nonCopyTCP.h's" if run.direction == "receive" else "the printed")
+        out.append(checks.check(
+            "tcp-goodput", "SPRAAQ5", where, label, "total", "bytes", str(run.total_bytes),
+            count * run.frame_bytes, f"{said} {count} frames of {run.frame_bytes} bytes: {{rounded}} bytes.",
+            resource, kind="consistency"))
+        if period == 0:
+            ceiling, formula = link, _stream_formula(NDK_CONSOLE_LINK_MBIT_S)
+            why = f"the {NDK_CONSOLE_LINK_MBIT_S} Mbit/s link's stream of full segments"
+        else:
+            values = {message: run.frame_bytes, frames: count, frame_period: period}
+            ceiling = float(paced_ceiling_expr().subs(values))
+            formula = (paced_ceiling_expr(), values)
+            why = (f"{count} frames of {run.frame_bytes} bytes over the {count - 1} periods of {period} ms between "
+                   f"them ({(count - 1) * period / 1000:g} s; by its printed rate the run took "
+                   f"{run_seconds(run.total_bytes, run.kbit_s):.3f} s)")
+            if ceiling > link:
+                ceiling, formula = link, _stream_formula(NDK_CONSOLE_LINK_MBIT_S)
+                why = f"the {NDK_CONSOLE_LINK_MBIT_S} Mbit/s link's stream of full segments"
+        out.append(checks.check(
+            "tcp-goodput", "SPRAAQ5", where, label, "rate", "kbit/s", str(run.kbit_s), ceiling,
+            f"At most {why}: {{rounded}} kbit/s.", resource, formula, kind="ceiling", relation="<="))
+        out.append(checks.check(
+            "tcp-goodput", "SPRAAQ5", where, label, "CPU load", "%", str(run.cpu_load_percent), FULL_LOAD_PERCENT,
+            "A load is a share of the CPU's time: at most {rounded} %.", resource, kind="consistency",
+            relation="<="))
+    return out
+
+
+def published_console_log():
+    """The path of SPRAAQ5 §4.1's testee excerpt."""
+    return data.published_dir().parent / "logs" / "published" / NDK_CONSOLE_LOG
+
+
+@checks.provider("tcp-goodput")
+def console_source_checks():
+    """SPRAAQ5 §4.1's example testee output: totals, rates and loads against each other and their ceilings."""
+    from .logs import ndk_console
+
+    return console_checks(ndk_console.parse(published_console_log()))
+
+
+NDK_TESTER_LOG = "spraaq5-tester-console.log"
+
+
+def tester_checks(runs, resource: str = f"logs/published/{NDK_TESTER_LOG}") -> list:
+    """SPRAAQ5 §4.1's tester output (``runs``, from :func:`goodput.logs.ndk_console.parse_tester`): each run's
+    frames against nonCopyTCP.h's :data:`BENCH_FRAMES`, and each paced run's period against the place of its run
+    in nonCopyTCP.h's order (:func:`frame_periods`, which the testee's checks rely on) (``consistency``)."""
+    out = []
+    order = frame_periods(runs.rename(columns={"task": "direction"}))
+    for run, period in zip(runs.itertuples(), order):
+        pace = "at maximum frame rate" if run.period_ms == 0 else f"at {run.period_ms} ms frame rate"
+        label = f"log line {run.line}: {run.task} {run.frame_bytes} bytes {pace}"
+        out.append(checks.check(
+            "tcp-goodput", "SPRAAQ5", "§4.1 step 7, tester output", label, "frames", "frames", str(run.frames),
+            BENCH_FRAMES, "nonCopyTCP.h's BENCH_FRAMES: {rounded} frames a run.", resource, kind="consistency"))
+        if run.period_ms:
+            out.append(checks.check(
+                "tcp-goodput", "SPRAAQ5", "§4.1 step 7, tester output", label, "frame period", "ms",
+                str(run.period_ms), period,
+                "nonCopyTCP.h's frame rates in order, the first runs of the smallest frames from the start, the last "
+                "of the largest from the end: {rounded} ms.", resource, kind="consistency"))
+    return out
+
+
+@checks.provider("tcp-goodput")
+def tester_source_checks():
+    """SPRAAQ5 §4.1's example tester output: its frame counts and periods against nonCopyTCP.h."""
+    from .logs import ndk_console
+
+    return tester_checks(ndk_console.parse_tester(published_console_log().with_name(NDK_TESTER_LOG)))
+
+
+#: nonCopyTCP.h's frame sizes (SPRAAQ5 §2.1), bytes.
+FRAME_SIZES_BYTES = (8192, 16384, 32768, 65536)
+KIB = 1024
+
+#: Numbers SPRAAQ5's prose prints about its §6 runs, as printed: where, what, and the printed values.
+#: §6's list of platforms: each board's clock (MHz) and L2 cache sizes (KB), largest first.
+S6_PLATFORMS = {"TMS320DM642 EVM": ("720", ("256", "128", "64")),
+                "TMS320C6455 DSK": ("1000", ("256", "128", "64", "32")),  # printed "1 GHz"
+                "TMS320DM6437 EVM": ("594", ("128", "64", "32"))}
+#: The captions of §6's figures: (figure, device, architecture, the L2 sizes of the cache figure in KB as listed,
+#: its frame size in KB; the L2 size of the frame-size figure that follows it).
+S6_FIGURES = (("2", "TMS320DM642 EVM", "NIMU", ("64", "128", "256"), "8", "3", "256"),
+              ("4", "TMS320DM642 EVM", "LL", ("64", "128", "256"), "8", "5", "256"),
+              ("6", "TMS320C6455 DSK", "NIMU", ("32", "64", "128", "256"), "8", "7", "256"),
+              ("8", "TMS320C6455 DSK", "LL", ("32", "64", "128", "256"), "8", "9", "256"),
+              ("10", "TMS320DM6437 EVM", "LL", ("32", "64", "128"), "8", "11", "128"))
+#: §6's setup paragraph: the packet sizes (KB) and the paced rates (ms) of the runs.
+S6_PACKET_KB = ("8", "16", "32", "64")
+S6_PERIODS_MS = ("10", "30")
+#: The testee excerpt's (§4.1) "DSP Operating at 594 MHz with 256k L2 Cache".
+CONSOLE_CLOCK_MHZ, CONSOLE_L2_KB = "594", "256"
+
+
+def _nth_size(measured: list, i: int, whose: str, first: str) -> tuple[float, str]:
+    """The ``i``-th of the L2 sizes a table measures, and the note saying so (0 if it measures fewer)."""
+    if i < len(measured):
+        return measured[i], f"{whose} {len(measured)} L2 sizes, {first} first: number {i + 1} is {{rounded}} KB."
+    return 0, f"{whose} rows measure only {len(measured)} L2 sizes, none number {i + 1}."
+
+
+def prose_checks(t) -> list:
+    """SPRAAQ5's prose numbers about its runs (``t``: the published ``spraaq5-s6-throughput`` or a copy) against
+    the tables they describe and nonCopyTCP.h (``prose``)."""
+    out = []
+
+    def add(where, row, quantity, unit, printed, model, note, **how):
+        out.append(checks.check("tcp-goodput", "SPRAAQ5", where, row, quantity, unit, printed, model, note,
+                                kind="prose", **how))
+
+    for device, (clock, sizes) in S6_PLATFORMS.items():
+        runs = t[t["device"] == device]
+        measured = sorted(set(runs["l2_cache_kbytes"]), reverse=True)
+        add("§6 platform list", device, "DSP clock", "MHz", clock, runs["clock_mhz"].iloc[0],
+            "The clock the sentence above its tables gives: {rounded} MHz.")
+        for i, size in enumerate(sizes):
+            add("§6 platform list", f"{device}: L2 size {i + 1} of {len(sizes)}", "L2 cache", "KB", size,
+                *_nth_size(measured, i, "Its tables'", "largest"))
+    for fig, device, arch, sizes, frame_kb, next_fig, next_l2 in S6_FIGURES:
+        runs = t[(t["device"] == device) & (t["architecture"] == arch)]
+        measured = sorted(set(runs["l2_cache_kbytes"]))
+        for i, size in enumerate(sizes):
+            add(f"§6 Figure {fig} caption", f"{device}, {arch}: L2 size {i + 1} of {len(sizes)}", "L2 cache", "KB",
+                size, *_nth_size(measured, i, "Its table's", "smallest"))
+        add(f"§6 Figure {fig} caption", f"{device}, {arch}", "frame size", "KB", frame_kb,
+            runs["frame_bytes"].iloc[0] / KIB, "Its table's frames in KB of 1024 bytes: {rounded} KB.")
+        add(f"§6 Figure {next_fig} caption", f"{device}, {arch}", "L2 cache", "KB", next_l2, max(measured),
+            "The largest L2 cache its table measures: {rounded} KB.")
+    for size, model in zip(S6_PACKET_KB, FRAME_SIZES_BYTES):
+        add("§6 setup", f"packet size {size} KB", "packet size", "KB", size, model / KIB,
+            "nonCopyTCP.h's frame size in KB of 1024 bytes: {rounded} KB.")
+    for period, model in zip(S6_PERIODS_MS, [p for p in FRAME_PERIODS_MS if p]):
+        add("§6 setup", f"rate {period} ms per packet", "frame period", "ms", period, model,
+            "nonCopyTCP.h's frame period: {rounded} ms.")
+    boards = t[t["clock_mhz"] == int(CONSOLE_CLOCK_MHZ)]
+    add("§4.1 step 7, testee output", "DSP Operating at 594 MHz", "L2 cache", "KB", CONSOLE_L2_KB,
+        boards["l2_cache_kbytes"].max(),
+        f"The {boards['device'].iloc[0]}, the only board §6 runs at {CONSOLE_CLOCK_MHZ} MHz, is measured with at "
+        "most {rounded} KB of L2 cache; the excerpt's {published}k is the BCACHE_L2_256K that nonCopyTCP.h "
+        "(§2.1) asks of every C64x+, which §6.3 never reports for this board.",
+        relation="<=", otherwise="unexplained")
+    return out
+
+
+@checks.provider("tcp-goodput")
+def prose_source_checks():
+    """SPRAAQ5's prose about its runs (§6 platforms, captions and setup; the testee excerpt's cache)."""
+    return prose_checks(data.load("spraaq5-s6-throughput"))
+
+
 # --- UDP: datagrams that may be fragmented ------------------------------------------------------
 
 UDP_HEADER_BYTES = 8

@@ -91,3 +91,38 @@ def test_mutated_logs_parse_or_raise_log_format_error_naming_one_of_their_lines(
     runs = parse_or_refuse(ndk_console.parse, mutated_log(data, LOGS), tmp_path_factory.getbasetemp() / "mutated.log")
     if runs is not None:
         assert (runs["frames"] * runs["frame_bytes"] == runs["total_bytes"]).all()
+
+
+# --- the tester's console ------------------------------------------------------------------------
+
+TESTER = ROOT / "published" / "spraaq5-tester-console.log"
+REQUEST = "  Requesting 8192 bytes frames at 10 ms frame rate...\n"
+GOT = "    ...received 5000 frames\n"
+
+
+def test_the_documents_tester_output_gives_its_nine_runs():
+    runs = ndk_console.parse_tester(TESTER)
+    assert list(runs["task"]) == ["send"] * 5 + ["receive"] * 4
+    assert list(runs["frame_bytes"]) == [8192, 8192, 8192, 65536, 65536, 8192, 8192, 65536, 65536]
+    assert list(runs["period_ms"]) == [0, 10, 30, 10, 30, 0, 10, 10, 30]
+    assert set(runs["frames"]) == {5000}
+    assert (runs.iloc[0].line, runs.iloc[-1].line) == (8, 24)  # below the log's 3-line header
+
+
+def test_the_testee_parser_skips_the_testers_lines():
+    assert ndk_console.parse(TESTER).empty
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("  Sending 5000 frames of 8l92 at 10 ms frame rate\n", 1, "not a tester send line"),
+    ("Link up\n" + REQUEST, 2, "without its '...received N frames' line"),
+    (REQUEST + "Link up\n", 2, "without its '...received N frames' line"),
+    ("Link up\n" + GOT, 2, "'...received' line without the request"),
+    (REQUEST.replace("10 ms", "ten ms"), 1, "not a tester request line"),
+    (REQUEST + GOT.replace("5000", "many"), 2, "without its '...received N frames' line"),
+    ("  Sending 5000 frames of 8192 at " + "9" * 5000 + " ms frame rate\n", 1, "not a tester send line"),
+])
+def test_a_tester_line_that_does_not_read_is_refused_naming_its_line(text, line, words):
+    with pytest.raises(LogFormatError, match=words) as info:
+        ndk_console.parse_tester_text(text, "t.log")
+    assert info.value.line_number == line

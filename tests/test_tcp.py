@@ -17,7 +17,7 @@ def test_an_8192_byte_write_makes_six_segments_and_the_ndks_94595():
 
 
 def test_every_ndk_receive_run_at_the_link_ceiling_is_checked_and_only_truncated():
-    items = [c for c in checks.collect("tcp-goodput") if c.resource == "spraaq5-s6-throughput"]
+    items = _s6_checks("calculated")
     t = data.load("spraaq5-s6-throughput")
     assert len(items) == int(((t["operation"] == "Receive") & (t["throughput_kbit_s"] == 94595)).sum()) == 11
     assert {c.status for c in items} == {"rounding"}
@@ -178,3 +178,112 @@ def test_goodput_tcp_vlan_option():
     assert "over IPv4 on a VLAN at 100 Mbit/s" in run("--message", "8192", "--vlan").stdout
     bad = run("--message", "8192", "--vlan", "4")
     assert bad.returncode == 2 and "unrecognized arguments: 4" in bad.stderr
+
+
+# --- SPRAAQ5 §6.1-6.3: every row against the link's ceiling and a whole CPU ---------------------
+
+def _s6_checks(kind):
+    return [c for c in checks.collect("tcp-goodput") if c.resource == "spraaq5-s6-throughput" and c.kind == kind]
+
+
+def test_every_s6_row_is_under_the_100_mbit_stream_ceiling():
+    items = _s6_checks("ceiling")
+    assert len(items) == 6 + 6 + 8 + 8 + 6  # the five tables' rows as printed
+    assert {c.status for c in items} == {"ok"}
+    # 1460 data bytes in 1460 + 40 + 18 + 20 byte times at 100 Mbit/s
+    assert {round(c.model, 3) for c in items} == {round(100_000 * 1460 / 1538, 3)}
+    assert max(float(c.published) for c in items) == 94759
+
+
+def test_every_s6_cpu_load_is_at_most_a_whole_cpu():
+    items = _s6_checks("consistency")
+    assert len(items) == 34 and {c.status for c in items} == {"ok"} and {c.model for c in items} == {100}
+
+
+def test_an_s6_row_above_the_line_ceiling_or_a_whole_cpu_is_an_erratum():
+    t = data.load("spraaq5-s6-throughput").copy(deep=True)
+    t.attrs = {k: (json.loads(json.dumps(v)) if k == "printed" else v) for k, v in t.attrs.items()}
+    t.attrs["printed"]["throughput_kbit_s"][3] = "94950"
+    t.attrs["printed"]["cpu_load_percent"][5] = "101"
+    got = {(c.row, c.kind): c.status for c in tcp.throughput_table_checks(t)}
+    assert got[("TMS320DM642 EVM, NIMU, L2 64 KB, transmit", "ceiling")] == "erratum"
+    assert got[("TMS320DM642 EVM, NIMU, L2 256 KB, transmit", "consistency")] == "erratum"
+    assert list(got.values()).count("erratum") == 2
+
+
+# --- SPRAAQ5 §4.1: the testee's example output --------------------------------------------------
+
+def _console_runs():
+    from goodput.logs import ndk_console
+    return ndk_console.parse(tcp.published_console_log())
+
+
+def test_the_testee_excerpts_runs_have_the_periods_of_the_testers_order():
+    assert tcp.frame_periods(_console_runs()) == [0, 10, 10, 30, 0, 10, 10, 30]
+
+
+def test_the_testee_excerpt_is_checked_run_by_run_and_one_paced_rate_beats_its_pace():
+    items = [c for c in checks.collect("tcp-goodput") if c.resource == "logs/published/spraaq5-testee-console.log"]
+    assert len(items) == 8 * 3
+    off = [(c.row, c.quantity) for c in items if c.status != "ok"]
+    # 5000 frames of 8192 bytes one every 10 ms: 40,960,000 bytes in no less than 49.99 s, 6554.9 kbit/s
+    assert off == [("log line 29: transmit 8192 bytes, one frame every 10 ms", "rate")]
+    assert {c.status for c in items if (c.row, c.quantity) in off} == {"erratum"}
+    rate = next(c for c in items if c.row.startswith("log line 29") and c.quantity == "rate")
+    assert rate.model == pytest.approx(8 * 8192 * 5000 / (4999 * 10)) and rate.published == "6556"
+    totals = [c for c in items if c.quantity == "total"]
+    assert {c.model for c in totals} == {5000 * 8192, 5000 * 65536}
+
+
+def test_a_testee_run_with_a_wrong_total_rate_or_load_is_an_erratum():
+    runs = _console_runs()
+    runs.loc[0, "total_bytes"] = 40968192  # a frame more than 5000
+    runs.loc[4, "kbit_s"] = 95000
+    runs.loc[7, "cpu_load_percent"] = 101
+    bad = [(c.row.split(":")[0], c.quantity) for c in tcp.console_checks(runs) if c.status == "erratum"]
+    assert set(bad) == {("log line 12", "total"), ("log line 26", "rate"), ("log line 37", "CPU load"),
+                        ("log line 29", "rate")}
+
+
+# --- SPRAAQ5's prose about its runs ---------------------------------------------------------------
+
+def test_spraaq5s_prose_agrees_with_its_tables_but_for_the_testees_256k_at_594_mhz():
+    items = [c for c in checks.collect("tcp-goodput") if c.document == "SPRAAQ5" and c.kind == "prose"]
+    # §6 list: 1 clock + 3, 4, 3 L2 sizes; five cache figures (3, 3, 4, 4, 3 sizes + 8 KB frames) and five
+    # frame-size figures (one L2 size); the setup's 4 packet sizes and 2 periods; the testee's L2 line
+    assert len(items) == (3 + 10) + (17 + 5 + 5) + 6 + 1
+    off = {c.row: (c.status, c.published, c.model) for c in items if c.status != "ok"}
+    assert off == {"DSP Operating at 594 MHz": ("unexplained", "256", 128)}
+    sizes = {c.published for c in items if c.quantity == "packet size"}
+    assert {int(s) * 1024 for s in sizes} == {8192, 16384, 32768, 65536}
+
+
+def test_prose_that_names_a_cache_or_clock_the_table_lacks_is_an_erratum():
+    t = data.load("spraaq5-s6-throughput")
+    t = t[~((t["device"] == "TMS320DM642 EVM") & (t["l2_cache_kbytes"] == 256))].copy()
+    t.loc[t["device"] == "TMS320DM642 EVM", "clock_mhz"] = 700
+    bad = {(c.where, c.row) for c in tcp.prose_checks(t) if c.status == "erratum"}
+    assert bad == {("§6 platform list", "TMS320DM642 EVM: L2 size 1 of 3"),
+                   ("§6 platform list", "TMS320DM642 EVM: L2 size 2 of 3"),
+                   ("§6 platform list", "TMS320DM642 EVM: L2 size 3 of 3"),
+                   ("§6 Figure 2 caption", "TMS320DM642 EVM, NIMU: L2 size 3 of 3"),
+                   ("§6 Figure 3 caption", "TMS320DM642 EVM, NIMU"),
+                   ("§6 Figure 4 caption", "TMS320DM642 EVM, LL: L2 size 3 of 3"),
+                   ("§6 Figure 5 caption", "TMS320DM642 EVM, LL"),
+                   ("§6 platform list", "TMS320DM642 EVM")}
+
+
+def test_the_tester_excerpt_announces_nonCopyTCP_h_runs():
+    items = [c for c in checks.collect("tcp-goodput") if c.resource == "logs/published/spraaq5-tester-console.log"]
+    assert len(items) == 9 + 7  # nine runs, seven of them paced
+    assert {c.status for c in items} == {"ok"}
+    assert {c.model for c in items if c.quantity == "frames"} == {5000}
+
+
+def test_a_tester_run_of_other_frames_or_an_other_period_is_an_erratum():
+    from goodput.logs import ndk_console
+    runs = ndk_console.parse_tester(tcp.published_console_log().with_name("spraaq5-tester-console.log"))
+    runs.loc[0, "frames"] = 4000
+    runs.loc[2, "period_ms"] = 20
+    bad = {(c.row.split(":")[0], c.quantity) for c in tcp.tester_checks(runs) if c.status == "erratum"}
+    assert bad == {("log line 8", "frames"), ("log line 11", "frame period")}

@@ -13,6 +13,9 @@ document's example output and our captured logs. Every other line is skipped.
 A line that opens like one of these sentences but does not read as one, a first
 line without its second, a second line without its first, and a run of 0-byte
 frames raise :class:`~goodput.errors.LogFormatError` with the file and line.
+
+The tester's console (:func:`parse_tester`) announces each run instead: "Sending 5000 frames of 8192 at
+maximum frame rate", "Requesting 8192 bytes frames at 10 ms frame rate..." then "...received 5000 frames".
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import pandas as pd
 from ..errors import LogFormatError
 from .text import INTEGER, log_lines, read_log
 
-__all__ = ["parse", "parse_text"]
+__all__ = ["parse", "parse_text", "parse_tester", "parse_tester_text"]
 
 _RECEIVED = re.compile(rf"""
     ^Received\ packets\ of\ (?P<frame_bytes>{INTEGER})\ bytes   # frame size
@@ -93,3 +96,59 @@ def parse(path: str | Path) -> pd.DataFrame:
     """Every run in the log at ``path`` (see :func:`parse_text`)."""
     path = Path(path)
     return parse_text(read_log(path), str(path))
+
+
+# --- the tester's console (SPRAAQ5 §4.1, "Tester results") ---------------------------------------
+
+_PACE = r"(?:maximum|(?P<period_ms>[0-9]{1,9})\ ms)\ frame\ rate"
+_SENDING = re.compile(rf"""
+    ^\s*Sending\ (?P<frames>{INTEGER})\ frames                    # frames the tester sends
+    \ of\ (?P<frame_bytes>{INTEGER})\ at\ {_PACE}\s*$            # of this size, at this pace
+    """, re.VERBOSE)
+_REQUESTING = re.compile(rf"""
+    ^\s*Requesting\ (?P<frame_bytes>{INTEGER})\ bytes\ frames     # frames the tester asks the testee for
+    \ at\ {_PACE}\.\.\.\s*$                                       # at this pace
+    """, re.VERBOSE)
+_RECEIVED_FRAMES = re.compile(rf"^\s*\.\.\.received\ (?P<frames>{INTEGER})\ frames\s*$", re.VERBOSE)
+_TESTER_COLUMNS = ["task", "frame_bytes", "period_ms", "frames", "line"]
+
+
+def _tester_row(task: str, m, frames: str, number: int) -> dict:
+    return {"task": task, "frame_bytes": int(m["frame_bytes"]), "period_ms": int(m["period_ms"] or 0),
+            "frames": int(frames), "line": number}
+
+
+def parse_tester_text(text: str, path: str = "<text>") -> pd.DataFrame:
+    """Every run the tester announces in ``text``: its task (``send``: "Sending N frames of B at ...";
+    ``receive``: "Requesting B bytes frames at ..." and the "...received N frames" line after it), frame size,
+    period in ms (0: maximum frame rate), frames and line (of its first sentence). Every other line is skipped;
+    a line that opens like one of these but does not read as one, a request without its "...received" line
+    and a "...received" line without its request raise :class:`~goodput.errors.LogFormatError`."""
+    lines = log_lines(text)
+    rows = []
+    for number, line in enumerate(lines, start=1):
+        words = line.strip()
+        if words.startswith("Sending ") and not words.startswith("Sending Task"):
+            m = _SENDING.match(line)
+            if not m:
+                raise LogFormatError(path, number, f"not a tester send line: {line[:60]!r}")
+            rows.append(_tester_row("send", m, m["frames"], number))
+        elif words.startswith("Requesting "):
+            m = _REQUESTING.match(line)
+            if not m:
+                raise LogFormatError(path, number, f"not a tester request line: {line[:60]!r}")
+            n = _RECEIVED_FRAMES.match(lines[number]) if number < len(lines) else None
+            if not n:
+                raise LogFormatError(path, number + 1 if number < len(lines) else number,
+                                     "a tester request line without its '...received N frames' line")
+            rows.append(_tester_row("receive", m, n["frames"], number))
+        elif words.startswith("...received"):
+            if not (rows and rows[-1]["task"] == "receive" and rows[-1]["line"] == number - 1):
+                raise LogFormatError(path, number, "a '...received' line without the request before it")
+    return pd.DataFrame(rows, columns=_TESTER_COLUMNS)
+
+
+def parse_tester(path: str | Path) -> pd.DataFrame:
+    """Every run the tester's log at ``path`` announces (see :func:`parse_tester_text`)."""
+    path = Path(path)
+    return parse_tester_text(read_log(path), str(path))
