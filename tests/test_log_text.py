@@ -17,6 +17,7 @@ READERS = {
     "bench": (bench.parse, LOGS / "host" / "memcopy.log"),
     "ndk_console": (ndk_console.parse, LOGS / "published" / "spraaq5-testee-console.log"),
     "dma_demo": (dma_demo.parse, LOGS / "published" / "intel-324611-s2-dma-demo.log"),
+    "ndk_console tester": (ndk_console.parse_tester, LOGS / "published" / "spraaq5-tester-console.log"),
 }
 
 
