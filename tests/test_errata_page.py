@@ -165,3 +165,11 @@ def test_every_check_of_a_chapter_folds_into_a_block_without_ids_that_its_proble
     assert f"<summary>Every check of this chapter, one per row ({n})</summary>" in html
     assert html.count("<tr>") == n + 1 and "<tr id=" not in html  # the head and one row per check
     assert repr(folded).startswith(f"Every check of this chapter, one per row ({n})\n")
+
+
+def test_a_check_table_of_one_kind_shows_only_that_kind_and_refuses_an_unknown_one():
+    table = tables.checks_table("tcp-goodput", kind="calculated")
+    want = [c for c in checks.collect("tcp-goodput") if c.kind == "calculated"]
+    assert len(table) == len(want) > 0
+    with pytest.raises(ValueError, match="kind 'measured' is none of"):
+        tables.checks_table("tcp-goodput", kind="measured")

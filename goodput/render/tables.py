@@ -119,9 +119,9 @@ def bound_text(c: checks.SourceCheck, digits: int = 6) -> str:
 
 
 def checks_table(chapter: str, only_problems: bool = False, resource: str | None = None,
-                 anchors: bool = True) -> LinkedTable:
+                 anchors: bool = True, kind: str | None = None) -> LinkedTable:
     """A chapter's source checks, one row each (or only those not ``ok``, or only those of one published
-    table, ``resource``), as a reader compares them.
+    table, ``resource``, or of one ``kind`` of :data:`goodput.checks.KINDS`), as a reader compares them.
 
     Each row has its check's id (:func:`goodput.checks.anchor`), which the errata page links to
     (``anchors=False``: none, for a second table of the same checks on one page), and a row the errata page
@@ -132,6 +132,10 @@ def checks_table(chapter: str, only_problems: bool = False, resource: str | None
         if resource not in {c.resource for c in items}:
             raise KeyError(f"chapter {chapter!r} has no checks of {resource!r}")
         items = [c for c in items if c.resource == resource]
+    if kind is not None:
+        if kind not in checks.KINDS:
+            raise ValueError(f"kind {kind!r} is none of {', '.join(checks.KINDS)}")
+        items = [c for c in items if c.kind == kind]
     if only_problems:
         items = [c for c in items if c.status != "ok"]
     frame = checks.to_frame(items)
