@@ -178,3 +178,54 @@ def test_goodput_tcp_vlan_option():
     assert "over IPv4 on a VLAN at 100 Mbit/s" in run("--message", "8192", "--vlan").stdout
     bad = run("--message", "8192", "--vlan", "4")
     assert bad.returncode == 2 and "unrecognized arguments: 4" in bad.stderr
+
+
+# --- AM243x CPSW iperf: every printed number (issue 18) ----------------------------------------------
+
+def _cpsw(resource):
+    return [c for c in checks.collect("tcp-goodput") if c.resource == resource]
+
+
+def test_cpsw_tcp_rows_keep_under_the_100_mbit_s_stream_ceiling_and_loads_under_100_percent():
+    items = _cpsw("am243x-cpsw-tcp-iperf")
+    ceilings = [c for c in items if c.kind == "ceiling"]
+    # 1460 bytes of data in 1460 + 20 + 20 + 14 + 4 + 8 + 12 = 1538 byte times
+    assert len(ceilings) == 8 and all(c.model == pytest.approx(100 * 1460 / 1538) for c in ceilings)
+    assert {c.status for c in items} == {"ok"}
+    loads = {c.row: c.published for c in items if c.kind == "consistency"}
+    assert loads == {"am64x/243x EVM, RX": "45.37", "am64x/243x EVM, TX": "57.42",
+                     "am64x/243x EVM, bidirectional": "93.94", "am243x-lp, RX": "31.01",
+                     "am243x-lp, TX": "34.92", "am243x-lp, bidirectional": "63.28"}
+
+
+def test_cpsw_udp_loads_and_losses_are_shares_and_the_158_mbit_s_maximum_is_unexplained():
+    items = _cpsw("am243x-cpsw-udp")
+    status = {(c.row, c.kind): c.status for c in items}
+    # 25 printed rows, two of them "-": 23 loads and 23 losses
+    assert sum(1 for c in items if c.kind == "consistency") == 46
+    assert {s for (r, k), s in status.items() if k == "consistency"} == {"ok"}
+    assert [(r, s) for (r, k), s in status.items() if k == "ceiling"] == [
+        ("RX am64x/243x EVM, 1500 B, max 158 Mbit/s", "unexplained")]
+    # 1508 bytes in fragments of 1480 + 28: (1480 + 20 + 14 + 4 + 20) + (28 + 20 + 14 + 4 + 20) byte times
+    [c] = [c for c in items if c.kind == "ceiling"]
+    assert c.model == pytest.approx(100 * 1500 / (1538 + 86))
+
+
+def test_a_tcp_rate_above_its_ceiling_and_a_load_above_100_percent_are_caught():
+    t = data.load("am243x-cpsw-tcp-iperf")
+    bad = t.copy()
+    bad.attrs = {**t.attrs, "printed": {k: list(v) for k, v in t.attrs["printed"].items()}}
+    bad.loc[0, "bandwidth_mbit_s"] = 96.1
+    bad.attrs["printed"]["bandwidth_mbit_s"][0] = "96.1"
+    bad.attrs["printed"]["cpu_load_percent"][1] = "101.5"
+    got = {(c.row, c.kind): c.status for c in tcp.cpsw_tcp_checks(bad)}
+    assert got[("am64x/243x EVM, RX", "ceiling")] == "erratum"
+    assert got[("am64x/243x EVM, TX", "consistency")] == "erratum"
+    assert got[("am64x/243x EVM, TX", "ceiling")] == "ok"
+    u = data.load("am243x-cpsw-udp")
+    bad = u.copy()
+    bad.attrs = {**u.attrs, "printed": {k: list(v) for k, v in u.attrs["printed"].items()}}
+    bad.attrs["printed"]["loss_percent"][0] = "141"
+    got = {(c.row, c.quantity): c.status for c in tcp.cpsw_udp_checks(bad)}
+    assert got[("TX am64x/243x EVM, 1500 B, 25 Mbit/s", "packet loss")] == "erratum"
+    assert got[("TX am64x/243x EVM, 1500 B, 25 Mbit/s", "CPU load")] == "ok"
