@@ -114,3 +114,54 @@ def source_checks():
         1 / (1 / row.sign_per_s + 1 / row.verify_per_s), f"{row.algorithm}-{row.key_bits}",
         off_note=f"1 / (1/{row.sign_per_s} + 1/{row.verify_per_s}) is {{model:.2f}} per second; the table "
                  "prints {published}, cut to a whole number.") for row in t.itertuples()]
+
+
+# --- IPC latencies: at least one clock period of the measuring core (issue 18) -------------------
+
+def core_clock_mhz() -> float:
+    """The measuring core's clock (the R5F's), from the datasheet's setup table: ``"800 MHz"`` -> 800."""
+    t = data.load("am243x-setup").set_index("item")
+    value, unit = str(t.loc["Core Operating Speed", "value"]).split()
+    if unit != "MHz":
+        raise ValueError(f"am243x-setup: core speed {value} {unit!r}, expected MHz")
+    return float(value)
+
+
+def clock_period_ns(clock_mhz: float) -> float:
+    """One clock period (ns) of a core clocked at ``clock_mhz``."""
+    return 1000 / clock_mhz
+
+
+def ipc_checks(notify, rpmsg, clock_mhz: float) -> list:
+    """Each IPC latency (tables ``am243x-ipc-notify`` and ``am243x-ipc-rpmsg``, or edited copies) against
+    one clock period of the core that measured it: no message between cores takes less."""
+    period_ns = clock_period_ns(clock_mhz)
+    out = []
+    for t, column, scale, unit in ((notify, "latency_us", 1000, "us"), (rpmsg, "latency_as_printed_ns", 1, "ns")):
+        for row in t.itertuples():
+            label = f"{row.local_core} -> {row.remote_core}" + (
+                f", {row.message_bytes} bytes" if hasattr(row, "message_bytes") else "")
+            zero = float(t.attrs["printed"][column][row.Index]) == 0
+            out.append(checks.compare(
+                "latency-and-bandwidth", t, row.Index, column, period_ns / scale, label,
+                kind="consistency", relation=">=",
+                note=(f"One clock period of the {clock_mhz:g} MHz core that measured it, {{model:g}} {unit}, is "
+                      "within half a unit of the last printed digit of {published}, so the precision cannot show it "
+                      "wrong; but the AM243x has no A53 core to answer: the row (shared with the AM64x's "
+                      "datasheet, whose A53 cores it names) measures nothing.") if zero else
+                     f"At least one clock period of the {clock_mhz:g} MHz core that measured it, "
+                     f"{{model:g}} {unit}.",
+                off_note=f"One clock period of the {clock_mhz:g} MHz core that measured it is {{model:g}} {unit}; "
+                         f"a one-way message between cores in {{published}} {unit} is less than one clock"
+                         + (": the unit must be us (IPC Notify, with no payload, takes about a microsecond)."
+                            if unit == "ns" else ".")))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def ipc_source_checks():
+    """IPC Notify and RPMsg latencies against one clock period of the measuring R5F."""
+    return ipc_checks(data.load("am243x-ipc-notify"), data.load("am243x-ipc-rpmsg"), core_clock_mhz())
+
+
+__all__ += ["core_clock_mhz", "clock_period_ns", "ipc_checks"]

@@ -1,0 +1,45 @@
+"""Every printed number of the AM243x datasheet's IPC, MATHLIB and crypto tables (issue 18)."""
+
+import pytest
+
+from goodput import am243x, checks, data
+
+
+def _edited(t, column, index, value, text):
+    bad = t.copy()
+    bad.attrs = {**t.attrs, "printed": {k: list(v) for k, v in t.attrs["printed"].items()}}
+    bad.loc[index, column] = value
+    bad.attrs["printed"][column][index] = text
+    return bad
+
+
+def _status(resource, kind):
+    return {c.row: c.status for c in checks.collect("latency-and-bandwidth")
+            if c.resource == resource and c.kind == kind}
+
+
+def test_the_r5f_clock_comes_from_the_setup_table():
+    assert am243x.core_clock_mhz() == 800 and am243x.clock_period_ns(800) == 1.25
+
+
+def test_rpmsg_latencies_below_one_r5f_clock_are_errata():
+    status = _status("am243x-ipc-rpmsg", "consistency")
+    # one clock at 800 MHz is 1.25 ns: the printed "ns" values under it cannot be
+    printed = {"r5f0-0 -> r5f0-1, 4 bytes": 0.636, "r5f0-0 -> r5f1-0, 4 bytes": 0.634,
+               "r5f0-0 -> r5f1-1, 4 bytes": 0.633, "r5f0-0 -> m4f0-0, 4 bytes": 1.174,
+               "r5f0-0 -> r5f0-1, 32 bytes": 0.841, "r5f0-0 -> r5f0-1, 64 bytes": 1.068,
+               "r5f0-0 -> r5f0-1, 112 bytes": 1.454, "r5f0-0 -> m4f0-0, 32 bytes": 1.703,
+               "r5f0-0 -> m4f0-0, 64 bytes": 2.310, "r5f0-0 -> m4f0-0, 112 bytes": 3.212}
+    assert status == {row: "erratum" if v < 1.25 else "ok" for row, v in printed.items()}
+
+
+def test_notify_latencies_keep_to_one_clock_at_their_printed_precision():
+    status = _status("am243x-ipc-notify", "consistency")
+    assert len(status) == 6 and set(status.values()) == {"ok"}
+
+
+def test_a_latency_under_one_clock_is_caught():
+    n, r = data.load("am243x-ipc-notify"), data.load("am243x-ipc-rpmsg")
+    bad = _edited(n, "latency_us", 0, 0.0001, "0.0001")
+    got = {c.row: c.status for c in am243x.ipc_checks(bad, r, 800) if c.resource == "am243x-ipc-notify"}
+    assert got["r5f0-0 -> m4f0-0"] == "erratum" and got["r5f0-0 -> r5f0-1"] == "ok"
