@@ -393,3 +393,48 @@ def cpsw_source_checks():
 
 
 __all__ += ["CPSW_LINK_MBIT_S", "PERCENT_MAX", "cpsw_tcp_checks", "cpsw_udp_checks"]
+
+
+# --- AM243x USB RNDIS iperf: ceiling and total (issue 18) ----------------------------------------
+
+def total_of(parts) -> float:
+    """The sum of a run's interval values: what its whole-run row should print."""
+    return float(sum(parts))
+
+
+def rndis_checks(t) -> list:
+    """Each bandwidth of the ``am243x-rndis-iperf`` table (or an edited copy) against the most full
+    1460-byte segments can carry over RNDIS on USB 2.0 high speed (``ceiling``), and the whole run's
+    transfer against the sum of its one-second intervals (``consistency``)."""
+    most = rndis_evaluate(1460)["goodput_mbit_s"]
+    out = []
+    for row in t.itertuples():
+        out.append(checks.compare(
+            "tcp-goodput", t, row.Index, "bandwidth_mbit_s", most, f"RNDIS iperf {row.start_s:g}-{row.end_s:g} s",
+            kind="ceiling", relation="<=",
+            note="Full 1460-byte segments over RNDIS, in 512-byte bulk packets, 13 per microframe, carry at most "
+                 "{model:.1f} Mbit/s.",
+            off_note="Full 1460-byte segments over RNDIS on USB 2.0 high speed carry at most {model:.1f} Mbit/s; "
+                     "the run prints {published}.",
+            formula=(rndis_goodput_expr(), {rndis_mss: 1460})))
+    spans = t["end_s"] - t["start_s"]
+    whole = t[spans == spans.max()]
+    parts = t[spans < spans.max()]
+    for index in whole.index:
+        inside = parts[(parts["start_s"] >= t.loc[index, "start_s"]) & (parts["end_s"] <= t.loc[index, "end_s"])]
+        out.append(checks.compare(
+            "tcp-goodput", t, index, "transfer_mbytes", total_of(inside["transfer_mbytes"]),
+            f"RNDIS iperf {t.loc[index, 'start_s']:g}-{t.loc[index, 'end_s']:g} s, the sum of its intervals",
+            kind="consistency",
+            note=f"The {len(inside)} intervals inside it add up to {{model:.2f}} MBytes.",
+            off_note=f"The {len(inside)} intervals inside it add up to {{model:.2f}} MBytes, not {{published}}."))
+    return out
+
+
+@checks.provider("tcp-goodput")
+def rndis_source_checks():
+    """The RNDIS iperf run against the USB 2.0 bulk ceiling, and its total against its intervals."""
+    return rndis_checks(data.load("am243x-rndis-iperf"))
+
+
+__all__ += ["total_of", "rndis_checks"]

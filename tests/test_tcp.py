@@ -92,7 +92,7 @@ def test_goodput_tcp_rejects_bad_input_with_exit_2(args, words):
 
 
 def test_every_rndis_rate_follows_from_its_transfer():
-    items = [c for c in checks.collect("tcp-goodput") if c.resource == "am243x-rndis-iperf"]
+    items = [c for c in checks.collect("tcp-goodput") if c.resource == "am243x-rndis-iperf" and c.kind == "calculated"]
     assert len(items) == 11 and {c.status for c in items} == {"ok"}
 
 
@@ -229,3 +229,24 @@ def test_a_tcp_rate_above_its_ceiling_and_a_load_above_100_percent_are_caught():
     got = {(c.row, c.quantity): c.status for c in tcp.cpsw_udp_checks(bad)}
     assert got[("TX am64x/243x EVM, 1500 B, 25 Mbit/s", "packet loss")] == "erratum"
     assert got[("TX am64x/243x EVM, 1500 B, 25 Mbit/s", "CPU load")] == "ok"
+
+
+def test_rndis_rates_keep_under_the_bulk_ceiling_and_the_total_is_its_intervals():
+    items = _cpsw("am243x-rndis-iperf")
+    ceilings = [c for c in items if c.kind == "ceiling"]
+    # 44 + 14 + 20 + 20 + 1460 = 1558 bytes: 4 bulk packets; 13 packets per 125 us microframe
+    assert len(ceilings) == 11 and all(c.model == pytest.approx(13 * 8000 / 4 * 1460 * 8 / 1e6) for c in ceilings)
+    assert {c.status for c in ceilings} == {"ok"}
+    [total] = [c for c in items if c.kind == "consistency"]
+    assert total.model == pytest.approx(2 * 4.25 + 8 * 4.12) and total.status == "ok"
+
+
+def test_an_rndis_total_off_its_intervals_is_caught():
+    t = data.load("am243x-rndis-iperf")
+    bad = t.copy()
+    bad.attrs = {**t.attrs, "printed": {k: list(v) for k, v in t.attrs["printed"].items()}}
+    i = t.index[t["id"] == 10][0]
+    bad.loc[i, "transfer_mbytes"] = 43.5
+    bad.attrs["printed"]["transfer_mbytes"][i] = "43.5"
+    [total] = [c for c in tcp.rndis_checks(bad) if c.kind == "consistency"]
+    assert total.status == "erratum"
