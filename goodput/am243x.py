@@ -165,3 +165,36 @@ def ipc_source_checks():
 
 
 __all__ += ["core_clock_mhz", "clock_period_ns", "ipc_checks"]
+
+
+# --- MATHLIB: an average of the same samples is at most their maximum (issue 18) -----------------
+
+MATHLIB_LIBRARIES = {"mcusdk": "Mathlib (mcusdk)", "clang": "mathlib (clang)"}
+
+
+def mathlib_checks(t) -> list:
+    """Each printed average cycle count of the ``am243x-mathlib`` table (or an edited copy) against the
+    maximum over the same 500 samples: an average is at most the maximum. Rows without cycles
+    ("sincos cos", timed with "sincos sin") print only their error."""
+    out = []
+    for row in t.itertuples():
+        for lib, name in MATHLIB_LIBRARIES.items():
+            avg, mx = f"avg_cycles_{lib}", f"max_cycles_{lib}"
+            if not t.attrs["printed"][avg][row.Index] or not t.attrs["printed"][mx][row.Index]:
+                continue
+            out.append(checks.compare(
+                "latency-and-bandwidth", t, row.Index, avg, getattr(row, mx), f"{row.function}, {name}",
+                kind="consistency", relation="<=",
+                note="The average of 500 samples is at most their maximum, {model:g} cycles.",
+                off_note="An average of {published} cycles over 500 samples whose maximum is {model:g}: no "
+                         "average exceeds the largest value it averages."))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def mathlib_source_checks():
+    """MATHLIB: each average cycle count against the maximum of the same samples."""
+    return mathlib_checks(data.load("am243x-mathlib"))
+
+
+__all__ += ["MATHLIB_LIBRARIES", "mathlib_checks"]

@@ -43,3 +43,20 @@ def test_a_latency_under_one_clock_is_caught():
     bad = _edited(n, "latency_us", 0, 0.0001, "0.0001")
     got = {c.row: c.status for c in am243x.ipc_checks(bad, r, 800) if c.resource == "am243x-ipc-notify"}
     assert got["r5f0-0 -> m4f0-0"] == "erratum" and got["r5f0-0 -> r5f0-1"] == "ok"
+
+
+def test_six_mcusdk_averages_exceed_their_maxima_and_no_clang_average_does():
+    status = _status("am243x-mathlib", "consistency")
+    printed = {"sin": (42, 42.798), "cos": (53, 53.736), "sincos sin": (68, 68.675995), "asin": (63, 63.538),
+               "acos": (64, 64.534), "atan": (72, 72.758), "atan2": (112, 103.04)}
+    expected = {f"{f}, Mathlib (mcusdk)": "erratum" if avg > mx else "ok" for f, (mx, avg) in printed.items()}
+    expected.update({f"{f}, mathlib (clang)": "ok" for f in printed})
+    assert status == expected
+    assert list(expected.values()).count("erratum") == 6
+
+
+def test_an_average_above_its_maximum_is_caught():
+    t = data.load("am243x-mathlib")
+    i = t.index[t["function"] == "atan2"][0]
+    got = {c.row: c.status for c in am243x.mathlib_checks(_edited(t, "avg_cycles_clang", i, 1191.5, "1191.500000"))}
+    assert got["atan2, mathlib (clang)"] == "erratum" and got["atan2, Mathlib (mcusdk)"] == "ok"
