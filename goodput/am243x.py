@@ -198,3 +198,44 @@ def mathlib_source_checks():
 
 
 __all__ += ["MATHLIB_LIBRARIES", "mathlib_checks"]
+
+
+# --- PKA rates against the RSA table's times for the same key (issue 18) -------------------------
+
+def operations_per_s(size_bytes: float, throughput_mbit_s: float) -> float:
+    """Operations per second of a throughput printed for blocks of ``size_bytes``: rate / bits per block."""
+    return throughput_mbit_s * 1e6 / (8 * size_bytes)
+
+
+def pka_rsa_checks(pka, rsa) -> list:
+    """The PKA's RSA signs and verifies per second (``am243x-pka``) against the RSA table's decryption and
+    encryption with the same key (``am243x-rsa``), turned into operations per second: a signature is the
+    private-key operation decryption is, a verification the public-key one encryption is. The two come from
+    different applications, so a mismatch is ``unexplained``, not an erratum."""
+    out = []
+    for row in pka[pka["algorithm"] == "RSA"].itertuples():
+        for column, operation, key in (("sign_per_s", "decryption", "private"),
+                                       ("verify_per_s", "encryption", "public")):
+            r = rsa[(rsa["key_bits"] == row.key_bits) & (rsa["operation"] == operation)].iloc[0]
+            rate = operations_per_s(r["size_bytes"], r["throughput_mbit_s"])
+            tp = rsa.attrs["printed"]["throughput_mbit_s"][r.name]
+            near = checks.classify(pka.attrs["printed"][column][row.Index], rate) != "erratum"
+            out.append(checks.compare(
+                "latency-and-bandwidth", pka, row.Index, column, rate, f"{row.algorithm}-{row.key_bits}",
+                kind="consistency", otherwise="unexplained",
+                note=f"RSA {operation} ({key} key) of {r['size_as_printed']} at {tp} Mbit/s is "
+                     "{model:.2f} per second; the table prints {published}, cut to a whole number." if near else
+                     f"RSA {operation} ({key} key) of {r['size_as_printed']} at {tp} "
+                     "Mbit/s is {model:.2f} operations per second; the PKA table prints {published} for the "
+                     "same key. The RSA test (test_sa2ul_rsa) may time more than the PKA operation "
+                     "(padding, set-up), which the datasheet does not say."))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def pka_rsa_source_checks():
+    """The PKA's RSA sign and verify rates against the RSA table's decryption and encryption."""
+    return pka_rsa_checks(data.load("am243x-pka"), data.load("am243x-rsa"))
+
+
+__all__ += ["operations_per_s", "pka_rsa_checks"]

@@ -60,3 +60,21 @@ def test_an_average_above_its_maximum_is_caught():
     i = t.index[t["function"] == "atan2"][0]
     got = {c.row: c.status for c in am243x.mathlib_checks(_edited(t, "avg_cycles_clang", i, 1191.5, "1191.500000"))}
     assert got["atan2, mathlib (clang)"] == "erratum" and got["atan2, Mathlib (mcusdk)"] == "ok"
+
+
+def test_pka_signs_match_rsa_decryption_and_verifies_do_not_match_encryption():
+    got = {(c.row, c.quantity): (c.status, c.model) for c in checks.collect("latency-and-bandwidth")
+           if c.resource == "am243x-pka" and c.kind == "consistency"}
+    # operations per second = Mbit/s x 10^6 / (8 x block bytes)
+    assert got[("RSA-2048", "signs per second")] == ("ok", pytest.approx(1.294659e6 / 2048))
+    assert got[("RSA-4096", "signs per second")] == ("rounding", pytest.approx(0.400659e6 / 4096))
+    assert got[("RSA-2048", "verifies per second")] == ("unexplained", pytest.approx(0.554973e6 / 2048))
+    assert got[("RSA-4096", "verifies per second")] == ("unexplained", pytest.approx(0.597194e6 / 4096))
+
+
+def test_a_sign_rate_off_the_rsa_table_is_flagged():
+    pka, rsa = data.load("am243x-pka"), data.load("am243x-rsa")
+    i = pka.index[(pka["algorithm"] == "RSA") & (pka["key_bits"] == 2048)][0]
+    got = {(c.row, c.quantity): c.status for c in am243x.pka_rsa_checks(_edited(pka, "sign_per_s", i, 700, "700"), rsa)}
+    assert got[("RSA-2048", "signs per second")] == "unexplained"
+    assert got[("RSA-4096", "signs per second")] == "rounding"
