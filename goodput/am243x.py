@@ -239,3 +239,44 @@ def pka_rsa_source_checks():
 
 
 __all__ += ["operations_per_s", "pka_rsa_checks"]
+
+
+# --- SA2UL AES and SHA: a larger block takes no less time (issue 18) ------------------------------
+
+def most_rate_for(size_bytes: float, smaller_bytes: float, smaller_rate: float) -> float:
+    """The highest rate a block of ``size_bytes`` can show when one of ``smaller_bytes`` ran at
+    ``smaller_rate``: the larger block takes at least as long, so its rate is at most
+    ``smaller_rate * size_bytes / smaller_bytes``."""
+    return smaller_rate * size_bytes / smaller_bytes
+
+
+def crypto_size_checks(aes, sha) -> list:
+    """Each AES-CBC and SHA throughput (tables ``am243x-aes-cbc``, ``am243x-sha``, or edited copies) against
+    the most the next smaller block of its series allows: the datasheet prints no times, only rates, and
+    a block of more bytes cannot take less time than a smaller one."""
+    out = []
+    for t, keys, name in ((aes, ["key_bits", "operation"], lambda r: f"AES-{r.key_bits} {r.operation}"),
+                          (sha, ["sha_bits"], lambda r: f"SHA-{r.sha_bits}")):
+        for _, g in t.groupby(keys, sort=False):
+            g = g.sort_values("size_bytes")
+            rows = list(g.itertuples())
+            for smaller, row in zip(rows, rows[1:]):
+                out.append(checks.compare(
+                    "latency-and-bandwidth", t, row.Index, "throughput_mbit_s",
+                    most_rate_for(row.size_bytes, smaller.size_bytes, smaller.throughput_mbit_s),
+                    f"{name(row)}, {row.size_as_printed}", kind="consistency", relation="<=",
+                    note=f"At most {{model:.2f}} Mbit/s: {row.size_as_printed} take no less time than "
+                         f"{smaller.size_as_printed} at {t.attrs['printed']['throughput_mbit_s'][smaller.Index]} Mbit/s.",
+                    off_note=f"{row.size_as_printed} at {{published}} Mbit/s would take less time than "
+                             f"{smaller.size_as_printed} at {t.attrs['printed']['throughput_mbit_s'][smaller.Index]} "
+                             "Mbit/s: at most {model:.2f} Mbit/s."))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def crypto_size_source_checks():
+    """SA2UL AES-CBC and SHA rates: a larger block takes no less time than the next smaller one."""
+    return crypto_size_checks(data.load("am243x-aes-cbc"), data.load("am243x-sha"))
+
+
+__all__ += ["most_rate_for", "crypto_size_checks"]

@@ -78,3 +78,19 @@ def test_a_sign_rate_off_the_rsa_table_is_flagged():
     got = {(c.row, c.quantity): c.status for c in am243x.pka_rsa_checks(_edited(pka, "sign_per_s", i, 700, "700"), rsa)}
     assert got[("RSA-2048", "signs per second")] == "unexplained"
     assert got[("RSA-4096", "signs per second")] == "rounding"
+
+
+def test_every_larger_aes_and_sha_block_takes_no_less_time():
+    items = [c for c in checks.collect("latency-and-bandwidth") if c.resource in ("am243x-aes-cbc", "am243x-sha")]
+    # 4 AES series and 2 SHA series of 7 sizes: 6 steps each
+    assert len(items) == 36 and {c.status for c in items} == {"ok"}
+    [first] = [c for c in items if c.row == "AES-128 encryption, 1024.00 B"]
+    assert first.model == pytest.approx(2 * 234.542982)
+
+
+def test_a_larger_block_faster_than_twice_the_rate_is_caught():
+    aes, sha = data.load("am243x-aes-cbc"), data.load("am243x-sha")
+    i = sha.index[(sha["sha_bits"] == 256) & (sha["size_bytes"] == 1024)][0]
+    got = {c.row: c.status for c in am243x.crypto_size_checks(aes, _edited(sha, "throughput_mbit_s", i, 400.0,
+                                                                          "400.000000"))}
+    assert got["SHA-256, 1024.00 B"] == "erratum" and got["SHA-512, 1024.00 B"] == "ok"
