@@ -114,3 +114,169 @@ def source_checks():
         1 / (1 / row.sign_per_s + 1 / row.verify_per_s), f"{row.algorithm}-{row.key_bits}",
         off_note=f"1 / (1/{row.sign_per_s} + 1/{row.verify_per_s}) is {{model:.2f}} per second; the table "
                  "prints {published}, cut to a whole number.") for row in t.itertuples()]
+
+
+# --- IPC latencies: at least one clock period of the measuring core (issue 18) -------------------
+
+def core_clock_mhz() -> float:
+    """The measuring core's clock (the R5F's), from the datasheet's setup table: ``"800 MHz"`` -> 800."""
+    t = data.load("am243x-setup").set_index("item")
+    value, unit = str(t.loc["Core Operating Speed", "value"]).split()
+    if unit != "MHz":
+        raise ValueError(f"am243x-setup: core speed {value} {unit!r}, expected MHz")
+    return float(value)
+
+
+def clock_period_ns(clock_mhz: float) -> float:
+    """One clock period (ns) of a core clocked at ``clock_mhz``."""
+    return 1000 / clock_mhz
+
+
+def ipc_checks(notify, rpmsg, clock_mhz: float) -> list:
+    """Each IPC latency (tables ``am243x-ipc-notify`` and ``am243x-ipc-rpmsg``, or edited copies) against
+    one clock period of the core that measured it: no message between cores takes less."""
+    period_ns = clock_period_ns(clock_mhz)
+    out = []
+    for t, column, scale, unit in ((notify, "latency_us", 1000, "us"), (rpmsg, "latency_as_printed_ns", 1, "ns")):
+        for row in t.itertuples():
+            label = f"{row.local_core} -> {row.remote_core}" + (
+                f", {row.message_bytes} bytes" if hasattr(row, "message_bytes") else "")
+            zero = float(t.attrs["printed"][column][row.Index]) == 0
+            out.append(checks.compare(
+                "latency-and-bandwidth", t, row.Index, column, period_ns / scale, label,
+                kind="consistency", relation=">=",
+                note=(f"One clock period of the {clock_mhz:g} MHz core that measured it, {{model:g}} {unit}, is "
+                      "within half a unit of the last printed digit of {published}, so the precision cannot show it "
+                      "wrong; but the AM243x has no A53 core to answer: the row (shared with the AM64x's "
+                      "datasheet, whose A53 cores it names) measures nothing.") if zero else
+                     f"At least one clock period of the {clock_mhz:g} MHz core that measured it, "
+                     f"{{model:g}} {unit}.",
+                off_note=f"One clock period of the {clock_mhz:g} MHz core that measured it is {{model:g}} {unit}; "
+                         f"a one-way message between cores in {{published}} {unit} is less than one clock"
+                         + (": the unit must be us (IPC Notify, with no payload, takes about a microsecond)."
+                            if unit == "ns" else ".")))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def ipc_source_checks():
+    """IPC Notify and RPMsg latencies against one clock period of the measuring R5F."""
+    return ipc_checks(data.load("am243x-ipc-notify"), data.load("am243x-ipc-rpmsg"), core_clock_mhz())
+
+
+__all__ += ["core_clock_mhz", "clock_period_ns", "ipc_checks"]
+
+
+# --- MATHLIB: an average of the same samples is at most their maximum (issue 18) -----------------
+
+MATHLIB_LIBRARIES = {"mcusdk": "Mathlib (mcusdk)", "clang": "mathlib (clang)"}
+
+
+def mathlib_checks(t) -> list:
+    """Each printed average cycle count of the ``am243x-mathlib`` table (or an edited copy) against the
+    maximum over the same 500 samples: an average is at most the maximum. Rows without cycles
+    ("sincos cos", timed with "sincos sin") print only their error."""
+    out = []
+    for row in t.itertuples():
+        for lib, name in MATHLIB_LIBRARIES.items():
+            avg, mx = f"avg_cycles_{lib}", f"max_cycles_{lib}"
+            if not t.attrs["printed"][avg][row.Index] or not t.attrs["printed"][mx][row.Index]:
+                continue
+            out.append(checks.compare(
+                "latency-and-bandwidth", t, row.Index, avg, getattr(row, mx), f"{row.function}, {name}",
+                kind="consistency", relation="<=",
+                note="The average of 500 samples is at most their maximum, {model:g} cycles.",
+                off_note="An average of {published} cycles over 500 samples whose maximum is {model:g}: no "
+                         "average exceeds the largest value it averages."))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def mathlib_source_checks():
+    """MATHLIB: each average cycle count against the maximum of the same samples."""
+    return mathlib_checks(data.load("am243x-mathlib"))
+
+
+__all__ += ["MATHLIB_LIBRARIES", "mathlib_checks"]
+
+
+# --- PKA rates against the RSA table's times for the same key (issue 18) -------------------------
+
+def operations_per_s(size_bytes: float, throughput_mbit_s: float) -> float:
+    """Operations per second of a throughput printed for blocks of ``size_bytes``: rate / bits per block."""
+    return throughput_mbit_s * 1e6 / (8 * size_bytes)
+
+
+def pka_rsa_checks(pka, rsa) -> list:
+    """The PKA's RSA signs and verifies per second (``am243x-pka``) against the RSA table's decryption and
+    encryption with the same key (``am243x-rsa``), turned into operations per second: a signature is the
+    private-key operation decryption is, a verification the public-key one encryption is. The two come from
+    different applications, so a mismatch is ``unexplained``, not an erratum."""
+    out = []
+    for row in pka[pka["algorithm"] == "RSA"].itertuples():
+        for column, operation, key in (("sign_per_s", "decryption", "private"),
+                                       ("verify_per_s", "encryption", "public")):
+            r = rsa[(rsa["key_bits"] == row.key_bits) & (rsa["operation"] == operation)].iloc[0]
+            rate = operations_per_s(r["size_bytes"], r["throughput_mbit_s"])
+            tp = rsa.attrs["printed"]["throughput_mbit_s"][r.name]
+            near = checks.classify(pka.attrs["printed"][column][row.Index], rate) != "erratum"
+            out.append(checks.compare(
+                "latency-and-bandwidth", pka, row.Index, column, rate, f"{row.algorithm}-{row.key_bits}",
+                kind="consistency", otherwise="unexplained",
+                note=f"RSA {operation} ({key} key) of {r['size_as_printed']} at {tp} Mbit/s is "
+                     "{model:.2f} per second; the table prints {published}, cut to a whole number." if near else
+                     f"RSA {operation} ({key} key) of {r['size_as_printed']} at {tp} "
+                     "Mbit/s is {model:.2f} operations per second; the PKA table prints {published} for the "
+                     "same key. The RSA test (test_sa2ul_rsa) may time more than the PKA operation "
+                     "(padding, set-up), which the datasheet does not say."))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def pka_rsa_source_checks():
+    """The PKA's RSA sign and verify rates against the RSA table's decryption and encryption."""
+    return pka_rsa_checks(data.load("am243x-pka"), data.load("am243x-rsa"))
+
+
+__all__ += ["operations_per_s", "pka_rsa_checks"]
+
+
+# --- SA2UL AES and SHA: a larger block takes no less time (issue 18) ------------------------------
+
+def most_rate_for(size_bytes: float, smaller_bytes: float, smaller_rate: float) -> float:
+    """The highest rate a block of ``size_bytes`` can show when one of ``smaller_bytes`` ran at
+    ``smaller_rate``: the larger block takes at least as long, so its rate is at most
+    ``smaller_rate * size_bytes / smaller_bytes``."""
+    return smaller_rate * size_bytes / smaller_bytes
+
+
+def crypto_size_checks(aes, sha) -> list:
+    """Each AES-CBC and SHA throughput (tables ``am243x-aes-cbc``, ``am243x-sha``, or edited copies) against
+    the most the next smaller block of its series allows: the datasheet prints no times, only rates, and
+    a block of more bytes cannot take less time than a smaller one."""
+    out = []
+    for t, keys, name in ((aes, ["key_bits", "operation"], lambda r: f"AES-{r.key_bits} {r.operation}"),
+                          (sha, ["sha_bits"], lambda r: f"SHA-{r.sha_bits}")):
+        for _, g in t.groupby(keys, sort=False):
+            g = g.sort_values("size_bytes")
+            rows = list(g.itertuples())
+            for smaller, row in zip(rows, rows[1:]):
+                out.append(checks.compare(
+                    "latency-and-bandwidth", t, row.Index, "throughput_mbit_s",
+                    most_rate_for(row.size_bytes, smaller.size_bytes, smaller.throughput_mbit_s),
+                    f"{name(row)}, {row.size_as_printed}", kind="consistency", relation="<=",
+                    note=f"At most {{model:.2f}} Mbit/s: {row.size_as_printed} take no less time than "
+                         f"{smaller.size_as_printed} at {t.attrs['printed']['throughput_mbit_s'][smaller.Index]} Mbit/s.",
+                    off_note=f"{row.size_as_printed} at {{published}} Mbit/s would take less time than "
+                             f"{smaller.size_as_printed} at {t.attrs['printed']['throughput_mbit_s'][smaller.Index]} "
+                             "Mbit/s: at most {model:.2f} Mbit/s."))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def crypto_size_source_checks():
+    """SA2UL AES-CBC and SHA rates: a larger block takes no less time than the next smaller one."""
+    return crypto_size_checks(data.load("am243x-aes-cbc"), data.load("am243x-sha"))
+
+
+__all__ += ["most_rate_for", "crypto_size_checks"]

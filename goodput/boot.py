@@ -76,7 +76,7 @@ def source_checks():
             "OSPI: Board_driversOpen, 'around'", kind="prose", approximate=10,
             off_note="The table gives {model:g} ms; 'around {published} ms' rounds it to the nearest 10 ms."))
     sd = steps("SD").set_index("step")["time_ms"]
-    for row in notes[notes["boot"] == "SD"].itertuples():
+    for row in notes[(notes["boot"] == "SD") & (notes["what"] == "appimage read from the SD card")].itertuples():
         out.append(checks.compare(
             "boot-and-memory", notes, row.Index, "value_ms", float(sd["SBL : File read from SD Card"]),
             "SD: appimage read into memory",
@@ -96,3 +96,81 @@ def source_checks():
                      "here says whether the difference is noise or a cost of the uncached run not in the "
                      "two rows above it."))
     return out
+
+
+# --- the notes' per-CPU load time and the SD read speed (issue 18) -------------------------------
+
+M4F = "m4f"  #: the cores the notes set apart name themselves m4f...
+
+
+def cores(setup, boot: str) -> list[str]:
+    """The cores in a boot's appimage, from the ``am243x-sbl-setup`` table."""
+    t = setup[(setup["boot"] == boot) & (setup["item"] == "Cores present in the appimage")]
+    return [c.strip() for c in t["value"].iloc[0].split(",")]
+
+
+def size_bytes(text: str) -> float:
+    """``"34 KB"`` -> 34 x 1024 bytes."""
+    value, unit = text.split()
+    return float(value) * {"B": 1, "KB": 1024, "MB": 1 << 20}[unit]
+
+
+def read_speed_bytes_s(text: str) -> float:
+    """``"12.5 MBps mode"`` -> 12.5 x 10^6 bytes per second."""
+    value, unit = text.split()[:2]
+    if unit != "MBps":
+        raise ValueError(f"read speed {text!r}: expected MBps")
+    return float(value) * 1e6
+
+
+def sbl_note_checks(boot_table, notes, setup) -> list:
+    """The notes' "Other CPUs take ~1.5ms each" against each boot's CPU load shared among the cores that are
+    not an M4F (the most each can take when the M4F takes nothing; with no M4F, the whole load is theirs),
+    and the SD boot's file read against the least the stated read speed allows for the application's
+    appimage (``ceiling``). Tables: ``am243x-sbl-boot``, ``am243x-sbl-notes``, ``am243x-sbl-setup`` (or
+    edited copies)."""
+    out = []
+    b = boot_table[boot_table["step"] != TOTAL]
+    for row in notes[notes["what"] == "each CPU but the M4F"].itertuples():
+        present = cores(setup, row.boot)
+        others = [c for c in present if not c.startswith(M4F)]
+        has_m4f = len(others) < len(present)
+        load = float(b[(b["boot"] == row.boot) & (b["step"] == "SBL : CPU Load")]["time_ms"].iloc[0])
+        share = load / len(others)
+        if has_m4f:
+            out.append(checks.compare(
+                "boot-and-memory", notes, row.Index, "value_ms", share, f"{row.boot}: each CPU but the M4F",
+                kind="prose", relation="<=",
+                note=f"The CPU load, {load:g} ms, shared among the {len(others)} cores besides the M4F, is at most "
+                     "{model:.2f} ms each; the note's ~{published} ms leaves the rest to the M4F, as it says.",
+                off_note=f"The CPU load, {load:g} ms, cannot give each of the {len(others)} cores besides the M4F "
+                         "more than {model:.2f} ms."))
+        else:
+            out.append(checks.compare(
+                "boot-and-memory", notes, row.Index, "value_ms", share, f"{row.boot}: each CPU but the M4F",
+                kind="prose", approximate=1,
+                off_note=f"The {row.boot} appimage holds {', '.join(present)} and no M4F, so its CPU load, "
+                         "{model:g} ms, is all that one core's: not ~{published} ms, and not the M4F's as the same "
+                         "note says (it repeats the OSPI section's note word for word)."))
+    sd = setup[setup["boot"] == "SD"].set_index("item")["value"]
+    apps = [item for item in sd.index if item.startswith("Size of ") and not item.startswith("Size of sbl_")]
+    least = sum(size_bytes(sd[a]) for a in apps) / read_speed_bytes_s(sd["SD card read speed"]) * 1000
+    i = b.index[(b["boot"] == "SD") & (b["step"] == "SBL : File read from SD Card")][0]
+    out.append(checks.compare(
+        "boot-and-memory", boot_table, i, "time_ms", least, "SD: File read from SD Card, at the read speed",
+        kind="ceiling", relation=">=",
+        note=f"{', '.join(sd[a] for a in apps)} (KB of 1024 bytes) at {sd['SD card read speed']} "
+             "(MB of 10^6 bytes) take at least {model:.2f} ms.",
+        off_note=f"{', '.join(sd[a] for a in apps)} at {sd['SD card read speed']} take at least {{model:.2f}} ms; "
+                 "the table prints {published} ms."))
+    return out
+
+
+@checks.provider("boot-and-memory")
+def sbl_note_source_checks():
+    """The notes' ~1.5 ms per CPU and the SD file read against the stated read speed."""
+    return sbl_note_checks(data.load("am243x-sbl-boot"), data.load("am243x-sbl-notes"),
+                           data.load("am243x-sbl-setup"))
+
+
+__all__ += ["M4F", "cores", "size_bytes", "read_speed_bytes_s", "sbl_note_checks"]

@@ -354,6 +354,51 @@ def kernel_checks():
     return out
 
 
+
+def mcan_rate_checks(t) -> list:
+    """Each measured message rate of the ``am243x-mcan`` table (or an edited copy) against the most its
+    frame allows at the printed bit rates (every field, the intermission, no dynamic stuff bits:
+    ``ceiling``), and against the rate the datasheet's own bit counts give (``calculated``)."""
+    out = []
+    for row in t.itertuples():
+        x = int("EXTENDED" in row.frame_type)
+        label = f"{row.frame_type.split()[2].lower()} identifier, 64 data bytes"
+        rates = {arbitration_rate: row.arbitration_mbit_s, data_rate: row.data_mbit_s}
+        values = {data_bytes: 64, extended: x, stuffing: 0, **rates}
+        most = evaluate(64, bool(x), row.arbitration_mbit_s, row.data_mbit_s, 0)["messages_per_s"]
+        out.append(checks.compare(
+            "can-fd", t, row.Index, "messages_per_s", most, label, kind="ceiling", relation="<=",
+            note=f"64-byte frames at {row.arbitration_mbit_s:g} and {row.data_mbit_s:g} Mbit/s, intermission "
+                 "included, no dynamic stuff bits: at most {model:.0f} messages per second.",
+            off_note="64-byte frames at these bit rates allow at most {model:.0f} messages per second.",
+            formula=(messages_per_s_expr(), values)))
+        arb, dat = (int(row.arbitration_phase_bits), int(row.data_phase_bits))
+        time_expr = phase_time_expr(sp.Integer(arb), sp.Integer(dat))
+        counted = 1e6 / float(time_expr.subs(rates))
+        share = float(implied_stuffing_expr().subs({data_bytes: 64, extended: x, frame_time: 1e6 / row.messages_per_s,
+                                                    **rates}))
+        out.append(checks.compare(
+            "can-fd", t, row.Index, "messages_per_s", counted, label, otherwise="unexplained",
+            note=f"{arb} bits at {row.arbitration_mbit_s:g} Mbit/s and {dat} at {row.data_mbit_s:g} Mbit/s, "
+                 "the table's own bit counts, give {model:.0f} messages per second.",
+            off_note=f"The table's own bit counts, {arb} bits at {row.arbitration_mbit_s:g} Mbit/s and {dat} at "
+                     f"{row.data_mbit_s:g} Mbit/s, give {{model:.0f}} messages per second; it measured {{published}}. "
+                     f"With the intermission and the stuff count that rate takes {share:.0%} of the worst-case "
+                     "dynamic stuff bits, a share that differs between the two identifier formats, so no one frame "
+                     "model reproduces both rows; the rest may be the driver's time between frames.",
+            formula=(1e6 / time_expr, rates)))
+    return out
+
+
+@checks.provider("can-fd")
+def mcan_rate_source_checks():
+    """The MCAN loopback message rates against the frame's ceiling and the datasheet's own bit counts."""
+    return mcan_rate_checks(data.load("am243x-mcan"))
+
+
+__all__ += ["mcan_rate_checks"]
+
+
 # --- goodput can ---------------------------------------------------------------------------------
 
 def _run(args) -> dict:

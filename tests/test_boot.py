@@ -11,7 +11,11 @@ def test_totals_add_up_and_the_sd_note_and_xip_averages_are_flagged():
                       "SD: appimage read into memory": "erratum",
                       # one run per row printed: how much a run varies is unknown
                       "FIR: 1 of 10 iterations not cached": "unexplained",
-                      "MEMCPY: 1 of 10 iterations not cached": "unexplained"}
+                      "MEMCPY: 1 of 10 iterations not cached": "unexplained",
+                      # 246.53 ms among 4 non-M4F cores is at most 61.6 ms each; the SD appimage's one R5F
+                      # takes all 57.09 ms, no ~1.5 ms; 34 KB at 12.5 MB/s take 2.79 ms <= 6.48 ms
+                      "OSPI: each CPU but the M4F": "ok", "SD: each CPU but the M4F": "erratum",
+                      "SD: File read from SD Card, at the read speed": "ok"}
 
 
 def test_what_if_takes_out_the_phy_tuning_and_the_version_check():
@@ -33,3 +37,30 @@ def test_uncached_flash_takes_about_twice_the_cycles_and_one_in_ten_its_share():
 def test_steps_leave_out_the_printed_total():
     assert boot.TOTAL not in set(boot.steps()["step"])
     assert len(boot.steps("OSPI")) == 7 and len(boot.steps("SD")) == 8
+
+
+def test_the_sd_read_speed_bounds_the_file_read_and_a_faster_read_is_caught():
+    from goodput import data
+    b, n, s = data.load("am243x-sbl-boot"), data.load("am243x-sbl-notes"), data.load("am243x-sbl-setup")
+    [read] = [c for c in boot.sbl_note_checks(b, n, s) if c.kind == "ceiling"]
+    assert read.model == pytest.approx(34 * 1024 / 12.5e6 * 1000)
+    bad = b.copy()
+    bad.attrs = {**b.attrs, "printed": {k: list(v) for k, v in b.attrs["printed"].items()}}
+    i = b.index[(b["boot"] == "SD") & (b["step"] == "SBL : File read from SD Card")][0]
+    bad.loc[i, "time_ms"] = 1.2
+    bad.attrs["printed"]["time_ms"][i] = "1.20"
+    [read] = [c for c in boot.sbl_note_checks(bad, n, s) if c.kind == "ceiling"]
+    assert read.status == "erratum"
+
+
+def test_a_per_cpu_time_above_the_shared_cpu_load_is_caught():
+    from goodput import data
+    b, n, s = data.load("am243x-sbl-boot"), data.load("am243x-sbl-notes"), data.load("am243x-sbl-setup")
+    bad = n.copy()
+    bad.attrs = {**n.attrs, "printed": {k: list(v) for k, v in n.attrs["printed"].items()}}
+    i = n.index[(n["boot"] == "OSPI") & (n["what"] == "each CPU but the M4F")][0]
+    bad.loc[i, "value_ms"] = 70.0
+    bad.attrs["printed"]["value_ms"][i] = "70"
+    got = {c.row: c.status for c in boot.sbl_note_checks(b, bad, s)}
+    assert got["OSPI: each CPU but the M4F"] == "erratum"
+    assert boot.cores(s, "SD") == ["r5f0-0"] and len(boot.cores(s, "OSPI")) == 5

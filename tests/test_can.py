@@ -12,7 +12,7 @@ from command import call
 
 
 def test_the_datasheets_bit_counts_are_the_fields_without_stuffing_and_intermission():
-    items = [c for c in checks.collect("can-fd") if c.resource == "am243x-mcan"]
+    items = [c for c in checks.collect("can-fd") if c.resource == "am243x-mcan" and c.quantity.endswith("phase bits")]
     assert len(items) == 4 and {c.status for c in items} == {"ok"}
     assert can.datasheet_bits(64, False) == (27, 538) and can.datasheet_bits(64, True) == (46, 538)
 
@@ -235,3 +235,28 @@ def test_a_transfer_is_full_frames_and_one_padded_frame(size):
 def test_a_transfer_of_nothing_is_refused():
     with pytest.raises(ParameterError, match="size_bytes"):
         can.transfer_time_us(0)
+
+
+# --- the MCAN message rates (issue 18) ------------------------------------------------------------
+
+def test_mcan_rates_keep_under_the_frame_ceiling_but_no_bit_count_reproduces_them():
+    got = {(c.row, c.kind): (c.status, c.model) for c in checks.collect("can-fd")
+           if c.resource == "am243x-mcan" and c.quantity == "throughput"}
+    std, ext = "standard identifier, 64 data bytes", "extended identifier, 64 data bytes"
+    # no stuffing: 17 + 10 + 3 (+19 extended) nominal bits; 1 + 4 + 512 + 4 + 21 + 1 + 6 data-phase bits
+    assert got[(std, "ceiling")][0] == "ok" and got[(std, "ceiling")][1] == pytest.approx(1e6 / (30 + 549 / 5))
+    assert got[(ext, "ceiling")][0] == "ok" and got[(ext, "ceiling")][1] == pytest.approx(1e6 / (49 + 549 / 5))
+    # the datasheet's own counts: 27 (46) bits at 1 Mbit/s and 538 at 5 Mbit/s
+    assert got[(std, "calculated")] == ("unexplained", pytest.approx(1e6 / (27 + 538 / 5)))
+    assert got[(ext, "calculated")] == ("unexplained", pytest.approx(1e6 / (46 + 538 / 5)))
+
+
+def test_a_message_rate_above_what_the_frame_allows_is_caught():
+    t = data.load("am243x-mcan")
+    bad = t.copy()
+    bad.attrs = {**t.attrs, "printed": {k: list(v) for k, v in t.attrs["printed"].items()}}
+    bad.loc[0, "messages_per_s"] = 7400
+    bad.attrs["printed"]["messages_per_s"][0] = "7400"
+    got = {(c.row, c.kind): c.status for c in can.mcan_rate_checks(bad)}
+    assert got[("standard identifier, 64 data bytes", "ceiling")] == "erratum"
+    assert got[("extended identifier, 64 data bytes", "ceiling")] == "ok"

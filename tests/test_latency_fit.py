@@ -49,7 +49,8 @@ def test_the_impossible_numbers_are_found():
 
 def test_sign_and_verify_rates_follow_from_their_parts():
     from goodput import checks
-    status = {c.row: c.status for c in checks.collect("latency-and-bandwidth")}
+    status = {c.row: c.status for c in checks.collect("latency-and-bandwidth")
+              if c.resource == "am243x-pka" and c.kind == "calculated"}
     assert status == {"RSA-2048": "rounding", "RSA-4096": "ok", "ECDSA-256": "ok", "ECDSA-384": "rounding"}
 
 

@@ -11,7 +11,7 @@ from command import call
 
 
 def test_the_datasheets_64_us_and_every_throughput_are_reproduced():
-    items = checks.collect("spi")
+    items = [c for c in checks.collect("spi") if c.kind in ("prose", "consistency") and c.quantity != "number of words"]
     assert len(items) == 10 and {c.status for c in items} == {"ok"}
 
 
@@ -63,3 +63,45 @@ def test_goodput_spi_json_and_a_zero_word_width():
     assert out["transfer_time_us"] == pytest.approx(64 + 99 * 0.18)
     p = call("spi", "--words", "100", "--bits", "0")
     assert p.returncode == 2 and "--bits 0: word_bits must be" in p.stderr
+
+
+# --- every printed number of the MCSPI section (issue 18) ------------------------------------------
+
+def _spi_checks(resource, kind):
+    return {c.row: c.status for c in checks.collect("spi") if c.resource == resource and c.kind == kind}
+
+
+def test_mcspi_rates_are_the_bytes_over_the_time_and_the_64_us_is_prose():
+    assert set(_spi_checks("am243x-mcspi", "consistency").values()) == {"ok"}
+    assert _spi_checks("am243x-mcspi-notes", "prose") == {"400 bytes at 50 MHz": "ok"}
+
+
+def test_three_mcspi_times_are_below_what_the_stated_gap_allows():
+    status = _spi_checks("am243x-mcspi", "ceiling")
+    # 50 MHz: a bit is 0.02 us; N words of W bits and N - 1 gaps of 0.16 us + 0.02 us
+    least = {8: 400 * 8 * 0.02 + 399 * 0.18, 16: 200 * 16 * 0.02 + 199 * 0.18, 32: 100 * 32 * 0.02 + 99 * 0.18}
+    printed = {(8, "polled"): 154.63, (8, "interrupt"): 134.37, (8, "dma"): 3499.32,
+               (16, "polled"): 97.66, (16, "interrupt"): 101.27, (16, "dma"): 3355.45,
+               (32, "polled"): 81.76, (32, "interrupt"): 84.83, (32, "dma"): 3283.49}
+    expected = {f"{8 * 400 // w} x {w} bits, {mode}": "ok" if t >= least[w] else "erratum"
+                for (w, mode), t in printed.items()}
+    assert status == expected
+    assert sorted(r for r, s in status.items() if s == "erratum") == [
+        "100 x 32 bits, polled", "200 x 16 bits, polled", "400 x 8 bits, interrupt"]
+
+
+def test_a_time_below_the_clocks_and_gaps_and_a_wrong_word_count_are_caught():
+    from goodput import data
+    t = data.load("am243x-mcspi")
+    ok = {c.row: c.status for c in spi.mcspi_time_checks(t) if c.kind == "ceiling"}
+    assert ok["400 x 8 bits, polled"] == "ok"
+    bad = t.copy()
+    bad.attrs = {**t.attrs, "printed": {k: list(v) for k, v in t.attrs["printed"].items()}}
+    i = t.index[(t["word_bits"] == 8) & (t["mode"] == "polled")][0]
+    bad.loc[i, "transfer_time_us"] = 100.0
+    bad.attrs["printed"]["transfer_time_us"][i] = "100.00"
+    bad.attrs["printed"]["words"][i] = "300"
+    got = {(c.row, c.kind): c.status for c in spi.mcspi_time_checks(bad)}
+    assert got[("400 x 8 bits, polled", "ceiling")] == "erratum"
+    assert got[("8-bit words", "consistency")] == "erratum"
+    assert got[("16-bit words", "consistency")] == "ok"

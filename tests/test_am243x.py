@@ -1,0 +1,96 @@
+"""Every printed number of the AM243x datasheet's IPC, MATHLIB and crypto tables (issue 18)."""
+
+import pytest
+
+from goodput import am243x, checks, data
+
+
+def _edited(t, column, index, value, text):
+    bad = t.copy()
+    bad.attrs = {**t.attrs, "printed": {k: list(v) for k, v in t.attrs["printed"].items()}}
+    bad.loc[index, column] = value
+    bad.attrs["printed"][column][index] = text
+    return bad
+
+
+def _status(resource, kind):
+    return {c.row: c.status for c in checks.collect("latency-and-bandwidth")
+            if c.resource == resource and c.kind == kind}
+
+
+def test_the_r5f_clock_comes_from_the_setup_table():
+    assert am243x.core_clock_mhz() == 800 and am243x.clock_period_ns(800) == 1.25
+
+
+def test_rpmsg_latencies_below_one_r5f_clock_are_errata():
+    status = _status("am243x-ipc-rpmsg", "consistency")
+    # one clock at 800 MHz is 1.25 ns: the printed "ns" values under it cannot be
+    printed = {"r5f0-0 -> r5f0-1, 4 bytes": 0.636, "r5f0-0 -> r5f1-0, 4 bytes": 0.634,
+               "r5f0-0 -> r5f1-1, 4 bytes": 0.633, "r5f0-0 -> m4f0-0, 4 bytes": 1.174,
+               "r5f0-0 -> r5f0-1, 32 bytes": 0.841, "r5f0-0 -> r5f0-1, 64 bytes": 1.068,
+               "r5f0-0 -> r5f0-1, 112 bytes": 1.454, "r5f0-0 -> m4f0-0, 32 bytes": 1.703,
+               "r5f0-0 -> m4f0-0, 64 bytes": 2.310, "r5f0-0 -> m4f0-0, 112 bytes": 3.212}
+    assert status == {row: "erratum" if v < 1.25 else "ok" for row, v in printed.items()}
+
+
+def test_notify_latencies_keep_to_one_clock_at_their_printed_precision():
+    status = _status("am243x-ipc-notify", "consistency")
+    assert len(status) == 6 and set(status.values()) == {"ok"}
+
+
+def test_a_latency_under_one_clock_is_caught():
+    n, r = data.load("am243x-ipc-notify"), data.load("am243x-ipc-rpmsg")
+    bad = _edited(n, "latency_us", 0, 0.0001, "0.0001")
+    got = {c.row: c.status for c in am243x.ipc_checks(bad, r, 800) if c.resource == "am243x-ipc-notify"}
+    assert got["r5f0-0 -> m4f0-0"] == "erratum" and got["r5f0-0 -> r5f0-1"] == "ok"
+
+
+def test_six_mcusdk_averages_exceed_their_maxima_and_no_clang_average_does():
+    status = _status("am243x-mathlib", "consistency")
+    printed = {"sin": (42, 42.798), "cos": (53, 53.736), "sincos sin": (68, 68.675995), "asin": (63, 63.538),
+               "acos": (64, 64.534), "atan": (72, 72.758), "atan2": (112, 103.04)}
+    expected = {f"{f}, Mathlib (mcusdk)": "erratum" if avg > mx else "ok" for f, (mx, avg) in printed.items()}
+    expected.update({f"{f}, mathlib (clang)": "ok" for f in printed})
+    assert status == expected
+    assert list(expected.values()).count("erratum") == 6
+
+
+def test_an_average_above_its_maximum_is_caught():
+    t = data.load("am243x-mathlib")
+    i = t.index[t["function"] == "atan2"][0]
+    got = {c.row: c.status for c in am243x.mathlib_checks(_edited(t, "avg_cycles_clang", i, 1191.5, "1191.500000"))}
+    assert got["atan2, mathlib (clang)"] == "erratum" and got["atan2, Mathlib (mcusdk)"] == "ok"
+
+
+def test_pka_signs_match_rsa_decryption_and_verifies_do_not_match_encryption():
+    got = {(c.row, c.quantity): (c.status, c.model) for c in checks.collect("latency-and-bandwidth")
+           if c.resource == "am243x-pka" and c.kind == "consistency"}
+    # operations per second = Mbit/s x 10^6 / (8 x block bytes)
+    assert got[("RSA-2048", "signs per second")] == ("ok", pytest.approx(1.294659e6 / 2048))
+    assert got[("RSA-4096", "signs per second")] == ("rounding", pytest.approx(0.400659e6 / 4096))
+    assert got[("RSA-2048", "verifies per second")] == ("unexplained", pytest.approx(0.554973e6 / 2048))
+    assert got[("RSA-4096", "verifies per second")] == ("unexplained", pytest.approx(0.597194e6 / 4096))
+
+
+def test_a_sign_rate_off_the_rsa_table_is_flagged():
+    pka, rsa = data.load("am243x-pka"), data.load("am243x-rsa")
+    i = pka.index[(pka["algorithm"] == "RSA") & (pka["key_bits"] == 2048)][0]
+    got = {(c.row, c.quantity): c.status for c in am243x.pka_rsa_checks(_edited(pka, "sign_per_s", i, 700, "700"), rsa)}
+    assert got[("RSA-2048", "signs per second")] == "unexplained"
+    assert got[("RSA-4096", "signs per second")] == "rounding"
+
+
+def test_every_larger_aes_and_sha_block_takes_no_less_time():
+    items = [c for c in checks.collect("latency-and-bandwidth") if c.resource in ("am243x-aes-cbc", "am243x-sha")]
+    # 4 AES series and 2 SHA series of 7 sizes: 6 steps each
+    assert len(items) == 36 and {c.status for c in items} == {"ok"}
+    [first] = [c for c in items if c.row == "AES-128 encryption, 1024.00 B"]
+    assert first.model == pytest.approx(2 * 234.542982)
+
+
+def test_a_larger_block_faster_than_twice_the_rate_is_caught():
+    aes, sha = data.load("am243x-aes-cbc"), data.load("am243x-sha")
+    i = sha.index[(sha["sha_bits"] == 256) & (sha["size_bytes"] == 1024)][0]
+    got = {c.row: c.status for c in am243x.crypto_size_checks(aes, _edited(sha, "throughput_mbit_s", i, 400.0,
+                                                                          "400.000000"))}
+    assert got["SHA-256, 1024.00 B"] == "erratum" and got["SHA-512, 1024.00 B"] == "ok"
