@@ -41,10 +41,10 @@ def test_rpmsg_to_the_m4f_costs_more_per_message_and_per_byte():
     assert m4.t0_us > r5.t0_us and m4.bandwidth_mbit_s < r5.bandwidth_mbit_s
 
 
-def test_the_impossible_numbers_are_found():
-    t = am243x.impossible_numbers()
-    assert (t["table"] == "MATHLIB").sum() == 6
-    assert set(t["table"]) == {"MATHLIB", "IPC RPMSG", "IPC NOTIFY"}
+def test_the_notify_rows_of_cores_the_am243x_does_not_have_are_found():
+    t = am243x.absent_cores()
+    assert t["row"].tolist() == ["r5f0-0 -> a530-0", "r5f0-0 -> a530-1"]
+    assert set(t["printed"]) == {"0.00 us"}
 
 
 def test_sign_and_verify_rates_follow_from_their_parts():
