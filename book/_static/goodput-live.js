@@ -717,11 +717,11 @@
     for (const e of embeds) if (!e.figure) e.figure = figureOf(e.el);
   }
 
-  // the book draws every figure of the page once it is read; in JupyterLab each figure's loader asks
-  if (lab) {
-    // each figure's loader calls scan(root) for its own
-  } else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  // the book draws every figure of the page once it is read; in JupyterLab each figure's loader calls scan(root)
+  if (!lab) {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+    else start();
+  }
 
   window.goodputLive = {
     state,
