@@ -8,7 +8,7 @@ runs all its cells, and then, through the page's own elements:
 - the Markdown reads as in the book: no MyST role is left as raw text (jupyterlab-myst);
 - the live figure is the book's (its controls, Vega parameters and calculated table, its scripts
   served by JupyterLab from the repository): a value typed into its clock box moves the chart's
-  parameter and the table to the model's numbers;
+  parameter, its curve, the table and the "your link" box to the model's numbers;
 - the ipywidgets panel runs the model in the kernel: a value typed into its clock slider's readout
   changes the panel's table to the model's numbers, and the panel says what it adds (Python, the
   workbook at its values).
@@ -180,6 +180,10 @@ def test_a_chapter_runs_in_jupyterlab_with_its_myst_live_figure_and_python_panel
         cells = table_cells(page, "spi_400_bytes", FIGURE)
         assert [cells[str(i)]["model_us"] for i in range(3)] == [
             printed(transfer_us(3200 // b, b, 20)) for b in (8, 16, 32)]
+        # the "your link" box at the top shares the notebook's state; no address to copy here
+        box = page.locator(".goodput-yours").first
+        assert box.locator('dd[data-column="model_us"]').inner_text() == printed(transfer_us(400, 8, 20))
+        assert not box.locator(".goodput-copy-link").is_visible()
 
         # the ipywidgets panel: says what it adds, and its clock recomputes its table in the kernel
         panel = page.locator(".jp-OutputArea-output .widget-vbox:has(.goodput-panel-lead)").first

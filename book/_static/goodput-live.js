@@ -698,8 +698,11 @@
     });
     figures.set(root, record);
     const copy = root.querySelector(".goodput-copy-link");
-    if (lab) copy.hidden = true;
-    else copy.addEventListener("click", event => copyText(window.location.href, event.currentTarget));
+    if (lab) {
+      // no address to copy in JupyterLab: the button goes, and the " · " before it
+      copy.hidden = true;
+      if (copy.previousSibling && copy.previousSibling.nodeType === Node.TEXT_NODE) copy.previousSibling.textContent = "";
+    } else copy.addEventListener("click", event => copyText(window.location.href, event.currentTarget));
     pending = Promise.all([pending, record.table.refresh()]).then(() => undefined);
   }
 
