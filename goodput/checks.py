@@ -118,6 +118,8 @@ class SourceCheck:
     formula: str = ""
     kind: str = "calculated"
     relation: str = "="
+    #: A count (of packets, cycles, bytes) printed whole: no rounding, one off is off.
+    exact: bool = False
 
 
 @dataclass(frozen=True)
@@ -279,7 +281,7 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
     return SourceCheck(
         chapter=chapter, document=document, where=where, row=row, quantity=quantity, unit=unit,
         published=printed, model=model, tolerance=printed_tolerance(printed), status=status, note=note,
-        resource=resource, formula=_formula(formula, model, what), kind=kind, relation=relation,
+        resource=resource, formula=_formula(formula, model, what), kind=kind, relation=relation, exact=exact,
     )
 
 

@@ -28,7 +28,8 @@ def chapter_link(chapter: str) -> str:
 
 
 def _cell(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """``text`` in a Markdown table's cell: no column made of a ``|``, no formula of a ``$``."""
+    return str(text).replace("|", "\\|").replace("$", "\\$").replace("\n", " ")
 
 
 #: What a group of each status says when its checks carry no note of their own.
@@ -144,8 +145,8 @@ def _slug(text: str) -> str:
 
 
 def _text(text: str) -> str:
-    """``text`` as Markdown that shows it as it is (no emphasis, link or HTML made of its characters)."""
-    return re.sub(r"([\\`*_\[\]<>|])", r"\\\1", str(text))
+    """``text`` as Markdown that shows it as it is (no emphasis, link, HTML or formula made of its characters)."""
+    return re.sub(r"([\\`*_\[\]<>|$])", r"\\\1", str(text))
 
 
 def sources_markdown() -> str:

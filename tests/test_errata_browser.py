@@ -52,7 +52,7 @@ def test_a_chapter_shows_every_check_that_is_off_but_no_erratum_with_its_reason(
         text = _page(HTML / "notebooks" / f"{c.chapter}.html")
         row = re.search(rf'<tr id="{checks.anchor(c)}">(.*?)</tr>', text, flags=re.S)
         assert row and f">{c.status}<" in row.group(1) and "errata.html#" not in row.group(1), checks.anchor(c)
-        assert not c.note or html.escape(c.note, quote=False)[:40] in row.group(1), checks.anchor(c)
+        assert not c.note or html.escape(c.note)[:40] in row.group(1), checks.anchor(c)
 
 
 # --- the links, as built ------------------------------------------------------------------------------
@@ -134,8 +134,8 @@ def test_a_click_on_a_heading_sorts_the_errata_rows_and_again_the_other_way(brow
         _sort_button(page, "where").click()  # text: "Table 2" before "Table 10"
         assert _aria_sort(page, "printed") is None and _aria_sort(page, "where") == "ascending"
         where = _column(page, "where")
-        tables = [int(m.group(1)) for w in where if (m := re.match(r"Table (\d+),", w))]
-        assert tables == sorted(tables) and 2 in tables and 10 in tables
+        tables = [int(m.group(1)) for w in where if (m := re.match(r"Table (\d+)\b", w))]
+        assert tables == sorted(tables) and min(tables) < 10 <= max(tables)
         assert errors(log) == []
 
 

@@ -50,17 +50,19 @@ def _name(name: str) -> str:
 
 
 def status_formula(published: str, model: str, tolerance: str, relation: str = "=",
-                   otherwise: str = "erratum") -> str:
+                   otherwise: str = "erratum", exact: bool = False) -> str:
     """The first steps of :func:`goodput.checks.verdict` over three cells, as a formula: ``ok`` or
     ``rounding`` (for a bound, ``ok``) as the cells say, else ``otherwise`` (the status the check's evidence
     gives a value off its model: ``convention``, ``spread``, ``erratum`` or ``unexplained``, named in its
-    note)."""
+    note). An ``exact`` count has no rounding."""
     slack = f"1E-9*MAX(1, ABS({model}))"
     if relation == "<=":
         return f'=IF({published}<={model}+{tolerance}+{slack}, "ok", "{otherwise}")'
     if relation == ">=":
         return f'=IF({published}>={model}-{tolerance}-{slack}, "ok", "{otherwise}")'
     off = f"ABS({model}-{published})"
+    if exact:
+        return f'=IF({off}<={tolerance}+{slack}, "ok", "{otherwise}")'
     return (f'=IF({off}<={tolerance}+{slack}, "ok", '
             f'IF({off}<=2*{tolerance}+{slack}, "rounding", "{otherwise}"))')
 
@@ -180,7 +182,8 @@ def _checks(book, calc: Calculation, source_checks: Sequence[SourceCheck], fmt) 
         otherwise = c.status if c.status not in ("ok", "rounding") else "erratum"
         if c.status == "rounding" and checks.classify(c.published, c.model) != "rounding":
             otherwise = "rounding"  # rounded as the text's own approximation says ("around 20 ms")
-        sheet.write_formula(row, 9, status_formula(published, model, tol, c.relation, otherwise), None, c.status)
+        sheet.write_formula(row, 9, status_formula(published, model, tol, c.relation, otherwise, c.exact), None,
+                            c.status)
         sheet.write_string(row, 11, c.note)
     sheet.freeze_panes(HEADER_ROW + 1, 0)
 
