@@ -6,6 +6,7 @@ real log (line edits, inserted text, changed bytes that may not be UTF-8, a cut)
 a :class:`~goodput.errors.LogFormatError` naming the file and one of its lines.
 """
 
+import copy
 import io
 import os
 
@@ -83,3 +84,13 @@ def parse_or_refuse(parse, raw: bytes, path):
         assert exc.path == str(path) and str(exc).startswith(f"{path}:{exc.line_number}: "), exc
         assert 1 <= exc.line_number <= max(line_count(raw), 1), f"{exc} (the file has {line_count(raw)} lines)"
         return None
+
+
+def edited_cell(frame, index, column, text):
+    """A copy of a published frame (:func:`goodput.data.load`) with one cell printed, and read, as ``text``:
+    the deliberately wrong row a source check must catch."""
+    t = frame.copy()
+    t.attrs = copy.deepcopy(frame.attrs)
+    t.loc[index, column] = float(text)
+    t.attrs["printed"][column][index] = text
+    return t

@@ -1,4 +1,3 @@
-import copy
 import json
 
 import pytest
@@ -9,6 +8,7 @@ from goodput.errors import ParameterError
 from goodput.render import keystone_memory_edma as bus_charts
 
 from command import call
+from mutations import edited_cell
 
 
 CHECKS = checks.collect("keystone-memory-edma")
@@ -203,13 +203,6 @@ def test_goodput_bus_rejects_bad_input_with_exit_2(args, words):
 
 # --- Tables 3-4 and 6-15 against their own numbers and the bounds; the numbers of Sec. 2-5's text -------
 
-def _edited(frame, index, column, text):
-    """A copy of a published frame with one cell printed (and read) as ``text``."""
-    t = frame.copy()
-    t.attrs = copy.deepcopy(frame.attrs)
-    t.loc[index, column] = float(text)
-    t.attrs["printed"][column][index] = text
-    return t
 
 
 def _more(kind, resource):
@@ -226,7 +219,7 @@ def test_every_measurement_of_tables_6_to_15_keeps_under_its_bound_and_its_rows_
 
 def test_a_measurement_above_its_rows_maximum_is_caught():
     t = data.load("keystone2-table6-15")
-    found = bus.edma_ceiling_checks(_edited(t, 0, "measured_mb_s", "6500"))
+    found = bus.edma_ceiling_checks(edited_cell(t, 0, "measured_mb_s", "6500"))
     assert {(c.row, c.kind, c.status) for c in found if c.status != "ok"} == {
         ("Table 6: TC0 and TC1", "ceiling", "erratum"), ("Table 6: TC0 and TC1", "consistency", "erratum")}
 
@@ -242,7 +235,7 @@ def test_a_burst_read_never_stalls_longer_than_a_single_read():
 def test_a_burst_read_slower_than_its_single_read_is_caught():
     t = data.load("keystone2-table4")
     i = t.index[(t["source"] == "L2 Cache Hit") & (t["access"] == "burst read")][0]
-    found = bus.read_latency_checks(_edited(t, i, "cycles", "24"))
+    found = bus.read_latency_checks(edited_cell(t, i, "cycles", "24"))
     assert [(c.row, c.status) for c in found if c.status != "ok"] == [("Table 4: L2 Cache Hit, KeyStone II", "erratum")]
 
 
@@ -269,7 +262,7 @@ def test_table_1s_256_bit_tcs_at_cpu_2_are_faster_than_the_fabric_section_2_3_pu
 def test_a_text_width_that_disagrees_with_table_1_is_caught():
     prose = data.load("keystone2-s2-s5-prose")
     i = prose.index[prose["item"] == "bus width of the other TCs"][0]
-    found = bus.prose_checks(_edited(prose, i, "value", "32"), data.load("keystone2-table1"))
+    found = bus.prose_checks(edited_cell(prose, i, "value", "32"), data.load("keystone2-table1"))
     assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [
         ("width of the ARM CorePac's interfaces", "erratum"), ("bus width of the other TCs", "erratum")]
 
@@ -283,7 +276,7 @@ def test_the_bursts_sec_6_gives_the_edmas_are_those_of_sec_5_3_1():
 def test_a_burst_sec_6_misstates_is_caught():
     t = data.load("keystone2-s6-edma-prose")
     i = t.index[t["item"] == "data burst size of EDMA3"][0]  # the first: Figure 10's sentence
-    found = bus.pcie_edma_checks(_edited(t, i, "value", "128"))
+    found = bus.pcie_edma_checks(edited_cell(t, i, "value", "128"))
     assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [("data burst size of EDMA3", "erratum")]
 
 
@@ -307,5 +300,5 @@ def test_the_widths_clocks_and_ddr3_rates_of_the_text_are_table_2s():
 def test_a_ddr3_rate_the_text_misstates_is_caught():
     prose = data.load("keystone2-s2-s5-prose")
     i = prose.index[prose["item"] == "DDR3 data rate of the tests"][0]
-    found = bus.memory_prose_checks(_edited(prose, i, "value", "1333"), data.load("keystone2-table2"))
+    found = bus.memory_prose_checks(edited_cell(prose, i, "value", "1333"), data.load("keystone2-table2"))
     assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [("DDR3 data rate of the tests", "erratum")]

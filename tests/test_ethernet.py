@@ -1,4 +1,3 @@
-import copy
 import json
 import math
 from fractions import Fraction
@@ -10,6 +9,7 @@ from goodput.errors import ParameterError
 from goodput.render import ethernet_framing
 
 from command import call
+from mutations import edited_cell
 
 CHECKS = checks.collect("ethernet-framing")
 KEYSTONE = [c for c in CHECKS if c.resource == "keystone2-s9-10gbe" and c.kind == "calculated"]
@@ -245,13 +245,6 @@ def test_a_convention_other_than_0_or_1_is_refused(convention):
 
 # --- KeyStone II §9: the measurements under the lane's rate, the numbers of the text ------------------
 
-def _edited(frame, index, column, text):
-    """A copy of a published frame with one cell printed (and read) as ``text``."""
-    t = frame.copy()
-    t.attrs = copy.deepcopy(frame.attrs)
-    t.loc[index, column] = float(text)
-    t.attrs["printed"][column][index] = text
-    return t
 
 
 def test_every_throughput_of_section_9_keeps_to_the_lanes_10_gbit_s():
@@ -263,7 +256,7 @@ def test_every_throughput_of_section_9_keeps_to_the_lanes_10_gbit_s():
 
 def test_a_throughput_above_the_lane_is_caught():
     t = data.load("keystone2-s9-10gbe")
-    found = ethernet.keystone_ceiling_checks(_edited(t, 8, "throughput_mbit_s", "10012"))
+    found = ethernet.keystone_ceiling_checks(edited_cell(t, 8, "throughput_mbit_s", "10012"))
     assert [(c.row, c.status) for c in found if c.status != "ok"] == [("464-byte packets", "erratum")]
 
 
@@ -277,7 +270,7 @@ def test_the_numbers_of_section_9s_text_follow_from_10gbase_r_and_the_table():
 
 def test_a_step_the_text_misstates_is_caught():
     prose = data.load("keystone2-s9-10gbe-prose")
-    found = ethernet.keystone_prose_checks(_edited(prose, 2, "value", "64"), data.load("keystone2-s9-10gbe"))
+    found = ethernet.keystone_prose_checks(edited_cell(prose, 2, "value", "64"), data.load("keystone2-s9-10gbe"))
     assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [
         ("step between the smaller packets", "erratum")]
 

@@ -1,4 +1,3 @@
-import copy
 import json
 
 import pytest
@@ -9,6 +8,7 @@ from goodput.errors import ParameterError
 from goodput.render import hyperlink as hyperlink_charts
 
 from command import call
+from mutations import edited_cell
 
 
 CHECKS = checks.collect("hyperlink")
@@ -105,13 +105,6 @@ def test_the_implied_control_bytes_give_back_the_goodput_they_were_solved_from()
 
 # --- Tables 23-26 against the text's model, and the numbers of Sec. 8.2 ------------------------------
 
-def _edited(frame, index, column, text):
-    """A copy of a published frame with one cell printed (and read) as ``text``."""
-    t = frame.copy()
-    t.attrs = copy.deepcopy(frame.attrs)
-    t.loc[index, column] = float(text)
-    t.attrs["printed"][column][index] = text
-    return t
 
 
 def _of(kind, quantity):
@@ -153,7 +146,7 @@ def test_a_measurement_above_its_maximum_or_the_link_is_caught():
     t = data.load("keystone2-table23-26")
     i = t.index[(t["transfer"] == "read") & (t["memory_as_printed"] == "Write to L2")
                 & (t["edma"] == "CC0 and CC4")][0]
-    found = hyperlink.measured_checks(_edited(t, i, "measured_gbit_s", "15.00"))  # > 12.69 and > 14.81
+    found = hyperlink.measured_checks(edited_cell(t, i, "measured_gbit_s", "15.00"))  # > 12.69 and > 14.81
     assert {(c.kind, c.status) for c in found if c.status != "ok"} == {("ceiling", "erratum"),
                                                                         ("consistency", "erratum")}
 
@@ -164,7 +157,7 @@ def test_a_maximum_no_rule_gives_is_unexplained_and_one_the_link_cannot_carry_an
     i = t.index[(t["transfer"] == "read") & (t["memory_as_printed"] == "Write to MSMC")
                 & (t["edma"] == "CC0 and CC4")][0]
     # 32-byte MSMC bursts: 25 x 8/9 x 32/40 = 17.78 with 8 bytes, 16.16 with 12; 18.50 is more than either
-    found = hyperlink.maximum_checks(_edited(t, i, "max_achievable_gbit_s", printed))
+    found = hyperlink.maximum_checks(edited_cell(t, i, "max_achievable_gbit_s", printed))
     bad = [(c.row, c.kind, c.status) for c in found if c.status in checks.ERRATA]
     assert ("Table 25: read MSMC, EDMA CC0 and CC4", "calculated", status) in bad
 
@@ -187,6 +180,6 @@ def test_the_numbers_of_section_8_follow_from_the_rates_table_22_and_sections_5_
 def test_a_burst_the_text_misstates_is_caught():
     t = data.load("keystone2-s8-hyperlink-prose")
     i = t.index[t["item"] == "read response burst: DDR3"][0]
-    found = hyperlink.prose_checks(_edited(t, i, "value", "128"))
+    found = hyperlink.prose_checks(edited_cell(t, i, "value", "128"))
     assert [(c.quantity, c.status) for c in found if c.status != "ok" and c.published not in ("21.54", "35.5")] == [
         ("read response burst: DDR3", "erratum")]

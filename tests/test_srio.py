@@ -1,4 +1,3 @@
-import copy
 import json
 
 import pytest
@@ -9,6 +8,7 @@ from goodput.errors import ParameterError
 from goodput.render import srio as srio_charts
 
 from command import call
+from mutations import edited_cell
 
 
 CHECKS = checks.collect("srio")
@@ -308,13 +308,6 @@ def test_goodput_srio_swrite_over_a_16x_port_at_10_gbaud_with_66_bit_addresses()
 
 # --- Tables 16-21: every measured value under its ceiling, the rates the text states ----------------
 
-def _edited(frame, index, column, text):
-    """A copy of a published frame with one cell printed (and read) as ``text``."""
-    t = frame.copy()
-    t.attrs = copy.deepcopy(frame.attrs)
-    t.loc[index, column] = float(text)
-    t.attrs["printed"][column][index] = text
-    return t
 
 
 def test_every_measured_value_of_tables_16_to_21_keeps_under_the_packet_models_ceiling():
@@ -335,7 +328,7 @@ def test_a_measured_value_above_the_ceiling_is_an_erratum():
     t = srio.measured()
     i = t[(t["table"] == 18) & (t["lanes"] == 4) & (t["memory"] == "L2") & (t["payload_bytes"] == 8192)].index[0]
     # 4 lanes of 4 Gbit/s carry 16 Gbit/s before any header: 15000 is above 16000 * 256 / 276
-    found = srio.measured_ceiling_checks(_edited(t, i, "throughput_mbit_s", "15000"))
+    found = srio.measured_ceiling_checks(edited_cell(t, i, "throughput_mbit_s", "15000"))
     wrong = [c for c in found if c.status != "ok"]
     assert [(c.row, c.status) for c in wrong] == [("Table 18, NWRITE 4x, L2, 8192 bytes", "erratum")]
     assert "more than the lanes can carry" in wrong[0].note
@@ -357,7 +350,7 @@ def test_only_table_19s_caption_states_a_rate_its_values_cannot_have_been_measur
 def test_a_caption_rate_too_low_for_its_table_is_caught():
     places = data.load("keystone2-s7-srio-phy-rates")
     i = places.index[places["place"] == "Table 18 caption"][0]
-    found = srio.phy_rate_checks(_edited(places, i, "phy_gbaud", "3.125"), srio.measured())
+    found = srio.phy_rate_checks(edited_cell(places, i, "phy_gbaud", "3.125"), srio.measured())
     assert {c.row: c.status for c in found if c.status != "ok"} == {"Table 18 caption": "erratum",
                                                                      "Table 19 caption": "erratum"}
 
@@ -372,6 +365,6 @@ def test_the_srio_rates_the_text_gives_are_the_phy_rates_after_8b10b():
 def test_a_wrong_srio_rate_in_the_text_is_caught():
     places = data.load("keystone2-s7-srio-phy-rates")
     i = places.index[places["place"] == "text before Table 18"][0]
-    found = srio.phy_rate_checks(_edited(places, i, "srio_gbit_s", "3.2"), srio.measured())
+    found = srio.phy_rate_checks(edited_cell(places, i, "srio_gbit_s", "3.2"), srio.measured())
     assert [(c.row, c.status) for c in found if c.kind == "prose" and c.status != "ok"] == [
         ("text before Table 18", "erratum")]
