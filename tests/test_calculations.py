@@ -129,3 +129,26 @@ def test_a_panel_offers_a_parameters_options_and_recomputes_on_one():
     lanes.value = 16
     inputs = calc.input_values(lanes=16)
     assert calc.formula_text(inputs, calc.records()[0]) in panel.children[-1].value
+
+
+def test_the_panel_exports_the_workbook_at_its_values(tmp_path, monkeypatch):
+    import ipywidgets as widgets
+    import openpyxl
+
+    from goodput.render import workbook
+
+    monkeypatch.setattr(workbook, "yours", lambda chapter: tmp_path / f"{chapter}.xlsx")
+    calc = calculations.get("spi")
+    panel = calc.panel()
+    assert "Export the workbook" in panel.children[0].value
+    sliders = {w.description: w for w in panel.children if hasattr(w, "min")}
+    sliders[calc.inputs[0].parameter.label].value = 20
+    button = next(w for row in panel.children if isinstance(row, widgets.HBox) for w in row.children
+                  if isinstance(w, widgets.Button))
+    button.click()
+    book = openpyxl.load_workbook(tmp_path / "spi.xlsx", data_only=True)
+    inputs = {r[0].value: r[1].value for r in book["Inputs"].iter_rows(min_row=workbook.HEADER_ROW + 2)}
+    assert inputs == {"clock_mhz": 20, "gap_ns": 160, "spaced": 1}
+    # the first case as stored: 400 words of 8 bits at 20 MHz with a 160 ns gap and a bit time between words
+    first = [c.value for c in book["Model"][workbook.HEADER_ROW + 2]]
+    assert 400 * 8 / 20 + (160 / 1000 + 1 / 20) * 399 in [pytest.approx(v) for v in first if isinstance(v, float)]

@@ -13,6 +13,11 @@
  *    the chart's computation) in a view that draws nothing, and writes it as an HTML table.
  *
  * window.goodputLive.settled() resolves once every chart and table shows the current state.
+ *
+ * In JupyterLab the book's page is not there: a figure's own loader (goodput.render.live.lab_loader)
+ * sets window.goodputLab, loads this script and calls goodputLive.scan() for each figure a cell
+ * shows. There the state is the notebook's alone: no address to keep it in (the address is
+ * JupyterLab's), no "copy link" buttons, and vega-embed is wrapped in goodputLab.embed.
  */
 (function () {
   "use strict";
@@ -22,7 +27,8 @@
   const widgets = new Map();        // key -> [function(value)] updating each control drawn for it
   const figures = new Map();        // element -> figure record
   const embeds = [];                // {el, spec, opt, figure, view}
-  const query = new URLSearchParams(window.location.search);
+  const lab = window.goodputLab || null;   // set by a figure's loader in JupyterLab
+  const query = new URLSearchParams(lab ? "" : window.location.search);
   let pending = Promise.resolve();
   let uid = 0;
 
@@ -143,6 +149,7 @@
   }
 
   function writeAddress() {
+    if (lab) return;
     const params = new URLSearchParams(window.location.search);
     for (const [key, control] of declared) {
       if (sameValue(state.get(key), control.value)) params.delete(key);
@@ -335,7 +342,8 @@
     return Object.assign(wrapped, embed);
   }
 
-  if (window.vegaEmbed) window.vegaEmbed = wrap(window.vegaEmbed);
+  if (lab) lab.embed = wrap(lab.vegaEmbed);
+  else if (window.vegaEmbed) window.vegaEmbed = wrap(window.vegaEmbed);
 
   // the theme's mode switch: every chart is drawn again in the new mode, at the same state
   let dark = darkMode();
@@ -647,7 +655,7 @@
     fig.built = true;
     const controls = fig.root.querySelector(".goodput-controls");
     panel(controls, fig.spec.controls);
-    controls.append(h("div", {class: "goodput-panel-actions"}, copyLinkButton()));
+    if (!lab) controls.append(h("div", {class: "goodput-panel-actions"}, copyLinkButton()));
     if (fig.spec.table) {
       const holder = fig.root.querySelector(".goodput-calc");
       const {table, render} = tableElement(fig.spec.table);
@@ -658,6 +666,7 @@
   }
 
   function buildYours(root) {
+    if (figures.has(root)) return;
     const spec = JSON.parse(root.querySelector("script.goodput-yours-spec").textContent);
     spec.controls.forEach(declare);
     panel(root.querySelector(".goodput-controls"), spec.controls);
@@ -688,7 +697,12 @@
       show();
     });
     figures.set(root, record);
-    root.querySelector(".goodput-copy-link").addEventListener("click", event => copyText(window.location.href, event.currentTarget));
+    const copy = root.querySelector(".goodput-copy-link");
+    if (lab) {
+      // no address to copy in JupyterLab: the button goes, and the " · " before it
+      copy.hidden = true;
+      if (copy.previousSibling && copy.previousSibling.nodeType === Node.TEXT_NODE) copy.previousSibling.textContent = "";
+    } else copy.addEventListener("click", event => copyText(window.location.href, event.currentTarget));
     pending = Promise.all([pending, record.table.refresh()]).then(() => undefined);
   }
 
@@ -699,11 +713,27 @@
     for (const e of embeds) if (!e.figure) e.figure = figureOf(e.el);
   }
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  /* One figure or box, shown after the page was read (JupyterLab: by a cell that ran). */
+  function startOne(root) {
+    if (root.matches(".goodput-yours")) buildYours(root);
+    else if (root.matches(".goodput-live")) buildFigure(figureRecord(root));
+    for (const e of embeds) if (!e.figure) e.figure = figureOf(e.el);
+  }
+
+  // the book draws every figure of the page once it is read; in JupyterLab each figure's loader calls scan(root)
+  if (!lab) {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+    else start();
+  }
 
   window.goodputLive = {
     state,
+    lab: Boolean(lab),
+    /* Draws ``root``, a figure or box shown since the page was read (JupyterLab: a cell's new output). */
+    scan(root) {
+      startOne(root);
+      return window.goodputLive.settled();
+    },
     /* Resolves once every chart and table shows the current state. */
     settled() {
       const seen = pending;

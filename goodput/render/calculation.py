@@ -24,7 +24,7 @@ from __future__ import annotations
 import html
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 import altair as alt
@@ -253,6 +253,12 @@ class Calculation:
                 out[s.name] = s.check(values[s.name])
         return out
 
+    def at(self, **values: float) -> "Calculation":
+        """This calculation starting at ``values`` (each checked against its slider's range): what the
+        workbook exported from a panel holds."""
+        inputs = self.input_values(**values)
+        return replace(self, inputs=[replace(s, value=inputs[s.name]) for s in self.inputs])
+
     def substitution(self, inputs: Mapping[str, float], case: Mapping[str, Any]) -> dict[sp.Symbol, float]:
         subs = {s.parameter.symbol: inputs[s.name] for s in self.inputs}
         subs.update({sym: case[col] for sym, col in self.fields.items()})
@@ -446,11 +452,22 @@ class Calculation:
                    for s in self.inputs}
         out = widgets.HTML()
 
+        def values() -> dict[str, float]:
+            # a float slider reports 50 as 49.99999999999999 once dragged: its value to the step's digits
+            return {k: float(f"{w.value:.12g}") for k, w in sliders.items()}
+
         def update(_change=None):
-            frame = self.table_frame(**{k: w.value for k, w in sliders.items()})
+            frame = self.table_frame(**values())
             out.value = frame.to_html(index=False, escape=True, border=0)
 
         for w in sliders.values():
             w.observe(update, names="value")
         update()
-        return KernelPanel([widgets.HTML(f"<b>{html.escape(self.title)}</b>"), *sliders.values(), out])
+
+        def export():
+            from .workbook import export, yours
+
+            return export(self.chapter, yours(self.chapter), values())
+
+        return KernelPanel([widgets.HTML(f"<b>{html.escape(self.title)}</b>"), *sliders.values(), out],
+                           export=export)

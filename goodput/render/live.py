@@ -19,8 +19,15 @@ same state as every figure on the page), the values of one case, and a link down
 to the figure. The page state lives in the address (``?lanes=8``), so a link
 reproduces what its sender saw.
 
-Without the book's script (JupyterLab, which has the Python panels) the chart
-keeps altair's own sliders and the panel shows a note instead.
+In JupyterLab nothing puts the book's scripts on the page, so each figure and box
+carries a small loader (:func:`lab_loader`): the book has its script already and the
+loader does nothing there; in JupyterLab (once the cell has run, as JupyterLab runs
+only a trusted output's scripts) it loads vega, vega-lite, vega-embed and the book's
+script and style from the repository, which ``make lab`` serves (JupyterLab resolves
+the loader's ``<link>`` to its ``/files/`` address: nothing comes from another host),
+and the figure is the book's: the same controls, Vega parameters and calculated table.
+A notebook's saved outputs run no script until it is trusted: the panel then shows
+:data:`NO_SCRIPT`.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ import json
 from typing import TYPE_CHECKING, Sequence
 
 import altair as alt
+from altair.vegalite.v6 import display as _altair_display
 
 from .charts import Choice, Slider
 from .controls import control
@@ -38,11 +46,86 @@ from .controls import control
 if TYPE_CHECKING:
     from .calculation import Calculation
 
-__all__ = ["LiveFigure", "YourLink", "NO_SCRIPT", "chart_for_column"]
+__all__ = ["LiveFigure", "YourLink", "NO_SCRIPT", "chart_for_column", "lab_loader"]
 
 #: What the panel says where the book's script does not run.
-NO_SCRIPT = ("The controls and the calculated table are drawn by the book's script; in JupyterLab, "
-             "use the chart's own sliders or the Python panel of this section.")
+NO_SCRIPT = ("The controls and the calculated table are drawn by the book's script; in JupyterLab, run "
+             "this cell (make lab serves the script) or use the Python panel of this section.")
+
+#: The files the loader brings into JupyterLab, from the repository root, in the order they load
+#: (as ``_config.yml``'s ``html_js_files`` orders them in the book), and the style sheet.
+LAB_SCRIPTS = ("_vendor/vega/vega.min.js", "_vendor/vega/vega-lite.min.js", "_vendor/vega/vega-embed.min.js",
+               "book/_static/goodput-live.js")
+LAB_STYLE = "book/_static/goodput-live.css"
+#: The repository root seen from a chapter's notebook (``notebooks/``), as JupyterLab resolves a link.
+_ROOT_FROM_NOTEBOOK = "../"
+
+# Runs where the figure's HTML lands. In the book the page loaded the script already
+# (window.goodputLive), so it returns. In JupyterLab (its page holds jupyter-config-data) it
+# tells altair's output that vega is there (VEGA_DEBUG, so altair fetches nothing from its CDN)
+# and puts a vegaEmbed in the page that waits for the scripts and hands altair's chart to the
+# book's script (goodputLab.embed, its wrapper of vega-embed's own, which the loader keeps out of
+# window so no chart is drawn without the wrapper). The first figure of the page reads the address
+# JupyterLab gave its <link> (the repository's files, /files/...) and loads the scripts one by
+# one; every figure then asks the book's script to draw what is new on the page.
+_LOADER = """(function () {
+  var link = document.currentScript.previousElementSibling;
+  if (window.goodputLive ? !window.goodputLive.lab : !document.getElementById("jupyter-config-data")) return;
+  var lab = window.goodputLab = window.goodputLab || {};
+  window.VEGA_DEBUG = Object.assign(window.VEGA_DEBUG || {}, VERSIONS);
+  if (!lab.ready) {
+    lab.waiting = function (el, spec, opt) {
+      return lab.ready.then(function () { return lab.embed(el, spec, opt); });
+    };
+    window.vegaEmbed = lab.waiting;
+    lab.ready = new Promise(function (resolve, reject) {
+      var asked = Date.now();
+      (function resolved() {
+        var href = link.getAttribute("href") || "";
+        if (/^(\\/|https?:)/.test(href)) return resolve(href.split("?")[0].slice(0, -FIRST.length));
+        if (Date.now() - asked > 30000) return reject(new Error("goodput: JupyterLab gave no address to " + FIRST));
+        setTimeout(resolved, 25);
+      })();
+    }).then(function (root) {
+      var style = document.createElement("link");
+      style.rel = "stylesheet";
+      style.href = root + STYLE;
+      document.head.appendChild(style);
+      return SCRIPTS.reduce(function (before, file) {
+        return before.then(function () {
+          return new Promise(function (resolve, reject) {
+            var s = document.createElement("script");
+            s.src = root + file;
+            s.onload = function () {
+              if (window.vegaEmbed !== lab.waiting) {
+                lab.vegaEmbed = window.vegaEmbed;
+                window.vegaEmbed = lab.waiting;
+              }
+              resolve();
+            };
+            s.onerror = function () { reject(new Error("goodput: cannot load " + s.src)); };
+            document.head.appendChild(s);
+          });
+        });
+      }, Promise.resolve());
+    });
+    lab.ready.catch(function (err) { console.error(err); });
+  }
+  lab.ready.then(function () { window.goodputLive.scan(link.parentElement); });
+})();"""
+
+
+def lab_loader() -> str:
+    """The HTML that brings a live figure's scripts into JupyterLab and does nothing in the book."""
+    versions = {"vega_version": _altair_display.VEGA_VERSION,
+                "vegalite_version": _altair_display.VEGALITE_VERSION,
+                "vegaembed_version": _altair_display.VEGAEMBED_VERSION}
+    first = LAB_SCRIPTS[0]
+    script = (_LOADER.replace("VERSIONS", json.dumps(versions)).replace("FIRST", json.dumps(first))
+              .replace("STYLE", json.dumps(LAB_STYLE)).replace("SCRIPTS", json.dumps(list(LAB_SCRIPTS))))
+    # rel="goodput-files": a browser fetches nothing for it (the book); JupyterLab resolves its address
+    return (f'<link rel="goodput-files" href="{_ROOT_FROM_NOTEBOOK}{first}">'
+            f'<script type="text/javascript">{script}</script>')
 
 _ids = itertools.count(1)
 
@@ -118,7 +201,7 @@ class LiveFigure:
                      f'{html.escape(self.calculation.title)}</p></div>')
         return (f'<div class="goodput-live" id="{self.id}" role="figure" aria-labelledby="{self.id}-caption">'
                 f'<p class="goodput-caption" id="{self.id}-caption">{html.escape(self.title)}</p>'
-                f'{_json_script(self.spec(), "goodput-live-spec")}'
+                f'{_json_script(self.spec(), "goodput-live-spec")}{lab_loader()}'
                 f'<div class="goodput-controls"><p class="goodput-no-script">{html.escape(NO_SCRIPT)}</p></div>'
                 f'<div class="goodput-chart">{_chart_html(self.chart)}</div>{table}</div>')
 
@@ -143,7 +226,7 @@ class YourLink:
         calc = self.calculation
         return (f'<aside class="goodput-yours" aria-label="your link">'
                 f'<p class="goodput-yours-title">Your link: {html.escape(calc.title)}</p>'
-                f'{_json_script(self.spec(), "goodput-yours-spec")}'
+                f'{_json_script(self.spec(), "goodput-yours-spec")}{lab_loader()}'
                 f'<div class="goodput-controls"><p class="goodput-no-script">{html.escape(NO_SCRIPT)}</p></div>'
                 f'<div class="goodput-yours-values" aria-live="polite"></div>'
                 f'<p class="goodput-yours-links"><a href="#{html.escape(self.target)}">How this is '

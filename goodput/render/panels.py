@@ -5,15 +5,20 @@ printed by sympy) and the results, recomputed by the model's numeric functions
 whenever a widget changes. The sliders take their ranges from the model's
 :class:`~goodput.params.Parameter` declarations, like the altair sliders do.
 
-Every panel is a :class:`KernelPanel`: in JupyterLab it is the live panel; the
-HTML book, which has no kernel, leaves the widget out (``_config.yml`` gives its
-view no priority there) and shows the panel's note instead, so no control in the
-book moves without computing.
+Every panel is a :class:`KernelPanel`: in JupyterLab it is the live panel, and says
+first what it does that the book's page cannot (:attr:`KernelPanel.LEAD`): run the
+model in Python and, for a chapter's calculation, export the workbook with the
+panel's values. The HTML book, which has no kernel, leaves the widget out
+(``_config.yml`` gives its view no priority there) and shows the panel's note
+instead, so no control in the book moves without computing.
 """
 
 from __future__ import annotations
 
 import html
+import os
+from pathlib import Path
+from typing import Callable
 
 import ipywidgets as widgets
 import sympy as sp
@@ -26,10 +31,28 @@ __all__ = ["KernelPanel", "slider_for", "coding_panel", "pcie_panel"]
 
 
 class KernelPanel(widgets.VBox):
-    """A column of widgets that runs the model in Python, and what to show where nothing can run it."""
+    """A column of widgets that runs the model in Python, and what to show where nothing can run it.
+
+    ``children`` are the panel's controls and results; ``export``, if given, writes the chapter's
+    workbook at the panel's values and returns its path (the panel offers it as a button).
+    """
 
     NOTE = ("This panel runs the chapter's Python model in a kernel: open the notebook in JupyterLab "
             "(make lab) to use it. In the book, the live figure computes the same model in the page.")
+    #: What the panel says above its controls in JupyterLab.
+    LEAD = ("Python panel: these controls run the chapter's model in this notebook's kernel, with goodput's "
+            "own Python functions (the ones the command line and the source checks use); the live figure "
+            "computes the same model in the page, from its printed Vega expressions.")
+    #: What it adds when it can export the workbook.
+    EXPORT = ("Export the workbook writes the chapter's workbook, live spreadsheet formulas, with the values "
+              "set here in its Inputs sheet (the book's download holds the starting values).")
+
+    def __init__(self, children=(), export: Callable[[], Path] | None = None, **kwargs):
+        lead = self.LEAD + (" " + self.EXPORT if export is not None else "")
+        top = [widgets.HTML(f'<p class="goodput-panel-lead">{html.escape(lead)}</p>')]
+        if export is not None:
+            top.append(_export_row(export))
+        super().__init__([*top, *children], **kwargs)
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = dict(super()._repr_mimebundle_(**kwargs) or {})
@@ -37,6 +60,25 @@ class KernelPanel(widgets.VBox):
         bundle["text/html"] = (f'<div class="admonition note goodput-kernel-panel"><p class="admonition-title">'
                                f'Python panel</p><p>{html.escape(self.NOTE)}</p></div>')
         return bundle
+
+
+def _export_row(export: Callable[[], Path]):
+    """A button that calls ``export`` and links the file it wrote (JupyterLab downloads it)."""
+    from IPython.display import FileLink, display
+
+    button = widgets.Button(description="Export the workbook", icon="download",
+                            tooltip="Write the chapter's .xlsx with the values set in this panel",
+                            layout=widgets.Layout(width="auto"))
+    result = widgets.Output()
+
+    def click(_button):
+        result.clear_output()
+        with result:
+            path = export()
+            display(FileLink(os.path.relpath(path), result_html_prefix="Written: "))
+
+    button.on_click(click)
+    return widgets.HBox([button, result])
 
 
 def slider_for(p: Parameter, value: float | None = None, maximum: float | None = None,

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import sympy as sp
 import xlsxwriter
@@ -34,7 +34,7 @@ from ..checks import SourceCheck
 from .calculation import Calculation
 from ..spreadsheet import spreadsheet_formula
 
-__all__ = ["SHEETS", "write_workbook", "status_formula", "export"]
+__all__ = ["SHEETS", "write_workbook", "status_formula", "export", "yours"]
 
 SHEETS = ("Inputs", "Model", "Source checks")
 #: First row of each sheet's table (0-based): a title line and a blank line above it.
@@ -188,13 +188,24 @@ def _checks(book, calc: Calculation, source_checks: Sequence[SourceCheck], fmt) 
     sheet.freeze_panes(HEADER_ROW + 1, 0)
 
 
-def export(chapter: str, path: str | Path) -> Path:
-    """Write ``chapter``'s workbook: its calculation and every source check registered for it."""
+def export(chapter: str, path: str | Path, values: Mapping[str, float] | None = None) -> Path:
+    """Write ``chapter``'s workbook: its calculation and every source check registered for it; ``values``
+    (by input name) replace the inputs' starting values."""
     from .calculations import get
 
     calc = get(chapter)
+    if values:
+        calc = calc.at(**values)
     try:
         found = checks.collect(chapter)
     except KeyError:  # a chapter whose sources calculate nothing of its model
         found = []
     return write_workbook(calc, path, found)
+
+
+def yours(chapter: str) -> Path:
+    """Where a panel exports ``chapter``'s workbook at the reader's values: beside the book's own
+    (``_build/workbooks``, which the repository does not track), so no notebook folder fills up."""
+    from ..chapters import NOTEBOOKS
+
+    return NOTEBOOKS.parent / "_build" / "workbooks" / "yours" / f"{chapter}.xlsx"
