@@ -75,12 +75,13 @@ serve: $(HTML)
 ## lab: open the notebooks in JupyterLab on 127.0.0.1 (any user, root too), at the book's first chapter
 # The server prints its address with a token, as JupyterLab does; it serves the repository, so the
 # live figures load vega and the book's script from _vendor and book/_static (goodput.render.live)
-# and each chapter's download link finds its workbook in _build/workbooks.
+# and each chapter's download link finds its workbook in _build/workbooks. The application is put in
+# the page (expose_app_in_browser) for the book's script to number the figures code cells label.
 # As root (CI, containers) JupyterLab refuses to start without --allow-root; other users need none.
 FIRST_CHAPTER = $(shell sed -n 's/^ *- file: \(notebooks\/.*\)$$/\1/p' _toc.yml | head -n 1)
 LAB_PORT ?= 8888
 lab: $(STAMP) $(VENDOR) $(WORKBOOKS)
-	$(BIN)/jupyter lab --ip 127.0.0.1 --port $(LAB_PORT) --ServerApp.root_dir=. \
+	$(BIN)/jupyter lab --ip 127.0.0.1 --port $(LAB_PORT) --ServerApp.root_dir=. --LabApp.expose_app_in_browser=True \
 	  --LabApp.default_url=/lab/tree/$(FIRST_CHAPTER).ipynb $$(if [ "$$(id -u)" = 0 ]; then echo --allow-root; fi)
 
 ## capture: build the benchmark firmware and capture its logs into data/logs/host (root for the shaped link)

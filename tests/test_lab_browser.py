@@ -2,7 +2,7 @@
 
 The test starts its own JupyterLab on a free port of 127.0.0.1 (a token of its own, a throwaway
 configuration, ``--allow-root`` only for root, no browser, autosave off so the committed notebook
-is never written), opens the SPI chapter in Debian's chromium with every other host unresolvable,
+is never written, every cell drawn rather than those in view alone), opens the SPI chapter in Debian's chromium with every other host unresolvable,
 runs all its cells, and then, through the page's own elements:
 
 - the Markdown reads as in the book: no MyST role is left as raw text (jupyterlab-myst);
@@ -20,16 +20,19 @@ for N words of W bits at f MHz with a gap of g ns (the datasheet's rule), not re
 from __future__ import annotations
 
 import json
+import re
 import os
 import secrets
 import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from urllib.parse import urlparse
 
@@ -39,9 +42,10 @@ pytestmark = pytest.mark.book
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER = "notebooks/spi.ipynb"
+PLAIN_CHART_CHAPTER = "notebooks/boot-and-memory.ipynb"
 FIGURE = "#figure-spi_400_bytes"
-# jupyterlab-myst numbers the targets of Markdown cells only: a {numref} to a figure that a code cell
-# labels (myst-nb's cell metadata, as every chapter's figures are) is shown as its label with a warning.
+# jupyterlab-myst numbers the targets of Markdown cells only and logs this for a {numref} to a figure that a
+# code cell labels (myst-nb's cell metadata, as every chapter's figures are); the book's script numbers those.
 KNOWN = ("Cross reference target was not found: fig-",)
 START_S = 90
 RUN_ALL_MS = 180_000
@@ -84,6 +88,11 @@ def lab(tmp_path_factory):
     settings = tmp / "settings" / "@jupyterlab" / "docmanager-extension"
     settings.mkdir(parents=True)
     (settings / "plugin.jupyterlab-settings").write_text(json.dumps({"autosave": False}))
+    # every cell drawn, not only those in view (JupyterLab's default skips drawing the others, whose text
+    # is then empty): the test reads the whole notebook
+    notebook = tmp / "settings" / "@jupyterlab" / "notebook-extension"
+    notebook.mkdir(parents=True)
+    (notebook / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
     port, token = _free_port(), secrets.token_hex(24)
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
                JUPYTERLAB_SETTINGS_DIR=str(tmp / "settings"), JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"))
@@ -93,7 +102,7 @@ def lab(tmp_path_factory):
                "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate", "--LabApp.news_url=None"]
     if os.getuid() == 0:
         command.append("--allow-root")
-    before = (ROOT / CHAPTER).stat().st_mtime_ns
+    before = {c: (ROOT / c).stat().st_mtime_ns for c in (CHAPTER, PLAIN_CHART_CHAPTER)}
     log = open(tmp / "lab.log", "w")
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
@@ -116,7 +125,7 @@ def lab(tmp_path_factory):
             server.kill()
             server.wait(timeout=15)
         log.close()
-    assert (ROOT / CHAPTER).stat().st_mtime_ns == before, f"JupyterLab wrote {CHAPTER}"
+    assert {c: (ROOT / c).stat().st_mtime_ns for c in before} == before, "JupyterLab wrote a chapter"
 
 
 def _run_all(page):
@@ -130,14 +139,16 @@ def _run_all(page):
     page.wait_for_function("""() => {
       const panel = window.jupyterapp.shell.currentWidget;
       const cells = panel.content.widgets.filter(c => c.model.type === 'code');
-      return panel.sessionContext.session.kernel.status === 'idle'
+      return panel.sessionContext.session?.kernel?.status === 'idle'
         && cells.every(c => c.model.executionCount !== null && c.promptNode.textContent.indexOf('*') < 0);
     }""", timeout=RUN_ALL_MS, polling=500)
 
 
-def test_a_chapter_runs_in_jupyterlab_with_its_myst_live_figure_and_python_panel(lab, browser):
+@contextmanager
+def opened_chapter(lab, browser, chapter: str):
+    """``chapter`` opened in JupyterLab at 1366 px and all its cells run: the page, and what it logged (requests
+    to another host, failed requests, script errors)."""
     url, token = lab
-    started = time.monotonic()
     context = browser.new_context(viewport=WIDTHS["1366px"])
     context.set_default_timeout(60_000)
     page = context.new_page()
@@ -150,8 +161,20 @@ def test_a_chapter_runs_in_jupyterlab_with_its_myst_live_figure_and_python_panel
     page.on("console", lambda m: m.type == "error" and log["errors"].append(m.text))
     page.on("pageerror", lambda e: log["errors"].append(str(e)))
     try:
-        page.goto(f"{url}/lab/tree/{CHAPTER}?token={token}", wait_until="domcontentloaded")
+        page.goto(f"{url}/lab/tree/{chapter}?token={token}", wait_until="domcontentloaded")
         _run_all(page)
+        yield page, log
+        # nothing from another host, no failed request, no script error but the one known above
+        assert log["foreign"] == []
+        assert log["failed"] == []
+        assert [e for e in log["errors"] if not e.startswith(KNOWN)] == []
+    finally:
+        context.close()
+
+
+def test_a_chapter_runs_in_jupyterlab_with_its_myst_live_figure_and_python_panel(lab, browser):
+    started = time.monotonic()
+    with opened_chapter(lab, browser, CHAPTER) as (page, log):
         ran = time.monotonic() - started
 
         # MyST: the roles the chapter uses are rendered, none is left as raw text; the workbook's
@@ -159,6 +182,13 @@ def test_a_chapter_runs_in_jupyterlab_with_its_myst_live_figure_and_python_panel
         text = page.locator(".jp-Notebook").first.inner_text()
         raw = [role for role in ("{numref}`", "{doc}`", "{download}`", "{ref}`", "{glue}`") if role in text]
         assert raw == [], f"MyST roles shown as raw text in JupyterLab: {raw}"
+        # the figure a code cell labels is numbered as in the book, and the {numref} to it is a link to it
+        caption = page.locator('.goodput-lab-caption[data-figure="fig-spi"]')
+        expect(caption).to_have_text(re.compile(r"^Figure 1: 400-byte MCSPI transfers"))
+        assert page.locator('span[title="Cross Reference Not Found"]').count() == 0
+        reference = page.locator('a.goodput-lab-ref[data-figure="fig-spi"]').first
+        expect(reference).to_have_text("Figure 1")
+        assert "In Figure 1, move the clock" in page.locator(".jp-Notebook").first.inner_text()
         download = page.locator(".jp-OutputArea-output a", has_text="Download the workbook (spi.xlsx)")
         assert "/files/_build/workbooks/spi.xlsx" in download.get_attribute("href")
 
@@ -182,7 +212,7 @@ def test_a_chapter_runs_in_jupyterlab_with_its_myst_live_figure_and_python_panel
             printed(transfer_us(3200 // b, b, 20)) for b in (8, 16, 32)]
         # the "your link" box at the top shares the notebook's state; no address to copy here
         box = page.locator(".goodput-yours").first
-        assert box.locator('dd[data-column="model_us"]').inner_text() == printed(transfer_us(400, 8, 20))
+        expect(box.locator('dd[data-column="model_us"]')).to_have_text(printed(transfer_us(400, 8, 20)))
         assert not box.locator(".goodput-copy-link").is_visible()
 
         # the ipywidgets panel: says what it adds, and its clock recomputes its table in the kernel
@@ -199,10 +229,16 @@ def test_a_chapter_runs_in_jupyterlab_with_its_myst_live_figure_and_python_panel
         panel.locator("td", has_text=printed(transfer_us(400, 8, 30))).first.wait_for(timeout=30_000)
         assert "400*8/30 + 1*(160/1000 + (1/30))*(400 - 1)" in panel.inner_text()
 
-        # nothing from another host, no failed request, no script error but the one known above
-        assert log["foreign"] == []
-        assert log["failed"] == []
-        assert [e for e in log["errors"] if not e.startswith(KNOWN)] == []
-    finally:
-        context.close()
     print(f"JupyterLab: {CHAPTER} ran in {ran:.1f} s; opened, ran and operated in {time.monotonic() - started:.1f} s")
+
+
+def test_a_chapter_whose_first_chart_is_no_live_figure_draws_it_offline(lab, browser):
+    """A plain altair chart that no live figure precedes (the boot chapter's first) draws with the repository's
+    vega, as altair's own HTML would fetch it from its CDN: the loader goes with every chart."""
+    with opened_chapter(lab, browser, PLAIN_CHART_CHAPTER) as (page, log):
+        plain = page.locator(".jp-OutputArea-output:not(:has(.goodput-live, .goodput-yours))"
+                             ":has(> link[rel='goodput-files'])")
+        plain.first.scroll_into_view_if_needed()
+        expect(plain.first.locator(".vega-embed canvas, .vega-embed svg").first).to_be_visible()
+        caption = page.locator('.goodput-lab-caption[data-figure="fig-boot"]')
+        expect(caption).to_have_text(re.compile(r"^Figure 1: "))

@@ -720,6 +720,61 @@
     for (const e of embeds) if (!e.figure) e.figure = figureOf(e.el);
   }
 
+  /* JupyterLab: the chapter's figures as the book numbers them. A figure is a code cell whose metadata
+   * names it (myst-nb's mystnb.figure: name and caption); jupyterlab-myst numbers the figures of Markdown
+   * cells only and shows a {numref} to one of these as its bare label, marked "Cross Reference Not Found".
+   * Each such figure gets "Figure n: caption" under its output, and each reference to it becomes a link
+   * "Figure n" that scrolls to it, again whenever a cell is drawn anew. It needs the application in the
+   * page (window.jupyterapp: make lab starts JupyterLab with expose_app_in_browser); without it the
+   * references stay as jupyterlab-myst shows them. */
+  const numbered = new WeakSet();
+
+  function numberLabFigures(root) {
+    const app = window.jupyterapp;
+    if (!app || !app.shell) return;
+    const panel = Array.from(app.shell.widgets("main")).find(w => w.content && w.content.widgets && w.node.contains(root));
+    if (!panel || numbered.has(panel)) return;
+    numbered.add(panel);
+    const notebook = panel.content;
+    const refresh = () => {
+      const figs = new Map();
+      notebook.widgets.forEach((cell, index) => {
+        const meta = cell.model.getMetadata ? cell.model.getMetadata("mystnb") : null;
+        const fig = meta && meta.figure;
+        if (!fig || !fig.name) return;
+        const number = figs.size + 1;
+        figs.set(fig.name, {number, cell, index});
+        const text = `Figure ${number}: ${fig.caption || ""}`.trim();
+        let caption = cell.node.querySelector(":scope > .goodput-lab-caption");
+        if (!caption) {
+          caption = h("p", {class: "goodput-lab-caption", "data-figure": fig.name});
+          cell.node.append(caption);
+        }
+        if (caption.textContent !== text) caption.textContent = text;
+      });
+      notebook.node.querySelectorAll('span[title="Cross Reference Not Found"]').forEach(span => {
+        const fig = figs.get(span.textContent.trim());
+        if (!fig) return;
+        const link = h("a", {class: "goodput-lab-ref", href: "#", "data-figure": span.textContent.trim(),
+                             text: `Figure ${fig.number}`});
+        link.addEventListener("click", event => {
+          event.preventDefault();
+          const target = figs.get(link.dataset.figure);
+          if (notebook.scrollToItem) notebook.scrollToItem(target.index, "start");
+          else target.cell.node.scrollIntoView();
+        });
+        span.replaceWith(link);
+      });
+    };
+    let queued = false;
+    new MutationObserver(() => {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(() => { queued = false; refresh(); });
+    }).observe(notebook.node, {childList: true, subtree: true});
+    refresh();
+  }
+
   // the book draws every figure of the page once it is read; in JupyterLab each figure's loader calls scan(root)
   if (!lab) {
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
@@ -732,6 +787,7 @@
     /* Draws ``root``, a figure or box shown since the page was read (JupyterLab: a cell's new output). */
     scan(root) {
       startOne(root);
+      numberLabFigures(root);
       return window.goodputLive.settled();
     },
     /* Resolves once every chart and table shows the current state. */

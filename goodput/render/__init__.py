@@ -3,7 +3,8 @@ workbooks, ipywidgets panels, how tables display; one module of charts and table
 named after it (chapter ``pcie-reads``: :mod:`pcie_reads`, found through :mod:`goodput.chapters`),
 whose ``calculation()`` builds the chapter's calculated table if it has one (:mod:`calculations`).
 
-Importing it in a kernel makes every DataFrame display as :func:`display.frame_html`."""
+Importing it in a kernel makes every DataFrame display as :func:`display.frame_html`, and every altair
+chart carry the loader that draws it in JupyterLab from the repository's vega (:func:`live.use_renderer`)."""
 
 from . import calculation, calculations, charts, controls, display, formula, live, panels, tables, vega, workbook
 
@@ -11,3 +12,4 @@ __all__ = ["calculation", "calculations", "charts", "controls", "display", "form
            "vega", "workbook"]
 
 display.show_frames()
+live.use_renderer()

@@ -46,7 +46,7 @@ from .controls import control
 if TYPE_CHECKING:
     from .calculation import Calculation
 
-__all__ = ["LiveFigure", "YourLink", "NO_SCRIPT", "chart_for_column", "lab_loader"]
+__all__ = ["LiveFigure", "YourLink", "NO_SCRIPT", "chart_for_column", "lab_loader", "use_renderer", "RENDERER"]
 
 #: What the panel says where the book's script does not run.
 NO_SCRIPT = ("The controls and the calculated table are drawn by the book's script; in JupyterLab, run "
@@ -127,11 +127,33 @@ def lab_loader() -> str:
     return (f'<link rel="goodput-files" href="{_ROOT_FROM_NOTEBOOK}{first}">'
             f'<script type="text/javascript">{script}</script>')
 
+#: The name of altair's renderer that :func:`use_renderer` enables.
+RENDERER = "goodput"
+
+
+def _render(spec: dict, **metadata) -> dict[str, str]:
+    """altair's own HTML of a chart (in the book it draws with the page's vega-embed), with the loader in
+    front of it, so that in JupyterLab a chart with no live figure draws offline too."""
+    bundle = dict(_altair_display.html_renderer(spec, **metadata))
+    bundle["text/html"] = lab_loader() + bundle["text/html"]
+    return bundle
+
+
+def use_renderer() -> None:
+    """Make every altair chart the notebooks show carry the loader (importing :mod:`goodput.render` does).
+    Without it a chart that no live figure precedes would fetch vega from altair's CDN in JupyterLab."""
+    if RENDERER not in alt.renderers.names():
+        alt.renderers.register(RENDERER, _render)
+    alt.renderers.enable(RENDERER)
+
+
 _ids = itertools.count(1)
 
 
 def _chart_html(chart) -> str:
-    bundle = chart._repr_mimebundle_()
+    # the figure carries the loader once, in front of it: the chart inside is altair's HTML alone
+    with alt.renderers.enable("default"):
+        bundle = chart._repr_mimebundle_()
     if isinstance(bundle, tuple):
         bundle = bundle[0]
     return bundle["text/html"]
