@@ -144,7 +144,7 @@ def qemu_vs_host_tcp_table() -> pd.DataFrame:
         q = qemu.loc[key]
         h = host.loc[key] if key in host.index else None
         rows.append({"direction": key[0], "frame (bytes)": key[1],
-                     "host loopback: Mbit/s": round(float(h["mbit_s"]), 0) if h is not None else None,
+                     "host loopback: Mbit/s": int(round(float(h["mbit_s"]))) if h is not None else None,
                      "host: testee CPU": f"{float(h['process_cpu']):.0%}" if h is not None else "",
                      "QEMU loop: Mbit per 10^9 instructions": round(float(q["mbit_s"]), 1),
                      "QEMU: testee's share of the core": f"{float(q['process_cpu']):.1%}"})
