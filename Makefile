@@ -76,7 +76,7 @@ serve: $(HTML)
 lab: $(STAMP)
 	$(BIN)/jupyter lab --ip 127.0.0.1 --notebook-dir .
 
-## capture: build the benchmark firmware and capture its logs into data/logs/host (root for the shaped link)
+## capture: build the benchmark firmware and capture its logs into data/logs/host (root for the shaped link) and, with QEMU, data/logs/qemu
 capture:
 	sh tools/capture.sh
 

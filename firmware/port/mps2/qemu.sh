@@ -12,8 +12,12 @@ print=
 if [ "${1:-}" = -n ]; then print=1; shift; fi
 [ $# -ge 2 ] && [ $# -le 4 ] || { echo "usage: qemu.sh [-n] IMAGE CONSOLE0 [CONSOLE1 [CONSOLE2]]" >&2; exit 2; }
 image=$1; shift
+n=$#
+for console in "$@"; do
+    if [ "$console" = - ]; then set -- "$@" -serial stdio; else set -- "$@" -serial "file:$console"; fi
+done
+shift "$n"
 set -- "${QEMU:-qemu-system-arm}" -M mps2-an386 -cpu cortex-m4 -display none -monitor none \
-    -semihosting-config enable=on,target=native -icount shift=0,align=off,sleep=off \
-    -kernel "$image" $(for c in "$@"; do if [ "$c" = - ]; then echo "-serial stdio"; else echo "-serial file:$c"; fi; done)
+    -semihosting-config enable=on,target=native -icount shift=0,align=off,sleep=off -kernel "$image" "$@"
 if [ -n "$print" ]; then echo "$*"; exit 0; fi
 exec timeout "${QEMU_TIMEOUT:-60}" "$@"
