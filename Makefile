@@ -25,7 +25,7 @@ EXT_STAMP := _build/.extensions-stamp
 # Each chapter's workbook, exported before the build so the pages can link it for download.
 WORKBOOKS := _build/workbooks/.complete
 
-.PHONY: book test test-fast test-other-cpu serve lab refresh lock clean venv assets chromium libreoffice workbooks capture firmware
+.PHONY: book test test-fast test-other-cpu serve lab refresh lock clean venv assets chromium libreoffice qemu workbooks capture firmware
 
 ## book: build the HTML book into _build/html (sets everything up first)
 book: $(HTML)
@@ -56,7 +56,7 @@ $(WORKBOOKS): $(STAMP) $(MODELS)
 PYTEST := $(BIN)/python -m pytest -n auto
 
 ## test: run every test: unit, data, notebooks (nbval), the built book in a browser
-test: $(HTML) chromium libreoffice
+test: $(HTML) chromium libreoffice qemu
 	$(PYTEST) --nbval --nbval-sanitize-with tests/nbval-sanitize.cfg
 
 ## test-fast: the quick inner loop (models, parsers, data, CLI, committed notebooks' digits; no book, no browser, no nbval)
@@ -84,7 +84,7 @@ lab: $(STAMP) $(VENDOR) $(WORKBOOKS)
 	$(BIN)/jupyter lab --ip 127.0.0.1 --port $(LAB_PORT) --ServerApp.root_dir=. --LabApp.expose_app_in_browser=True \
 	  --LabApp.default_url=/lab/tree/$(FIRST_CHAPTER).ipynb $$(if [ "$$(id -u)" = 0 ]; then echo --allow-root; fi)
 
-## capture: build the benchmark firmware and capture its logs into data/logs/host (root for the shaped link)
+## capture: build the benchmark firmware and capture its logs into data/logs/host (root for the shaped link) and, with QEMU, data/logs/qemu
 capture:
 	sh tools/capture.sh
 
@@ -117,6 +117,16 @@ libreoffice:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive \
 	    apt-get install -y -qq --no-install-recommends libreoffice-calc-nogui python3-uno; \
+	fi
+
+## qemu: the Arm cross compiler, picolibc and QEMU that build and run the bare-metal firmware (Debian's packages)
+PICOLIBC_SPECS := /usr/lib/picolibc/arm-none-eabi/picolibc.specs
+qemu:
+	@if ! command -v qemu-system-arm >/dev/null || ! command -v arm-none-eabi-gcc >/dev/null \
+	    || [ ! -e $(PICOLIBC_SPECS) ]; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq --no-install-recommends gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm; \
 	fi
 
 ## lock: re-pin requirements.lock from pyproject.toml in a scratch environment

@@ -4,6 +4,13 @@ Reads ``data/logs/host/`` (written by ``make capture``; never at build time):
 ``memcopy.log`` (copy throughput vs size, row index and alignment), and the
 tester/testee logs of the NDK protocol on loopback and across a 100 Mbit/s link
 shaped as 100BASE-TX (``shaped-100m*``).
+
+Reads ``data/logs/qemu/`` too (``make capture`` on a machine with QEMU): the same programs
+on an Arm Cortex-M4F (MPS2 AN386) under ``qemu-system-arm -icount shift=0``, where every
+nanosecond a log prints is one instruction of virtual time, not a nanosecond of silicon
+(:func:`clock_of` tells the two apart by the header's ``icount`` line). Any other folder of
+``data/logs/`` with a ``memcopy*.log`` of the firmware, such as a reader's own board, joins
+the comparison of :func:`memcopy_logs`.
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from .errors import DataError, LogFormatError
 from .logs import bench, ndk_console
 
 __all__ = ["host_dir", "log_path", "provenance", "memcopy", "testee_runs", "shaped_vs_model", "tcp_stack",
-           "ndk_document_runs",
+           "ndk_document_runs", "memcopy_logs", "clock_of", "run_label", "copy_sizes", "tcp_loop",
            "LINE_RATE_GBIT_S", "MTU_BYTES", "MAC_FRAME_BYTES"]
 
 LINE_RATE_GBIT_S = 0.1  #: the shaped link: 100BASE-TX
@@ -29,8 +36,10 @@ def host_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "data" / "logs" / "host"
 
 
-def log_path(name: str) -> Path:
-    path = host_dir() / f"{name}.log"
+def log_path(name: str, where: str = "host") -> Path:
+    """The captured log ``name`` of folder ``where`` of ``data/logs/`` (``"host"`` or ``"qemu"``)."""
+    folder = host_dir() if where == "host" else host_dir().parent / where
+    path = folder / f"{name}.log"
     if not path.exists():
         raise DataError(f"{path}: no such captured log; run `make capture` to capture it")
     return path
@@ -58,9 +67,10 @@ def _results(path: Path, needs: tuple[str, ...], divisors: tuple[str, ...]) -> p
     return t
 
 
-def memcopy() -> pd.DataFrame:
-    """Every memcopy result with its throughput: best and median over the repeats (MB/s)."""
-    t = _results(log_path("memcopy"), ("sweep", "acnt", "src_index", "bytes", "iterations", "worst_ns"),
+def memcopy(path: str | Path | None = None) -> pd.DataFrame:
+    """Every memcopy result of the log at ``path`` (the host's ``memcopy.log`` by default) with its
+    throughput: best and median over the repeats (MB/s of the log's clock, see :func:`clock_of`)."""
+    t = _results(Path(path) if path is not None else log_path("memcopy"), ("sweep", "acnt", "src_index", "bytes", "iterations", "worst_ns"),
                  ("best_ns", "median_ns"))
     moved = t["bytes"] * t["iterations"]
     t["best_mb_s"] = moved * 1000 / t["best_ns"]
@@ -73,9 +83,9 @@ def memcopy() -> pd.DataFrame:
     return t
 
 
-def testee_runs(name: str) -> pd.DataFrame:
+def testee_runs(name: str, where: str = "host") -> pd.DataFrame:
     """The testee's runs: BENCH-RESULT lines joined with the NDK sentences it printed."""
-    path = log_path(f"{name}-testee")
+    path = log_path(f"{name}-testee", where)
     machine = _results(path, ("direction", "frame_bytes", "frames", "interval_us", "bytes", "cpu_ns",
                               "machine_busy_ticks", "machine_total_ticks"), ("elapsed_ns",))
     sentences = ndk_console.parse(path)
@@ -127,3 +137,40 @@ def shaped_vs_model(name: str = "shaped-100m") -> pd.DataFrame:
     out["measured_over_ceiling"] = out["mbit_s"] / ceiling
     out.attrs["stack"] = ethernet.STACKS[stack].name
     return out
+
+
+def memcopy_logs() -> list[Path]:
+    """Every memcopy log of a run of the firmware in ``data/logs/`` (not the documents' excerpts):
+    the host's, QEMU's, and any a reader adds as ``data/logs/<folder>/memcopy*.log``."""
+    root = host_dir().parent
+    return sorted(p for p in root.glob("*/memcopy*.log") if p.parent.name != "published")
+
+
+def clock_of(header: dict[str, str]) -> str:
+    """What the nanoseconds of a log count: virtual time (instructions) under ``-icount``, else a wall clock."""
+    return "instructions (QEMU -icount)" if "icount" in header else "wall clock"
+
+
+def run_label(path: Path, header: dict[str, str]) -> str:
+    """A short name for a log in a legend: its folder and file, and what its clock counts."""
+    return f"{path.parent.name}/{path.stem}: {clock_of(header)}"
+
+
+def copy_sizes() -> pd.DataFrame:
+    """The size sweeps of every memcopy log (:func:`memcopy_logs`), one row per log and size:
+    ``bytes``, ``best_mb_s``, ``bytes_per_ns`` (per instruction under QEMU), ``run`` (:func:`run_label`)."""
+    frames = []
+    for path in memcopy_logs():
+        t = memcopy(path)
+        t = t[t["sweep"] == "size"]
+        frames.append(pd.DataFrame({"run": run_label(path, t.attrs["header"]), "bytes": t["bytes"],
+                                    "best_mb_s": t["best_mb_s"], "bytes_per_ns": t["best_mb_s"] / 1000}))
+    if not frames:
+        raise DataError(f"{host_dir().parent}: no memcopy log; run `make capture` to capture one")
+    return pd.concat(frames, ignore_index=True)
+
+
+def tcp_loop(name: str = "tcp-loop-mps2-an386") -> pd.DataFrame:
+    """The byte accounting of the TCP tester and testee over the in-memory loop (``data/logs/qemu/``):
+    per direction the bytes written into the loop, read out of it, and what the protocol moves."""
+    return _results(log_path(name, "qemu"), ("direction", "bytes_written", "bytes_read", "expected_bytes"), ())

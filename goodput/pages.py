@@ -245,7 +245,8 @@ def logs_markdown() -> str:
     if runs:
         parts += ["## Logs of our runs\n",
                   "Console output of the programs in `firmware/`, as `make capture` recorded it in "
-                  "`data/logs/host/` (never edited), each under a header naming the machine, the compiler and "
+                  "`data/logs/host/`, or under QEMU in `data/logs/qemu/` (never edited), each under a header naming "
+                  "the machine (or the emulator), the compiler and "
                   "its flags, the command and the date.\n", *runs]
     return "\n".join(parts)
 

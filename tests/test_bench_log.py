@@ -10,8 +10,9 @@ from goodput.logs import bench
 from mutations import FUZZ, mutated_log, parse_or_refuse
 
 HOST = Path(__file__).resolve().parent.parent / "data" / "logs" / "host"
+QEMU = HOST.parent / "qemu"
 LOGS = sorted(p for p in HOST.glob("*.log")  # size logs hold JSON; the build times have tests of their own
-              if not p.name.startswith("size-") and p.name != "build-times.log")
+              if not p.name.startswith("size-") and p.name != "build-times.log") + sorted(QEMU.glob("*.log"))
 GOOD = """# host: h
 # command: memcopy
 BENCH-CONFIG bench=memcopy repeats=7
@@ -27,6 +28,42 @@ def test_every_captured_log_has_the_header_the_capture_script_writes():
         log = bench.parse(path)
         assert {"host", "cpu", "kernel", "compiler", "flags", "command", "date", "git"} <= set(log.header), path
         assert log.results and log.done.get("status") == "ok", path
+
+
+def test_every_qemu_log_names_the_emulator_its_instruction_counting_and_the_c_library():
+    logs = sorted(QEMU.glob("*.log"))
+    assert len(logs) == 5, "data/logs/qemu: two memcopy logs and the TCP loop's three consoles"
+    for path in logs:
+        header = bench.parse(path).header
+        assert header["emulator"].startswith("QEMU emulator version"), path
+        assert header["icount"].startswith("shift=0 "), path
+        assert "-icount shift=0," in header["command"] and "-M mps2-an386" in header["command"], path
+        assert header["libc"].startswith("picolibc "), path
+        assert header["compiler"].startswith("arm-none-eabi-gcc"), path
+
+
+def test_every_copy_in_the_qemu_memcopy_logs_was_verified_and_every_sweep_ran():
+    for path in sorted(QEMU.glob("memcopy-*.log")):
+        log = bench.parse(path)
+        assert log.config["max_bytes"] == 1 << 20, path
+        assert {r["sweep"] for r in log.results} == {"size", "stride", "align"}, path
+        assert all(r["verified"] == 1 for r in log.results), path
+
+
+def test_the_tcp_loop_moved_what_the_protocol_says_and_both_ends_agree():
+    loop = bench.parse(QEMU / "tcp-loop-mps2-an386.log")
+    assert {r["direction"] for r in loop.results} == {"to_testee", "to_tester"}
+    for r in loop.results:
+        assert r["bytes_written"] == r["bytes_read"] == r["expected_bytes"], r
+    testee = bench.parse(QEMU / "tcp-loop-mps2-an386-testee.log")
+    tester = bench.parse(QEMU / "tcp-loop-mps2-an386-tester.log")
+    assert len(testee.results) == len(tester.results) == 8
+    for ee in testee.results:  # the testee's receive run is the tester's send run, and back
+        er = next(r for r in tester.results if r["frame_bytes"] == ee["frame_bytes"]
+                  and r["direction"] == {"receive": "send", "transmit": "receive"}[ee["direction"]])
+        assert ee["bytes"] == er["bytes"] == ee["frame_bytes"] * ee["frames"]
+    frames = sum(r["bytes"] for r in testee.results)
+    assert frames < sum(r["expected_bytes"] for r in loop.results)  # the loop carried headers and counts too
 
 
 def test_a_good_log_gives_its_header_config_and_integer_results():

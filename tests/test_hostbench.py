@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from goodput import hostbench
-from goodput.errors import LogFormatError
+from goodput.errors import DataError, LogFormatError
 
 from mutations import FUZZ, mutated_log, parse_or_refuse
 
@@ -84,3 +84,30 @@ def test_tables_of_mutated_logs_are_built_or_refused_naming_one_of_their_lines(t
     folder = tmp_path_factory.getbasetemp()
     with mock.patch.object(hostbench, "host_dir", lambda: folder):
         parse_or_refuse(lambda path: build(), mutated_log(data, [HOST / f"{name}.log"]), folder / f"{name}.log")
+
+
+def test_a_readers_own_memcopy_log_joins_the_comparison_with_its_clock_named(tmp_path, monkeypatch):
+    (tmp_path / "host").mkdir()
+    (tmp_path / "host" / "memcopy.log").write_text(MEMCOPY)
+    (tmp_path / "board").mkdir()  # a reader's board, captured with a header of their own
+    (tmp_path / "board" / "memcopy-am243x.log").write_text(MEMCOPY.replace("# host: vm", "# host: am243x-evm"))
+    (tmp_path / "published").mkdir()  # excerpts of the documents are never runs of ours
+    (tmp_path / "published" / "memcopy-excerpt.log").write_text(MEMCOPY)
+    monkeypatch.setattr(hostbench, "host_dir", lambda: tmp_path / "host")
+    t = hostbench.copy_sizes()
+    assert set(t["run"]) == {"host/memcopy: wall clock", "board/memcopy-am243x: wall clock"}
+    sizes = int((hostbench.memcopy(tmp_path / "host" / "memcopy.log")["sweep"] == "size").sum())
+    assert (t.groupby("run").size() == sizes).all()
+
+
+def test_a_qemu_log_counts_instructions_and_a_host_log_wall_time():
+    qemu = hostbench.log_path("memcopy-mps2-an386", "qemu")
+    assert hostbench.clock_of(hostbench.bench.parse(qemu).header) == "instructions (QEMU -icount)"
+    assert hostbench.clock_of(hostbench.provenance("memcopy")) == "wall clock"
+    runs = set(hostbench.copy_sizes()["run"])
+    assert "qemu/memcopy-mps2-an386: instructions (QEMU -icount)" in runs and "host/memcopy: wall clock" in runs
+
+
+def test_a_missing_qemu_log_says_how_to_capture_it():
+    with pytest.raises(DataError, match=r"qemu/nothing\.log: no such captured log; run `make capture`"):
+        hostbench.log_path("nothing", "qemu")

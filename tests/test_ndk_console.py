@@ -11,7 +11,8 @@ from mutations import FUZZ, mutated_log, parse_or_refuse
 
 ROOT = Path(__file__).resolve().parent.parent / "data" / "logs"
 #: The logs the parser reads: the document's excerpt and our testees' captures.
-LOGS = [ROOT / "published" / "spraaq5-testee-console.log", *sorted((ROOT / "host").glob("*-testee.log"))]
+LOGS = [ROOT / "published" / "spraaq5-testee-console.log", *sorted((ROOT / "host").glob("*-testee.log")),
+        *sorted((ROOT / "qemu").glob("*-testee.log"))]
 RECEIVED = "Received packets of 8192 bytes for a total of 40960000 bytes\n"
 THROUGHPUT = "for a throughput of 93992 kb/s at a CPU load of 25%\n"
 
@@ -25,9 +26,10 @@ def test_the_documents_testee_output_gives_its_eight_runs():
     assert runs.iloc[-1].kbit_s == 14889
 
 
-@pytest.mark.parametrize("name", ["loopback-testee.log", "shaped-100m-testee.log"])
+@pytest.mark.parametrize("name", ["host/loopback-testee.log", "host/shaped-100m-testee.log",
+                                  "qemu/tcp-loop-mps2-an386-testee.log"])
 def test_our_testee_prints_sentences_the_same_parser_reads(name):
-    path = ROOT / "host" / name
+    path = ROOT / name
     runs = ndk_console.parse(path)
     assert len(runs) >= 2 and set(runs["direction"]) == {"receive", "transmit"}
     assert (runs["total_bytes"] == runs["frames"] * runs["frame_bytes"]).all()

@@ -1,6 +1,7 @@
 #!/bin/sh
-# capture.sh [all|memcopy|tcp|size] - build the firmware and capture the logs the book reads
-# (data/logs/host/); with an argument, only that part.
+# capture.sh [all|memcopy|tcp|size|qemu] - build the firmware and capture the logs the book reads
+# (data/logs/host/, and data/logs/qemu/ for the bare-metal images under QEMU); with an argument,
+# only that part.
 # Each log is a header (host, CPU, kernel, compiler and flags, command, date, git revision)
 # followed by the program's output exactly as printed. Run as root for the shaped-link
 # logs; without network namespaces those are skipped with a message, never faked.
@@ -44,7 +45,57 @@ pair() { # pair NAME NS_TESTEE NS_TESTER ADDRESS TESTER_ARGS...
 }
 
 part=${1:-all}
-case $part in all|memcopy|tcp|size) ;; *) echo "usage: capture.sh [all|memcopy|tcp|size]" >&2; exit 2;; esac
+case $part in all|memcopy|tcp|size|qemu) ;; *) echo "usage: capture.sh [all|memcopy|tcp|size|qemu]" >&2; exit 2;; esac
+
+qemu_header() { # qemu_header FILE IMAGE CONSOLE COMMAND...: the header of a console of an image run under QEMU
+    file=$1 image=$2 console=$3; shift 3
+    flags=$(make -s -C firmware -n -B "build/mps2/$image.elf" | grep -o '\-\-specs=.*-fdata-sections')
+    case $flags in *buildtype=release*) build="its release build";; *) build="its default (size-optimised) build";; esac
+    {
+        echo "# host: $(uname -n)"
+        echo "# cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
+        echo "# kernel: $(uname -sr)"
+        echo "# compiler: $(arm-none-eabi-gcc --version | head -1)"
+        echo "# flags: $flags"
+        echo "# libc: picolibc $(dpkg-query -W -f '${Version}' picolibc-arm-none-eabi 2> /dev/null || echo unknown), $build"
+        echo "# emulator: $(qemu-system-arm --version | head -1)"
+        echo "# target: MPS2 AN386 (Cortex-M4F), SysTick at 25 MHz"
+        echo "# icount: shift=0 (one instruction per nanosecond of virtual time; every ns figure counts instructions)"
+        echo "# command: $*"
+        echo "# console: $console"
+        echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+        echo "# git: $(git rev-parse --short HEAD)$(git diff --quiet -- firmware || echo '-dirty')"
+    } > "$file"
+}
+
+if [ "$part" = all ] || [ "$part" = qemu ]; then
+    if command -v qemu-system-arm > /dev/null && command -v arm-none-eabi-gcc > /dev/null \
+            && [ -e /usr/lib/picolibc/arm-none-eabi/picolibc.specs ]; then
+        echo "capture: the bare-metal images under QEMU (MPS2 AN386, -icount)"
+        q=data/logs/qemu
+        mps2=firmware/build/mps2
+        mkdir -p "$q"
+        make -C firmware mps2 > /dev/null
+        qemu=firmware/port/mps2/qemu.sh
+        qemu_header "$q/memcopy-mps2-an386.log" memcopy "UART0" $(sh $qemu -n $mps2/memcopy.elf -)
+        sh $qemu $mps2/memcopy.elf - >> "$q/memcopy-mps2-an386.log"
+        # the same benchmark with the C library's other memcpy: instruction counts compare the two
+        log="$q/memcopy-mps2-an386-picolibc-minsize.log"
+        qemu_header "$log" memcopy-minsize "UART0" $(sh $qemu -n $mps2/memcopy-minsize.elf -)
+        sh $qemu $mps2/memcopy-minsize.elf - >> "$log"
+        cmd=$(sh $qemu -n $mps2/tcp_loop.elf $mps2/testee.console $mps2/tester.console $mps2/loop.console)
+        sh $qemu $mps2/tcp_loop.elf $mps2/testee.console $mps2/tester.console $mps2/loop.console
+        qemu_header "$q/tcp-loop-mps2-an386-testee.log" tcp_loop "UART0 (the testee)" $cmd
+        cat $mps2/testee.console >> "$q/tcp-loop-mps2-an386-testee.log"
+        qemu_header "$q/tcp-loop-mps2-an386-tester.log" tcp_loop "UART1 (the tester)" $cmd
+        cat $mps2/tester.console >> "$q/tcp-loop-mps2-an386-tester.log"
+        qemu_header "$q/tcp-loop-mps2-an386.log" tcp_loop "UART2 (the loop's byte accounting)" $cmd
+        cat $mps2/loop.console >> "$q/tcp-loop-mps2-an386.log"
+    else
+        echo "capture: skipped the QEMU logs: they need qemu-system-arm, gcc-arm-none-eabi and picolibc-arm-none-eabi"
+    fi
+    [ "$part" = all ] || { echo "capture: done; logs in $q"; exit 0; }
+fi
 
 if [ "$part" = all ] || [ "$part" = memcopy ]; then
 echo "capture: memcopy sweeps"

@@ -331,7 +331,7 @@ enum bench_status tcp_testee_run(const struct tcp_testee_config *cfg)
                    "io_timeout_ms=%u", cfg->address, cfg->receive_port, cfg->transmit_port, cfg->idle_timeout_ms,
                    cfg->io_timeout_ms);
     if (st == BENCH_OK)
-        st = bench_say("Non-Copy TCP Testee Benchmark (goodput host port)");
+        st = bench_say("Non-Copy TCP Testee Benchmark (goodput firmware)");
     if (st != BENCH_OK) {
         free(buf);
         return st;

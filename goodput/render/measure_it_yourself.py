@@ -1,4 +1,5 @@
-"""Charts and tables of the measure-it-yourself chapter (our captured firmware logs)."""
+"""Charts and tables of the measure-it-yourself chapter (our captured firmware logs: the host's,
+and the bare-metal port's under QEMU)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ import altair as alt
 import pandas as pd
 
 from .. import hostbench
+from ..logs import bench
 
 __all__ = ["provenance_table", "copy_size_chart", "copy_stride_chart", "alignment_table", "loopback_chart",
-           "shaped_table"]
+           "shaped_table", "qemu_provenance_table", "copy_runs_chart", "qemu_vs_host_copy_table",
+           "qemu_vs_host_tcp_table", "tcp_loop_table"]
 
 _LOGS = ("memcopy", "loopback-testee", "shaped-100m-testee", "shaped-100m-paced-testee")
 
@@ -83,3 +86,75 @@ def shaped_table() -> pd.DataFrame:
                          "measured (Mbit/s)": round(r.mbit_s, 3), "ceiling (Mbit/s)": round(r.ceiling_mbit_s, 3),
                          "measured / ceiling": f"{r.measured_over_ceiling:.2%}", "testee CPU": f"{r.process_cpu:.1%}"})
     return pd.DataFrame(rows)
+
+
+_QEMU_LOGS = ("memcopy-mps2-an386", "tcp-loop-mps2-an386-testee", "tcp-loop-mps2-an386-tester", "tcp-loop-mps2-an386")
+
+
+def qemu_provenance_table() -> pd.DataFrame:
+    """How each QEMU log was made: target, emulator, instruction counting, compiler, C library, date."""
+    rows = []
+    for name in _QEMU_LOGS:
+        h = bench.parse(hostbench.log_path(name, "qemu")).header
+        rows.append({"log": f"data/logs/qemu/{name}.log", "console": h["console"], "target": h["target"],
+                     "emulator": h["emulator"], "icount": h["icount"].split(" ")[0], "compiler": h["compiler"],
+                     "libc": h["libc"], "date": h["date"], "git": h["git"]})
+    return pd.DataFrame(rows)
+
+
+def copy_runs_chart() -> alt.Chart:
+    """Linear copies against size in every memcopy log of data/logs/ (host, QEMU, a reader's board),
+    each in the units of its own clock."""
+    t = hostbench.copy_sizes()
+    t = t.assign(best_mb_s=t["best_mb_s"].round(1))
+    return alt.Chart(t).mark_line(point=True).encode(
+        x=alt.X("bytes:Q", scale=alt.Scale(type="log", base=2), title="copy size (bytes)"),
+        y=alt.Y("best_mb_s:Q", scale=alt.Scale(type="log"),
+                title="MB/s of the log's clock (under QEMU: bytes per 1000 instructions)"),
+        color=alt.Color("run:N", title="log: what its clock counts", legend=alt.Legend(orient="bottom", columns=1,
+                                                                                         labelLimit=400)),
+        tooltip=["run:N", "bytes:Q", alt.Tooltip("best_mb_s:Q", format=".1f")],
+    ).properties(width=520, height=280, title="memcpy in every log of data/logs/: best of the repeats")
+
+
+def qemu_vs_host_copy_table() -> pd.DataFrame:
+    """The sizes both logs measured: the host's MB/s (wall clock) next to QEMU's bytes per instruction."""
+    host = hostbench.memcopy()
+    qemu = hostbench.memcopy(hostbench.log_path("memcopy-mps2-an386", "qemu"))
+    host, qemu = (t[t["sweep"] == "size"].set_index("bytes") for t in (host, qemu))
+    both = host.index.intersection(qemu.index)
+    per_instruction = qemu.loc[both, "best_mb_s"] / 1000
+    return pd.DataFrame({
+        "bytes": both,
+        "host: MB/s (best)": host.loc[both, "best_mb_s"].round(0).astype(int).to_numpy(),
+        "QEMU M4F: bytes per instruction (best)": per_instruction.round(3).to_numpy(),
+        "QEMU M4F: instructions per copy": (qemu.loc[both, "best_ns"] / qemu.loc[both, "iterations"]).round(0)
+        .astype(int).to_numpy(),
+    })
+
+
+def qemu_vs_host_tcp_table() -> pd.DataFrame:
+    """The testee's runs at the maximum rate: the host's loopback (wall clock) next to the in-memory
+    loop under QEMU (virtual time), with each testee's CPU time over the run's time."""
+    host = hostbench.testee_runs("loopback")
+    host = host[host["interval_us"] == 0].set_index(["direction", "frame_bytes"])
+    qemu = hostbench.testee_runs("tcp-loop-mps2-an386", "qemu").set_index(["direction", "frame_bytes"])
+    rows = []
+    for key in qemu.index:
+        q = qemu.loc[key]
+        h = host.loc[key] if key in host.index else None
+        rows.append({"direction": key[0], "frame (bytes)": key[1],
+                     "host loopback: Mbit/s": int(round(float(h["mbit_s"]))) if h is not None else None,
+                     "host: testee CPU": f"{float(h['process_cpu']):.0%}" if h is not None else "",
+                     "QEMU loop: Mbit per 10^9 instructions": round(float(q["mbit_s"]), 1),
+                     "QEMU: testee's share of the core": f"{float(q['process_cpu']):.1%}"})
+    return pd.DataFrame(rows)
+
+
+def tcp_loop_table() -> pd.DataFrame:
+    """The in-memory loop's byte accounting: written, read, and what the protocol moves, per direction."""
+    t = hostbench.tcp_loop()
+    return pd.DataFrame({"direction": t["direction"].str.replace("_", " "), "bytes written": t["bytes_written"],
+                         "bytes read": t["bytes_read"], "bytes the protocol moves": t["expected_bytes"],
+                         "all three agree": (t["bytes_written"] == t["expected_bytes"])
+                         & (t["bytes_read"] == t["expected_bytes"])})

@@ -1,0 +1,64 @@
+"""The bare-metal port (firmware/port/mps2) builds, runs under QEMU and passes its checks, and
+a run on this machine prints the committed QEMU log line for line: -icount makes it the same
+everywhere."""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from goodput.logs import bench
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+MPS2 = FIRMWARE / "build" / "mps2"
+QEMU_LOGS = ROOT / "data" / "logs" / "qemu"
+PICOLIBC = Path("/usr/lib/picolibc/arm-none-eabi/picolibc.specs")
+
+_MISSING = [name for name, found in (("qemu-system-arm", shutil.which("qemu-system-arm")),
+                                      ("arm-none-eabi-gcc", shutil.which("arm-none-eabi-gcc")),
+                                      ("picolibc-arm-none-eabi", PICOLIBC.exists())) if not found]
+needs_qemu = pytest.mark.skipif(bool(_MISSING), reason=f"not installed: {', '.join(_MISSING)} "
+                                "(Debian: gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm; make qemu)")
+
+
+def _run(*args, timeout=300):
+    return subprocess.run(list(args), capture_output=True, text=True, timeout=timeout)
+
+
+@needs_qemu
+def test_make_qemu_check_builds_the_images_runs_them_under_qemu_and_checks_their_consoles():
+    p = _run("make", "-C", str(FIRMWARE), "qemu-check")
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    assert "qemu_check: all checks passed" in p.stdout
+    assert "FAIL" not in p.stdout
+
+
+def _version(command):
+    return _run(*command).stdout.splitlines()[0]
+
+
+@needs_qemu
+@pytest.mark.parametrize("image, log", [("memcopy", "memcopy-mps2-an386"),
+                                        ("memcopy-minsize", "memcopy-mps2-an386-picolibc-minsize")])
+def test_a_run_here_prints_the_committed_qemu_log_line_for_line(image, log):
+    path = QEMU_LOGS / f"{log}.log"
+    header = bench.parse(path).header
+    revision = header["git"].removesuffix("-dirty")
+    # what the image is built from: firmware/ without its prose
+    changed = _run("git", "-C", str(ROOT), "diff", "--quiet", revision, "--", "firmware",
+                   ":(exclude)*.md").returncode
+    here = {"compiler": _version(["arm-none-eabi-gcc", "--version"]),
+            "emulator": _version(["qemu-system-arm", "--version"])}
+    differ = [k for k, v in here.items() if header[k] != v]
+    if header["git"].endswith("-dirty") or changed or differ:
+        pytest.skip(f"{path.name} was captured from other firmware or tools ({header['git']}; "
+                    f"{', '.join(differ) or 'firmware/ changed since'}): run `make capture` to capture it again")
+    assert _run("make", "-C", str(FIRMWARE), f"build/mps2/{image}.elf").returncode == 0
+    p = _run("sh", str(FIRMWARE / "port" / "mps2" / "qemu.sh"), str(MPS2 / f"{image}.elf"), "-", timeout=120)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    committed = [line for line in path.read_text().splitlines() if not line.startswith("# ")]
+    assert p.stdout.splitlines() == committed
