@@ -1,0 +1,163 @@
+"""The Intel tutorial's analyzer traces, packet by packet: each packet's bytes against its own CRC, and
+each annotation of the analyzer against the bytes it decodes.
+
+A PCIe analyzer prints every symbol of a packet and annotates the fields it decodes from them
+(``SeqNr. : 4057``, ``Address : 0xc2000000``, ``LCRC : 0x0684C516``). The traces are verbatim excerpts
+(``data/logs/published/*-symbols.log``, parsed by :mod:`goodput.logs.pcie_trace`), so every byte and every
+annotation is a number the document prints. Two kinds of check hold them to each other (kind
+``consistency``):
+
+- **CRC**: the LCRC of a TLP (the CRC-16 of a DLLP), computed by :mod:`goodput.pcie_crc` from the packet's
+  bytes as printed, against the CRC bytes printed before its ``END``. It verifies every printed byte of the
+  packet. Where it does not reproduce them, :func:`goodput.pcie_crc.repairs` names the byte or two that, as
+  printed, the CRC was not computed over.
+- **annotation**: each number of each annotation against the field's bits in the packet's bytes
+  (:func:`goodput.logs.pcie_trace.decode`). The analyzer prints an ID as bus, device and function in
+  hexadecimal without ``0x`` (``0 1c 0``); the checks write them with it.
+
+Where the conversion lost a packet's first symbols but kept the analyzer's ``SeqNr.`` annotation (the
+first completion of Test 4), the lost sequence-number byte is taken from that annotation, and the checks
+say so; the packet's other annotations are checked against its bytes as usual.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import checks, pcie_crc
+from .logs import pcie_trace
+from .pcie_transactions import SYMBOL_LOGS, published_log
+
+__all__ = ["TRACE_NAMES", "restored_data", "crc_check", "annotation_checks", "packet_checks", "packet_source_checks"]
+
+#: How the text names each trace of :data:`goodput.pcie_transactions.SYMBOL_LOGS`.
+TRACE_NAMES = {1: "Example 1", 2: "Example 2", 3: "Test 3", 4: "Test 4"}
+
+_NUMBER = re.compile(r"^(?:0[xX][0-9A-Fa-f]+|[0-9A-Fa-f]+)$")
+#: Fields whose printed numbers are hexadecimal without ``0x`` (bus, device, function).
+_BARE_HEX = ("RequesterID", "CompleterID")
+
+
+def _row(p: pcie_trace.Packet) -> str:
+    return f"{p.direction} {p.label or p.name} at cycle {p.label_cycle if p.label_cycle is not None else p.first_cycle}"
+
+
+def restored_data(p: pcie_trace.Packet) -> tuple[bytes, str]:
+    """A packet's bytes for its CRC and fields, and a note: as printed, or, for a TLP whose first symbols the
+    conversion lost (the analyzer's name stands on a lost line before its first byte shown), with the lost
+    bytes of its sequence-number field taken from its ``SeqNr.`` annotation. Raises ``ValueError`` for a
+    packet whose bytes cannot be completed so."""
+    if p.complete:
+        return bytes(p.data), ""
+    if p.kind != "TLP" or p.label_cycle is None or "SeqNr." not in p.fields:
+        raise ValueError(f"{_row(p)}: the conversion cut into the packet and no annotation restores it")
+    lost = p.first_cycle - p.label_cycle - 1  # the STP took one of the lost cycles
+    if not 1 <= lost <= 2 or len(p.byte_cycles) != p.last_cycle - p.first_cycle:
+        raise ValueError(f"{_row(p)}: the conversion lost more of the packet than its sequence number")
+    text, cycle = p.fields["SeqNr."]
+    restored = pcie_crc.sequence_field(int(text))[:lost]
+    note = (f"The conversion lost the packet's first {lost + 1} symbols (STP and {lost} byte"
+            f"{'s' if lost > 1 else ''} of its sequence number); {restored.hex(' ').upper()} comes from its "
+            f"SeqNr. annotation ({text}, cycle {cycle}).")
+    return restored + bytes(p.data), note
+
+
+def _where(data: bytes, offset: int) -> str:
+    """What byte ``offset`` of a TLP's bytes (sequence number first) holds, in words."""
+    if offset < 2:
+        return "sequence number"
+    header = 16 if data[2] & 0x20 else 12
+    if offset < 2 + header:
+        if offset >= 2 + header - 4 and data[2] & 0x1F in (0x00, 0x01):
+            return f"address byte {offset - (2 + header - 4)}"
+        return f"header byte {offset - 2}"
+    if offset >= len(data) - 4:
+        return f"LCRC byte {offset - (len(data) - 4)}"
+    return f"data byte {offset - 2 - header}"
+
+
+def crc_check(trace_number: int, p: pcie_trace.Packet) -> checks.SourceCheck:
+    """A packet's CRC bytes as printed against the CRC of its other bytes as printed (``consistency``); it
+    verifies every printed byte of the packet."""
+    data, note = restored_data(p)
+    body, printed = (data[:-4], data[-4:]) if p.kind == "TLP" else (data[:4], data[4:])
+    polynomial, width = ((pcie_crc.LCRC_POLYNOMIAL, 32) if p.kind == "TLP" else (pcie_crc.DLLP_CRC_POLYNOMIAL, 16))
+    computed = pcie_crc.crc(body, polynomial, width)
+    quantity = "LCRC" if p.kind == "TLP" else "CRC16"
+    if computed != printed:
+        found = pcie_crc.repairs(body, printed, polynomial, width)
+        if found:
+            changes = "; ".join(", ".join(f"{_where(data, i) if p.kind == 'TLP' else f'byte {i}'} 0x{x:02X} "
+                                          f"where it is printed 0x{body[i]:02X}" for i, x in sorted(r.items()))
+                                for r in found[:3])
+            note = " ".join(filter(None, (note, (
+                f"The printed {quantity} is that of this packet with {changes}"
+                + (f" (and {len(found) - 3} more ways)" if len(found) > 3 else "")
+                + ": the bytes printed there are not the ones the CRC was computed over."))))
+        else:
+            note = " ".join(filter(None, (note, f"No change of one or two printed bytes gives the printed {quantity}.")))
+    return checks.check(
+        "pcie-reads", "Intel 324611", f"{TRACE_NAMES[trace_number]} trace", _row(p), f"{quantity} bytes", "",
+        "0x" + printed.hex().upper(), int.from_bytes(computed, "big"), note,
+        f"logs/published/{SYMBOL_LOGS[trace_number]}", kind="consistency", exact=True, verifies=len(p.data))
+
+
+def _printed_numbers(field: str, text: str) -> list[str]:
+    """The numbers of an annotation as the checks write them: ``"0 1c 0"`` -> ``["0x0", "0x1c", "0x0"]``,
+    ``"1 DWs"`` -> ``["1"]``, ``"0x63 0x00 0x0"`` as it is."""
+    tokens = [t for t in text.split() if _NUMBER.match(t) and (field in _BARE_HEX or not t.isalpha())]
+    if field in _BARE_HEX:
+        return ["0x" + t for t in tokens]
+    return [t for t in tokens if t.lower().startswith("0x") or t.isdigit()]
+
+
+def annotation_checks(trace_number: int, p: pcie_trace.Packet) -> list[checks.SourceCheck]:
+    """Each number of each annotation of a packet against the field's bits in its bytes (``consistency``)."""
+    data, note = restored_data(p)
+    decoded = pcie_trace.decode(p.kind, data)
+    body, crc = (data[:-4], data[-4:]) if p.kind == "TLP" else (data[:4], data[4:])
+    crc_holds = crc == (pcie_crc.lcrc(body) if p.kind == "TLP" else pcie_crc.dllp_crc(body))
+    out = []
+    for field, (text, cycle) in p.fields.items():
+        if field not in decoded or (field == "SeqNr." and not p.complete):
+            continue  # a field that prints no number, or the annotation the packet was restored from
+        parts, printed = decoded[field], _printed_numbers(field, text)
+        if field == "Data":
+            parts = parts[:len(printed)]  # the conversion cut the list short: "0x63 0x00 0x0"
+        if len(printed) != len(parts):
+            raise ValueError(f"{SYMBOL_LOGS[trace_number]} cycle {cycle}: {field} {text!r} prints "
+                             f"{len(printed)} numbers, the packet's bytes give {len(parts)}")
+        for (part, value), shown in zip(parts, printed):
+            extra = ("The analyzer prints the whole byte; its bit 7 is reserved." if field == "LowerAddress" and
+                     value & 0x80 else "")
+            if checks.printed_value(shown) != value:
+                extra = " ".join(filter(None, (extra, f"The packet's bytes give {checks.round_like(value, shown)}"
+                                               + (", and its CRC reproduces them." if crc_holds else "."))))
+            out.append(checks.check(
+                "pcie-reads", "Intel 324611", f"{TRACE_NAMES[trace_number]} trace", _row(p),
+                f"{field} {part}".strip(), "", shown, value,
+                " ".join(filter(None, (f"Annotation at cycle {cycle}.", extra, note))),
+                f"logs/published/{SYMBOL_LOGS[trace_number]}", kind="consistency", exact=True))
+    return out
+
+
+def packet_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> list[checks.SourceCheck]:
+    """The CRC and annotation checks of every TLP and DLLP of a parsed trace that shows its CRC."""
+    out = []
+    for p in trace.packets:
+        if p.kind not in ("TLP", "DLLP"):
+            continue
+        try:
+            restored_data(p)
+        except ValueError:
+            continue  # the conversion lost too much of it: the log's header says so
+        out.append(crc_check(trace_number, p))
+        out += annotation_checks(trace_number, p)
+    return out
+
+
+@checks.provider("pcie-reads")
+def packet_source_checks():
+    """Intel 324611: every packet of the §3.5, §4.6 and §4.7 analyzer traces against its CRC and annotations."""
+    return [c for n, name in SYMBOL_LOGS.items()
+            for c in packet_checks(n, pcie_trace.parse(published_log(name)))]
