@@ -37,10 +37,22 @@ EXPECTED = {
     **{("intel-324611-s4-figures", row): status for row, status in S4_ERRATA.items()},
 }
 
+#: The analyzer traces' packets that are off, by (resource, row, quantity): zlib.crc32 of these writes' printed
+#: bytes is not their printed LCRC, and Example 1's Acks carry 0F D8, 0F D9, 0F DA (4056-4058) under the
+#: annotations 4057-4059.
+_EX1, _T3 = "logs/published/intel-324611-example1-symbols.log", "logs/published/intel-324611-test3-symbols.log"
+EXPECTED.update({
+    **{(_EX1, f"RX MWr at cycle {c}", "LCRC bytes"): "erratum" for c in (0, 24, 48)},
+    **{(_EX1, f"TX Ack at cycle {c}", "SeqNum"): "erratum" for c in (17, 39, 64)},
+    **{(_T3, f"RX MWr at cycle {c}", "LCRC bytes"): "erratum" for c in (57316, 57346)},
+})
+
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: f"{c.resource}-{c.row}-{c.quantity}")
 def test_intel_figures_are_reproduced_or_flagged(check):
-    expected = EXPECTED.get((check.resource, check.row, check.kind), EXPECTED.get((check.resource, check.row), "ok"))
+    expected = EXPECTED.get((check.resource, check.row, check.quantity),
+                            EXPECTED.get((check.resource, check.row, check.kind),
+                                         EXPECTED.get((check.resource, check.row), "ok")))
     assert check.status == expected, check
 
 
