@@ -15,6 +15,9 @@ annotation is a number the document prints. Two kinds of check hold them to each
   (:func:`goodput.logs.pcie_trace.decode`). The analyzer prints an ID as bus, device and function in
   hexadecimal without ``0x`` (``0 1c 0``); the checks write them with it.
 
+Between the packets, :func:`framing_checks` holds the cycle numbers to each other and the idle bytes to
+the logical idle.
+
 Where the conversion lost a packet's first symbols but kept the analyzer's ``SeqNr.`` annotation (the
 first completion of Test 4), the lost sequence-number byte is taken from that annotation, and the checks
 say so; the packet's other annotations are checked against its bytes as usual.
@@ -28,7 +31,7 @@ from . import checks, pcie_crc
 from .logs import pcie_trace
 from .pcie_transactions import SYMBOL_LOGS, published_log
 
-__all__ = ["TRACE_NAMES", "restored_data", "crc_check", "annotation_checks", "packet_checks", "packet_source_checks"]
+__all__ = ["TRACE_NAMES", "restored_data", "crc_check", "annotation_checks", "packet_checks", "framing_checks", "packet_source_checks"]
 
 #: How the text names each trace of :data:`goodput.pcie_transactions.SYMBOL_LOGS`.
 TRACE_NAMES = {1: "Example 1", 2: "Example 2", 3: "Test 3", 4: "Test 4"}
@@ -141,6 +144,62 @@ def annotation_checks(trace_number: int, p: pcie_trace.Packet) -> list[checks.So
     return out
 
 
+def _crc_holds(p: pcie_trace.Packet) -> bool:
+    """Whether a packet's CRC bytes as printed are the CRC of its other bytes as printed."""
+    try:
+        data, _ = restored_data(p)
+    except ValueError:
+        return False
+    if p.kind == "TLP":
+        return pcie_crc.lcrc(data[:-4]) == data[-4:]
+    return p.kind == "DLLP" and pcie_crc.dllp_crc(data[:4]) == data[4:]
+
+
+def framing_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> list[checks.SourceCheck]:
+    """The numbers of a trace between and around its packets (``consistency``):
+
+    - each run of cycle lines between ``...`` lines counts up by one a line: its last cycle number against
+      its first plus its lines (verifying each number after the first; the parser refuses numbers that go
+      backwards). A number skipped inside a packet whose CRC reproduces its bytes is an erratum (no line of
+      symbols can be missing there); one skipped between packets is unexplained (the trace does not show
+      whether a line or only its number is missing);
+    - each direction's data symbols between packets are the logical idle byte (00): the parser refuses
+      any other byte outside a packet where no cycle was lost, so the check verifies every one of them.
+    """
+    where, resource = f"{TRACE_NAMES[trace_number]} trace", f"logs/published/{SYMBOL_LOGS[trace_number]}"
+    out = []
+    for first, last, lines, first_text, last_text in trace.runs:
+        if lines < 2:
+            continue
+        skipped = [c for c in trace.missing_cycles if first < c < last]
+        inside = {c: next((p for p in trace.packets if p.first_cycle < c < p.last_cycle and _crc_holds(p)), None)
+                  for c in skipped}
+        note = ""
+        if skipped:
+            between = [str(c) for c, p in inside.items() if p is None]
+            note = " ".join([f"The run skips cycle number{'s' if len(skipped) > 1 else ''} "
+                             + ", ".join(str(c) for c in skipped) + "."]
+                            + [f"{c} falls inside {_row(p)}, whose CRC reproduces its bytes: no line of symbols "
+                               "is missing there, only its number." for c, p in inside.items() if p is not None]
+                            + ([f"{', '.join(between)} fall{'s' if len(between) == 1 else ''} between packets: "
+                                "the trace does not show whether lines or only their numbers are missing."]
+                               if between else []))
+        out.append(checks.check(
+            "pcie-reads", "Intel 324611", where, f"cycles from {first_text}", "last cycle number of the run", "",
+            last_text, first + lines - 1, note or f"{lines} lines from cycle {first_text}, one a cycle.", resource,
+            kind="consistency", exact=True, verifies=lines - 1,
+            otherwise="erratum" if all(p is not None for p in inside.values()) else "unexplained"))
+    for direction in trace.directions:
+        idle = trace.idle_symbols.get(direction, 0)
+        if idle:
+            out.append(checks.check(
+                "pcie-reads", "Intel 324611", where, f"{direction} between packets", "idle data symbols", "",
+                "00", pcie_trace.LOGICAL_IDLE,
+                f"All {idle} data symbols this direction prints outside its packets are the logical idle byte.",
+                resource, kind="consistency", exact=True, verifies=idle))
+    return out
+
+
 def packet_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> list[checks.SourceCheck]:
     """The CRC and annotation checks of every TLP and DLLP of a parsed trace that shows its CRC."""
     out = []
@@ -159,5 +218,5 @@ def packet_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> list[chec
 @checks.provider("pcie-reads")
 def packet_source_checks():
     """Intel 324611: every packet of the §3.5, §4.6 and §4.7 analyzer traces against its CRC and annotations."""
-    return [c for n, name in SYMBOL_LOGS.items()
-            for c in packet_checks(n, pcie_trace.parse(published_log(name)))]
+    traces = {n: pcie_trace.parse(published_log(name)) for n, name in SYMBOL_LOGS.items()}
+    return [c for n, trace in traces.items() for c in packet_checks(n, trace) + framing_checks(n, trace)]

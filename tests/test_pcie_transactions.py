@@ -39,12 +39,16 @@ EXPECTED = {
 
 #: The analyzer traces' packets that are off, by (resource, row, quantity): zlib.crc32 of these writes' printed
 #: bytes is not their printed LCRC, and Example 1's Acks carry 0F D8, 0F D9, 0F DA (4056-4058) under the
-#: annotations 4057-4059.
+#: annotations 4057-4059. Example 2 numbers its lines 00170, 00172 inside an Ack and 00331, 00333 inside a
+#: completion, whose symbols are all there, and 00495, 00501.
 _EX1, _T3 = "logs/published/intel-324611-example1-symbols.log", "logs/published/intel-324611-test3-symbols.log"
+_EX2 = "logs/published/intel-324611-example2-symbols.log"
 EXPECTED.update({
     **{(_EX1, f"RX MWr at cycle {c}", "LCRC bytes"): "erratum" for c in (0, 24, 48)},
     **{(_EX1, f"TX Ack at cycle {c}", "SeqNum"): "erratum" for c in (17, 39, 64)},
     **{(_T3, f"RX MWr at cycle {c}", "LCRC bytes"): "erratum" for c in (57316, 57346)},
+    **{(_EX2, f"cycles from {c}", "last cycle number of the run"): "erratum" for c in ("00144", "00322")},
+    (_EX2, "cycles from 00495", "last cycle number of the run"): "unexplained",
 })
 
 

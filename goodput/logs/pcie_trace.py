@@ -37,6 +37,7 @@ from .text import log_lines, read_log
 __all__ = ["Packet", "SymbolTrace", "parse", "parse_text", "summary", "SYMBOL_NS"]
 
 SYMBOL_NS = 4.0  #: one symbol time at 2.5 GT/s with 8b/10b
+LOGICAL_IDLE = 0x00  #: the data byte a lane sends between packets (the specification's logical idle)
 
 _HEADER = re.compile(r"""
     ^Cycle\s+(?P<first>TX|Tx)\s+(?P<second>RX|Rx)\s*$   # names the two symbol columns
@@ -116,6 +117,11 @@ class SymbolTrace:
     #: the analyzer's annotations of packets whose symbols the conversion lost: (cycle, name as printed,
     #: fields as :attr:`Packet.fields` holds them)
     unmatched_annotations: list[tuple[int, str, dict[str, tuple[str, int]]]] = field(default_factory=list)
+    #: the runs of cycle lines between ``...`` lines: (first cycle, last cycle, lines printed, the first
+    #: cycle's number as printed, the last's)
+    runs: list[tuple[int, int, int, str, str]] = field(default_factory=list)
+    #: data symbols between packets (the logical idle, :data:`LOGICAL_IDLE`), by direction
+    idle_symbols: dict[str, int] = field(default_factory=dict)
 
     @property
     def cycles(self) -> int:
@@ -156,8 +162,9 @@ class _Assembler:
                          "last": cycle, "symbols": 1, "bytes": [], "cycles": [], "complete": True}
             return
         if p is None:
-            if kind == "D" and value == "00":
-                return  # logical idle
+            if kind == "D" and int(value, 16) == LOGICAL_IDLE:
+                self.trace.idle_symbols[self.direction] = self.trace.idle_symbols.get(self.direction, 0) + 1
+                return
             if self.lost_since_packet:
                 # the rest of a packet whose start the conversion lost
                 self.open = {"kind": "TLP" if value != "END" else "DLLP", "first": cycle, "last": cycle,
@@ -213,6 +220,7 @@ def parse_text(text: str, path: str = "<text>") -> SymbolTrace:
     after_gap = False
     last_line = 0
     notes: list[tuple[int, int, str]] = []  # (cycle, side of the symbols it stands on, text)
+    run = None  # the run of cycle lines under way: [first, last, lines, first as printed, last as printed]
     for number, raw in enumerate(log_lines(text), start=1):
         line = raw.rstrip()
         if directions is None:
@@ -222,6 +230,7 @@ def parse_text(text: str, path: str = "<text>") -> SymbolTrace:
             continue
         if _GAP.match(line.strip()):
             after_gap = True
+            run = None
             continue
         m = _CYCLE.match(line.strip())
         if not m:
@@ -236,6 +245,10 @@ def parse_text(text: str, path: str = "<text>") -> SymbolTrace:
         elif cycle > previous + 1 and not after_gap:
             trace.missing_cycles.extend(range(previous + 1, cycle))
         after_gap = False
+        if run is None:
+            run = [cycle, cycle, 0, m["cycle"], m["cycle"]]
+            trace.runs.append(run)
+        run[1:3], run[4] = (cycle, run[2] + 1), m["cycle"]
         rest = m["rest"]
         notes += _annotations(cycle, rest)
         symbols = [("K", s["control"]) if s["k"] else ("D", s["byte"]) for s in _SYMBOL.finditer(rest)]
@@ -267,6 +280,7 @@ def parse_text(text: str, path: str = "<text>") -> SymbolTrace:
                                                       f"{side.open['kind']} that started at cycle {side.open['first']}")
             side._close()
     trace.packets.sort(key=lambda p: (p.first_cycle, p.direction))
+    trace.runs = [tuple(r) for r in trace.runs]
     _attach(trace, notes)
     return trace
 
