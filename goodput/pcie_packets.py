@@ -15,6 +15,8 @@ annotation is a number the document prints. Two kinds of check hold them to each
   (:func:`goodput.logs.pcie_trace.decode`). The analyzer prints an ID as bus, device and function in
   hexadecimal without ``0x`` (``0 1c 0``); the checks write them with it.
 
+The annotations of the packets whose symbols the conversion lost (the start of Test 4) are held to each
+other by :func:`lost_packet_checks`: the CRC they print against that of the packet they describe.
 Between the packets, :func:`framing_checks` holds the cycle numbers to each other and the idle bytes to
 the logical idle.
 
@@ -31,7 +33,8 @@ from . import checks, pcie_crc
 from .logs import pcie_trace
 from .pcie_transactions import SYMBOL_LOGS, published_log
 
-__all__ = ["TRACE_NAMES", "restored_data", "crc_check", "annotation_checks", "packet_checks", "framing_checks", "packet_source_checks"]
+__all__ = ["TRACE_NAMES", "restored_data", "crc_check", "annotation_checks", "packet_checks", "framing_checks", "rebuilt",
+           "lost_packet_checks", "packet_source_checks"]
 
 #: How the text names each trace of :data:`goodput.pcie_transactions.SYMBOL_LOGS`.
 TRACE_NAMES = {1: "Example 1", 2: "Example 2", 3: "Test 3", 4: "Test 4"}
@@ -200,6 +203,69 @@ def framing_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> list[che
     return out
 
 
+#: The DLLP type of each flow-control update the analyzer names (the high nibble of its first byte).
+_UPDATE_FC = {"UpdateFC_P": 0x8, "UpdateFC_NP": 0x9, "UpdateFC_Cpl": 0xA}
+
+
+def rebuilt(label: str, fields: dict[str, tuple[str, int]]) -> tuple[bytes, bytes, int] | None:
+    """A packet whose symbols the conversion lost, rebuilt from the analyzer's annotations of it: the bytes
+    its CRC covers, the CRC the annotation prints, and how many printed numbers go into the two; ``None``
+    for a packet the annotations do not describe whole.
+
+    An Ack is its sequence number; a flow-control update its VC and credits; a memory read request
+    (3-dword header, no data) its sequence number, requester, tag, byte enables, address and length, with
+    the traffic class 0 and no attribute, digest or poisoning set, as the annotations ``RO- NS- EP-`` and
+    ``No ECRC`` say (the analyzer does not print the traffic class).
+    """
+    def number(name: str, base: int = 10) -> int:
+        return int(fields[name][0], base if not fields[name][0].lower().startswith("0x") else 16)
+
+    try:
+        if label == "Ack":
+            return bytes(2) + pcie_crc.sequence_field(number("SeqNum")), bytes.fromhex(
+                f"{number('CRC16'):04x}"), 2
+        if label in _UPDATE_FC:
+            header, data = number("HdrFC"), number("DataFC")
+            body = bytes([_UPDATE_FC[label] << 4 | number("VC"), header >> 2, (header & 0x3) << 6 | data >> 8,
+                          data & 0xFF])
+            return body, bytes.fromhex(f"{number('CRC16'):04x}"), 4
+        if label == "MRd" and fields.get("Attr", ("",))[0] == "RO- NS- EP-" and \
+                fields.get("Digest(ECRC)", ("",))[0] == "No ECRC":
+            bus, device, function = (int(t, 16) for t in fields["RequesterID"][0].split())
+            length = int(fields["Length"][0].split()[0])
+            body = (pcie_crc.sequence_field(number("SeqNr.")) + bytes([0x00, 0x00, length >> 8 & 0x3, length & 0xFF,
+                                                                       bus, device << 3 | function, number("Tag"),
+                                                                       number("Last DW BE", 16) << 4
+                                                                       | number("First DW BE", 16)])
+                    + number("Address", 16).to_bytes(4, "big"))
+            return body, bytes.fromhex(f"{number('LCRC'):08x}"), 10
+    except (KeyError, ValueError):
+        return None
+    return None
+
+
+def lost_packet_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> list[checks.SourceCheck]:
+    """The annotations of each packet whose symbols the conversion lost, against each other
+    (``consistency``): the CRC the analyzer prints against the CRC of the packet :func:`rebuilt` from its
+    other annotations; it verifies every number that goes into the two."""
+    out = []
+    for cycle, label, fields in trace.unmatched_annotations:
+        found = rebuilt(label, fields)
+        if found is None:
+            continue
+        body, printed, numbers = found
+        quantity = "LCRC" if len(printed) == 4 else "CRC16"
+        computed = pcie_crc.lcrc(body) if quantity == "LCRC" else pcie_crc.dllp_crc(body)
+        out.append(checks.check(
+            "pcie-reads", "Intel 324611", f"{TRACE_NAMES[trace_number]} trace", f"{label} at cycle {cycle} (symbols lost)",
+            f"{quantity} annotation against the other annotations", "", fields[quantity][0],
+            int.from_bytes(computed, "big"),
+            f"The conversion lost this packet's symbols; rebuilt from its annotations, its bytes are "
+            f"{body.hex(' ').upper()}.", f"logs/published/{SYMBOL_LOGS[trace_number]}", kind="consistency",
+            exact=True, verifies=numbers))
+    return out
+
+
 def packet_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> list[checks.SourceCheck]:
     """The CRC and annotation checks of every TLP and DLLP of a parsed trace that shows its CRC."""
     out = []
@@ -219,4 +285,5 @@ def packet_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> list[chec
 def packet_source_checks():
     """Intel 324611: every packet of the §3.5, §4.6 and §4.7 analyzer traces against its CRC and annotations."""
     traces = {n: pcie_trace.parse(published_log(name)) for n, name in SYMBOL_LOGS.items()}
-    return [c for n, trace in traces.items() for c in packet_checks(n, trace) + framing_checks(n, trace)]
+    return [c for n, trace in traces.items()
+            for c in packet_checks(n, trace) + framing_checks(n, trace) + lost_packet_checks(n, trace)]

@@ -135,3 +135,16 @@ def test_the_idle_checks_verify_every_data_symbol_outside_a_packet():
         inside = sum(p.data.count(0) for p in trace.packets)
         idle = [c for c in FRAMING if c.quantity == "idle data symbols" and c.where == f"{pcie_packets.TRACE_NAMES[n]} trace"]
         assert sum(c.verifies for c in idle) == printed - inside
+
+
+def test_the_annotations_of_packets_whose_symbols_were_lost_agree_with_each_other_and_a_wrong_one_is_caught():
+    lost = [c for c in PACKETS if c.row.endswith("(symbols lost)")]
+    assert [(c.row, c.status, c.verifies) for c in lost] == [
+        ("MRd at cycle 57258 (symbols lost)", "ok", 10), ("Ack at cycle 57302 (symbols lost)", "ok", 2),
+        ("UpdateFC_NP at cycle 57362 (symbols lost)", "ok", 4)]
+    for old, new, row in (("Address : 0xc2000000\n57266", "Address : 0xc2000004\n57266", "MRd at cycle 57258"),
+                          ("HdrFC : 242", "HdrFC : 243", "UpdateFC_NP at cycle 57362")):
+        text = _text(4)
+        assert text.count(old) == 1
+        got = pcie_packets.lost_packet_checks(4, pcie_trace.parse_text(text.replace(old, new), "test4.log"))
+        assert next(c for c in got if c.row.startswith(row)).status == "erratum"
