@@ -552,6 +552,27 @@ _RATE_OF = {"average elapsed Time": "average throughput", "min elapsed Time": "m
             "max elapsed Time": "min throughput"}
 
 
+def _address_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> list:
+    """The addresses of an AHB log against each other (``consistency``): the test program reads or writes
+    consecutive 32-bit words, so each run of accesses (the whole log; in the prefetch trace, each burst of
+    accesses one or two ticks apart) goes up by :data:`goodput.logs.ahb_trace.BYTES_PER_ACCESS` an access:
+    the run's last address against its first, verifying every address after the first."""
+    a = trace.accesses
+    sizes = ahb_trace.bursts(trace)[0] if "prefetch" in test else [len(a)]
+    out, first = [], 0
+    for size in sizes:
+        last = first + size - 1
+        if size > 1:
+            out.append(checks.check(
+                "pcie-reads", "Intel 324611", f"{test} trace", f"addresses of accesses {first + 1}-{last + 1}",
+                "address of the last access", "", a["addr_text"][last],
+                int(a["addr"][first]) + ahb_trace.BYTES_PER_ACCESS * (size - 1),
+                f"{size} consecutive words from {a['addr'][first]:#010x}.", f"logs/published/{name}",
+                kind="consistency", exact=True, verifies=size - 1))
+        first = last + 1
+    return out
+
+
 def ahb_consistency_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> list:
     """An AHB log against itself (``consistency``): each printed delay against the difference of its
     timestamps; the smallest delay against one AHB clock period; in the statistic block, min <= average
@@ -563,12 +584,15 @@ def ahb_consistency_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> l
     a = trace.accesses
     from_ticks = ahb_trace.delays_from_timestamps(trace)
     for i in range(1, len(a)):
+        # the delay and its access's timestamp (the first check also the first timestamp): a wrong timestamp
+        # makes its own delay and the next one disagree with the timestamps
         out.append(checks.check(
             "pcie-reads", "Intel 324611", where, f"access {i + 1} (line {a['line'][i]})",
             "delay since the previous access", "ns", a["delay_text"][i], from_ticks[i],
             "Timestamps {t0} and {t1}, {tick:g} ns a tick.".format(t0=a["ticks"][i - 1], t1=a["ticks"][i],
                                                                     tick=ahb_trace.TICK_NS),
-            resource, kind="consistency"))
+            resource, kind="consistency", verifies=3 if i == 1 else 2))
+    out += _address_checks(test, name, trace)
     shortest = min(range(1, len(a)), key=lambda i: a["delay_ns"][i])
     out.append(checks.check(
         "pcie-reads", "Intel 324611", where, f"shortest delay (access {shortest + 1})",

@@ -188,10 +188,17 @@ def _ahb_checks(test, old=None, new=None):
 
 def test_every_ahb_log_line_and_statistic_has_its_consistency_checks():
     got = [c for c in CHECKS if c.kind == "consistency" and c.resource.endswith("-ahb.log")]
-    # one per delay after the first, one for the smallest delay, seven per statistic block
+    # one per delay after the first, one for the smallest delay, seven per statistic block, one per run of
+    # consecutive addresses (the whole log; the five 16-access cache-line fills of the prefetch trace)
     accesses = {"Test 1": 2, "Test 2": 2, "Test 3": 30, "Test 10": 20, "Test 11": 20, "Test 15 prefetch": 80}
-    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 7
+    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 7 + 5 + 5
     assert [c.row for c in got if c.status != "ok"] == ["access 2 (line 10)"]
+    # a delay check verifies its delay and its timestamp (the first also the first timestamp); the address
+    # runs every address after their first
+    delays = [c for c in got if c.quantity == "delay since the previous access" and c.row.startswith("access")]
+    assert sum(c.verifies for c in delays) == sum(2 * (n - 1) + 1 for n in accesses.values())
+    runs = [c for c in got if c.quantity == "address of the last access"]
+    assert sum(c.verifies for c in runs) == sum(n - 1 for n in accesses.values()) - 4  # 4 jumps between fills
 
 
 @pytest.mark.parametrize("test, old, new, row, quantity", [
@@ -205,6 +212,10 @@ def test_every_ahb_log_line_and_statistic_has_its_consistency_checks():
      "30 accesses: from its average throughput", "average elapsed Time"),
     # a delay shorter than one 10 ns AHB clock period
     ("Test 10", "timestamp: 1301232 [ 20.00 ns]", "timestamp: 1301232 [ 5.00 ns]", "shortest delay", "delay since"),
+    # a word address out of step: 0x...4c printed as 0x...48 at the end of Test 10's writes
+    ("Test 10", "addr: 0x0200004c", "addr: 0x02000048", "addresses of accesses 1-20", "address of the last"),
+    # a word of a cache-line fill out of step in the prefetch trace
+    ("Test 15 prefetch", "addr:\t0x0200003c", "addr:\t0x02000038", "addresses of accesses 1-16", "address"),
 ])
 def test_an_inconsistent_ahb_log_is_caught(test, old, new, row, quantity):
     got = [c for c in _ahb_checks(test, old, new) if c.row.startswith(row) and c.quantity.startswith(quantity)]
