@@ -200,18 +200,20 @@ def round_like(value: float, printed: str) -> str:
     return f"{value:.{max(0, -int(exponent))}f}"
 
 
-def _slack(model: float) -> float:
-    return 1e-9 * max(1.0, abs(model))
+def _slack(model: float, exact: bool = False) -> float:
+    """What floating point may add to a difference: relative to the value, or for an ``exact`` value (a
+    count, a byte, a CRC: an integer however large) next to nothing, so that one off is off."""
+    return 1e-9 if exact else 1e-9 * max(1.0, abs(model))
 
 
-def classify(printed: str, model: float) -> str:
+def classify(printed: str, model: float, exact: bool = False) -> str:
     """Whether the printed value rounds to ``model`` (``ok``), is within one unit of its last digit
     (``rounding``) or further (``erratum``): the first step of :func:`verdict`."""
     half_unit = printed_tolerance(printed)
     off = abs(model - printed_value(printed))
-    if off <= half_unit + _slack(model):
+    if off <= half_unit + _slack(model, exact):
         return "ok"
-    if off <= 2 * half_unit + _slack(model):
+    if off <= 2 * half_unit + _slack(model, exact):
         return "rounding"
     return "erratum"
 
@@ -235,7 +237,7 @@ def verdict(printed: str, model: float, relation: str = "=", approximate: float 
     if otherwise not in ERRATA:
         raise ValueError(f"a value nothing explains is one of {', '.join(ERRATA)}, not {otherwise!r}")
     if relation == "=":
-        status = classify(printed, model)
+        status = classify(printed, model, exact)
         if status == "ok" or (status == "rounding" and not exact):
             return status
         if approximate is not None and abs(model - printed_value(printed)) <= approximate / 2 + _slack(model):
