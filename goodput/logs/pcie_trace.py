@@ -19,7 +19,12 @@ shows the analyzer's name of a packet (``MRd``, ``Cp1D``, ``Ack``...), the packe
 ``END``), DLLPs (``SDP`` to ``END``) and SKP ordered sets (``COM`` and its
 ``SKP``\\ s) — decoded from their bytes: TLP type and payload length from the
 header, DLLP type from its first byte. A packet that runs into lost cycles is
-kept and marked ``complete=False``. It raises :class:`~goodput.errors.LogFormatError`
+kept and marked ``complete=False``. Each packet keeps its bytes as printed (``data``) and the analyzer's
+annotations printed beside it: its name (``label``) and its fields (``fields``: ``SeqNr.``, ``Address``,
+``LCRC``...); annotations of packets whose symbols were lost go to ``unmatched_annotations``.
+:func:`decode` reads the same fields from a packet's bytes. The runs of cycle lines between ``...`` lines
+(``runs``) and the data symbols between packets (``idle_symbols``) are kept for the checks of the
+numbering and of the logical idle. It raises :class:`~goodput.errors.LogFormatError`
 with file and line for an unknown symbol, a line with more than two symbols,
 cycle numbers that go backwards, a data symbol outside any packet where no cycle
 was lost, and a trace that ends inside a packet.
