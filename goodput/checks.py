@@ -74,6 +74,7 @@ __all__ = [
     "provider",
     "check",
     "compare",
+    "printed_value",
     "printed_tolerance",
     "round_like",
     "classify",
@@ -120,6 +121,9 @@ class SourceCheck:
     relation: str = "="
     #: A count (of packets, cycles, bytes) printed whole: no rounding, one off is off.
     exact: bool = False
+    #: How many printed numbers the check verifies: one (its ``published``), or more where one value
+    #: stands for many, as a packet's CRC does for every byte of the packet it was computed over.
+    verifies: int = 1
 
 
 @dataclass(frozen=True)
@@ -164,8 +168,20 @@ def provider(chapter: str):
     return register
 
 
+_HEX = re.compile(r"^0[xX][0-9A-Fa-f]+$")
+
+
+def printed_value(printed: str) -> float:
+    """The value of a printed number: a decimal (``"35.5"``), or a hexadecimal integer (``"0x0684C516"``,
+    as analyzers print bytes, CRCs and addresses)."""
+    text = printed.strip()
+    return float(int(text, 16)) if _HEX.match(text) else float(Decimal(text))
+
+
 def printed_tolerance(printed: str) -> float:
-    """Half a unit of the last printed digit: ``"35.5"`` -> 0.05, ``"250"`` -> 0.5."""
+    """Half a unit of the last printed digit: ``"35.5"`` -> 0.05, ``"250"`` -> 0.5, ``"0x1F"`` -> 0.5."""
+    if _HEX.match(printed.strip()):
+        return 0.5
     try:
         exponent = Decimal(printed.strip()).as_tuple().exponent
     except InvalidOperation:
@@ -174,30 +190,37 @@ def printed_tolerance(printed: str) -> float:
 
 
 def round_like(value: float, printed: str) -> str:
-    """``value`` rounded to the precision of ``printed``: ``(35.5556, "35.5")`` -> ``"35.6"``."""
+    """``value`` rounded to the precision of ``printed``: ``(35.5556, "35.5")`` -> ``"35.6"``; in hexadecimal
+    with as many digits (or more), in the printed case, if ``printed`` is: ``(31, "0x0f")`` -> ``"0x1f"``."""
+    text = printed.strip()
+    if _HEX.match(text):
+        digits = f"{round(value):0{len(text) - 2}x}"
+        return text[:2] + (digits.upper() if any(c.isupper() for c in text[2:]) else digits)
     exponent = Decimal(printed.strip()).as_tuple().exponent
     return f"{value:.{max(0, -int(exponent))}f}"
 
 
-def _slack(model: float) -> float:
-    return 1e-9 * max(1.0, abs(model))
+def _slack(model: float, exact: bool = False) -> float:
+    """What floating point may add to a difference: relative to the value, or for an ``exact`` value (a
+    count, a byte, a CRC: an integer however large) next to nothing, so that one off is off."""
+    return 1e-9 if exact else 1e-9 * max(1.0, abs(model))
 
 
-def classify(printed: str, model: float) -> str:
+def classify(printed: str, model: float, exact: bool = False) -> str:
     """Whether the printed value rounds to ``model`` (``ok``), is within one unit of its last digit
     (``rounding``) or further (``erratum``): the first step of :func:`verdict`."""
     half_unit = printed_tolerance(printed)
-    off = abs(model - float(printed))
-    if off <= half_unit + _slack(model):
+    off = abs(model - printed_value(printed))
+    if off <= half_unit + _slack(model, exact):
         return "ok"
-    if off <= 2 * half_unit + _slack(model):
+    if off <= 2 * half_unit + _slack(model, exact):
         return "rounding"
     return "erratum"
 
 
 def _within(printed: str, model: float, relation: str) -> bool:
     """Whether the printed value keeps to its bound ``model``, by up to half a unit of its last digit."""
-    value, allowance = float(printed), printed_tolerance(printed) + _slack(model)
+    value, allowance = printed_value(printed), printed_tolerance(printed) + _slack(model)
     return value <= model + allowance if relation == "<=" else value >= model - allowance
 
 
@@ -214,20 +237,20 @@ def verdict(printed: str, model: float, relation: str = "=", approximate: float 
     if otherwise not in ERRATA:
         raise ValueError(f"a value nothing explains is one of {', '.join(ERRATA)}, not {otherwise!r}")
     if relation == "=":
-        status = classify(printed, model)
+        status = classify(printed, model, exact)
         if status == "ok" or (status == "rounding" and not exact):
             return status
-        if approximate is not None and abs(model - float(printed)) <= approximate / 2 + _slack(model):
+        if approximate is not None and abs(model - printed_value(printed)) <= approximate / 2 + _slack(model):
             return "rounding"
         if convention is not None and classify(printed, convention.value) != "erratum":
             return "convention"
-        off = abs(model - float(printed))
+        off = abs(model - printed_value(printed))
     else:
         if _within(printed, model, relation):
             return "ok"
         if convention is not None and _within(printed, convention.value, relation):
             return "convention"
-        off = abs(model - float(printed))
+        off = abs(model - printed_value(printed))
     if spread is not None and off <= spread.amount + printed_tolerance(printed) + _slack(model):
         return "spread"
     return otherwise
@@ -249,7 +272,7 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
           printed: str, model: float, note: str = "", resource: str = "", formula=None, *,
           kind: str = "calculated", relation: str = "=", approximate: float | None = None,
           convention: Convention | None = None, spread: Spread | None = None,
-          otherwise: str = "erratum", exact: bool = False) -> SourceCheck:
+          otherwise: str = "erratum", exact: bool = False, verifies: int = 1) -> SourceCheck:
     """A check of one printed number against ``model`` (the general form of :func:`compare`).
 
     ``note`` may name ``{model}``, ``{published}`` and ``{rounded}``. ``formula`` is
@@ -257,12 +280,15 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
     it is printed into the check (and must give ``model``). ``kind`` is one of :data:`KINDS`;
     ``relation`` one of :data:`RELATIONS` (``"<="``: the printed value may be at most ``model``);
     ``approximate``, ``convention``, ``spread``, ``otherwise`` and ``exact`` decide the status as
-    :func:`verdict` says.
+    :func:`verdict` says; ``verifies`` is how many printed numbers the check verifies (see
+    :class:`SourceCheck`).
     A check a convention or a spread explains says so in its note: the rule (and the value it gives), or the
     spread and its evidence, after ``note``; both may name ``{model}``, ``{published}`` and ``{rounded}``.
     """
     if kind not in KINDS:
         raise ValueError(f"kind {kind!r} is none of {', '.join(KINDS)}")
+    if not (isinstance(verifies, int) and verifies >= 1):
+        raise ValueError(f"a check verifies a whole number of printed numbers, at least 1, not {verifies!r}")
     model = float(model)
     what = f"{resource or document} {where} {row}"
     if math.isnan(model):
@@ -282,6 +308,7 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
         chapter=chapter, document=document, where=where, row=row, quantity=quantity, unit=unit,
         published=printed, model=model, tolerance=printed_tolerance(printed), status=status, note=note,
         resource=resource, formula=_formula(formula, model, what), kind=kind, relation=relation, exact=exact,
+        verifies=verifies,
     )
 
 

@@ -23,7 +23,8 @@ The census tool adds its documents' own page headers and footers (each listed in
 are what it cuts sections at.
 
 :func:`by_document` and :func:`by_section` count, per document and per covered section: the numbers
-printed (the census); the distinct printed cells the source checks check; the printed numbers a
+printed (the census); the printed numbers the source checks check (each distinct printed cell once, or
+the numbers it verifies, :data:`CHECKED_RULE`); the printed numbers a
 transcription holds (a published table or a verbatim log of the document, see :func:`transcribed`);
 and the checks of each status of :data:`goodput.checks.STATUSES`. A check is placed in the section its
 row or its ``where`` names (:func:`place`); one that names none, or several that the value it checks and
@@ -45,7 +46,7 @@ import pandas as pd
 from . import checks, data
 from .errors import DataError
 
-__all__ = ["NUMBER_RULE", "CAPTION", "ELSEWHERE", "numbers", "key", "census_dir", "SECTION_COLUMNS",
+__all__ = ["NUMBER_RULE", "CHECKED_RULE", "CAPTION", "ELSEWHERE", "numbers", "key", "census_dir", "SECTION_COLUMNS",
            "NUMBER_COLUMNS", "Census", "census", "names", "place", "sections_named", "cells", "Transcription",
            "transcriptions", "transcribed", "by_document", "by_section", "summary_markdown", "documents_html",
            "sections_html"]
@@ -57,6 +58,12 @@ NUMBER_RULE = (
     "headings, captions, references (Table N, Figure N, Section N, Example N, Test N), list numbering, page "
     "headers and footers, names with digits in them (MSC8156, AM243x, DDR3), dates, revisions, versions "
     "and addresses are not counted.")
+
+#: How the checked numbers are counted, in one sentence, as the status page states it.
+CHECKED_RULE = (
+    "A printed cell a check holds to a value counts as one checked number, however many checks it has; a "
+    "check whose value stands for more printed numbers counts them all: a packet's CRC, computed from the "
+    "packet's bytes as printed and compared with the CRC bytes printed, verifies every byte of the packet.")
 
 #: What a section of a document that has no place of its own for a check is called.
 ELSEWHERE = "elsewhere"
@@ -341,14 +348,18 @@ def place(document: str, texts: Sequence[str], value: str = "", census: Census |
 
 def cells(items: Iterable[checks.SourceCheck]) -> pd.DataFrame:
     """The distinct printed cells ``items`` check, one row each (a cell checked several ways counts once):
-    document, cell (its published table or place, row, quantity and unit), and the first check's ``where``,
-    ``row`` and ``published``."""
+    document, cell (its published table or place, row, quantity and unit), the first check's ``where``,
+    ``row`` and ``published``, and ``verifies``: how many printed numbers the cell's checks verify (the most
+    any of them does, :attr:`goodput.checks.SourceCheck.verifies`; see :data:`CHECKED_RULE`)."""
     seen: dict[tuple, checks.SourceCheck] = {}
+    most: Counter = Counter()
     for c in items:
-        seen.setdefault((c.document, c.resource or c.where, c.row, c.quantity, c.unit), c)
+        k = (c.document, c.resource or c.where, c.row, c.quantity, c.unit)
+        seen.setdefault(k, c)
+        most[k] = max(most[k], c.verifies)
     return pd.DataFrame([{"document": k[0], "cell": " | ".join(k[1:]), "where": c.where, "row": c.row,
-                          "published": c.published} for k, c in seen.items()],
-                        columns=["document", "cell", "where", "row", "published"])
+                          "published": c.published, "verifies": most[k]} for k, c in seen.items()],
+                        columns=["document", "cell", "where", "row", "published", "verifies"])
 
 
 @dataclass(frozen=True)
@@ -449,7 +460,8 @@ def _value(c: checks.SourceCheck) -> str:
 
 def _row(section: str, printed_: int, here: list[checks.SourceCheck], copied: int) -> dict:
     status = Counter(c.status for c in here)
-    return {"section": section, "printed": printed_, "checked": len(cells(here)), "transcribed": copied,
+    return {"section": section, "printed": printed_, "checked": int(cells(here)["verifies"].sum()),
+            "transcribed": copied,
             **{s: status[s] for s in checks.STATUSES}}
 
 
@@ -506,8 +518,9 @@ def summary_markdown(documents: pd.DataFrame) -> str:
     counted = documents[documents["printed"].notna()]
     total, checked, copied = (int(counted[c].sum()) for c in ("printed", "checked", "transcribed"))
     return (f"The {number(len(counted))} documents whose text we have print {total} numbers in the sections the "
-            f"book covers; the source checks check {checked} printed cells of these documents, and the published "
-            f"tables and logs transcribe {copied} of the numbers. The goal is every number. {NUMBER_RULE} The "
+            f"book covers; the source checks check {checked} printed numbers of these documents, and the published "
+            f"tables and logs transcribe {copied} of the numbers. The goal is every number. {NUMBER_RULE} "
+            f"{CHECKED_RULE} The "
             "census (`data/census/`) "
             "is counted from the documents' text by `tools/census.py`; a check is placed in the section its "
             "row or place names, and one that names none is counted under \"elsewhere\".")

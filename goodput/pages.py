@@ -62,7 +62,7 @@ def _correct(c: checks.SourceCheck) -> str:
     digits where that precision leaves fewer than three of a value that is not whole (against a printed 15,
     6.48 is 6.48, not 6)."""
     text = checks.round_like(c.model, c.published)
-    if float(text) != c.model and len(text.replace("-", "").replace(".", "").lstrip("0")) < 3:
+    if checks.printed_value(text) != c.model and len(text.replace("-", "").replace(".", "").lstrip("0")) < 3:
         return f"{c.model:.4g}"
     return text
 

@@ -17,6 +17,7 @@ A byte takes ``8 / B`` ns at bit rate ``B`` (Gbit/s) after the line code.
 from __future__ import annotations
 
 import re
+import struct
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,7 +35,7 @@ __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "d
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
            "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "published_log",
            "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
-           "fit_test15"]
+           "fit_test15", "WRITTEN_WORDS", "READ_BACK", "read_back_checks"]
 
 transactions = symbol("n", positive=True, integer=True)  #: transactions issued
 completion_latency = symbol("t_c", nonnegative=True)  #: ns from request to completion
@@ -552,6 +553,80 @@ _RATE_OF = {"average elapsed Time": "average throughput", "min elapsed Time": "m
             "max elapsed Time": "min throughput"}
 
 
+#: The value the test program the document prints for each write test stores in the ``k``-th 32-bit word
+#: of the AHB RAM: ``RAM[i] = i`` (Tests 1 and 3), ``p64[i] = 1.2`` (Test 10: the IEEE 754 double 1.2,
+#: its low word first on this little-endian CPU).
+TEST_PROGRAM_DOUBLE = 1.2
+_DOUBLE_WORDS = struct.unpack("<II", struct.pack("<d", TEST_PROGRAM_DOUBLE))
+WRITTEN_WORDS = {"Test 1": lambda k: k, "Test 3": lambda k: k, "Test 10": lambda k: _DOUBLE_WORDS[k % 2]}
+_WRITTEN_CODE = {"Test 1": "RAM[0] = 0; RAM[1] = 1", "Test 3": "RAM[i] = i",
+                 "Test 10": f"p64[i] = {TEST_PROGRAM_DOUBLE:g} (a double, low word first)"}
+
+
+def _data_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> list:
+    """Each word a write test's AHB log shows written against the value the test's code, as the document
+    prints it (:data:`WRITTEN_WORDS`), stores at that word of the RAM (``prose``)."""
+    if test not in WRITTEN_WORDS:
+        return []
+    a = trace.accesses
+    base = int(a["addr"][0])
+    return [checks.check(
+        "pcie-reads", "Intel 324611", f"{test} trace", f"access {i + 1} (line {a['line'][i]})", "data written", "",
+        a["data_text"][i], WRITTEN_WORDS[test]((int(a["addr"][i]) - base) // ahb_trace.BYTES_PER_ACCESS),
+        f"The section's code, {_WRITTEN_CODE[test]}, at word {(int(a['addr'][i]) - base) // ahb_trace.BYTES_PER_ACCESS}.",
+        f"logs/published/{name}", kind="prose", exact=True) for i in range(len(a))]
+
+
+#: The read tests whose AHB logs read back the words a write test's log shows written at the same addresses.
+READ_BACK = {"Test 2": "Test 1", "Test 11": "Test 10"}
+
+
+def read_back_checks(reads: dict) -> list:
+    """Each word a read test's AHB log shows read against the word the matching write test's log shows
+    written at that address (:data:`READ_BACK`; ``consistency``); ``reads`` are the parsed AHB logs by test."""
+    out = []
+    for test, writer in READ_BACK.items():
+        a, w = reads[test].accesses, reads[writer].accesses
+        written = dict(zip(w["addr"], w["data"]))
+        for i in range(len(a)):
+            if int(a["addr"][i]) not in written:
+                continue
+            out.append(checks.check(
+                "pcie-reads", "Intel 324611", f"{test} trace", f"access {i + 1} (line {a['line'][i]})", "data read",
+                "", a["data_text"][i], written[int(a["addr"][i])],
+                f"The word the {writer} log shows written at {a['addr_text'][i]}.",
+                f"logs/published/{AHB_TRACES[test]}", kind="consistency", exact=True))
+    return out
+
+
+@checks.provider("pcie-reads")
+def read_back_source_checks():
+    """Intel 324611 §4.5 and §4.13: the words the read tests read, against those the write tests wrote."""
+    return read_back_checks({test: ahb_trace.parse(published_log(AHB_TRACES[test]))
+                             for pair in READ_BACK.items() for test in pair})
+
+
+def _address_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> list:
+    """The addresses of an AHB log against each other (``consistency``): the test program reads or writes
+    consecutive 32-bit words, so each run of accesses (the whole log; in the prefetch trace, each burst of
+    accesses one or two ticks apart) goes up by :data:`goodput.logs.ahb_trace.BYTES_PER_ACCESS` an access:
+    the run's last address against its first, verifying every address after the first."""
+    a = trace.accesses
+    sizes = ahb_trace.bursts(trace)[0] if "prefetch" in test else [len(a)]
+    out, first = [], 0
+    for size in sizes:
+        last = first + size - 1
+        if size > 1:
+            out.append(checks.check(
+                "pcie-reads", "Intel 324611", f"{test} trace", f"addresses of accesses {first + 1}-{last + 1}",
+                "address of the last access", "", a["addr_text"][last],
+                int(a["addr"][first]) + ahb_trace.BYTES_PER_ACCESS * (size - 1),
+                f"{size} consecutive words from {a['addr'][first]:#010x}.", f"logs/published/{name}",
+                kind="consistency", exact=True, verifies=size - 1))
+        first = last + 1
+    return out
+
+
 def ahb_consistency_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> list:
     """An AHB log against itself (``consistency``): each printed delay against the difference of its
     timestamps; the smallest delay against one AHB clock period; in the statistic block, min <= average
@@ -563,12 +638,15 @@ def ahb_consistency_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> l
     a = trace.accesses
     from_ticks = ahb_trace.delays_from_timestamps(trace)
     for i in range(1, len(a)):
+        # the delay and its access's timestamp (the first check also the first timestamp): a wrong timestamp
+        # makes its own delay and the next one disagree with the timestamps
         out.append(checks.check(
             "pcie-reads", "Intel 324611", where, f"access {i + 1} (line {a['line'][i]})",
             "delay since the previous access", "ns", a["delay_text"][i], from_ticks[i],
             "Timestamps {t0} and {t1}, {tick:g} ns a tick.".format(t0=a["ticks"][i - 1], t1=a["ticks"][i],
                                                                     tick=ahb_trace.TICK_NS),
-            resource, kind="consistency"))
+            resource, kind="consistency", verifies=3 if i == 1 else 2))
+    out += _address_checks(test, name, trace) + _data_checks(test, name, trace)
     shortest = min(range(1, len(a)), key=lambda i: a["delay_ns"][i])
     out.append(checks.check(
         "pcie-reads", "Intel 324611", where, f"shortest delay (access {shortest + 1})",

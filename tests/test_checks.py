@@ -166,3 +166,10 @@ def test_a_bound_and_its_kind_reach_the_anchor_and_the_table():
     assert checks.anchor(same_cell) == "check-an3935-table7-1-k-x4-measured-gbit-s"
     assert tables.bound_text(ceiling) == "at most 14.63"
     assert tables.bound_text(replace(ceiling, relation=">=")) == "at least 14.63"
+
+
+def test_an_exact_value_one_off_is_off_however_large():
+    assert checks.verdict("1072902964", 1072902963.0, exact=True) == "erratum"
+    assert checks.verdict("0xDADBAE34", 0xDADBAE33, exact=True) == "erratum"
+    assert checks.verdict("1072902963", 1072902963.0, exact=True) == "ok"
+    assert checks.verdict("0x0684c516", 0x0684C516, exact=True) == "ok"

@@ -261,6 +261,27 @@ def test_a_check_that_names_two_sections_printing_its_value_goes_where_its_words
 
 def test_cells_counts_a_cell_checked_several_ways_once():
     assert len(coverage.cells(MADE_CHECKS)) == len(MADE_CHECKS) - 1
+    assert coverage.cells(MADE_CHECKS)["verifies"].tolist() == [1] * (len(MADE_CHECKS) - 1)
+
+
+def test_a_check_that_verifies_many_printed_numbers_counts_them_all_and_a_cell_counts_its_most():
+    crc = dataclasses.replace(MADE_CHECKS[0], quantity="LCRC bytes", published="0x0684C516", verifies=22)
+    again = dataclasses.replace(crc, verifies=4)  # the same cell, checked another way
+    made = [*MADE_CHECKS, crc, again]
+    got = coverage.cells(made)
+    assert len(got) == len(MADE_CHECKS) and got["verifies"].sum() == len(MADE_CHECKS) - 1 + 22
+    rows = coverage.by_section("AN3935", made, made_census(), MADE_COPIES).set_index("section")
+    before = coverage.by_section("AN3935", MADE_CHECKS, made_census(), MADE_COPIES).set_index("section")
+    assert rows.at["1 Bit Rates", "checked"] == before.at["1 Bit Rates", "checked"] + 22
+    assert "every byte of the packet" in coverage.CHECKED_RULE
+    assert coverage.CHECKED_RULE in coverage.summary_markdown(coverage.by_document(made, made_census(), MADE_COPIES))
+
+
+def test_a_check_verifies_at_least_one_printed_number():
+    for wrong in (0, -1, 2.5):
+        with pytest.raises(ValueError, match="at least 1"):
+            checks.check("pcie-reads", "Intel 324611", "Test 3 trace", "RX MWr", "LCRC bytes", "", "0x01", 1,
+                         verifies=wrong)
 
 
 def test_transcribed_counts_each_printed_number_at_most_once_in_the_sections_named():
@@ -299,7 +320,11 @@ def test_the_status_pages_counts_are_the_checks_and_the_census_counted_directly(
     for document, row in got.iterrows():
         mine = [c for c in items if c.document == document]
         assert row[list(checks.STATUSES)].sum() == len(mine), document
-        assert row["checked"] == len({(c.resource or c.where, c.row, c.quantity, c.unit) for c in mine}), document
+        most = {}
+        for c in mine:
+            cell = (c.resource or c.where, c.row, c.quantity, c.unit)
+            most[cell] = max(most.get(cell, 0), c.verifies)
+        assert row["checked"] == sum(most.values()), document
     found = coverage.census().sections
     for document, rows in found[found["covered"] == "yes"].groupby("document"):
         assert got.at[document, "printed"] == rows["numbers"].sum()

@@ -96,3 +96,62 @@ def test_the_analyzers_names_on_lost_lines_mark_packet_starts():
                                       (57406, "CplD")]
     assert pcie_trace.parse(EXAMPLE1).annotated_starts == []
     assert pcie_trace.annotated_read_timing(pcie_trace.parse(EXAMPLE1)) is None
+
+
+# --- the bytes of each packet and the analyzer's annotations of them ---------------------------------
+
+
+def test_a_packet_keeps_its_bytes_and_their_cycles_as_printed():
+    first = pcie_trace.parse(EXAMPLE1).packets[0]
+    assert (first.name, first.first_cycle) == ("MWr", 0)
+    assert bytes(first.data).hex().upper() == "0FD94000000100E0000FC2000000000000000684C516"
+    assert first.byte_cycles == tuple(range(1, 23))
+
+
+def test_annotations_go_to_the_packet_of_their_kind_that_started_last():
+    trace = pcie_trace.parse(EXAMPLE1)
+    mwr, update, ack = trace.packets[:3]
+    assert (mwr.label, mwr.fields["SeqNr."], mwr.fields["LCRC"]) == ("MWr", ("4057", 1), ("0x0684C516", 13))
+    assert update.label == "UpdateFC_P" and {k: v[0] for k, v in update.fields.items()} == {
+        "VC": "0", "HdrFC": "54", "DataFC": "1973", "CRC16": "0xefc7"}
+    assert ack.fields == {"SeqNum": ("4057", 19), "CRC16": ("0x40de", 21)}
+    # a completion the analyzer's name of which the conversion lost still gets its fields, not the request's
+    example2 = pcie_trace.parse(LOGS / "intel-324611-example2-symbols.log")
+    cpl = next(p for p in example2.packets if p.first_cycle == 323)
+    assert cpl.label == "" and cpl.fields["SeqNr."] == ("1714", 324)
+    assert all("CompleterID" not in p.fields for p in example2.packets if p.name == "MRd")
+
+
+def test_a_packet_whose_start_was_lost_is_named_from_the_lost_line_and_lost_packets_keep_their_annotations():
+    test4 = pcie_trace.parse(LOGS / "intel-324611-test4-symbols.log")
+    first = test4.packets[0]
+    assert (first.complete, first.label, first.label_cycle, first.first_cycle) == (False, "Cp1D", 57406, 57408)
+    assert [(c, n) for c, n, _ in test4.unmatched_annotations] == [
+        (57258, "MRd"), (57278, "SKIP"), (57302, "Ack"), (57362, "UpdateFC_NP")]
+    assert test4.unmatched_annotations[0][2]["LCRC"] == ("0xF14A69F2", 57271)
+
+
+def test_every_analyzer_name_is_the_packet_its_bytes_decode_to():
+    names = {"Cp1D": "CplD", "SKIP": "SKP"}
+    for path in TRACES:
+        for p in pcie_trace.parse(path).packets:
+            if p.label and p.complete:
+                assert names.get(p.label, p.label) == p.name, (path.name, p.first_cycle)
+
+
+def test_decode_reads_each_field_from_its_bits():
+    trace = pcie_trace.parse(EXAMPLE1)
+    mwr = pcie_trace.decode("TLP", bytes(trace.packets[0].data))
+    assert mwr["SeqNr."] == [("", 4057)] and mwr["Length"] == [("", 1)]
+    assert mwr["RequesterID"] == [("bus", 0), ("device", 0x1C), ("function", 0)]
+    assert mwr["Address"] == [("", 0xC2000000)] and mwr["LCRC"] == [("", 0x0684C516)]
+    assert (mwr["First DW BE"], mwr["Last DW BE"]) == ([("", 0xF)], [("", 0)])
+    assert mwr["Data"] == [(f"byte {i}", 0) for i in range(4)]
+    update = pcie_trace.decode("DLLP", bytes(trace.packets[1].data))
+    assert update == {"CRC16": [("", 0xEFC7)], "VC": [("", 0)], "HdrFC": [("", 54)], "DataFC": [("", 1973)]}
+    ack = pcie_trace.decode("DLLP", bytes(trace.packets[2].data))
+    assert ack == {"CRC16": [("", 0x40DE)], "SeqNum": [("", 4056)]}
+    with pytest.raises(ValueError, match="6 bytes"):
+        pcie_trace.decode("DLLP", bytes(4))
+    with pytest.raises(ValueError, match="at least 18"):
+        pcie_trace.decode("TLP", bytes(10))

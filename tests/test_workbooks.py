@@ -106,7 +106,7 @@ def test_calc_recalculates_each_source_checks_status_as_goodput_classifies_it(re
         return
     assert len(rows) == len(found)
     for c, row in zip(found, rows):
-        assert (row["published"], row["goodput"]) == (float(c.published), pytest.approx(c.model))
+        assert (row["published"], row["goodput"]) == (checks.printed_value(c.published), pytest.approx(c.model))
         assert row["status"] == c.status, c
 
 

@@ -17,7 +17,8 @@ document, ``#`` headers) are skipped. :func:`parse` raises
 line or statistic line it cannot read, for a timestamp that does not increase,
 and for a statistic block cut short.
 :func:`statistics` recomputes the block from the timestamps; :func:`delays_from_timestamps` the
-delays each access line prints (kept as printed in the ``delay_text`` column).
+delays each access line prints (kept as printed in the ``delay_text`` column, as the addresses and data
+are in ``addr_text`` and ``data_text``).
 """
 
 from __future__ import annotations
@@ -102,7 +103,8 @@ def parse_text(text: str, path: str = "<text>") -> AhbTrace:
                                                    f"{rows[-1]['ticks']} of line {rows[-1]['line']}")
             rows.append({"line": number, "ticks": int(m["ticks"]), "delay_ns": float(m["delay_ns"]),
                          "delay_text": m["delay_ns"],
-                         "addr": int(m["addr"], 16), "data": int(m["data"]),
+                         "addr": int(m["addr"], 16), "addr_text": m["addr"], "data": int(m["data"]),
+                         "data_text": m["data"],
                          "direction": m["direction"] or ""})
         elif line.startswith("Statistic for"):
             m = _STAT_HEADER.match(line)

@@ -113,8 +113,10 @@ def checks_summary(chapter: str) -> pd.DataFrame:
 
 def bound_text(c: checks.SourceCheck, digits: int = 6) -> str:
     """The value a check holds its printed number to, as its table shows it: ``"14.63"``, or ``"at most
-    14.63"`` for a ceiling, ``"at least 64"`` for a floor."""
-    value = f"{c.model:.{digits}g}"
+    14.63"`` for a ceiling, ``"at least 64"`` for a floor; in hexadecimal digits where the document prints
+    the number so (``"0xDADBAE33"``)."""
+    value = checks.round_like(c.model, c.published) if c.published.strip().lower().startswith("0x") \
+        else f"{c.model:.{digits}g}"
     return {"=": value, "<=": f"at most {value}", ">=": f"at least {value}"}[c.relation]
 
 

@@ -54,8 +54,8 @@ def status_formula(published: str, model: str, tolerance: str, relation: str = "
     """The first steps of :func:`goodput.checks.verdict` over three cells, as a formula: ``ok`` or
     ``rounding`` (for a bound, ``ok``) as the cells say, else ``otherwise`` (the status the check's evidence
     gives a value off its model: ``convention``, ``spread``, ``erratum`` or ``unexplained``, named in its
-    note). An ``exact`` count has no rounding."""
-    slack = f"1E-9*MAX(1, ABS({model}))"
+    note). An ``exact`` count has no rounding, and no slack relative to its size: one off is off."""
+    slack = "1E-9" if exact else f"1E-9*MAX(1, ABS({model}))"
     if relation == "<=":
         return f'=IF({published}<={model}+{tolerance}+{slack}, "ok", "{otherwise}")'
     if relation == ">=":
@@ -170,7 +170,7 @@ def _checks(book, calc: Calculation, source_checks: Sequence[SourceCheck], fmt) 
         published, model, tol = (xl_rowcol_to_cell(row, col) for col in (5, 6, 7))
         for col, value in enumerate((c.document, c.where, c.row, c.quantity, c.unit)):
             sheet.write_string(row, col, value)
-        sheet.write_number(row, 5, float(c.published))
+        sheet.write_number(row, 5, checks.printed_value(c.published))
         if c.formula:  # the model's formula with the check's numbers: Calc computes the value
             sheet.write_formula(row, 6, c.formula, None, c.model)
             sheet.write_string(row, 10, c.formula[1:])
@@ -178,9 +178,9 @@ def _checks(book, calc: Calculation, source_checks: Sequence[SourceCheck], fmt) 
             sheet.write_number(row, 6, c.model)
             sheet.write_string(row, 10, "(computed by goodput from the published table)")
         sheet.write_number(row, 7, c.tolerance)
-        sheet.write_formula(row, 8, f"={model}-{published}", None, c.model - float(c.published))
+        sheet.write_formula(row, 8, f"={model}-{published}", None, c.model - checks.printed_value(c.published))
         otherwise = c.status if c.status not in ("ok", "rounding") else "erratum"
-        if c.status == "rounding" and checks.classify(c.published, c.model) != "rounding":
+        if c.status == "rounding" and checks.classify(c.published, c.model, c.exact) != "rounding":
             otherwise = "rounding"  # rounded as the text's own approximation says ("around 20 ms")
         sheet.write_formula(row, 9, status_formula(published, model, tol, c.relation, otherwise, c.exact), None,
                             c.status)
