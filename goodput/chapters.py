@@ -94,7 +94,7 @@ CHAPTERS: tuple[Chapter, ...] = (
     Chapter("choose-a-link", ("choose",)),
     Chapter("line-coding", ("coding",)),
     Chapter("pcie-packets", ("pcie",)),
-    Chapter("pcie-reads", ("pcie_transactions", "pcie_packets")),
+    Chapter("pcie-reads", ("pcie_transactions", "pcie_analyzer")),
     Chapter("pcie-measured", ("pcie_latency", "pcie_spec")),
     Chapter("keystone-memory-edma", ("bus",)),
     Chapter("srio", ("srio",)),

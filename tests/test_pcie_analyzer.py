@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from goodput import checks, pcie_packets
+from goodput import checks, pcie_analyzer
 from goodput import pcie_transactions as pt
 from goodput.logs import pcie_trace
 
@@ -21,7 +21,7 @@ def _text(n):
 
 
 def _checks_of(n, text):
-    return pcie_packets.packet_checks(n, pcie_trace.parse_text(text, pt.SYMBOL_LOGS[n]))
+    return pcie_analyzer.packet_checks(n, pcie_trace.parse_text(text, pt.SYMBOL_LOGS[n]))
 
 
 def _edited(n, old, new):
@@ -121,7 +121,7 @@ def test_the_cycle_numbers_count_up_by_one_but_where_example_2_skips_them():
 
 def test_a_skipped_cycle_number_is_caught_and_a_wrong_idle_byte_refused():
     assert _text(3).count("57405:") == 1
-    got = _by_row(pcie_packets.framing_checks(3, pcie_trace.parse_text(_text(3).replace("57405:", "57407:"),
+    got = _by_row(pcie_analyzer.framing_checks(3, pcie_trace.parse_text(_text(3).replace("57405:", "57407:"),
                                                                        "test3.log")))
     assert got[("cycles from 57286", "last cycle number of the run")].status in checks.ERRATA
     with pytest.raises(pcie_trace.LogFormatError, match="outside any packet"):
@@ -133,7 +133,7 @@ def test_the_idle_checks_verify_every_data_symbol_outside_a_packet():
         trace = pcie_trace.parse(pt.published_log(name))
         printed = _text(n).count("D 00") + _text(n).count("D\t00")
         inside = sum(p.data.count(0) for p in trace.packets)
-        idle = [c for c in FRAMING if c.quantity == "idle data symbols" and c.where == f"{pcie_packets.TRACE_NAMES[n]} trace"]
+        idle = [c for c in FRAMING if c.quantity == "idle data symbols" and c.where == f"{pcie_analyzer.TRACE_NAMES[n]} trace"]
         assert sum(c.verifies for c in idle) == printed - inside
 
 
@@ -146,5 +146,5 @@ def test_the_annotations_of_packets_whose_symbols_were_lost_agree_with_each_othe
                           ("HdrFC : 242", "HdrFC : 243", "UpdateFC_NP at cycle 57362")):
         text = _text(4)
         assert text.count(old) == 1
-        got = pcie_packets.lost_packet_checks(4, pcie_trace.parse_text(text.replace(old, new), "test4.log"))
+        got = pcie_analyzer.lost_packet_checks(4, pcie_trace.parse_text(text.replace(old, new), "test4.log"))
         assert next(c for c in got if c.row.startswith(row)).status == "erratum"
