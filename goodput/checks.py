@@ -120,6 +120,14 @@ class SourceCheck:
     relation: str = "="
     #: A count (of packets, cycles, bytes) printed whole: no rounding, one off is off.
     exact: bool = False
+    #: The rest of the rule that gave ``status`` (:func:`verdict`'s arguments), so that a copy of the check
+    #: (the workbook's status formula) decides a changed value as the check would: the status of a value
+    #: nothing explains, the unit a stated approximation rounds to, the value the document's other rule
+    #: gives and the run-to-run spread of such measurements (None where the check has none).
+    otherwise: str = "erratum"
+    approximate: float | None = None
+    convention_value: float | None = None
+    spread_amount: float | None = None
 
 
 @dataclass(frozen=True)
@@ -282,6 +290,9 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
         chapter=chapter, document=document, where=where, row=row, quantity=quantity, unit=unit,
         published=printed, model=model, tolerance=printed_tolerance(printed), status=status, note=note,
         resource=resource, formula=_formula(formula, model, what), kind=kind, relation=relation, exact=exact,
+        otherwise=otherwise, approximate=approximate,
+        convention_value=None if convention is None else float(convention.value),
+        spread_amount=None if spread is None else float(spread.amount),
     )
 
 
