@@ -235,6 +235,38 @@ def throughput_table_source_checks():
     return throughput_table_checks(data.load("spraaq5-s6-throughput"))
 
 
+def cache_load_checks(t) -> list:
+    """Each CPU load of SPRAAQ5's §6 tables (``t``: the published ``spraaq5-s6-throughput`` or a copy) with an L2
+    cache larger than the smallest its table measures, against the load of the same device, architecture and
+    operation with the next smaller cache (``consistency``, ``<=``): a larger cache only takes misses away, as
+    §4.3.1 and §7 say. Each load is printed ±1 % (the tables' heading), so two loads may seem to rise by up to
+    both errors together (a ``spread``); a rise beyond that is ``unexplained``: the runs also differ in
+    throughput, and one run per row tells nothing of how much a run varies beyond the stated error."""
+    out = []
+    for _, g in t.groupby(["device", "architecture", "operation"], sort=False):
+        rows = list(g.sort_values("l2_cache_kbytes").itertuples())
+        for smaller, row in zip(rows, rows[1:]):
+            label = (f"{row.device}, {row.architecture}, L2 {row.l2_cache_kbytes} KB, {row.operation.lower()}, "
+                     f"against L2 {smaller.l2_cache_kbytes} KB")
+            out.append(checks.compare(
+                "tcp-goodput", t, row.Index, "cpu_load_percent", smaller.cpu_load_percent, label,
+                f"At most the {{model:g}} % the same runs load the CPU with {smaller.l2_cache_kbytes} KB of L2 cache.",
+                off_note=f"More than the {{model:g}} % of the same runs with the smaller {smaller.l2_cache_kbytes} KB "
+                         f"cache (at {smaller.throughput_kbit_s:,} kbit/s; this run {row.throughput_kbit_s:,} "
+                         "kbit/s): a larger cache should not load the CPU more.",
+                kind="consistency", relation="<=", otherwise="unexplained",
+                spread=checks.Spread(row.cpu_load_error_percent + smaller.cpu_load_error_percent,
+                                     f"the tables print each CPU load ±{row.cpu_load_error_percent} %, so two loads "
+                                     "may differ by both errors together")))
+    return out
+
+
+@checks.provider("tcp-goodput")
+def cache_load_source_checks():
+    """SPRAAQ5's §6 tables: a larger L2 cache loads the CPU no more than the next smaller one, within ±1 %."""
+    return cache_load_checks(data.load("spraaq5-s6-throughput"))
+
+
 def noncopytcp(prefix: str) -> tuple[int, ...]:
     """The values SPRAAQ5 §2.1's nonCopyTCP.h sets for the items named ``prefix`` (``"frameSize["``), in the
     order it prints them, from the published ``spraaq5-configuration``."""
@@ -709,4 +741,5 @@ def rndis_source_checks():
     return rndis_checks(data.load("am243x-rndis-iperf"))
 
 
-__all__ += ["total_of", "rndis_checks", "noncopytcp", "bench_frames", "frame_periods_ms", "frame_sizes_bytes"]
+__all__ += ["total_of", "rndis_checks", "noncopytcp", "bench_frames", "frame_periods_ms", "frame_sizes_bytes",
+            "cache_load_checks"]
