@@ -290,7 +290,7 @@ def aes_key_checks(aes) -> list:
         ref = base.loc[(row.operation, row.size_bytes)]
         out.append(checks.compare(
             "latency-and-bandwidth", aes, row.Index, "throughput_mbit_s", float(ref["throughput_mbit_s"]),
-            f"AES-{row.key_bits} {row.operation}, {row.size_as_printed}, against AES-{shortest}",
+            f"AES-{row.key_bits} {row.operation}, {row.size_as_printed}",  # the cell's row, as crypto_size_checks
             kind="ceiling", relation="<=",
             note=f"At most AES-{shortest}'s {{model:g}} Mbit/s for the same {row.operation} of "
                  f"{row.size_as_printed}: {AES_ROUNDS[row.key_bits]} rounds a block, not {AES_ROUNDS[shortest]}.",
