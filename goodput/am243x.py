@@ -268,3 +268,42 @@ def crypto_size_source_checks():
 
 
 __all__ += ["most_rate_for", "crypto_size_checks"]
+
+
+# --- SA2UL AES: a 256-bit key takes more rounds than a 128-bit one (issue 18) --------------------
+
+#: AES's rounds per block by key length in bits (FIPS 197, Table 4): the engine does more work per block for
+#: a longer key.
+AES_ROUNDS = {128: 10, 192: 12, 256: 14}
+
+
+def aes_key_checks(aes) -> list:
+    """Each AES-CBC throughput with a longer key (table ``am243x-aes-cbc``, or an edited copy) against the same
+    operation on the same size with the shortest key the table measures (``ceiling``, ``<=``): a longer key
+    takes more rounds per block on the same engine (:data:`AES_ROUNDS`), so it can be no faster."""
+    out = []
+    shortest = int(aes["key_bits"].min())
+    base = aes[aes["key_bits"] == shortest].set_index(["operation", "size_bytes"])
+    for row in aes[aes["key_bits"] > shortest].itertuples():
+        if AES_ROUNDS[row.key_bits] <= AES_ROUNDS[shortest]:
+            continue
+        ref = base.loc[(row.operation, row.size_bytes)]
+        out.append(checks.compare(
+            "latency-and-bandwidth", aes, row.Index, "throughput_mbit_s", float(ref["throughput_mbit_s"]),
+            f"AES-{row.key_bits} {row.operation}, {row.size_as_printed}",  # the cell's row, as crypto_size_checks
+            kind="ceiling", relation="<=",
+            note=f"At most AES-{shortest}'s {{model:g}} Mbit/s for the same {row.operation} of "
+                 f"{row.size_as_printed}: {AES_ROUNDS[row.key_bits]} rounds a block, not {AES_ROUNDS[shortest]}.",
+            off_note=f"Faster than AES-{shortest} on the same {row.operation} of {row.size_as_printed} "
+                     "({model:g} Mbit/s), with "
+                     f"{AES_ROUNDS[row.key_bits]} rounds a block instead of {AES_ROUNDS[shortest]} on the same engine."))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def aes_key_source_checks():
+    """SA2UL AES-CBC: a 256-bit key no faster than a 128-bit one on the same operation and size."""
+    return aes_key_checks(data.load("am243x-aes-cbc"))
+
+
+__all__ += ["AES_ROUNDS", "aes_key_checks"]

@@ -174,3 +174,34 @@ def sbl_note_source_checks():
 
 
 __all__ += ["M4F", "cores", "size_bytes", "read_speed_bytes_s", "sbl_note_checks"]
+
+
+# --- XIP: code run from flash uncached takes no fewer cycles than the same code cached (issue 18) ------
+
+CACHED, UNCACHED = "Code/Data fully cached", "Code/Data not cached"
+
+
+def xip_checks(t) -> list:
+    """Each uncached cycle count of the ``am243x-xip`` table (or an edited copy) against the same benchmark
+    run fully cached (``ceiling``, ``>=``): a cache only saves flash reads, so the cached run is the least the
+    code takes, and running it uncached cannot take fewer cycles."""
+    out = []
+    for bench, g in t.groupby("benchmark", sort=False):
+        cached = g[g["caching"] == CACHED]
+        for index in g.index[g["caching"] == UNCACHED]:
+            out.append(checks.compare(
+                "boot-and-memory", t, index, "cycles", float(cached["cycles"].iloc[0]), f"{bench}: not cached",
+                kind="ceiling", relation=">=",
+                note="At least the {model:g} cycles the same code takes fully cached.",
+                off_note="Fewer cycles uncached ({published}) than fully cached ({model:g}): the cache would "
+                         "have made the code slower.", exact=True))
+    return out
+
+
+@checks.provider("boot-and-memory")
+def xip_source_checks():
+    """XIP: each benchmark uncached takes at least its cycles fully cached."""
+    return xip_checks(data.load("am243x-xip"))
+
+
+__all__ += ["CACHED", "UNCACHED", "xip_checks"]

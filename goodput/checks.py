@@ -124,6 +124,14 @@ class SourceCheck:
     #: How many printed numbers the check verifies: one (its ``published``), or more where one value
     #: stands for many, as a packet's CRC does for every byte of the packet it was computed over.
     verifies: int = 1
+    #: The rest of the rule that gave ``status`` (:func:`verdict`'s arguments), so that a copy of the check
+    #: (the workbook's status formula) decides a changed value as the check would: the status of a value
+    #: nothing explains, the unit a stated approximation rounds to, the value the document's other rule
+    #: gives and the run-to-run spread of such measurements (None where the check has none).
+    otherwise: str = "erratum"
+    approximate: float | None = None
+    convention_value: float | None = None
+    spread_amount: float | None = None
 
 
 @dataclass(frozen=True)
@@ -309,6 +317,9 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
         published=printed, model=model, tolerance=printed_tolerance(printed), status=status, note=note,
         resource=resource, formula=_formula(formula, model, what), kind=kind, relation=relation, exact=exact,
         verifies=verifies,
+        otherwise=otherwise, approximate=approximate,
+        convention_value=None if convention is None else float(convention.value),
+        spread_amount=None if spread is None else float(spread.amount),
     )
 
 

@@ -29,6 +29,12 @@ transcription holds (a published table or a verbatim log of the document, see :f
 and the checks of each status of :data:`goodput.checks.STATUSES`. A check is placed in the section its
 row or its ``where`` names (:func:`place`); one that names none, or several that the value it checks and
 the words of its row cannot tell apart, is counted under "elsewhere".
+
+Of the numbers printed, some are *settings*, what a row is for (a data size, a key length, a link rate),
+not what it reports; no check can check one without comparing it with itself. :func:`settings` counts
+them by :data:`SETTING_RULE`, from what the data package already says (a table's key columns, a column
+whose schema gives it the role ``"setting"``), never from a list of numbers; a cell a check compares is a
+result. The *remaining* numbers are the results no check checks yet.
 """
 
 from __future__ import annotations
@@ -46,7 +52,7 @@ import pandas as pd
 from . import checks, data
 from .errors import DataError
 
-__all__ = ["NUMBER_RULE", "CHECKED_RULE", "CAPTION", "ELSEWHERE", "numbers", "key", "census_dir", "SECTION_COLUMNS",
+__all__ = ["NUMBER_RULE", "CHECKED_RULE", "SETTING_RULE", "SETTINGS_COLUMNS", "setting_columns", "settings", "CAPTION", "ELSEWHERE", "numbers", "key", "census_dir", "SECTION_COLUMNS",
            "NUMBER_COLUMNS", "Census", "census", "names", "place", "sections_named", "cells", "Transcription",
            "transcriptions", "transcribed", "by_document", "by_section", "summary_markdown", "documents_html",
            "sections_html"]
@@ -371,6 +377,28 @@ class Transcription:
     #: What names its place in the document: a table's provenance (table, section), a log's source header.
     where: tuple[str, ...]
     numbers: tuple[str, ...]
+    #: The cells of its setting columns (:func:`setting_columns`), each as (column title, text as printed).
+    settings: tuple[tuple[str, str], ...] = ()
+
+
+#: The rule that tells a setting from a result, in one sentence, as the status page states it.
+SETTING_RULE = (
+    "A setting is a number a row is for rather than one it reports (a data size, a key length, a link's "
+    "rate, an interval's bounds): a number in a published table's key columns (the data package's "
+    "primaryKey, with the column that keeps a key as printed), or in a column its schema gives the role "
+    "\"setting\"; a cell a source check compares is a result, whatever its column. Checking a setting would "
+    "compare it with itself, so the numbers left to check are the results.")
+
+
+def setting_columns(frame: pd.DataFrame) -> list[str]:
+    """The columns of a loaded table (:func:`goodput.data.load`) whose numbers are settings by
+    :data:`SETTING_RULE`: its keys, a key's printed form (``size_as_printed`` beside the key ``size_bytes``)
+    and the columns whose schema field has the role ``"setting"``, in the table's order."""
+    keys = frame.attrs.get("keys", [])
+    stems = {k.rsplit("_", 1)[0] for k in keys if "_" in k}
+    roles = frame.attrs.get("roles", {})
+    return [c for c in frame.columns if c in keys or roles.get(c) == "setting"
+            or (c.endswith("_as_printed") and c.removesuffix("_as_printed") in stems)]
 
 
 #: Columns of a published table that name a part of the document rather than transcribe a number of it.
@@ -416,8 +444,10 @@ def transcriptions() -> list[Transcription]:
         p = frame.attrs["provenance"]
         texts = [t for column, cells_ in frame.attrs["printed"].items() if column not in _REFERENCE_COLUMNS
                  for t in cells_]
+        settings = tuple((frame.attrs["titles"].get(column, column), t) for column in setting_columns(frame)
+                         if column not in _REFERENCE_COLUMNS for t in frame.attrs["printed"][column])
         out.append(Transcription(p["document"], name, _provenance_texts(p["table"], p["section"]),
-                                 tuple(n for t in texts for n in numbers(t))))
+                                 tuple(n for t in texts for n in numbers(t)), settings))
     for path in sorted((data.published_dir().parent / "logs" / "published").glob("*.log")):
         header, body = _log_header(path)
         document = _log_document(header.get("source", ""))
@@ -452,6 +482,53 @@ def transcribed(copies: Iterable[Transcription], census: Census | None = None) -
                         columns=["document", "section", "transcribed"])
 
 
+def settings(copies: Iterable[Transcription], items: Iterable[checks.SourceCheck] = (),
+             census: Census | None = None) -> pd.DataFrame:
+    """Per covered section, how many of the numbers it prints are settings (:data:`SETTING_RULE`).
+
+    Each number of a transcription's setting cells counts, as :func:`transcribed` counts, for one printed
+    number of the same :func:`key` in the sections the transcription names that no setting counted yet; a
+    cell one of ``items`` checks (the same published table, column title and printed text) is a result and
+    does not count. Columns: document, section, settings.
+    """
+    census = _read(str(census_dir())) if census is None else census
+    compared = {(c.resource, c.quantity, c.published) for c in items}
+    left = {k: Counter(v) for k, v in census.keys.items()}
+    got: Counter = Counter()
+    for t in copies:
+        pool = sections_named(t.document, t.where, census)
+        for title, text in t.settings:
+            if (t.name, title, text) in compared:
+                continue
+            for n in numbers(text):
+                k = key(n)
+                for s in pool:
+                    if left[(t.document, s)][k] > 0:
+                        left[(t.document, s)][k] -= 1
+                        got[(t.document, s)] += 1
+                        break
+    return pd.DataFrame([{"document": d, "section": s, "settings": got[(d, s)]} for d, s in left],
+                        columns=["document", "section", "settings"])
+
+
+#: The columns :func:`by_section` and :func:`by_document` add to the census's count: of the numbers printed,
+#: the settings (:data:`SETTING_RULE`) and the results, and the results no check checks yet.
+SETTINGS_COLUMNS = ["settings", "results", "remaining"]
+
+
+def _split(row: dict, settings_: int) -> dict:
+    """``row`` with :data:`SETTINGS_COLUMNS` after its ``printed``: settings, results (printed less settings)
+    and remaining (results less the cells checked, never below zero)."""
+    results = row["printed"] - settings_
+    extra = {"settings": settings_, "results": results, "remaining": max(0, results - row["checked"])}
+    out = {}
+    for k, v in row.items():
+        out[k] = v
+        if k == "printed":
+            out.update(extra)
+    return out
+
+
 def _value(c: checks.SourceCheck) -> str:
     """The :func:`key` of the number a check checks, or ``""``."""
     found = numbers(c.published)
@@ -476,19 +553,24 @@ def by_section(document: str, items: Iterable[checks.SourceCheck] | None = None,
     mine = census.covered(document)
     got = transcribed([t for t in copies if t.document == document], census)
     got = dict(zip(got["section"], got["transcribed"]))
+    fixed = settings([t for t in copies if t.document == document], items, census)
+    fixed = dict(zip(fixed["section"], fixed["settings"]))
     placed = [(c, place(document, [c.row, c.where], _value(c), census)) for c in items]
-    rows = [_row(r.section, r.numbers, [c for c, s in placed if s == r.section], got.get(r.section, 0))
-            for r in mine.itertuples()]
+    rows = [_split(_row(r.section, r.numbers, [c for c, s in placed if s == r.section], got.get(r.section, 0)),
+                   fixed.get(r.section, 0)) for r in mine.itertuples()]
     rest = [c for c, s in placed if s == ELSEWHERE]
     if rest:
-        rows.append(_row(ELSEWHERE, 0, rest, 0))
-    return pd.DataFrame(rows, columns=["section", "printed", "checked", "transcribed", *checks.STATUSES])
+        rows.append(_split(_row(ELSEWHERE, 0, rest, 0), 0))
+    return pd.DataFrame(rows, columns=["section", "printed", *SETTINGS_COLUMNS, "checked", "transcribed",
+                                       *checks.STATUSES])
 
 
 def by_document(items: Iterable[checks.SourceCheck] | None = None, census: Census | None = None,
                 copies: Iterable[Transcription] | None = None) -> pd.DataFrame:
     """One row per document of the data package that the census counts or a check names, in the package's
     order: document, printed (in its covered sections; missing for a document the census does not count),
+    :data:`SETTINGS_COLUMNS` (settings, results, and remaining: the sum of its sections' in :func:`by_section`,
+    so a section with more cells checked than results does not hide another's; missing likewise),
     checked (distinct cells), transcribed (missing likewise), and how many checks have each status of
     :data:`goodput.checks.STATUSES`."""
     census = _read(str(census_dir())) if census is None else census
@@ -496,16 +578,21 @@ def by_document(items: Iterable[checks.SourceCheck] | None = None, census: Censu
     copies = list(transcriptions() if copies is None else copies)
     counted = set(census.sections["document"])
     got = transcribed([t for t in copies if t.document in counted], census)
+    fixed = settings([t for t in copies if t.document in counted], items, census)
     rows = []
     for document in [d for d in data.documents() if d in counted or any(c.document == d for c in items)]:
         mine = [c for c in items if c.document == document]
-        row = _row("", int(census.covered(document)["numbers"].sum()), mine,
-                   int(got.loc[got["document"] == document, "transcribed"].sum()))
-        if document not in counted:
-            row["printed"] = row["transcribed"] = None
+        row = _split(_row("", int(census.covered(document)["numbers"].sum()), mine,
+                          int(got.loc[got["document"] == document, "transcribed"].sum())),
+                     int(fixed.loc[fixed["document"] == document, "settings"].sum()))
+        if document in counted:
+            row["remaining"] = int(by_section(document, mine, census, copies)["remaining"].sum())
+        else:
+            row.update(dict.fromkeys(["printed", "transcribed", *SETTINGS_COLUMNS]))
         rows.append({"document": document, **{k: v for k, v in row.items() if k != "section"}})
-    frame = pd.DataFrame(rows, columns=["document", "printed", "checked", "transcribed", *checks.STATUSES])
-    return frame.astype({"printed": "Int64", "transcribed": "Int64"})
+    frame = pd.DataFrame(rows, columns=["document", "printed", *SETTINGS_COLUMNS, "checked", "transcribed",
+                                        *checks.STATUSES])
+    return frame.astype({c: "Int64" for c in ("printed", *SETTINGS_COLUMNS, "transcribed")})
 
 
 # --- the status page -------------------------------------------------------------------------
@@ -516,12 +603,13 @@ def summary_markdown(documents: pd.DataFrame) -> str:
     from .render.display import number
 
     counted = documents[documents["printed"].notna()]
-    total, checked, copied = (int(counted[c].sum()) for c in ("printed", "checked", "transcribed"))
+    total, checked, copied, fixed, results, left = (
+        int(counted[c].sum()) for c in ("printed", "checked", "transcribed", "settings", "results", "remaining"))
     return (f"The {number(len(counted))} documents whose text we have print {total} numbers in the sections the "
-            f"book covers; the source checks check {checked} printed numbers of these documents, and the published "
-            f"tables and logs transcribe {copied} of the numbers. The goal is every number. {NUMBER_RULE} "
-            f"{CHECKED_RULE} The "
-            "census (`data/census/`) "
+            f"book covers: {fixed} settings (what a row is for) and {results} results. The source checks check "
+            f"{checked} printed cells of these documents, which leaves {left} results that no check checks yet "
+            f"(counted section by section); the published tables and logs transcribe {copied} of the numbers. "
+            f"The goal is every result. {NUMBER_RULE} {SETTING_RULE} {CHECKED_RULE} The census (`data/census/`) "
             "is counted from the documents' text by `tools/census.py`; a check is placed in the section its "
             "row or place names, and one that names none is counted under \"elsewhere\".")
 
@@ -560,14 +648,16 @@ def sections_html(items: Iterable[checks.SourceCheck] | None = None, census: Cen
         frame = by_section(document, items, census, copies)
         frame = frame[(frame["printed"] > 0) | (frame["checked"] > 0)]
         shown = pd.DataFrame({"section": frame["section"], "printed": frame["printed"],
+                              **{c: frame[c] for c in SETTINGS_COLUMNS},
                               "checked": frame["checked"], "transcribed": frame["transcribed"],
                               "checks": [_statuses(r) for _, r in frame.iterrows()]})
         left = census.sections[(census.sections["document"] == document) & (census.sections["covered"] != "yes")]
         out = "; ".join(f"{html.escape(r.section)} ({html.escape(r.covered.removeprefix('no: '))})"
                         for r in left.itertuples())
         parts.append(folded_html(
-            f"{document}: {int(frame['printed'].sum())} printed, {int(frame['checked'].sum())} checked, "
-            f"{int(frame['transcribed'].sum())} transcribed",
+            f"{document}: {int(frame['printed'].sum())} printed ({int(frame['settings'].sum())} settings, "
+            f"{int(frame['results'].sum())} results), {int(frame['checked'].sum())} checked, "
+            f"{int(frame['remaining'].sum())} results unchecked, {int(frame['transcribed'].sum())} transcribed",
             frame_html(shown.reset_index(drop=True), classes=("goodput-coverage-table",))
             + (f"\n<p>Not counted: {out}.</p>" if out else ""), classes=("goodput-coverage",)))
     return "\n".join(parts)

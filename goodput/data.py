@@ -19,6 +19,12 @@ what had to be reconstructed from a garbled conversion).
     a list by row position, which is the frame's index label. A selection of
     rows keeps its labels, so ``attrs["printed"][column][row.Index]`` still
     finds a cell; :func:`printed` gives the texts of a selection's rows.
+``keys``
+    The columns that name a row (the schema's ``primaryKey``), in order.
+``roles``
+    Per column whose schema field states one, its ``role``: ``"setting"`` for a
+    column that holds what a run was configured with (a clock, a line rate, the
+    bounds of an interval) rather than what it measured or calculated.
 
 A table printed with conditions in its column headings (link width, payload size,
 measured or calculated) is stored long: one row per printed cell, the heading's
@@ -205,6 +211,8 @@ def load(name: str) -> pd.DataFrame:
     frame.attrs["units"] = {f["name"]: f.get("unit", "") for f in schema}
     frame.attrs["titles"] = {f["name"]: f.get("title", f["name"]) for f in schema}
     frame.attrs["printed"] = {c: list(raw[c]) for c in raw.columns}
+    frame.attrs["keys"] = list(r["schema"].get("primaryKey", []))
+    frame.attrs["roles"] = {f["name"]: f["role"] for f in schema if "role" in f}
     return frame
 
 

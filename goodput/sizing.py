@@ -224,6 +224,52 @@ def totals_source_checks():
     return totals_checks(data.load("spraaq5-s5-sizing"))
 
 
+# --- where the linker put each section: none overlaps the one below it (issue 18) ---------------
+
+#: The address columns of a report's sections: where a section is loaded from, where it runs.
+ADDRESS_COLUMNS = {"load_addr": "load", "run_addr": "run"}
+
+
+def end_address(address: int, size_bytes: int) -> int:
+    """The first address after a section of ``size_bytes`` placed at ``address``."""
+    return address + size_bytes
+
+
+def address_checks(t) -> list:
+    """Each load and run address of SPRAAQ5 §5.1's client.out report (``t``: the published ``spraaq5-s5-sizing``
+    or a copy) against the end of the section below it in memory (``consistency``, ``>=``): two sections of
+    one program never share a byte. The report elides some sections ('. . .'), which can only sit in the gaps,
+    so a section starts at or after the end of the printed one below it. Addresses print in hex; the check
+    holds the same number in decimal."""
+    prov, out = t.attrs["provenance"], []
+    for column, what in ADDRESS_COLUMNS.items():
+        printed = t.attrs["printed"][column]
+        placed = sorted((int(printed[i], 16), i) for i in t.index if printed[i])
+        for (below, j), (address, i) in zip(placed, placed[1:]):
+            size = int(t.loc[j, "size_dec"])
+            here, under = f"{printed[i]} is {{published}}", f"{t.loc[j, 'section']} ({printed[j]} + {size} bytes"
+
+            def made(note: str, i=i, address=address, end=end_address(below, size)):
+                return checks.check("code-size", prov["document"], prov["table"],
+                                    f"{t.loc[i, 'report']}: {t.loc[i, 'section']} {what} address", f"{what} address",
+                                    "byte address", str(address), end, note, prov["resource"],
+                                    kind="consistency", relation=">=", exact=True)
+
+            found = made(f"{here}: at or after the end of {under} = {{model:.0f}}), the section below it.")
+            out.append(found if found.status == "ok" else made(
+                f"{here}, inside {under} ends at {{model:.0f}}): two sections of one program cannot share memory."))
+    return out
+
+
+@checks.provider("code-size")
+def address_source_checks():
+    """SPRAAQ5 §5.1's client.out: no section's load or run address inside the section below it."""
+    return address_checks(data.load("spraaq5-s5-sizing"))
+
+
+__all__ += ["ADDRESS_COLUMNS", "end_address", "address_checks"]
+
+
 # --- goodput size --------------------------------------------------------------------------------
 
 def _command_lines(args, r: dict) -> list[str]:

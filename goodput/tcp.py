@@ -23,7 +23,7 @@ import sympy as sp
 
 from . import checks, data, ethernet, pieces
 from .command import Arg, Command, Ranged, report_lines
-from .errors import ParameterError
+from .errors import DataError, ParameterError
 from .params import DEFAULT, Parameter
 from .symbols import lambdify, maker
 
@@ -235,9 +235,64 @@ def throughput_table_source_checks():
     return throughput_table_checks(data.load("spraaq5-s6-throughput"))
 
 
-#: SPRAAQ5 §2.1's nonCopyTCP.h: frames per run, and the tester's frame periods in ms (0: as fast as it can).
-BENCH_FRAMES = 5000
-FRAME_PERIODS_MS = (0, 10, 30)
+def cache_load_checks(t) -> list:
+    """Each CPU load of SPRAAQ5's §6 tables (``t``: the published ``spraaq5-s6-throughput`` or a copy) with an L2
+    cache larger than the smallest its table measures, against the load of the same device, architecture and
+    operation with the next smaller cache (``consistency``, ``<=``): a larger cache only takes misses away, as
+    §4.3.1 and §7 say. Each load is printed ±1 % (the tables' heading), so two loads may seem to rise by up to
+    both errors together (a ``spread``); a rise beyond that is ``unexplained``: the runs also differ in
+    throughput, and one run per row tells nothing of how much a run varies beyond the stated error."""
+    out = []
+    for _, g in t.groupby(["device", "architecture", "operation"], sort=False):
+        rows = list(g.sort_values("l2_cache_kbytes").itertuples())
+        for smaller, row in zip(rows, rows[1:]):
+            label = (f"{row.device}, {row.architecture}, L2 {row.l2_cache_kbytes} KB, {row.operation.lower()}, "
+                     f"against L2 {smaller.l2_cache_kbytes} KB")
+            out.append(checks.compare(
+                "tcp-goodput", t, row.Index, "cpu_load_percent", smaller.cpu_load_percent, label,
+                f"At most the {{model:g}} % the same runs load the CPU with {smaller.l2_cache_kbytes} KB of L2 cache.",
+                off_note=f"More than the {{model:g}} % of the same runs with the smaller {smaller.l2_cache_kbytes} KB "
+                         f"cache (at {smaller.throughput_kbit_s:,} kbit/s; this run {row.throughput_kbit_s:,} "
+                         "kbit/s): a larger cache should not load the CPU more.",
+                kind="consistency", relation="<=", otherwise="unexplained",
+                spread=checks.Spread(row.cpu_load_error_percent + smaller.cpu_load_error_percent,
+                                     f"the tables print each CPU load ±{row.cpu_load_error_percent} %, so two loads "
+                                     "may differ by both errors together")))
+    return out
+
+
+@checks.provider("tcp-goodput")
+def cache_load_source_checks():
+    """SPRAAQ5's §6 tables: a larger L2 cache loads the CPU no more than the next smaller one, within ±1 %."""
+    return cache_load_checks(data.load("spraaq5-s6-throughput"))
+
+
+def noncopytcp(prefix: str) -> tuple[int, ...]:
+    """The values SPRAAQ5 §2.1's nonCopyTCP.h sets for the items named ``prefix`` (``"frameSize["``), in the
+    order it prints them, from the published ``spraaq5-configuration``."""
+    t = data.load("spraaq5-configuration")
+    found = t[(t["section"] == "2.1 Tester Actions") & t["item"].str.startswith(prefix)]
+    if found.empty:
+        raise DataError(f"spraaq5-configuration: no item of §2.1 starts with {prefix!r}")
+    return tuple(int(v) for v in found["value"])
+
+
+def bench_frames() -> int:
+    """nonCopyTCP.h's BENCH_FRAMES: the frames of every run."""
+    (value,) = noncopytcp("BENCH_FRAMES")
+    return value
+
+
+def frame_periods_ms() -> tuple[int, ...]:
+    """nonCopyTCP.h's frameRate[]: the tester's periods between frames, ms (0: as fast as it can)."""
+    return noncopytcp("frameRate[")
+
+
+def frame_sizes_bytes() -> tuple[int, ...]:
+    """nonCopyTCP.h's frameSize[]: the frame sizes of the runs, bytes."""
+    return noncopytcp("frameSize[")
+
+
 #: The testee's excerpt in data/logs/published (SPRAAQ5 §4.1 step 7) and the link status it prints, Mbit/s.
 NDK_CONSOLE_LOG = "spraaq5-testee-console.log"
 NDK_CONSOLE_LINK_MBIT_S = 100
@@ -261,18 +316,18 @@ def frame_periods(runs) -> list[int]:
     """Each run's frame period (ms) in the testee's excerpt ``runs`` (:func:`goodput.logs.ndk_console.parse`).
 
     The excerpt elides runs with '...': per direction, the runs of the smallest frame size it prints are the
-    first of :data:`FRAME_PERIODS_MS` in order, those of the largest the last (the order of nonCopyTCP.h's
+    first of :func:`frame_periods_ms` in order, those of the largest the last (the order of nonCopyTCP.h's
     arrays, which the tester's own output in §4.1 shows: 8192 bytes at maximum, 10 ms, ...; 65536 at 10 ms,
     30 ms)."""
-    periods = []
+    periods, configured = [], frame_periods_ms()
     for i, run in enumerate(runs.itertuples()):
         same = runs[(runs["direction"] == run.direction) & (runs["frame_bytes"] == run.frame_bytes)]
         place = list(same.index).index(runs.index[i])
         sizes = runs[runs["direction"] == run.direction]["frame_bytes"]
         if run.frame_bytes == sizes.min():
-            periods.append(FRAME_PERIODS_MS[place])
+            periods.append(configured[place])
         elif run.frame_bytes == sizes.max():
-            periods.append(FRAME_PERIODS_MS[len(FRAME_PERIODS_MS) - len(same) + place])
+            periods.append(configured[len(configured) - len(same) + place])
         else:
             raise ValueError(f"line {run.line}: a run of {run.frame_bytes} bytes between the first and last sizes")
     return periods
@@ -280,7 +335,7 @@ def frame_periods(runs) -> list[int]:
 
 def console_checks(runs, resource: str = f"logs/published/{NDK_CONSOLE_LOG}") -> list:
     """SPRAAQ5 §4.1's testee output (``runs``, as parsed): each run's total against its frames (``consistency``;
-    a receive line prints no count, nonCopyTCP.h's :data:`BENCH_FRAMES` is it), its rate against the least
+    a receive line prints no count, nonCopyTCP.h's :func:`bench_frames` is it), its rate against the least
     time its frames take (``ceiling``: the link's stream ceiling, or its frames one period apart), its CPU load
     at most a whole CPU (``consistency``)."""
     out = []
@@ -289,7 +344,7 @@ def console_checks(runs, resource: str = f"logs/published/{NDK_CONSOLE_LOG}") ->
         pace = "at maximum frame rate" if period == 0 else f"one frame every {period} ms"
         label = f"log line {run.line}: {run.direction} {run.frame_bytes} bytes, {pace}"
         where = "§4.1 step 7, testee output"
-        count = BENCH_FRAMES if run.direction == "receive" else run.frames
+        count = bench_frames() if run.direction == "receive" else run.frames
         said = ("nonCopyTCP.h's" if run.direction == "receive" else "the printed")
         out.append(checks.check(
             "tcp-goodput", "SPRAAQ5", where, label, "total", "bytes", str(run.total_bytes),
@@ -336,7 +391,7 @@ NDK_TESTER_LOG = "spraaq5-tester-console.log"
 
 def tester_checks(runs, resource: str = f"logs/published/{NDK_TESTER_LOG}") -> list:
     """SPRAAQ5 §4.1's tester output (``runs``, from :func:`goodput.logs.ndk_console.parse_tester`): each run's
-    frames against nonCopyTCP.h's :data:`BENCH_FRAMES`, and each paced run's period against the place of its run
+    frames against nonCopyTCP.h's :func:`bench_frames`, and each paced run's period against the place of its run
     in nonCopyTCP.h's order (:func:`frame_periods`, which the testee's checks rely on) (``consistency``)."""
     out = []
     order = frame_periods(runs.rename(columns={"task": "direction"}))
@@ -345,7 +400,7 @@ def tester_checks(runs, resource: str = f"logs/published/{NDK_TESTER_LOG}") -> l
         label = f"log line {run.line}: {run.task} {run.frame_bytes} bytes {pace}"
         out.append(checks.check(
             "tcp-goodput", "SPRAAQ5", "§4.1 step 7, tester output", label, "frames", "frames", str(run.frames),
-            BENCH_FRAMES, "nonCopyTCP.h's BENCH_FRAMES: {rounded} frames a run.", resource, kind="consistency"))
+            bench_frames(), "nonCopyTCP.h's BENCH_FRAMES: {rounded} frames a run.", resource, kind="consistency"))
         if run.period_ms:
             out.append(checks.check(
                 "tcp-goodput", "SPRAAQ5", "§4.1 step 7, tester output", label, "frame period", "ms",
@@ -363,8 +418,6 @@ def tester_source_checks():
     return tester_checks(ndk_console.parse_tester(published_console_log().with_name(NDK_TESTER_LOG)))
 
 
-#: nonCopyTCP.h's frame sizes (SPRAAQ5 §2.1), bytes.
-FRAME_SIZES_BYTES = (8192, 16384, 32768, 65536)
 KIB = 1024
 
 #: Numbers SPRAAQ5's prose prints about its §6 runs, as printed: where, what, and the printed values.
@@ -420,10 +473,10 @@ def prose_checks(t) -> list:
             runs["frame_bytes"].iloc[0] / KIB, "Its table's frames in KB of 1024 bytes: {rounded} KB.")
         add(f"§6 Figure {next_fig} caption", f"{device}, {arch}", "L2 cache", "KB", next_l2, max(measured),
             "The largest L2 cache its table measures: {rounded} KB.")
-    for size, model in zip(S6_PACKET_KB, FRAME_SIZES_BYTES):
+    for size, model in zip(S6_PACKET_KB, frame_sizes_bytes()):
         add("§6 setup", f"packet size {size} KB", "packet size", "KB", size, model / KIB,
             "nonCopyTCP.h's frame size in KB of 1024 bytes: {rounded} KB.")
-    for period, model in zip(S6_PERIODS_MS, [p for p in FRAME_PERIODS_MS if p]):
+    for period, model in zip(S6_PERIODS_MS, [p for p in frame_periods_ms() if p]):
         add("§6 setup", f"rate {period} ms per packet", "frame period", "ms", period, model,
             "nonCopyTCP.h's frame period: {rounded} ms.")
     boards = t[t["clock_mhz"] == int(CONSOLE_CLOCK_MHZ)]
@@ -688,4 +741,5 @@ def rndis_source_checks():
     return rndis_checks(data.load("am243x-rndis-iperf"))
 
 
-__all__ += ["total_of", "rndis_checks"]
+__all__ += ["total_of", "rndis_checks", "noncopytcp", "bench_frames", "frame_periods_ms", "frame_sizes_bytes",
+            "cache_load_checks"]

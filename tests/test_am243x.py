@@ -3,6 +3,7 @@
 import pytest
 
 from goodput import am243x, checks, data
+from mutations import edited_cell
 
 
 def _edited(t, column, index, value, text):
@@ -81,7 +82,8 @@ def test_a_sign_rate_off_the_rsa_table_is_flagged():
 
 
 def test_every_larger_aes_and_sha_block_takes_no_less_time():
-    items = [c for c in checks.collect("latency-and-bandwidth") if c.resource in ("am243x-aes-cbc", "am243x-sha")]
+    items = [c for c in checks.collect("latency-and-bandwidth") if c.resource in ("am243x-aes-cbc", "am243x-sha")
+             and c.kind == "consistency"]
     # 4 AES series and 2 SHA series of 7 sizes: 6 steps each
     assert len(items) == 36 and {c.status for c in items} == {"ok"}
     [first] = [c for c in items if c.row == "AES-128 encryption, 1024.00 B"]
@@ -94,3 +96,21 @@ def test_a_larger_block_faster_than_twice_the_rate_is_caught():
     got = {c.row: c.status for c in am243x.crypto_size_checks(aes, _edited(sha, "throughput_mbit_s", i, 400.0,
                                                                           "400.000000"))}
     assert got["SHA-256, 1024.00 B"] == "erratum" and got["SHA-512, 1024.00 B"] == "ok"
+
+
+def test_aes_256_is_no_faster_than_aes_128_on_the_same_operation_and_size():
+    aes = data.load("am243x-aes-cbc")
+    found = am243x.aes_key_checks(aes)
+    assert len(found) == (aes["key_bits"] == 256).sum()
+    assert {(c.kind, c.relation, c.status) for c in found} == {("ceiling", "<=", "ok")}
+    # one anchor per check: the same cell's size check is a consistency check
+    anchors = [checks.anchor(c) for c in checks.collect("latency-and-bandwidth")]
+    assert len(anchors) == len(set(anchors))
+
+
+def test_an_aes_256_rate_above_aes_128s_is_an_erratum():
+    aes = data.load("am243x-aes-cbc")
+    row = aes.index[(aes["key_bits"] == 256) & (aes["operation"] == "decryption") & (aes["size_bytes"] == 512)][0]
+    found = {c.row: c.status for c in am243x.aes_key_checks(edited_cell(aes, row, "throughput_mbit_s", "240.0"))}
+    assert found["AES-256 decryption, 512.00 B"] == "erratum"  # AES-128 prints 236.865693
+    assert sum(s == "erratum" for s in found.values()) == 1

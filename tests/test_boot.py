@@ -1,6 +1,7 @@
 import pytest
+from mutations import edited_cell
 
-from goodput import boot, checks
+from goodput import boot, checks, data
 
 
 def test_totals_add_up_and_the_sd_note_and_xip_averages_are_flagged():
@@ -15,7 +16,9 @@ def test_totals_add_up_and_the_sd_note_and_xip_averages_are_flagged():
                       # 246.53 ms among 4 non-M4F cores is at most 61.6 ms each; the SD appimage's one R5F
                       # takes all 57.09 ms, no ~1.5 ms; 34 KB at 12.5 MB/s take 2.79 ms <= 6.48 ms
                       "OSPI: each CPU but the M4F": "ok", "SD: each CPU but the M4F": "erratum",
-                      "SD: File read from SD Card, at the read speed": "ok"}
+                      "SD: File read from SD Card, at the read speed": "ok",
+                      # uncached runs take no fewer cycles than cached ones
+                      "FIR: not cached": "ok", "MEMCPY: not cached": "ok"}
 
 
 def test_what_if_takes_out_the_phy_tuning_and_the_version_check():
@@ -64,3 +67,18 @@ def test_a_per_cpu_time_above_the_shared_cpu_load_is_caught():
     got = {c.row: c.status for c in boot.sbl_note_checks(b, bad, s)}
     assert got["OSPI: each CPU but the M4F"] == "erratum"
     assert boot.cores(s, "SD") == ["r5f0-0"] and len(boot.cores(s, "OSPI")) == 5
+
+
+def test_xip_uncached_runs_take_at_least_their_cached_cycles():
+    t = data.load("am243x-xip")
+    found = boot.xip_checks(t)
+    assert [c.row for c in found] == ["FIR: not cached", "MEMCPY: not cached"]
+    assert {(c.kind, c.relation, c.status) for c in found} == {("ceiling", ">=", "ok")}
+    assert [c.model for c in found] == list(t.loc[t["caching"] == boot.CACHED, "cycles"].astype(float))
+
+
+def test_an_uncached_run_faster_than_the_cached_one_is_an_erratum():
+    t = data.load("am243x-xip")
+    fir = t.index[(t["benchmark"] == "FIR") & (t["caching"] == boot.UNCACHED)][0]
+    found = boot.xip_checks(edited_cell(t, fir, "cycles", "26749"))  # one cycle under the cached 26750
+    assert [c.status for c in found] == ["erratum", "ok"]

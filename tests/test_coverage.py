@@ -233,7 +233,8 @@ MADE_CHECKS = [
     made_check(FIRST, document="RFC 5180", where="Appendix A.1", row="64 B", published="14880"),
 ]
 MADE_COPIES = [
-    coverage.Transcription("AN3935", "an3935-table1", ("Table 1",), ("2.91", "8", "8", "8")),
+    coverage.Transcription("AN3935", "an3935-table1", ("Table 1",), ("2.91", "8", "8", "8"),
+                           (("size", "8 bytes"), ("bandwidth", "2.91"))),  # the 2.91 is checked: a result
     coverage.Transcription("AN3935", "an3935-s2", ("§2",), ("8", "5.82", "5.82", "99")),
     coverage.Transcription("AN3935", "stray", ("Appendix Z",), ("7",)),
 ]
@@ -295,11 +296,14 @@ def test_transcribed_counts_each_printed_number_at_most_once_in_the_sections_nam
 
 def test_by_section_counts_printed_checked_transcribed_and_each_status():
     got = coverage.by_section("AN3935", MADE_CHECKS, made_census(), MADE_COPIES)
-    assert list(got.columns) == ["section", "printed", "checked", "transcribed", *checks.STATUSES]
+    assert list(got.columns) == ["section", "printed", *coverage.SETTINGS_COLUMNS, "checked", "transcribed",
+                                 *checks.STATUSES]
     rows = {r["section"]: r for r in got.to_dict("records")}
     assert list(rows) == ["1 Bit Rates", "2 Calculating Bandwidth", "2.1 Write Transfer Estimates", coverage.ELSEWHERE]
     assert [(r["printed"], r["checked"], r["transcribed"]) for r in rows.values()] == [
         (3, 1, 2), (3, 1, 2), (2, 1, 1), (0, 1, 0)]
+    assert [(r["settings"], r["results"], r["remaining"]) for r in rows.values()] == [
+        (1, 2, 1), (0, 3, 2), (0, 2, 1), (0, 0, 0)]
     first_last = [(r[FIRST], r[LAST]) for r in rows.values()]
     if FIRST != LAST:
         assert first_last == [(1, 1), (1, 0), (1, 0), (0, 1)]
@@ -310,7 +314,9 @@ def test_by_document_counts_only_covered_sections_and_leaves_uncounted_documents
     got = coverage.by_document(MADE_CHECKS, made_census(), MADE_COPIES).set_index("document")
     assert list(got.index) == ["AN3935", "RFC 5180"]  # in the data package's order
     assert (got.at["AN3935", "printed"], got.at["AN3935", "checked"], got.at["AN3935", "transcribed"]) == (8, 4, 5)
+    assert (got.at["AN3935", "settings"], got.at["AN3935", "results"], got.at["AN3935", "remaining"]) == (1, 7, 4)
     assert pd.isna(got.at["RFC 5180", "printed"]) and pd.isna(got.at["RFC 5180", "transcribed"])
+    assert all(pd.isna(got.at["RFC 5180", c]) for c in coverage.SETTINGS_COLUMNS)
     assert got.at["RFC 5180", "checked"] == 1 and got.loc["RFC 5180", list(checks.STATUSES)].sum() == 1
 
 
@@ -334,5 +340,37 @@ def test_the_status_pages_counts_are_the_checks_and_the_census_counted_directly(
 def test_the_status_page_shows_a_block_per_document_with_its_sections():
     shown = coverage.sections_html(MADE_CHECKS, made_census(), MADE_COPIES)
     assert shown.count("<details") == 1
-    assert "<summary>AN3935: 8 printed, 4 checked, 5 transcribed</summary>" in shown
+    assert ("<summary>AN3935: 8 printed (1 settings, 7 results), 4 checked, 4 results unchecked, 5 transcribed"
+            "</summary>") in shown
     assert shown.count("<tr>") == 1 + 4 and "Not counted: Contents (contents)." in shown
+
+
+# --- settings apart from results ----------------------------------------------------------------
+
+def test_a_tables_settings_are_its_keys_their_printed_form_and_the_columns_its_schema_calls_settings():
+    aes = data.load("am243x-aes-cbc")
+    assert coverage.setting_columns(aes) == ["key_bits", "operation", "size_as_printed", "size_bytes"]
+    rndis = data.load("am243x-rndis-iperf")
+    assert coverage.setting_columns(rndis) == ["id", "start_s", "end_s"]  # the interval's bounds by their role
+
+
+def test_settings_count_a_key_once_where_it_is_printed_and_never_a_checked_cell():
+    made = made_census()
+    got = coverage.settings(MADE_COPIES, MADE_CHECKS, made)
+    assert dict(zip(got["section"], got["settings"]))["1 Bit Rates"] == 1  # the 8 of "8 bytes", not the 2.91
+    unchecked = coverage.settings(MADE_COPIES, [], made)
+    assert dict(zip(unchecked["section"], unchecked["settings"]))["1 Bit Rates"] == 2
+
+
+def test_a_result_number_a_check_compares_is_not_counted_as_a_setting():
+    """The AM243x UDP table keys its rows by the rate offered, but prints "Max" rates the link reached:
+    those the ceiling check compares are results, the others settings."""
+    copies = [t for t in coverage.transcriptions() if t.name == "am243x-cpsw-udp"]
+    compared = [c for c in checks.collect("tcp-goodput")
+                if c.resource == "am243x-cpsw-udp" and c.quantity == "offered rate"]
+    assert compared, "the UDP table's Max rates are checked against their ceiling"
+    assert all((c.quantity, c.published) in copies[0].settings for c in compared)
+    with_checks = coverage.settings(copies, compared)["settings"].sum()
+    without = coverage.settings(copies, [])["settings"].sum()
+    assert with_checks < without
+

@@ -1,3 +1,4 @@
+import copy
 import re
 import struct
 import subprocess
@@ -10,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from mutations import FUZZ, mutated_log, parse_or_refuse
 
-from goodput import checks, sizing
+from goodput import checks, data, sizing
 from goodput.errors import DataError, LogFormatError
 
 from command import call
@@ -161,7 +162,7 @@ def test_fuzzed_size_logs_parse_or_are_refused_naming_a_line(data):
 
 
 def test_every_printed_total_is_at_least_the_printed_sections_of_its_type():
-    items = [c for c in checks.collect("code-size") if c.kind == "consistency"]
+    items = [c for c in checks.collect("code-size") if c.kind == "consistency" and ": totals " in c.row]
     # the sums of the printed rows of each type, added by hand from SPRAAQ5 §5.1
     expected = {"stack.lib: totals Uninitialized Data": 16 + 8,
                 "stack.lib: totals Initialized Data": 40 + 28 + 72 + 24 + 271,
@@ -180,3 +181,35 @@ def test_a_total_below_its_printed_sections_is_an_erratum():
     got = {c.row: c.status for c in sizing.totals_checks(t)}
     assert got.pop("client.out: totals Code") == "erratum"
     assert set(got.values()) == {"ok"}
+
+
+# --- client.out's addresses: no section inside the one below it -------------------------------------------
+
+def _moved(frame, index, column, text):
+    """A copy of the published sizing table with one address cell printed as ``text`` (hex, so
+    :func:`mutations.edited_cell`, which reads a number, does not fit)."""
+    t = frame.copy()
+    t.attrs = copy.deepcopy(frame.attrs)
+    t.loc[index, column] = text
+    t.attrs["printed"][column][index] = text
+    return t
+
+
+def test_each_printed_address_of_client_out_is_past_the_end_of_the_section_below_it():
+    t = data.load("spraaq5-s5-sizing")
+    found = sizing.address_checks(t)
+    placed = sum(1 for text in t.attrs["printed"]["run_addr"] if text)
+    assert len(found) == 2 * (placed - 1)  # every section but the lowest, for load and run address
+    assert {c.status for c in found} == {"ok"} and {c.kind for c in found} == {"consistency"}
+    clk = next(c for c in found if c.row == "client.out: .clk run address")
+    assert (int(clk.published), clk.model) == (0x00862738, 0x00800000 + 403238)  # after .far
+
+
+def test_an_address_inside_the_section_below_it_is_an_erratum():
+    t = data.load("spraaq5-s5-sizing")
+    clk = t.index[(t["report"] == "client.out") & (t["section"] == ".clk")][0]
+    wrong = _moved(t, clk, "run_addr", "0x00862720")  # 6 bytes before .far (0x00800000 + 403238) ends
+    found = {c.row: c for c in sizing.address_checks(wrong)}
+    assert found["client.out: .clk run address"].status == "erratum"
+    assert "cannot share memory" in found["client.out: .clk run address"].note
+    assert found["client.out: .clk load address"].status == "ok"

@@ -50,21 +50,49 @@ def _name(name: str) -> str:
 
 
 def status_formula(published: str, model: str, tolerance: str, relation: str = "=",
-                   otherwise: str = "erratum", exact: bool = False) -> str:
-    """The first steps of :func:`goodput.checks.verdict` over three cells, as a formula: ``ok`` or
-    ``rounding`` (for a bound, ``ok``) as the cells say, else ``otherwise`` (the status the check's evidence
-    gives a value off its model: ``convention``, ``spread``, ``erratum`` or ``unexplained``, named in its
-    note). An ``exact`` count has no rounding, and no slack relative to its size: one off is off."""
-    slack = "1E-9" if exact else f"1E-9*MAX(1, ABS({model}))"
-    if relation == "<=":
-        return f'=IF({published}<={model}+{tolerance}+{slack}, "ok", "{otherwise}")'
-    if relation == ">=":
-        return f'=IF({published}>={model}-{tolerance}-{slack}, "ok", "{otherwise}")'
+                   otherwise: str = "erratum", exact: bool = False, approximate: float | None = None,
+                   convention: float | None = None, spread: float | None = None) -> str:
+    """:func:`goodput.checks.verdict` over three cells, as a formula, in its order: ``ok`` or ``rounding``
+    (for a bound, ``ok``) as the cells say (an ``exact`` count has no rounding, and no slack relative to its
+    size); ``rounding`` within half of ``approximate``; ``convention`` if the value the document's other rule gives (``convention``) keeps the
+    printed value; ``spread`` if the value is off by no more than ``spread``; else ``otherwise``
+    (``erratum`` or ``unexplained``). The check's own numbers (a :class:`goodput.checks.SourceCheck`'s
+    ``approximate``, ``convention_value``, ``spread_amount``) are written into it."""
+    if relation not in checks.RELATIONS:
+        raise ValueError(f"relation {relation!r} is none of {', '.join(checks.RELATIONS)}")
+    if otherwise not in checks.ERRATA:
+        raise ValueError(f"a value nothing explains is one of {', '.join(checks.ERRATA)}, not {otherwise!r}")
+
+    def slack(value: str) -> str:
+        return f"1E-9*MAX(1, ABS({value}))"
+
+    def keeps(value: str) -> str:  # the printed cell keeps to a bound of ``value``, as verdict's _within
+        if relation == "<=":
+            return f"{published}<={value}+{tolerance}+{slack(value)}"
+        return f"{published}>={value}-{tolerance}-{slack(value)}"
+
     off = f"ABS({model}-{published})"
-    if exact:
-        return f'=IF({off}<={tolerance}+{slack}, "ok", "{otherwise}")'
-    return (f'=IF({off}<={tolerance}+{slack}, "ok", '
-            f'IF({off}<=2*{tolerance}+{slack}, "rounding", "{otherwise}"))')
+    first = "1E-9" if exact else slack(model)  # an exact count: no slack relative to its size, one off is off
+    steps: list[tuple[str, str]] = []  # (condition, status), tried in order
+    if relation == "=":
+        steps.append((f"{off}<={tolerance}+{first}", "ok"))
+        if not exact:
+            steps.append((f"{off}<=2*{tolerance}+{first}", "rounding"))
+        if approximate is not None:
+            steps.append((f"{off}<={approximate!r}/2+{slack(model)}", "rounding"))
+        if convention is not None:
+            value = repr(float(convention))
+            steps.append((f"ABS({value}-{published})<=2*{tolerance}+{slack(value)}", "convention"))
+    else:
+        steps.append((keeps(model), "ok"))
+        if convention is not None:
+            steps.append((keeps(repr(float(convention))), "convention"))
+    if spread is not None:
+        steps.append((f"{off}<={float(spread)!r}+{tolerance}+{slack(model)}", "spread"))
+    formula = f'"{otherwise}"'
+    for condition, status in reversed(steps):
+        formula = f'IF({condition}, "{status}", {formula})'
+    return "=" + formula
 
 
 def write_workbook(calc: Calculation, path: str | Path, source_checks: Sequence[SourceCheck] = ()) -> Path:
@@ -179,11 +207,9 @@ def _checks(book, calc: Calculation, source_checks: Sequence[SourceCheck], fmt) 
             sheet.write_string(row, 10, "(computed by goodput from the published table)")
         sheet.write_number(row, 7, c.tolerance)
         sheet.write_formula(row, 8, f"={model}-{published}", None, c.model - checks.printed_value(c.published))
-        otherwise = c.status if c.status not in ("ok", "rounding") else "erratum"
-        if c.status == "rounding" and checks.classify(c.published, c.model, c.exact) != "rounding":
-            otherwise = "rounding"  # rounded as the text's own approximation says ("around 20 ms")
-        sheet.write_formula(row, 9, status_formula(published, model, tol, c.relation, otherwise, c.exact), None,
-                            c.status)
+        sheet.write_formula(row, 9, status_formula(published, model, tol, c.relation, c.otherwise, c.exact,
+                                                   c.approximate, c.convention_value, c.spread_amount),
+                            None, c.status)
         sheet.write_string(row, 11, c.note)
     sheet.freeze_panes(HEADER_ROW + 1, 0)
 
