@@ -124,6 +124,10 @@ class SourceCheck:
     #: How many printed numbers the check verifies: one (its ``published``), or more where one value
     #: stands for many, as a packet's CRC does for every byte of the packet it was computed over.
     verifies: int = 1
+    #: The published table's cell the check reads (``row index | column``, set by :func:`compare`): two checks
+    #: of one cell are one printed number checked twice, whatever their rows say. Empty for a check of a
+    #: number that is no table's cell (a trace, a log, the text).
+    cell: str = ""
     #: The rest of the rule that gave ``status`` (:func:`verdict`'s arguments), so that a copy of the check
     #: (the workbook's status formula) decides a changed value as the check would: the status of a value
     #: nothing explains, the unit a stated approximation rounds to, the value the document's other rule
@@ -280,7 +284,7 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
           printed: str, model: float, note: str = "", resource: str = "", formula=None, *,
           kind: str = "calculated", relation: str = "=", approximate: float | None = None,
           convention: Convention | None = None, spread: Spread | None = None,
-          otherwise: str = "erratum", exact: bool = False, verifies: int = 1) -> SourceCheck:
+          otherwise: str = "erratum", exact: bool = False, verifies: int = 1, cell: str = "") -> SourceCheck:
     """A check of one printed number against ``model`` (the general form of :func:`compare`).
 
     ``note`` may name ``{model}``, ``{published}`` and ``{rounded}``. ``formula`` is
@@ -288,8 +292,8 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
     it is printed into the check (and must give ``model``). ``kind`` is one of :data:`KINDS`;
     ``relation`` one of :data:`RELATIONS` (``"<="``: the printed value may be at most ``model``);
     ``approximate``, ``convention``, ``spread``, ``otherwise`` and ``exact`` decide the status as
-    :func:`verdict` says; ``verifies`` is how many printed numbers the check verifies (see
-    :class:`SourceCheck`).
+    :func:`verdict` says; ``verifies`` is how many printed numbers the check verifies and ``cell`` the published
+    table's cell it reads, if any (see :class:`SourceCheck`).
     A check a convention or a spread explains says so in its note: the rule (and the value it gives), or the
     spread and its evidence, after ``note``; both may name ``{model}``, ``{published}`` and ``{rounded}``.
     """
@@ -316,7 +320,7 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
         chapter=chapter, document=document, where=where, row=row, quantity=quantity, unit=unit,
         published=printed, model=model, tolerance=printed_tolerance(printed), status=status, note=note,
         resource=resource, formula=_formula(formula, model, what), kind=kind, relation=relation, exact=exact,
-        verifies=verifies,
+        verifies=verifies, cell=cell,
         otherwise=otherwise, approximate=approximate,
         convention_value=None if convention is None else float(convention.value),
         spread_amount=None if spread is None else float(spread.amount),
@@ -342,7 +346,7 @@ def compare(chapter: str, table: pd.DataFrame, index, column: str, model: float,
         return check(chapter, prov["document"], prov["table"], row_label or str(index),
                      quantity or table.attrs["titles"].get(column, column),
                      unit or table.attrs["units"].get(column, ""),
-                     printed, model, text, prov["resource"], formula, **how)
+                     printed, model, text, prov["resource"], formula, cell=f"{index} | {column}", **how)
 
     first = made(note)
     return made(off_note) if off_note and first.status != "ok" else first

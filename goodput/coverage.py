@@ -354,13 +354,16 @@ def place(document: str, texts: Sequence[str], value: str = "", census: Census |
 
 def cells(items: Iterable[checks.SourceCheck]) -> pd.DataFrame:
     """The distinct printed cells ``items`` check, one row each (a cell checked several ways counts once):
-    document, cell (its published table or place, row, quantity and unit), the first check's ``where``,
+    document, cell (its published table and cell, :attr:`goodput.checks.SourceCheck.cell`; or its place, row,
+    quantity and unit), the first check's ``where``,
     ``row`` and ``published``, and ``verifies``: how many printed numbers the cell's checks verify (the most
     any of them does, :attr:`goodput.checks.SourceCheck.verifies`; see :data:`CHECKED_RULE`)."""
     seen: dict[tuple, checks.SourceCheck] = {}
     most: Counter = Counter()
     for c in items:
-        k = (c.document, c.resource or c.where, c.row, c.quantity, c.unit)
+        # a table's cell is itself, whatever the row a check names it by; any other number its row and quantity
+        k = ((c.document, c.resource, c.cell, "", "") if c.resource and c.cell
+             else (c.document, c.resource or c.where, c.row, c.quantity, c.unit))
         seen.setdefault(k, c)
         most[k] = max(most[k], c.verifies)
     return pd.DataFrame([{"document": k[0], "cell": " | ".join(k[1:]), "where": c.where, "row": c.row,

@@ -265,6 +265,16 @@ def test_cells_counts_a_cell_checked_several_ways_once():
     assert coverage.cells(MADE_CHECKS)["verifies"].tolist() == [1] * (len(MADE_CHECKS) - 1)
 
 
+def test_a_table_cell_checked_under_two_row_labels_counts_once():
+    table = data.load("spraaq5-s6-throughput")
+    first = checks.compare("tcp-goodput", table, 0, "cpu_load_percent", 0.0, "a row")
+    other = checks.compare("tcp-goodput", table, 0, "cpu_load_percent", 0.0, "a row, against another row",
+                           kind="consistency")
+    assert first.cell == other.cell != "" and first.row != other.row
+    assert len(coverage.cells([first, other])) == 1
+    assert len(coverage.cells([first, dataclasses.replace(other, cell="another | cell")])) == 2
+
+
 def test_a_check_that_verifies_many_printed_numbers_counts_them_all_and_a_cell_counts_its_most():
     crc = dataclasses.replace(MADE_CHECKS[0], quantity="LCRC bytes", published="0x0684C516", verifies=22)
     again = dataclasses.replace(crc, verifies=4)  # the same cell, checked another way
@@ -328,7 +338,7 @@ def test_the_status_pages_counts_are_the_checks_and_the_census_counted_directly(
         assert row[list(checks.STATUSES)].sum() == len(mine), document
         most = {}
         for c in mine:
-            cell = (c.resource or c.where, c.row, c.quantity, c.unit)
+            cell = (c.resource, c.cell) if c.resource and c.cell else (c.resource or c.where, c.row, c.quantity, c.unit)
             most[cell] = max(most.get(cell, 0), c.verifies)
         assert row["checked"] == sum(most.values()), document
     found = coverage.census().sections
