@@ -126,6 +126,9 @@ LANES = (1, 2, 4, 8, 16, 32)
 SIZES_POW2 = (128, 256, 512, 1024, 2048, 4096)
 RCBS = (64, 128)
 MAX_TRANSFER_BYTES = 1 << 32
+#: The directions a full-duplex link carries data in at once: a ``duplex`` goodput is this many times one
+#: direction's.
+DUPLEX_DIRECTIONS = 2
 
 # --- symbols ---------------------------------------------------------------------------------
 
@@ -252,7 +255,7 @@ def goodput_expr(kind: str, policy: str = "every", duplex: bool = False,
     if policy not in ("none", "every", "every-any", "spec"):
         raise ValueError(f"DLLP policy must be none, every, every-any or spec, not {policy!r}")
     rate = bit_rate * tlp_time_share_expr(policy) * payload / wire_bytes_expr(kind, policy, duplex, split)
-    return 2 * rate if duplex else rate
+    return DUPLEX_DIRECTIONS * rate if duplex else rate
 
 
 #: The generation number, as a chart's slider sets it.
@@ -563,6 +566,12 @@ def source_checks():
                                       formula=goodput_formula(row.transfer, link, row.bytes, duplex=True),
                                       convention=rule))
 
+    # Table 1 prints each device's transfer rate once, in its row's label: the generation AN3935 gives it.
+    t = data.load("an3935-table1")
+    for device, rows in t.groupby("device", sort=False):
+        out.append(checks.compare("pcie-packets", t, rows.index[0], "transfer_rate_gbaud",
+                                  an3935_transfer_rate(device), device, kind="prose"))
+
     t = data.load("intel-324611-table1")
     for row in t.itertuples():
         link = Link(gen=1, lanes=1, mps=4096, addr=32 if row.header_dwords == 3 else 64, dllp="none")
@@ -638,10 +647,12 @@ def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_siz
         kind = key.split("-")[0]
         if key.endswith(("transfer-rate", "clock", "lane-rate")):
             return an3935_transfer_rate("MSC8157" if "msc8157" in key else "MSC8156"), None
-        if key == "character-bits":
+        if key.endswith(("character-bits", "data-bits")):
             return code.data_bits, None
-        if key == "symbol-bits":
+        if key.endswith(("symbol-bits", "coded-bits")):
             return code.coded_bits, None
+        if key.endswith("-directions"):
+            return DUPLEX_DIRECTIONS, None
         if key == "bit-rate-share":
             return share_percent(code.data_bits, code.coded_bits), None
         if key == "header-32-bit":
@@ -671,7 +682,7 @@ def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_siz
     prov = text.attrs["provenance"]
     for row in text.itertuples():
         model, formula = value(row.id)
-        out.append(checks.check("pcie-packets", prov["document"], f"Sec. {row.section.split()[0]}", row.id,
+        out.append(checks.check("pcie-packets", prov["document"], f"§{row.section.split()[0]}", row.id,
                                 row.quote, row.unit, text.attrs["printed"]["value"][row.Index], model,
                                 resource=prov["resource"], formula=formula, kind="prose"))
     return out
@@ -751,7 +762,9 @@ def calculation_terms(text: str) -> tuple[str, str, list[tuple[str | None, str]]
 def an3935_calculation_checks(table, device: str, kind: str) -> list:
     """The numbers in the calculations AN3935 Tables 2-5 print (``table``, of ``device``'s ``kind`` of
     transfer), recomputed by the packet model: the bit rate, the TLPs and their overhead (the terms before
-    the last two), the ACK and the UpdateFC DLLPs and their size (the last two terms)."""
+    the last two; a read's second term is its read request's), the ACK and the UpdateFC DLLPs and their size
+    (the last two terms), and the directions the result is multiplied by. The transfer size, printed twice,
+    is the row's setting: the bandwidth check (:func:`source_checks`) takes it as its input."""
     link = an3935_link(device)
     values = link_substitution(link)
     data_tlps = tlp_count_expr(kind, link.split)
@@ -760,21 +773,24 @@ def an3935_calculation_checks(table, device: str, kind: str) -> list:
     prov = table.attrs["provenance"]
     out = []
     for row in table.itertuples():
-        rate, _, terms, _ = calculation_terms(row.calculation_as_printed)
+        rate, _, terms, directions = calculation_terms(row.calculation_as_printed)
         if len(terms) < 3:
             raise ValueError(f"{prov['resource']} {row.bytes_as_printed}: {row.calculation_as_printed!r} adds no "
                              "ACK and UpdateFC terms after the TLPs'")
 
-        def add(quantity, unit, printed, model, formula=None):
+        def add(quantity, unit, printed, model, formula=None, exact=False):
             out.append(checks.check("pcie-packets", prov["document"], prov["table"], f"{row.bytes_as_printed} bytes",
                                     f"{quantity} in the calculation", unit, printed, model,
-                                    resource=prov["resource"], formula=formula, kind="prose"))
+                                    resource=prov["resource"], formula=formula, kind="prose", exact=exact))
 
         add("bit rate", "Gbit/s", rate, an3935_bit_rate(device))
         (count, overhead), dllps = terms[0], terms[-2:]
         if len(terms) == 3 and count is not None:  # one term for every TLP: "4*20"
             add("TLPs" if kind == "write" else "TLPs (MRd and CplD)", "", count, *_substituted(tlps, link, row.bytes))
         add("TLP overhead", "bytes", overhead, float(per_tlp[0].subs(per_tlp[1])), per_tlp)
+        if kind == "read" and len(terms) == 4:  # the completion's term, then the read request's: "20+ 20"
+            add("read request overhead", "bytes", terms[1][1], float(per_tlp[0].subs(per_tlp[1])), per_tlp)
+        add("directions", "", directions, DUPLEX_DIRECTIONS, exact=True)
         for name, (count, size) in zip(("ACK", "UpdateFC"), dllps):
             if count is not None:
                 add(f"{name} DLLPs", "", count, *_substituted(dllp_count_expr(kind), link, row.bytes))

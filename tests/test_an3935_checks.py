@@ -186,7 +186,8 @@ def test_the_texts_numbers_from_independent_arithmetic():
 
 
 @pytest.mark.parametrize("key, wrong", [("write-share", "93"), ("header-32-bit", "16"), ("read-large-bandwidth", "13.47"),
-                                        ("msc8157-clock", "2.5"), ("read-tlps-per-update", "8")])
+                                        ("msc8157-clock", "2.5"), ("read-tlps-per-update", "8"),
+                                        ("equation-1-coded-bits", "8"), ("equation-2-directions", "4")])
 def test_a_wrong_number_in_the_text_is_an_erratum(key, wrong):
     text = data.load("an3935-text")
     bad = text.copy()
@@ -247,16 +248,33 @@ CALCULATIONS = [c for c in checks.collect("pcie-packets") if c.quantity.endswith
 
 
 def test_every_number_in_the_calculations_of_tables_2_to_5_is_checked_and_reproduced():
-    # per row: bit rate, TLP overhead, ACK and UpdateFC sizes; from 512 bytes up (7 rows) the TLPs, and from
-    # 2 K up (5 rows) the ACK and UpdateFC counts too (printed as "2*8")
-    per_table = 13 * 4 + 7 * 1 + 5 * 2
+    # per row: bit rate, TLP overhead, ACK and UpdateFC sizes, the directions; from 512 bytes up (7 rows) the
+    # TLPs, and from 2 K up (5 rows) the ACK and UpdateFC counts too (printed as "2*8"); a read's rows up to
+    # 256 bytes (6) add the read request's overhead ("20+ 20")
+    per_table = 13 * 5 + 7 * 1 + 5 * 2
     assert {n: sum(c.resource == f"an3935-table{n}" for c in CALCULATIONS) for n in (2, 3, 4, 5)} == \
-        {n: per_table for n in (2, 3, 4, 5)}
+        {2: per_table, 3: per_table, 4: per_table + 6, 5: per_table + 6}
     assert all(c.status == "ok" for c in CALCULATIONS), [c for c in CALCULATIONS if c.status != "ok"]
     got = {c.quantity: (c.published, c.model) for c in CALCULATIONS if (c.resource, c.row) == ("an3935-table5", "32 K bytes")}
     assert got["bit rate in the calculation"] == ("16", 4 * 5 * 0.8)
     assert got["TLPs (MRd and CplD) in the calculation"] == ("256", 2 * 32768 / 256)
     assert got["ACK DLLPs in the calculation"] == ("32", 32768 / 256 / 4)
+    assert got["directions in the calculation"] == ("2", 2)
+    small = {c.quantity: (c.published, c.model) for c in CALCULATIONS if (c.resource, c.row) == ("an3935-table4", "8 bytes")}
+    assert small["read request overhead in the calculation"] == ("20", 2 + 4 + 1 + 1 + 12)  # seq, LCRC, STP, END, 3DW
+
+
+def test_a_wrong_direction_count_or_read_request_overhead_in_a_calculation_is_an_erratum():
+    t = data.load("an3935-table4")
+    bad = t.copy()
+    bad.at[bad.index[bad["bytes"] == 64][0], "calculation_as_printed"] = "8 * 64 / (64 + 20+ 24 + 8 + 8) * 4"
+    found = {c.quantity: c.status for c in pcie.an3935_calculation_checks(bad, "MSC8156", "read") if c.row == "64 bytes"}
+    assert found["directions in the calculation"] == "erratum"
+    assert found["read request overhead in the calculation"] == "erratum"
+    assert found["TLP overhead in the calculation"] == "ok"
+    bad.at[bad.index[bad["bytes"] == 64][0], "calculation_as_printed"] = "8 * 64 / (64 + 20+ 20 + 8 + 8) * 1"
+    found = {c.quantity: c.status for c in pcie.an3935_calculation_checks(bad, "MSC8156", "read") if c.row == "64 bytes"}
+    assert found["directions in the calculation"] == "erratum"  # a count: one off is off
 
 
 def test_the_parts_of_a_calculation_as_printed():
