@@ -552,6 +552,15 @@ def burst_bytes(ccs, which: str = "one") -> int:
     return {"smallest": min, "largest": max, "one": min}[which](sizes)
 
 
+def section_label(section: str) -> str:
+    """A row's label for the section a transcription names, by its number and what follows the heading in
+    brackets (the heading's words would name another section with the same heading too):
+    ``"6.3.1 PCIe Read Throughput (Figure 10)"`` -> ``"§6.3.1 (Figure 10)"``."""
+    number, _, rest = section.partition(" ")
+    bracket = re.search(r"\([^()]*\)\s*$", rest)
+    return " ".join(filter(None, (f"§{number}", bracket.group(0).strip() if bracket else "")))
+
+
 def pcie_edma_checks(t) -> list:
     """The EDMA data burst sizes Sec. 6's PCIe text states (``t``: ``keystone2-s6-edma-prose``) against the
     transfer controllers' bursts of Sec. 5.3.1 (:func:`burst_bytes`)."""
@@ -562,7 +571,8 @@ def pcie_edma_checks(t) -> list:
         names = "every EDMA" if len(ccs) == len({tc.cc for tc in TRANSFER_CONTROLLERS.values()}) else \
             "EDMA" + "/".join(map(str, ccs))
         out.append(checks.compare(
-            "keystone-memory-edma", t, r.Index, "value", burst_bytes(ccs, which), f"§{r.section}", quantity=r.item,
+            "keystone-memory-edma", t, r.Index, "value", burst_bytes(ccs, which), section_label(r.section),
+            quantity=r.item,
             kind="consistency",
             note=f"Sec. 5.3.1: the {'' if which == 'one' else which + ' '}data burst size of {names}'s transfer "
                  "controllers is {model:g} bytes."))
