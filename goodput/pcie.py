@@ -584,7 +584,7 @@ def source_checks():
 
     t = data.load("keystone2-s6-3-pcie-theoretical")
     for row in t.itertuples():
-        link = Link(gen=2, lanes=row.lanes, mps=128, dllp="none")
+        link = keystone_link(row.lanes)
         add(t, row, "throughput_gbit_s", goodput_gbit_s("write", link, row.packet_bytes),
             f"{row.packet_bytes}-byte packets", goodput_formula("write", link, row.packet_bytes))
     return out
@@ -693,6 +693,61 @@ def an3935_text():
     """AN3935's text, Sections 1-8: every number it states, recomputed through the packet model."""
     return an3935_text_checks(*(data.load(f"an3935-{name}") for name in ("text", "table2", "table4", "table7",
                                                                            "table15")))
+
+
+def keystone_link(lanes: int) -> Link:
+    """The KeyStone II PCIe link of SPRABK5 Sec. 6: gen2 ('PCIe v2'), ``lanes`` lanes (the guide's 'links'),
+    128-byte payloads, 32-bit addresses, no ECRC, no DLLPs counted."""
+    return Link(gen=2, lanes=lanes, mps=128, dllp="none")
+
+
+def keystone_prose_checks(prose, rates) -> list:
+    """The PCIe protocol numbers of SPRABK5 Sec. 6's text (``prose``: ``keystone2-s6-pcie-prose``) recomputed
+    by the packet model on the guide's link (:func:`keystone_link`, its lanes from ``rates``:
+    ``keystone2-s6-pcie-rates``): the rates from the generation, the TLP overhead from the smallest header
+    (3 DW, no ECRC) to the largest (4 DW with ECRC), the DLLP's size, the largest payload size the model
+    allows, the 8b/10b code of the formula."""
+    link = keystone_link(int(rates["links"].iloc[0]))
+    rate = {coding.line_rate: sp.nsimplify(link.generation.rate_gtps), coding.lanes: link.lanes}
+    code = coding.CODES[link.code]
+    sizes = link_substitution(link)
+    out = []
+    for r in prose.itertuples():
+        formula, note = None, ""
+        if r.item.startswith("signalling rate of a "):
+            model, note = link.generation.rate_gtps, f"PCIe gen{link.gen} signals at {{model:g}} GT/s on each lane."
+        elif r.item.startswith("signalling rate of both"):
+            formula = (coding.line_rate * coding.lanes, rate)
+            note = (f"{link.lanes} lanes at {link.generation.rate_gtps:g} GT/s; the guide calls the raw rate "
+                    "'gigabits per second'.")
+        elif r.item.startswith("largest TLP overhead"):
+            formula = tlp_overhead_formula(replace(link, addr=64, ecrc=True))
+            note = "A 4-DW header (64-bit address) with ECRC."
+        elif "TLP overhead" in r.item:
+            formula = tlp_overhead_formula(link)
+            note = "Framing, sequence number and LCRC around a 3-DW header, no ECRC."
+        elif "DLLP" in r.item:
+            formula = (dllp, {dllp: sizes[dllp]})
+        elif r.item.startswith("largest payload"):
+            model, note = max(SIZES_POW2), "The largest Max_Payload_Size the model allows."
+        elif r.item.startswith("data bits per symbol"):
+            model = code.data_bits
+        elif r.item.startswith("bits per symbol"):
+            model = code.coded_bits
+        else:
+            raise KeyError(f"keystone2-s6-pcie-prose: no model for {r.item!r}")
+        if formula is not None:
+            model = float(sp.sympify(formula[0]).xreplace({k: sp.sympify(v) for k, v in formula[1].items()}))
+        out.append(checks.compare("pcie-packets", prose, r.Index, "value", model, f"§{r.section.split()[0]}",
+                                  note, quantity=r.item, unit=r.unit, formula=formula, kind="prose",
+                                  exact=r.unit in ("bits", "bytes")))  # sizes are counts: one off is off
+    return out
+
+
+@checks.provider("pcie-packets")
+def keystone_prose():
+    """SPRABK5 Sec. 6: the PCIe protocol numbers of its text, through the packet model."""
+    return keystone_prose_checks(data.load("keystone2-s6-pcie-prose"), data.load("keystone2-s6-pcie-rates"))
 
 
 def sized(notes: str, what: str) -> str | None:
