@@ -506,7 +506,8 @@ def _port(t1, master: str, devices: str = "all"):
 
 def prose_checks(prose, t1) -> list:
     """The numbers of Sec. 2-5's text (``prose``: ``keystone2-s2-s5-prose``) against Table 1 (``t1``) and
-    Sec. 5.1's counts: the interface and fabric widths and clocks, the baseline size, the TC bus widths."""
+    Sec. 5.1's counts: the interface and fabric widths and clocks, the baseline size, the TC bus widths, and
+    the narrow TC of Sec. 5's example (its width and divider, in the text and in the formula, and the clock)."""
     edma0 = _port(t1, "EDMA0(Single TC)", "all but 66AK2E and AM5K2E")
     narrow = _port(t1, "EDMA1(Single TC)")
     arm = _port(t1, "ARM A15 Core")
@@ -530,6 +531,13 @@ def prose_checks(prose, t1) -> list:
             model, note = edma0.width_bits / 8, "Table 1's EDMA0 and EDMA4 TCs: {model:g} bytes."
         elif r.item == "bus width of the other TCs":
             model, note = narrow.width_bits / 8, "Table 1's EDMA1 to EDMA3 TCs: {model:g} bytes."
+        elif r.item.startswith("width of the narrow TC"):
+            model, note = narrow.width_bits, "Table 1's EDMA1, EDMA2 and EDMA3 TCs are {model:g} bits wide."
+        elif r.item.startswith("clock divider of the narrow TC"):
+            model, how = narrow.clock_divider, {"kind": "consistency", "exact": True}  # a divider is a count
+            note = "Table 1 clocks EDMA1, EDMA2 and EDMA3 at the CPU clock / {model:g}."
+        elif r.item == "CPU clock in the formula":
+            model, note = narrow.clock_mhz, "Table 1's CPU clock: {model:g} MHz."
         elif r.item.startswith("clock divider of the"):
             continue  # used by fabric_checks: a divider 3 against 2 reads as one unit of rounding
         elif r.item in MEMORY_ITEMS:
@@ -592,6 +600,10 @@ MEMORY_ITEMS = {
     "DDR3 data rate": ("DDR3A RAM", "rate"),
     "width of the DDR3 bus of the tests": ("DDR3A RAM", "width"),
     "DDR3 data rate of the tests": ("DDR3A RAM", "rate"),
+    "width of the DDR3 bus of the 80% example": ("DDR3A RAM", "width"),
+    "DDR3 data rate of the 80% example": ("DDR3A RAM", "rate"),
+    "width of the DDR3 bus in the 80% formula": ("DDR3A RAM", "width"),
+    "DDR3 data rate in the 80% formula": ("DDR3A RAM", "rate"),
 }
 
 
