@@ -50,7 +50,7 @@ __all__ = ["cpu_clock", "ddr3_rate", "ddr3_width", "tc_count", "tc_width", "tc_d
            "limit_exprs", "copy_limit_exprs", "copy_limits", "evaluate", "bound_expr", "limits", "bound_mb_s", "binding", "shared_bridges",
            "array_commands_expr", "transfer_guidance", "port_rows", "edma_ceiling_checks", "read_latency_checks",
            "BASELINE_COUNTS", "transfer_kib", "prose_checks", "fabric_checks", "burst_bytes", "pcie_edma_checks",
-           "MEMORY_ITEMS", "port_rate", "memory_prose_checks", "measured_checks"]
+           "section_label", "MEMORY_ITEMS", "port_rate", "memory_prose_checks", "measured_checks"]
 
 cpu_clock = symbol("f_CPU", positive=True)  #: CPU (Main PLL) clock, MHz
 ddr3_rate = symbol("r_DDR", positive=True)  #: DDR3 data rate, MT/s

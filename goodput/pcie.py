@@ -94,6 +94,9 @@ __all__ = ["goodput_formula",
     "an3935_note_checks",
     "calculation_terms",
     "an3935_calculation_checks",
+    "DUPLEX_DIRECTIONS",
+    "keystone_link",
+    "keystone_prose_checks",
 ]
 
 

@@ -57,7 +57,7 @@ __all__ = ["payload", "id_bits", "control_symbols", "address_bits", "MAX_PAYLOAD
            "wire_bytes_expr", "overhead_bytes_expr", "stream_rate_expr", "goodput_expr", "transfer", "acks",
            "transfer_goodput_expr", "transfer_wire_expr", "predict_mbit_s", "TABLE_KINDS", "ceiling_mbit_s",
            "ceiling_formula", "least_line_rate_gbaud", "measured_ceiling_checks", "phy_rate_checks",
-           "logical_header", "overhead_bytes", "packet_bytes",
+           "keystone_rate_checks", "logical_header", "overhead_bytes", "packet_bytes",
            "wire_bytes", "goodput_gbit_s", "evaluate", "measured", "SeriesFit", "fit_series", "fits",
            "hockney_fit"]
 
