@@ -95,6 +95,9 @@ __all__ = ["goodput_formula",
     "calculation_terms",
     "an3935_calculation_checks",
     "DUPLEX_DIRECTIONS",
+    "mps_code_expr",
+    "mps_code",
+    "devctl_field",
     "keystone_link",
     "keystone_prose_checks",
 ]
@@ -269,6 +272,20 @@ def flit_code(data_bytes) -> coding.LineCode:
     """Flit mode's line code counting ``data_bytes`` of each 256-byte flit as data (a number, or a
     symbol for a chart's control)."""
     return coding.LineCode("flit", "256-byte flit", 8 * data_bytes, 256 * 8, "PCIe gen6 flit mode")
+
+
+def mps_code_expr() -> sp.Expr:
+    """The code of a max payload size of ``MPS`` bytes in the Device Control register's Max_Payload_Size
+    field: 0 for the smallest size (128 bytes), one more for each doubling."""
+    return sp.log(mps / min(SIZES_POW2), 2)
+
+
+def mps_code(mps_bytes: int) -> int:
+    """:func:`mps_code_expr` for ``mps_bytes``: 1 for 256 bytes; an error for a size the field cannot hold."""
+    code = sp.simplify(mps_code_expr().subs(mps, mps_bytes))
+    if not (code.is_integer and code >= 0):
+        raise ParameterError("mps_bytes", mps_bytes, "128 bytes times a power of 2")
+    return int(code)
 
 
 def generation_piecewise(value, flit_bytes=None) -> sp.Piecewise:
@@ -632,11 +649,32 @@ def an3935_data_tlps_per_ack(table) -> float:
     return counted(row.notes, data_tlps) / counted(row.notes, "ACK")
 
 
-def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_sizes) -> list:
+def devctl_field(devctl) -> tuple[int, int]:
+    """The highest and lowest bit of the Max_Payload_Size field that ``devctl`` (the published
+    ``linux-pci-regs-devctl``) gives, after checking that each of its rows encodes its size as
+    :func:`mps_code_expr` does."""
+    for r in devctl.itertuples():
+        if mps_code(r.bytes) != r.code:
+            raise ValueError(f"linux-pci-regs-devctl: code {r.code} for {r.bytes} bytes is not mps_code_expr's")
+    bits = set(zip(devctl["high_bit"], devctl["low_bit"]))
+    if len(bits) != 1:
+        raise ValueError(f"linux-pci-regs-devctl: the field's bits differ between rows: {sorted(bits)}")
+    high, low = bits.pop()
+    return int(high), int(low)
+
+
+#: Units of AN3935's text whose numbers are counts (of bits, bytes, packets), where one off is off.
+_COUNTED_UNITS = ("bit", "bits", "bytes", "binary", "directions", "TLPs")
+
+
+def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_sizes, devctl=None) -> list:
     """Each number of AN3935's text (the published ``an3935-text``) recomputed from the parts it names:
     rates from the generation, sizes from the packet model, the large-transfer bandwidth and its share of the
     bit rate from the model at the largest size, the TLPs per ACK from the notes of Tables 2 and 4 (the
-    ``write_table`` and ``read_table``), the range of sizes from the measured tables."""
+    ``write_table`` and ``read_table``), the range of sizes from the measured tables, the bits of the
+    Max_Payload_Size field from ``devctl`` (``linux-pci-regs-devctl``, loaded if not given) and its code for
+    the MPS AN3935 sets, in binary as the document prints it."""
+    high, low = devctl_field(data.load("linux-pci-regs-devctl") if devctl is None else devctl)
     code = coding.CODES["8b10b"]
     link = an3935_link("MSC8156")
     sizes = link_substitution(link)
@@ -656,6 +694,12 @@ def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_siz
             return code.coded_bits, None
         if key.endswith("-directions"):
             return DUPLEX_DIRECTIONS, None
+        if key.endswith("mps-field-high-bit"):
+            return high, None
+        if key.endswith("mps-field-low-bit"):
+            return low, None
+        if key.endswith("mps-code"):  # the field's bits as printed: 001 for code 1, read back as a number
+            return int(format(mps_code(link.mps), f"0{high - low + 1}b")), None
         if key == "bit-rate-share":
             return share_percent(code.data_bits, code.coded_bits), None
         if key == "header-32-bit":
@@ -687,7 +731,8 @@ def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_siz
         model, formula = value(row.id)
         out.append(checks.check("pcie-packets", prov["document"], f"§{row.section.split()[0]}", row.id,
                                 row.quote, row.unit, text.attrs["printed"]["value"][row.Index], model,
-                                resource=prov["resource"], formula=formula, kind="prose"))
+                                resource=prov["resource"], formula=formula, kind="prose",
+                                exact=row.unit in _COUNTED_UNITS))
     return out
 
 

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from goodput import checks, data, pcie_spec
+from goodput.errors import ParameterError
 
 MEASURED = checks.collect("pcie-measured")
 AN3935 = [c for c in MEASURED if c.document == "AN3935"]
@@ -187,7 +188,9 @@ def test_the_texts_numbers_from_independent_arithmetic():
 
 @pytest.mark.parametrize("key, wrong", [("write-share", "93"), ("header-32-bit", "16"), ("read-large-bandwidth", "13.47"),
                                         ("msc8157-clock", "2.5"), ("read-tlps-per-update", "8"),
-                                        ("equation-1-coded-bits", "8"), ("equation-2-directions", "4")])
+                                        ("equation-1-coded-bits", "8"), ("equation-2-directions", "4"),
+                                        ("mps-field-high-bit", "6"), ("summary-mps-field-low-bit", "4"),
+                                        ("summary-mps-code", "010"), ("summary-mps-code", "000")])
 def test_a_wrong_number_in_the_text_is_an_erratum(key, wrong):
     text = data.load("an3935-text")
     bad = text.copy()
@@ -296,3 +299,15 @@ def test_a_wrong_count_in_a_calculation_is_an_erratum():
     bad.at[bad.index[bad["bytes"] == 8][0], "calculation_as_printed"] = "16 * 8 / (8 + 20 + 8 + 8) * 2"
     found = {c.quantity: c.status for c in pcie.an3935_calculation_checks(bad, "MSC8156", "write") if c.row == "8 bytes"}
     assert found["bit rate in the calculation"] == "erratum"
+
+
+def test_the_max_payload_size_field_follows_linux_and_a_table_that_does_not_is_refused():
+    devctl = data.load("linux-pci-regs-devctl")
+    assert pcie.devctl_field(devctl) == (7, 5)
+    assert [pcie.mps_code(b) for b in devctl["bytes"]] == list(devctl["code"]) == [0, 1, 2, 3, 4, 5]
+    with pytest.raises(ParameterError):
+        pcie.mps_code(384)
+    bad = devctl.copy()
+    bad.loc[bad.index[2], "code"] = 3
+    with pytest.raises(ValueError, match="code 3 for 512 bytes"):
+        pcie.devctl_field(bad)
