@@ -85,6 +85,7 @@ __all__ = ["goodput_formula",
     "goodput_gbit_s",
     "an3935_transfer_rate",
     "an3935_bit_rate",
+    "an3935_transfer_rate_checks",
     "share_percent",
     "tlp_overhead_formula",
     "counted",
@@ -586,11 +587,7 @@ def source_checks():
                                       formula=goodput_formula(row.transfer, link, row.bytes, duplex=True),
                                       convention=rule))
 
-    # Table 1 prints each device's transfer rate once, in its row's label: the generation AN3935 gives it.
-    t = data.load("an3935-table1")
-    for device, rows in t.groupby("device", sort=False):
-        out.append(checks.compare("pcie-packets", t, rows.index[0], "transfer_rate_gbaud",
-                                  an3935_transfer_rate(device), device, kind="prose"))
+    out += an3935_transfer_rate_checks(data.load("an3935-table1"))
 
     t = data.load("intel-324611-table1")
     for row in t.itertuples():
@@ -619,6 +616,15 @@ def an3935_bit_rate(device: str, lanes: int = 4, directions: int = 1) -> float:
     """The bit rate after 8b/10b of ``lanes`` lanes of ``device``, in ``directions`` directions (Eq. 1)."""
     link = an3935_link(device, lanes)
     return directions * coding.bit_rate_gbit_s(link.generation.rate_gtps, link.lanes, link.code)
+
+
+def an3935_transfer_rate_checks(t) -> list:
+    """AN3935 Table 1 (``t``: ``an3935-table1``) prints each device's transfer rate once, in the label of its
+    row: each against the rate of the generation AN3935 gives the device (:func:`an3935_transfer_rate`)."""
+    return [checks.compare("pcie-packets", t, rows.index[0], "transfer_rate_gbaud", an3935_transfer_rate(device),
+                           device, kind="prose", note="PCIe gen{} signals at {{model:g}} GT/s.".format(
+                               AN3935_DEVICES[device]))
+            for device, rows in t.groupby("device", sort=False)]
 
 
 def share_percent(part: float, whole: float) -> float:

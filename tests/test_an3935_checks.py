@@ -311,3 +311,14 @@ def test_the_max_payload_size_field_follows_linux_and_a_table_that_does_not_is_r
     bad.loc[bad.index[2], "code"] = 3
     with pytest.raises(ValueError, match="code 3 for 512 bytes"):
         pcie.devctl_field(bad)
+
+
+def test_a_transfer_rate_table_1_misstates_is_caught():
+    from mutations import edited_cell
+
+    t = data.load("an3935-table1")
+    assert [(c.row, c.published, c.status) for c in pcie.an3935_transfer_rate_checks(t)] == [
+        ("MSC8156", "2.5", "ok"), ("MSC8157", "5.0", "ok")]
+    found = pcie.an3935_transfer_rate_checks(edited_cell(t, t.index[t["device"] == "MSC8157"][0],
+                                                          "transfer_rate_gbaud", "2.5"))
+    assert [(c.row, c.status) for c in found if c.status != "ok"] == [("MSC8157", "erratum")]
