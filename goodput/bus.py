@@ -50,7 +50,7 @@ __all__ = ["cpu_clock", "ddr3_rate", "ddr3_width", "tc_count", "tc_width", "tc_d
            "limit_exprs", "copy_limit_exprs", "copy_limits", "evaluate", "bound_expr", "limits", "bound_mb_s", "binding", "shared_bridges",
            "array_commands_expr", "transfer_guidance", "port_rows", "edma_ceiling_checks", "read_latency_checks",
            "BASELINE_COUNTS", "transfer_kib", "prose_checks", "fabric_checks", "burst_bytes", "pcie_edma_checks",
-           "MEMORY_ITEMS", "port_rate", "memory_prose_checks", "measured_checks"]
+           "section_label", "MEMORY_ITEMS", "port_rate", "memory_prose_checks", "measured_checks"]
 
 cpu_clock = symbol("f_CPU", positive=True)  #: CPU (Main PLL) clock, MHz
 ddr3_rate = symbol("r_DDR", positive=True)  #: DDR3 data rate, MT/s
@@ -506,7 +506,8 @@ def _port(t1, master: str, devices: str = "all"):
 
 def prose_checks(prose, t1) -> list:
     """The numbers of Sec. 2-5's text (``prose``: ``keystone2-s2-s5-prose``) against Table 1 (``t1``) and
-    Sec. 5.1's counts: the interface and fabric widths and clocks, the baseline size, the TC bus widths."""
+    Sec. 5.1's counts: the interface and fabric widths and clocks, the baseline size, the TC bus widths, and
+    the narrow TC of Sec. 5's example (its width and divider, in the text and in the formula, and the clock)."""
     edma0 = _port(t1, "EDMA0(Single TC)", "all but 66AK2E and AM5K2E")
     narrow = _port(t1, "EDMA1(Single TC)")
     arm = _port(t1, "ARM A15 Core")
@@ -530,6 +531,13 @@ def prose_checks(prose, t1) -> list:
             model, note = edma0.width_bits / 8, "Table 1's EDMA0 and EDMA4 TCs: {model:g} bytes."
         elif r.item == "bus width of the other TCs":
             model, note = narrow.width_bits / 8, "Table 1's EDMA1 to EDMA3 TCs: {model:g} bytes."
+        elif r.item.startswith("width of the narrow TC"):
+            model, note = narrow.width_bits, "Table 1's EDMA1, EDMA2 and EDMA3 TCs are {model:g} bits wide."
+        elif r.item.startswith("clock divider of the narrow TC"):
+            model, how = narrow.clock_divider, {"kind": "consistency", "exact": True}  # a divider is a count
+            note = "Table 1 clocks EDMA1, EDMA2 and EDMA3 at the CPU clock / {model:g}."
+        elif r.item == "CPU clock in the formula":
+            model, note = narrow.clock_mhz, "Table 1's CPU clock: {model:g} MHz."
         elif r.item.startswith("clock divider of the"):
             continue  # used by fabric_checks: a divider 3 against 2 reads as one unit of rounding
         elif r.item in MEMORY_ITEMS:
@@ -552,6 +560,15 @@ def burst_bytes(ccs, which: str = "one") -> int:
     return {"smallest": min, "largest": max, "one": min}[which](sizes)
 
 
+def section_label(section: str) -> str:
+    """A row's label for the section a transcription names, by its number and what follows the heading in
+    brackets (the heading's words would name another section with the same heading too):
+    ``"6.3.1 PCIe Read Throughput (Figure 10)"`` -> ``"§6.3.1 (Figure 10)"``."""
+    number, _, rest = section.partition(" ")
+    bracket = re.search(r"\([^()]*\)\s*$", rest)
+    return " ".join(filter(None, (f"§{number}", bracket.group(0).strip() if bracket else "")))
+
+
 def pcie_edma_checks(t) -> list:
     """The EDMA data burst sizes Sec. 6's PCIe text states (``t``: ``keystone2-s6-edma-prose``) against the
     transfer controllers' bursts of Sec. 5.3.1 (:func:`burst_bytes`)."""
@@ -562,7 +579,8 @@ def pcie_edma_checks(t) -> list:
         names = "every EDMA" if len(ccs) == len({tc.cc for tc in TRANSFER_CONTROLLERS.values()}) else \
             "EDMA" + "/".join(map(str, ccs))
         out.append(checks.compare(
-            "keystone-memory-edma", t, r.Index, "value", burst_bytes(ccs, which), f"§{r.section}", quantity=r.item,
+            "keystone-memory-edma", t, r.Index, "value", burst_bytes(ccs, which), section_label(r.section),
+            quantity=r.item,
             kind="consistency",
             note=f"Sec. 5.3.1: the {'' if which == 'one' else which + ' '}data burst size of {names}'s transfer "
                  "controllers is {model:g} bytes."))
@@ -582,6 +600,10 @@ MEMORY_ITEMS = {
     "DDR3 data rate": ("DDR3A RAM", "rate"),
     "width of the DDR3 bus of the tests": ("DDR3A RAM", "width"),
     "DDR3 data rate of the tests": ("DDR3A RAM", "rate"),
+    "width of the DDR3 bus of the 80% example": ("DDR3A RAM", "width"),
+    "DDR3 data rate of the 80% example": ("DDR3A RAM", "rate"),
+    "width of the DDR3 bus in the 80% formula": ("DDR3A RAM", "width"),
+    "DDR3 data rate in the 80% formula": ("DDR3A RAM", "rate"),
 }
 
 

@@ -247,7 +247,7 @@ def source_checks():
         add(t, row, "aggregate_rate_as_printed_gbit_s", rates["signalling_rate_gbaud"], label,
             "The guide's 'gigabits per second' here is the raw signalling rate in Gbaud; after "
             f"8b/10b the links carry {rates['goodput_gbit_s']:g} Gbit/s.")
-        add(t, row, "coding_overhead_percent", line_share, label,
+        add(t, row, "coding_overhead_percent", line_share, f"§6.1.1: {label}",  # the 20% stands in Sec. 6.1.1
             f"Counted as a share of the line (1 - k/n); per data bit it is {per_data_bit:g} %.")
 
     t = data.load("keystone2-s7-srio-lane-rates")

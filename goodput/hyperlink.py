@@ -303,7 +303,8 @@ def prose_checks(t) -> list:
     repeated, the DMA bursts of Sec. 8.1.2 and 8.1.4 (against Sec. 5.3.1's data burst sizes), and in Sec. 8.2
     the aggregate line rate each formula starts from, the maximum write throughput the text repeats, the
     bursts it says each memory answers in (against Table 22) and the overhead and packet size of writes
-    (against Sec. 8.1.2)."""
+    (against Sec. 8.1.2); in each formula the 8b/9b code, the packet (against Table 22 or Sec. 8.1.2, in the
+    product and in the sum) and the overhead added to it."""
     out = []
     rate = {coding.line_rate: sp.nsimplify(TABLE_RATE_GBAUD), coding.lanes: TABLE_LANES}
     for r in t.itertuples():
@@ -331,15 +332,20 @@ def prose_checks(t) -> list:
             model = per_packet_gbit_s(TABLE_RATE_GBAUD, TABLE_LANES, MAX_PACKET_BYTES)
             how, unit = {"kind": "prose", "formula": (goodput_expr(), values)}, "Gbit/s"
             note = "The write formula's result again: {model:.4f}, cut to {published} where rounding gives {rounded}."
-        elif r.item.startswith("read response burst: "):
-            memory = r.item.removeprefix("read response burst: ")
+        elif r.item in ("data bits per symbol", "bits per symbol"):
+            code = coding.CODES["8b9b"]
+            model = code.data_bits if r.item.startswith("data") else code.coded_bits
+            how, unit = {"kind": "prose", "exact": True}, "bits"
+            note = f"HyperLink's {code.name} code: {code.data_bits} data bits in {code.coded_bits} line bits."
+        elif r.item.startswith(("read response burst: ", "read response burst in the sum: ")):
+            memory = r.item.split(": ", 1)[1]
             model = read_response_bytes(memory)
             how = {"kind": "consistency"}
             note = f"Table 22 gives {memory} a maximum read response of {{model:g}} bytes."
         elif r.item == "overhead per packet":
             model, how = CONTROL_BYTES, {"kind": "consistency"}
             note = "Sec. 8.1.2 adds {model:g} bytes of overhead to each packet."
-        elif r.item == "largest packet":
+        elif r.item in ("largest packet", "largest packet in the sum"):
             model, how = MAX_PACKET_BYTES, {"kind": "consistency"}
             note = "Sec. 8.1.2 limits a packet's payload to {model:g} bytes."
         else:

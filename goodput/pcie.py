@@ -85,6 +85,7 @@ __all__ = ["goodput_formula",
     "goodput_gbit_s",
     "an3935_transfer_rate",
     "an3935_bit_rate",
+    "an3935_transfer_rate_checks",
     "share_percent",
     "tlp_overhead_formula",
     "counted",
@@ -94,6 +95,12 @@ __all__ = ["goodput_formula",
     "an3935_note_checks",
     "calculation_terms",
     "an3935_calculation_checks",
+    "DUPLEX_DIRECTIONS",
+    "mps_code_expr",
+    "mps_code",
+    "devctl_field",
+    "keystone_link",
+    "keystone_prose_checks",
 ]
 
 
@@ -126,6 +133,9 @@ LANES = (1, 2, 4, 8, 16, 32)
 SIZES_POW2 = (128, 256, 512, 1024, 2048, 4096)
 RCBS = (64, 128)
 MAX_TRANSFER_BYTES = 1 << 32
+#: The directions a full-duplex link carries data in at once: a ``duplex`` goodput is this many times one
+#: direction's.
+DUPLEX_DIRECTIONS = 2
 
 # --- symbols ---------------------------------------------------------------------------------
 
@@ -252,7 +262,7 @@ def goodput_expr(kind: str, policy: str = "every", duplex: bool = False,
     if policy not in ("none", "every", "every-any", "spec"):
         raise ValueError(f"DLLP policy must be none, every, every-any or spec, not {policy!r}")
     rate = bit_rate * tlp_time_share_expr(policy) * payload / wire_bytes_expr(kind, policy, duplex, split)
-    return 2 * rate if duplex else rate
+    return DUPLEX_DIRECTIONS * rate if duplex else rate
 
 
 #: The generation number, as a chart's slider sets it.
@@ -263,6 +273,20 @@ def flit_code(data_bytes) -> coding.LineCode:
     """Flit mode's line code counting ``data_bytes`` of each 256-byte flit as data (a number, or a
     symbol for a chart's control)."""
     return coding.LineCode("flit", "256-byte flit", 8 * data_bytes, 256 * 8, "PCIe gen6 flit mode")
+
+
+def mps_code_expr() -> sp.Expr:
+    """The code of a max payload size of ``MPS`` bytes in the Device Control register's Max_Payload_Size
+    field: 0 for the smallest size (128 bytes), one more for each doubling."""
+    return sp.log(mps / min(SIZES_POW2), 2)
+
+
+def mps_code(mps_bytes: int) -> int:
+    """:func:`mps_code_expr` for ``mps_bytes``: 1 for 256 bytes; an error for a size the field cannot hold."""
+    code = sp.simplify(mps_code_expr().subs(mps, mps_bytes))
+    if not (code.is_integer and code >= 0):
+        raise ParameterError("mps_bytes", mps_bytes, "128 bytes times a power of 2")
+    return int(code)
 
 
 def generation_piecewise(value, flit_bytes=None) -> sp.Piecewise:
@@ -563,6 +587,8 @@ def source_checks():
                                       formula=goodput_formula(row.transfer, link, row.bytes, duplex=True),
                                       convention=rule))
 
+    out += an3935_transfer_rate_checks(data.load("an3935-table1"))
+
     t = data.load("intel-324611-table1")
     for row in t.itertuples():
         link = Link(gen=1, lanes=1, mps=4096, addr=32 if row.header_dwords == 3 else 64, dllp="none")
@@ -575,7 +601,7 @@ def source_checks():
 
     t = data.load("keystone2-s6-3-pcie-theoretical")
     for row in t.itertuples():
-        link = Link(gen=2, lanes=row.lanes, mps=128, dllp="none")
+        link = keystone_link(row.lanes)
         add(t, row, "throughput_gbit_s", goodput_gbit_s("write", link, row.packet_bytes),
             f"{row.packet_bytes}-byte packets", goodput_formula("write", link, row.packet_bytes))
     return out
@@ -590,6 +616,15 @@ def an3935_bit_rate(device: str, lanes: int = 4, directions: int = 1) -> float:
     """The bit rate after 8b/10b of ``lanes`` lanes of ``device``, in ``directions`` directions (Eq. 1)."""
     link = an3935_link(device, lanes)
     return directions * coding.bit_rate_gbit_s(link.generation.rate_gtps, link.lanes, link.code)
+
+
+def an3935_transfer_rate_checks(t) -> list:
+    """AN3935 Table 1 (``t``: ``an3935-table1``) prints each device's transfer rate once, in the label of its
+    row: each against the rate of the generation AN3935 gives the device (:func:`an3935_transfer_rate`)."""
+    return [checks.compare("pcie-packets", t, rows.index[0], "transfer_rate_gbaud", an3935_transfer_rate(device),
+                           device, kind="prose", note="PCIe gen{} signals at {{model:g}} GT/s.".format(
+                               AN3935_DEVICES[device]))
+            for device, rows in t.groupby("device", sort=False)]
 
 
 def share_percent(part: float, whole: float) -> float:
@@ -620,11 +655,32 @@ def an3935_data_tlps_per_ack(table) -> float:
     return counted(row.notes, data_tlps) / counted(row.notes, "ACK")
 
 
-def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_sizes) -> list:
+def devctl_field(devctl) -> tuple[int, int]:
+    """The highest and lowest bit of the Max_Payload_Size field that ``devctl`` (the published
+    ``linux-pci-regs-devctl``) gives, after checking that each of its rows encodes its size as
+    :func:`mps_code_expr` does."""
+    for r in devctl.itertuples():
+        if mps_code(r.bytes) != r.code:
+            raise ValueError(f"linux-pci-regs-devctl: code {r.code} for {r.bytes} bytes is not mps_code_expr's")
+    bits = set(zip(devctl["high_bit"], devctl["low_bit"]))
+    if len(bits) != 1:
+        raise ValueError(f"linux-pci-regs-devctl: the field's bits differ between rows: {sorted(bits)}")
+    high, low = bits.pop()
+    return int(high), int(low)
+
+
+#: Units of AN3935's text whose numbers are counts (of bits, bytes, packets), where one off is off.
+_COUNTED_UNITS = ("bit", "bits", "bytes", "binary", "directions", "TLPs")
+
+
+def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_sizes, devctl=None) -> list:
     """Each number of AN3935's text (the published ``an3935-text``) recomputed from the parts it names:
     rates from the generation, sizes from the packet model, the large-transfer bandwidth and its share of the
     bit rate from the model at the largest size, the TLPs per ACK from the notes of Tables 2 and 4 (the
-    ``write_table`` and ``read_table``), the range of sizes from the measured tables."""
+    ``write_table`` and ``read_table``), the range of sizes from the measured tables, the bits of the
+    Max_Payload_Size field from ``devctl`` (``linux-pci-regs-devctl``, loaded if not given) and its code for
+    the MPS AN3935 sets, in binary as the document prints it."""
+    high, low = devctl_field(data.load("linux-pci-regs-devctl") if devctl is None else devctl)
     code = coding.CODES["8b10b"]
     link = an3935_link("MSC8156")
     sizes = link_substitution(link)
@@ -638,10 +694,18 @@ def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_siz
         kind = key.split("-")[0]
         if key.endswith(("transfer-rate", "clock", "lane-rate")):
             return an3935_transfer_rate("MSC8157" if "msc8157" in key else "MSC8156"), None
-        if key == "character-bits":
+        if key.endswith(("character-bits", "data-bits")):
             return code.data_bits, None
-        if key == "symbol-bits":
+        if key.endswith(("symbol-bits", "coded-bits")):
             return code.coded_bits, None
+        if key.endswith("-directions"):
+            return DUPLEX_DIRECTIONS, None
+        if key.endswith("mps-field-high-bit"):
+            return high, None
+        if key.endswith("mps-field-low-bit"):
+            return low, None
+        if key.endswith("mps-code"):  # the field's bits as printed: 001 for code 1, read back as a number
+            return int(format(mps_code(link.mps), f"0{high - low + 1}b")), None
         if key == "bit-rate-share":
             return share_percent(code.data_bits, code.coded_bits), None
         if key == "header-32-bit":
@@ -671,9 +735,10 @@ def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_siz
     prov = text.attrs["provenance"]
     for row in text.itertuples():
         model, formula = value(row.id)
-        out.append(checks.check("pcie-packets", prov["document"], f"Sec. {row.section.split()[0]}", row.id,
+        out.append(checks.check("pcie-packets", prov["document"], f"§{row.section.split()[0]}", row.id,
                                 row.quote, row.unit, text.attrs["printed"]["value"][row.Index], model,
-                                resource=prov["resource"], formula=formula, kind="prose"))
+                                resource=prov["resource"], formula=formula, kind="prose",
+                                exact=row.unit in _COUNTED_UNITS))
     return out
 
 
@@ -682,6 +747,61 @@ def an3935_text():
     """AN3935's text, Sections 1-8: every number it states, recomputed through the packet model."""
     return an3935_text_checks(*(data.load(f"an3935-{name}") for name in ("text", "table2", "table4", "table7",
                                                                            "table15")))
+
+
+def keystone_link(lanes: int) -> Link:
+    """The KeyStone II PCIe link of SPRABK5 Sec. 6: gen2 ('PCIe v2'), ``lanes`` lanes (the guide's 'links'),
+    128-byte payloads, 32-bit addresses, no ECRC, no DLLPs counted."""
+    return Link(gen=2, lanes=lanes, mps=128, dllp="none")
+
+
+def keystone_prose_checks(prose, rates) -> list:
+    """The PCIe protocol numbers of SPRABK5 Sec. 6's text (``prose``: ``keystone2-s6-pcie-prose``) recomputed
+    by the packet model on the guide's link (:func:`keystone_link`, its lanes from ``rates``:
+    ``keystone2-s6-pcie-rates``): the rates from the generation, the TLP overhead from the smallest header
+    (3 DW, no ECRC) to the largest (4 DW with ECRC), the DLLP's size, the largest payload size the model
+    allows, the 8b/10b code of the formula."""
+    link = keystone_link(int(rates["links"].iloc[0]))
+    rate = {coding.line_rate: sp.nsimplify(link.generation.rate_gtps), coding.lanes: link.lanes}
+    code = coding.CODES[link.code]
+    sizes = link_substitution(link)
+    out = []
+    for r in prose.itertuples():
+        formula, note = None, ""
+        if r.item.startswith("signalling rate of a "):
+            model, note = link.generation.rate_gtps, f"PCIe gen{link.gen} signals at {{model:g}} GT/s on each lane."
+        elif r.item.startswith("signalling rate of both"):
+            formula = (coding.line_rate * coding.lanes, rate)
+            note = (f"{link.lanes} lanes at {link.generation.rate_gtps:g} GT/s; the guide calls the raw rate "
+                    "'gigabits per second'.")
+        elif r.item.startswith("largest TLP overhead"):
+            formula = tlp_overhead_formula(replace(link, addr=64, ecrc=True))
+            note = "A 4-DW header (64-bit address) with ECRC."
+        elif "TLP overhead" in r.item:
+            formula = tlp_overhead_formula(link)
+            note = "Framing, sequence number and LCRC around a 3-DW header, no ECRC."
+        elif "DLLP" in r.item:
+            formula = (dllp, {dllp: sizes[dllp]})
+        elif r.item.startswith("largest payload"):
+            model, note = max(SIZES_POW2), "The largest Max_Payload_Size the model allows."
+        elif r.item.startswith("data bits per symbol"):
+            model = code.data_bits
+        elif r.item.startswith("bits per symbol"):
+            model = code.coded_bits
+        else:
+            raise KeyError(f"keystone2-s6-pcie-prose: no model for {r.item!r}")
+        if formula is not None:
+            model = float(sp.sympify(formula[0]).xreplace({k: sp.sympify(v) for k, v in formula[1].items()}))
+        out.append(checks.compare("pcie-packets", prose, r.Index, "value", model, f"§{r.section.split()[0]}",
+                                  note, quantity=r.item, unit=r.unit, formula=formula, kind="prose",
+                                  exact=r.unit in ("bits", "bytes")))  # sizes are counts: one off is off
+    return out
+
+
+@checks.provider("pcie-packets")
+def keystone_prose():
+    """SPRABK5 Sec. 6: the PCIe protocol numbers of its text, through the packet model."""
+    return keystone_prose_checks(data.load("keystone2-s6-pcie-prose"), data.load("keystone2-s6-pcie-rates"))
 
 
 def sized(notes: str, what: str) -> str | None:
@@ -751,7 +871,9 @@ def calculation_terms(text: str) -> tuple[str, str, list[tuple[str | None, str]]
 def an3935_calculation_checks(table, device: str, kind: str) -> list:
     """The numbers in the calculations AN3935 Tables 2-5 print (``table``, of ``device``'s ``kind`` of
     transfer), recomputed by the packet model: the bit rate, the TLPs and their overhead (the terms before
-    the last two), the ACK and the UpdateFC DLLPs and their size (the last two terms)."""
+    the last two; a read's second term is its read request's), the ACK and the UpdateFC DLLPs and their size
+    (the last two terms), and the directions the result is multiplied by. The transfer size, printed twice,
+    is the row's setting: the bandwidth check (:func:`source_checks`) takes it as its input."""
     link = an3935_link(device)
     values = link_substitution(link)
     data_tlps = tlp_count_expr(kind, link.split)
@@ -760,21 +882,24 @@ def an3935_calculation_checks(table, device: str, kind: str) -> list:
     prov = table.attrs["provenance"]
     out = []
     for row in table.itertuples():
-        rate, _, terms, _ = calculation_terms(row.calculation_as_printed)
+        rate, _, terms, directions = calculation_terms(row.calculation_as_printed)
         if len(terms) < 3:
             raise ValueError(f"{prov['resource']} {row.bytes_as_printed}: {row.calculation_as_printed!r} adds no "
                              "ACK and UpdateFC terms after the TLPs'")
 
-        def add(quantity, unit, printed, model, formula=None):
+        def add(quantity, unit, printed, model, formula=None, exact=False):
             out.append(checks.check("pcie-packets", prov["document"], prov["table"], f"{row.bytes_as_printed} bytes",
                                     f"{quantity} in the calculation", unit, printed, model,
-                                    resource=prov["resource"], formula=formula, kind="prose"))
+                                    resource=prov["resource"], formula=formula, kind="prose", exact=exact))
 
         add("bit rate", "Gbit/s", rate, an3935_bit_rate(device))
         (count, overhead), dllps = terms[0], terms[-2:]
         if len(terms) == 3 and count is not None:  # one term for every TLP: "4*20"
             add("TLPs" if kind == "write" else "TLPs (MRd and CplD)", "", count, *_substituted(tlps, link, row.bytes))
         add("TLP overhead", "bytes", overhead, float(per_tlp[0].subs(per_tlp[1])), per_tlp)
+        if kind == "read" and len(terms) == 4:  # the completion's term, then the read request's: "20+ 20"
+            add("read request overhead", "bytes", terms[1][1], float(per_tlp[0].subs(per_tlp[1])), per_tlp)
+        add("directions", "", directions, DUPLEX_DIRECTIONS, exact=True)
         for name, (count, size) in zip(("ACK", "UpdateFC"), dllps):
             if count is not None:
                 add(f"{name} DLLPs", "", count, *_substituted(dllp_count_expr(kind), link, row.bytes))

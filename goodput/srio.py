@@ -57,7 +57,7 @@ __all__ = ["payload", "id_bits", "control_symbols", "address_bits", "MAX_PAYLOAD
            "wire_bytes_expr", "overhead_bytes_expr", "stream_rate_expr", "goodput_expr", "transfer", "acks",
            "transfer_goodput_expr", "transfer_wire_expr", "predict_mbit_s", "TABLE_KINDS", "ceiling_mbit_s",
            "ceiling_formula", "least_line_rate_gbaud", "measured_ceiling_checks", "phy_rate_checks",
-           "logical_header", "overhead_bytes", "packet_bytes",
+           "keystone_rate_checks", "logical_header", "overhead_bytes", "packet_bytes",
            "wire_bytes", "goodput_gbit_s", "evaluate", "measured", "SeriesFit", "fit_series", "fits",
            "hockney_fit"]
 
@@ -629,6 +629,38 @@ def _lane_rate_checks() -> list:
                                   f"{row.line_rate_gbaud:g} Gbaud, {code.name} (class {c.number})",
                                   formula=(coding.bit_rate_expr(), values)))
     return out
+
+
+def keystone_rate_checks(rates, prose) -> list:
+    """SPRABK5 Sec. 7's RapidIO lane rates (``rates``: ``keystone2-s7-srio-lane-rates``, the line rates it
+    lists in order) against those RapidIO 1.x defines (the lowest Baud Rate Class), and the numbers of the line
+    code it names (``prose``: ``keystone2-s7-srio-prose``) against that class's code."""
+    spec = sorted(CLASSES[0].rates_gbaud)
+    if len(rates) != len(spec):
+        raise ValueError(f"keystone2-s7-srio-lane-rates: {len(rates)} rates, RapidIO 1.x defines {len(spec)}")
+    out = []
+    for n, (row, rate) in enumerate(zip(rates.itertuples(), spec), start=1):
+        out.append(checks.compare("srio", rates, row.Index, "line_rate_gbaud", rate, f"RapidIO 1.x rate {n}",
+                                  kind="prose", note="The lowest Baud Rate Class's rate number "
+                                  f"{n}: {{model:g}} Gbaud."))
+    code = coding.CODES[CLASSES[0].code]
+    for row in prose.itertuples():
+        if row.item == "data bits of the line code":
+            model = code.data_bits
+        elif row.item == "line bits of the line code":
+            model = code.coded_bits
+        else:
+            raise KeyError(f"keystone2-s7-srio-prose: no model for {row.item!r}")
+        out.append(checks.compare("srio", prose, row.Index, "value", model, "RapidIO 1.x", quantity=row.item,
+                                  unit=row.unit, kind="prose", exact=True,
+                                  note=f"RapidIO 1.x codes its lanes with {code.name}."))
+    return out
+
+
+@checks.provider("srio")
+def keystone_rates():
+    """SPRABK5 Sec. 7: the lane rates and the line code its text names."""
+    return keystone_rate_checks(data.load("keystone2-s7-srio-lane-rates"), data.load("keystone2-s7-srio-prose"))
 
 
 def _swrite_checks() -> list:

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from goodput import checks, data, pcie_spec
+from goodput.errors import ParameterError
 
 MEASURED = checks.collect("pcie-measured")
 AN3935 = [c for c in MEASURED if c.document == "AN3935"]
@@ -186,7 +187,10 @@ def test_the_texts_numbers_from_independent_arithmetic():
 
 
 @pytest.mark.parametrize("key, wrong", [("write-share", "93"), ("header-32-bit", "16"), ("read-large-bandwidth", "13.47"),
-                                        ("msc8157-clock", "2.5"), ("read-tlps-per-update", "8")])
+                                        ("msc8157-clock", "2.5"), ("read-tlps-per-update", "8"),
+                                        ("equation-1-coded-bits", "8"), ("equation-2-directions", "4"),
+                                        ("mps-field-high-bit", "6"), ("summary-mps-field-low-bit", "4"),
+                                        ("summary-mps-code", "010"), ("summary-mps-code", "000")])
 def test_a_wrong_number_in_the_text_is_an_erratum(key, wrong):
     text = data.load("an3935-text")
     bad = text.copy()
@@ -247,16 +251,33 @@ CALCULATIONS = [c for c in checks.collect("pcie-packets") if c.quantity.endswith
 
 
 def test_every_number_in_the_calculations_of_tables_2_to_5_is_checked_and_reproduced():
-    # per row: bit rate, TLP overhead, ACK and UpdateFC sizes; from 512 bytes up (7 rows) the TLPs, and from
-    # 2 K up (5 rows) the ACK and UpdateFC counts too (printed as "2*8")
-    per_table = 13 * 4 + 7 * 1 + 5 * 2
+    # per row: bit rate, TLP overhead, ACK and UpdateFC sizes, the directions; from 512 bytes up (7 rows) the
+    # TLPs, and from 2 K up (5 rows) the ACK and UpdateFC counts too (printed as "2*8"); a read's rows up to
+    # 256 bytes (6) add the read request's overhead ("20+ 20")
+    per_table = 13 * 5 + 7 * 1 + 5 * 2
     assert {n: sum(c.resource == f"an3935-table{n}" for c in CALCULATIONS) for n in (2, 3, 4, 5)} == \
-        {n: per_table for n in (2, 3, 4, 5)}
+        {2: per_table, 3: per_table, 4: per_table + 6, 5: per_table + 6}
     assert all(c.status == "ok" for c in CALCULATIONS), [c for c in CALCULATIONS if c.status != "ok"]
     got = {c.quantity: (c.published, c.model) for c in CALCULATIONS if (c.resource, c.row) == ("an3935-table5", "32 K bytes")}
     assert got["bit rate in the calculation"] == ("16", 4 * 5 * 0.8)
     assert got["TLPs (MRd and CplD) in the calculation"] == ("256", 2 * 32768 / 256)
     assert got["ACK DLLPs in the calculation"] == ("32", 32768 / 256 / 4)
+    assert got["directions in the calculation"] == ("2", 2)
+    small = {c.quantity: (c.published, c.model) for c in CALCULATIONS if (c.resource, c.row) == ("an3935-table4", "8 bytes")}
+    assert small["read request overhead in the calculation"] == ("20", 2 + 4 + 1 + 1 + 12)  # seq, LCRC, STP, END, 3DW
+
+
+def test_a_wrong_direction_count_or_read_request_overhead_in_a_calculation_is_an_erratum():
+    t = data.load("an3935-table4")
+    bad = t.copy()
+    bad.at[bad.index[bad["bytes"] == 64][0], "calculation_as_printed"] = "8 * 64 / (64 + 20+ 24 + 8 + 8) * 4"
+    found = {c.quantity: c.status for c in pcie.an3935_calculation_checks(bad, "MSC8156", "read") if c.row == "64 bytes"}
+    assert found["directions in the calculation"] == "erratum"
+    assert found["read request overhead in the calculation"] == "erratum"
+    assert found["TLP overhead in the calculation"] == "ok"
+    bad.at[bad.index[bad["bytes"] == 64][0], "calculation_as_printed"] = "8 * 64 / (64 + 20+ 20 + 8 + 8) * 1"
+    found = {c.quantity: c.status for c in pcie.an3935_calculation_checks(bad, "MSC8156", "read") if c.row == "64 bytes"}
+    assert found["directions in the calculation"] == "erratum"  # a count: one off is off
 
 
 def test_the_parts_of_a_calculation_as_printed():
@@ -278,3 +299,26 @@ def test_a_wrong_count_in_a_calculation_is_an_erratum():
     bad.at[bad.index[bad["bytes"] == 8][0], "calculation_as_printed"] = "16 * 8 / (8 + 20 + 8 + 8) * 2"
     found = {c.quantity: c.status for c in pcie.an3935_calculation_checks(bad, "MSC8156", "write") if c.row == "8 bytes"}
     assert found["bit rate in the calculation"] == "erratum"
+
+
+def test_the_max_payload_size_field_follows_linux_and_a_table_that_does_not_is_refused():
+    devctl = data.load("linux-pci-regs-devctl")
+    assert pcie.devctl_field(devctl) == (7, 5)
+    assert [pcie.mps_code(b) for b in devctl["bytes"]] == list(devctl["code"]) == [0, 1, 2, 3, 4, 5]
+    with pytest.raises(ParameterError):
+        pcie.mps_code(384)
+    bad = devctl.copy()
+    bad.loc[bad.index[2], "code"] = 3
+    with pytest.raises(ValueError, match="code 3 for 512 bytes"):
+        pcie.devctl_field(bad)
+
+
+def test_a_transfer_rate_table_1_misstates_is_caught():
+    from mutations import edited_cell
+
+    t = data.load("an3935-table1")
+    assert [(c.row, c.published, c.status) for c in pcie.an3935_transfer_rate_checks(t)] == [
+        ("MSC8156", "2.5", "ok"), ("MSC8157", "5.0", "ok")]
+    found = pcie.an3935_transfer_rate_checks(edited_cell(t, t.index[t["device"] == "MSC8157"][0],
+                                                          "transfer_rate_gbaud", "2.5"))
+    assert [(c.row, c.status) for c in found if c.status != "ok"] == [("MSC8157", "erratum")]

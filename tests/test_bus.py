@@ -245,8 +245,13 @@ def test_the_text_of_sections_2_to_5_against_table_1():
     assert {q: c.status for q, c in found.items()} == {
         "width of the ARM CorePac's interfaces": "erratum", "width of the wide data switch fabric": "ok",
         "width of the narrow data switch fabric": "ok", "size of the baseline transfers": "ok",
-        "bus width of EDMACC0 and EDMACC4 TCs": "ok", "bus width of the other TCs": "ok"}
+        "bus width of EDMACC0 and EDMACC4 TCs": "ok", "bus width of the other TCs": "ok",
+        "width of the narrow TC of the example": "ok", "clock divider of the narrow TC of the example": "ok",
+        "width of the narrow TC in the formula": "ok", "CPU clock in the formula": "ok",
+        "clock divider of the narrow TC in the formula": "ok"}
     assert found["width of the ARM CorePac's interfaces"].model == 256  # Table 1: 256 bits x 1200M/2
+    assert (found["clock divider of the narrow TC in the formula"].model, found["CPU clock in the formula"].model) \
+        == (3, 1200)  # Table 1: EDMA1-3 at 1200M/3
     assert found["size of the baseline transfers"].model == 1024 * 128 / 1024
 
 
@@ -265,6 +270,15 @@ def test_a_text_width_that_disagrees_with_table_1_is_caught():
     found = bus.prose_checks(edited_cell(prose, i, "value", "32"), data.load("keystone2-table1"))
     assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [
         ("width of the ARM CorePac's interfaces", "erratum"), ("bus width of the other TCs", "erratum")]
+
+
+def test_a_divider_or_clock_of_sec_5s_example_that_disagrees_with_table_1_is_caught():
+    prose = data.load("keystone2-s2-s5-prose")
+    for item, wrong in (("clock divider of the narrow TC in the formula", "2"), ("CPU clock in the formula", "1000")):
+        i = prose.index[prose["item"] == item][0]
+        found = bus.prose_checks(edited_cell(prose, i, "value", wrong), data.load("keystone2-table1"))
+        assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [
+            ("width of the ARM CorePac's interfaces", "erratum"), (item, "erratum")]
 
 
 def test_the_bursts_sec_6_gives_the_edmas_are_those_of_sec_5_3_1():
@@ -291,9 +305,9 @@ def test_burst_bytes_of_channel_controllers():
 
 def test_the_widths_clocks_and_ddr3_rates_of_the_text_are_table_2s():
     found = [c for c in CHECKS if c.resource == "keystone2-s2-s5-prose" and c.quantity in bus.MEMORY_ITEMS]
-    assert len(found) == 12 and {c.status for c in found} == {"ok"}
+    assert len(found) == 16 and {c.status for c in found} == {"ok"}
     rates = [c for c in found if c.unit == "MT/s"]
-    assert len(rates) == 4 and {c.model for c in rates} == {800 * 2}  # 800M x 2, Table 2's DDR3 rows
+    assert len(rates) == 6 and {c.model for c in rates} == {800 * 2}  # 800M x 2, Table 2's DDR3 rows
     assert {c.model for c in found if c.unit == "GHz"} == {1.2}  # MSMC RAM at 1200M
 
 

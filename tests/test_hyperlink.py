@@ -164,7 +164,7 @@ def test_a_maximum_no_rule_gives_is_unexplained_and_one_the_link_cannot_carry_an
 
 def test_the_numbers_of_section_8_follow_from_the_rates_table_22_and_sections_5_3_1_and_8_1_2():
     found = [c for c in CHECKS if c.resource == "keystone2-s8-hyperlink-prose"]
-    assert len(found) == 16
+    assert len(found) == 16 + 4 * 5 + 2  # each formula: 8/9, the packet twice, the overhead; §8's 8/9
     assert {c.status for c in found if c.published not in ("21.54", "35.5")} == {"ok"}
     repeats = [c for c in found if c.published == "35.5"]
     assert len(repeats) == 2 and {c.status for c in repeats} == {"rounding"}
@@ -174,6 +174,10 @@ def test_the_numbers_of_section_8_follow_from_the_rates_table_22_and_sections_5_
     (again,) = [c for c in found if c.published == "21.54"]
     assert again.status == "rounding" and again.model == pytest.approx(25 * 8 / 9 * 256 / 264)
     assert sorted(c.published for c in found if c.quantity == "aggregate line rate") == ["25"] * 4
+    formulas = {(c.row, c.quantity): c.model for c in found if c.row.endswith(" formula")}
+    assert formulas[("§8.2: read from DDR3 formula", "read response burst in the sum: DDR3")] == 64
+    assert formulas[("§8.2: write throughput formula", "largest packet in the sum")] == 256
+    assert [formulas[key] for key in formulas if key[1] == "bits per symbol"] == [9] * 5
     assert {c.kind for c in found} == {"prose", "consistency"}
 
 
@@ -183,3 +187,14 @@ def test_a_burst_the_text_misstates_is_caught():
     found = hyperlink.prose_checks(edited_cell(t, i, "value", "128"))
     assert [(c.quantity, c.status) for c in found if c.status != "ok" and c.published not in ("21.54", "35.5")] == [
         ("read response burst: DDR3", "erratum")]
+
+
+def test_a_formula_of_section_8_2_with_a_wrong_part_is_caught():
+    t = data.load("keystone2-s8-hyperlink-prose")
+    place = "§8.2: read from MSMC SRAM formula"
+    for item, wrong in (("bits per symbol", "10"), ("read response burst in the sum: MSMC SRAM", "64"),
+                        ("data bits per symbol", "9")):
+        i = t.index[(t["place"] == place) & (t["item"] == item)][0]
+        (c,) = [c for c in hyperlink.prose_checks(edited_cell(t, i, "value", wrong))
+                if (c.row, c.quantity) == (place, item)]
+        assert c.status == "erratum", (item, c)

@@ -228,3 +228,48 @@ def test_the_flit_convention_on_the_command_line():
     assert dlp["goodput_gbit_s"] / tlp["goodput_gbit_s"] == pytest.approx(242 / 236, rel=1e-12)
     bad = call("pcie", "write", "--gen", "6", "--size", "64", "--flit", "x")
     assert bad.returncode == 2 and "--flit x: flit must be one of tlp, dlp" in bad.stderr
+
+
+# --- SPRABK5 Sec. 6: the PCIe protocol numbers of the text ---------------------------------------------
+
+def keystone_prose(prose=None):
+    from goodput import data
+
+    return pcie.keystone_prose_checks(data.load("keystone2-s6-pcie-prose") if prose is None else prose,
+                                      data.load("keystone2-s6-pcie-rates"))
+
+
+def test_every_pcie_number_of_the_keystone_text_is_checked_and_reproduced_by_independent_arithmetic():
+    from goodput import data
+
+    found = {(c.row, c.quantity): c for c in keystone_prose()}
+    assert len(found) == len(data.load("keystone2-s6-pcie-prose"))
+    assert all(c.status == "ok" and c.kind == "prose" for c in found.values()), found
+    model = {key: c.model for key, c in found.items()}
+    assert model[("§6.1.1", "smallest TLP overhead")] == 1 + 2 + 12 + 4 + 1  # STP, sequence, 3 DW, LCRC, END
+    assert model[("§6.1.1", "largest TLP overhead")] == 1 + 2 + 16 + 4 + 4 + 1  # 4 DW and ECRC
+    assert model[("§6", "signalling rate of both links (again)")] == 2 * 5.0
+    assert model[("§6.3", "bits per symbol in the formula")] == 10
+    assert model[("§6.2", "largest payload the PCIe v2 specification permits")] == 4096
+
+
+@pytest.mark.parametrize("item, wrong", [("largest TLP overhead", "24"), ("size of the DLLP after each TLP", "6"),
+                                         ("signalling rate of a PCIe v2 link", "2.5"),
+                                         ("data bits per symbol in the formula", "9")])
+def test_a_wrong_pcie_number_in_the_keystone_text_is_an_erratum(item, wrong):
+    from goodput import data
+    from mutations import edited_cell
+
+    prose = data.load("keystone2-s6-pcie-prose")
+    index = prose.index[prose["item"] == item][0]
+    (c,) = [c for c in keystone_prose(edited_cell(prose, index, "value", wrong)) if c.quantity == item]
+    assert c.status == "erratum"
+
+
+def test_a_pcie_number_of_the_keystone_text_without_a_model_is_refused():
+    from goodput import data
+
+    prose = data.load("keystone2-s6-pcie-prose")
+    prose.loc[prose.index[0], "item"] = "mystery"
+    with pytest.raises(KeyError, match="mystery"):
+        keystone_prose(prose)

@@ -368,3 +368,21 @@ def test_a_wrong_srio_rate_in_the_text_is_caught():
     found = srio.phy_rate_checks(edited_cell(places, i, "srio_gbit_s", "3.2"), srio.measured())
     assert [(c.row, c.status) for c in found if c.kind == "prose" and c.status != "ok"] == [
         ("text before Table 18", "erratum")]
+
+
+def test_the_lane_rates_and_code_sec_7_names_are_rapidio_1x():
+    found = [c for c in CHECKS if c.resource in ("keystone2-s7-srio-lane-rates", "keystone2-s7-srio-prose")
+             and c.kind == "prose"]
+    assert [(c.published, c.model) for c in found] == [
+        ("1.25", 1.25), ("2.5", 2.5), ("3.125", 3.125), ("5", 5.0), ("8", 8), ("10", 10)]
+    assert {c.status for c in found} == {"ok"}
+
+
+def test_a_lane_rate_or_code_sec_7_misstates_is_caught():
+    rates, prose = data.load("keystone2-s7-srio-lane-rates"), data.load("keystone2-s7-srio-prose")
+    found = srio.keystone_rate_checks(edited_cell(rates, 2, "line_rate_gbaud", "3.75"), prose)
+    assert [(c.row, c.status) for c in found if c.status != "ok"] == [("RapidIO 1.x rate 3", "erratum")]
+    found = srio.keystone_rate_checks(rates, edited_cell(prose, 1, "value", "9"))
+    assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [("line bits of the line code", "erratum")]
+    with pytest.raises(ValueError, match="4 rates|3 rates"):
+        srio.keystone_rate_checks(rates.iloc[:3], prose)
