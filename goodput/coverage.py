@@ -470,19 +470,26 @@ def transcribed(copies: Iterable[Transcription], census: Census | None = None) -
     document prints it. Columns: document, section, transcribed.
     """
     census = _read(str(census_dir())) if census is None else census
+    got = _counted(census, ((t.document, sections_named(t.document, t.where, census), t.numbers) for t in copies))
+    return pd.DataFrame([{"document": d, "section": s, "transcribed": got[(d, s)]} for d, s in census.keys],
+                        columns=["document", "section", "transcribed"])
+
+
+def _counted(census: Census, found) -> Counter:
+    """Per (document, section), how many printed numbers ``found`` accounts for: each of its ``(document,
+    sections, numbers)`` counts each number once, for one printed number of the same :func:`key` in the first
+    of ``sections`` that prints one nothing counted yet."""
     left = {k: Counter(v) for k, v in census.keys.items()}
     got: Counter = Counter()
-    for t in copies:
-        pool = sections_named(t.document, t.where, census)
-        for n in t.numbers:
+    for document, pool, numbers_ in found:
+        for n in numbers_:
             k = key(n)
             for s in pool:
-                if left[(t.document, s)][k] > 0:
-                    left[(t.document, s)][k] -= 1
-                    got[(t.document, s)] += 1
+                if left[(document, s)][k] > 0:
+                    left[(document, s)][k] -= 1
+                    got[(document, s)] += 1
                     break
-    return pd.DataFrame([{"document": d, "section": s, "transcribed": got[(d, s)]} for d, s in left],
-                        columns=["document", "section", "transcribed"])
+    return got
 
 
 def settings(copies: Iterable[Transcription], items: Iterable[checks.SourceCheck] = (),
@@ -496,21 +503,10 @@ def settings(copies: Iterable[Transcription], items: Iterable[checks.SourceCheck
     """
     census = _read(str(census_dir())) if census is None else census
     compared = {(c.resource, c.quantity, c.published) for c in items}
-    left = {k: Counter(v) for k, v in census.keys.items()}
-    got: Counter = Counter()
-    for t in copies:
-        pool = sections_named(t.document, t.where, census)
-        for title, text in t.settings:
-            if (t.name, title, text) in compared:
-                continue
-            for n in numbers(text):
-                k = key(n)
-                for s in pool:
-                    if left[(t.document, s)][k] > 0:
-                        left[(t.document, s)][k] -= 1
-                        got[(t.document, s)] += 1
-                        break
-    return pd.DataFrame([{"document": d, "section": s, "settings": got[(d, s)]} for d, s in left],
+    got = _counted(census, ((t.document, sections_named(t.document, t.where, census),
+                             [n for title, text in t.settings if (t.name, title, text) not in compared
+                              for n in numbers(text)]) for t in copies))
+    return pd.DataFrame([{"document": d, "section": s, "settings": got[(d, s)]} for d, s in census.keys],
                         columns=["document", "section", "settings"])
 
 

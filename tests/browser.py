@@ -41,20 +41,21 @@ CAPTURE_VIEWS = """
 
 
 @contextmanager
-def opened(browser, url, viewport=None, permissions=(), wait_until="load"):
+def opened(browser, url, viewport=None, permissions=(), wait_until="load", init_script=None):
     """``url`` open in a fresh context, closed on leaving: (page, log of foreign/failed requests and errors).
 
     The page is handed over at its ``load`` event (every script, style sheet and image in it loaded);
     the tests then wait for what they look at (:func:`live_ready`, fonts). Pass
     ``wait_until="networkidle"`` to wait for every late request as well. A request to another host
     is recorded (chromium resolves no other host, see CHROMIUM_ARGS), not intercepted: a route
-    through Python would cost every request a round trip.
+    through Python would cost every request a round trip. ``init_script`` replaces the script that
+    captures each vega View the page draws (:data:`CAPTURE_VIEWS`).
     """
     context = browser.new_context(viewport=viewport or WIDTHS["1366px"])
     if permissions:
         context.grant_permissions(list(permissions), origin=f"{urlparse(url).scheme}://{urlparse(url).netloc}")
     page = context.new_page()
-    page.add_init_script(CAPTURE_VIEWS)
+    page.add_init_script(init_script or CAPTURE_VIEWS)
     log = {"foreign": [], "failed": [], "errors": []}
     host = urlparse(url).netloc
 
