@@ -4,13 +4,7 @@
 set -u
 B=$(cd "${1:?usage: qemu_check.sh BUILD_DIR}" && pwd) || exit 2
 Q="$(dirname "$0")/../port/mps2/qemu.sh"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-check() { # check NAME CONDITION...
-    name=$1; shift
-    if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/check.sh"
 command -v "${QEMU:-qemu-system-arm}" > /dev/null || {
     echo "qemu_check: ${QEMU:-qemu-system-arm} is not installed (Debian: qemu-system-arm)" >&2; exit 2; }
 

@@ -3,13 +3,7 @@
 # their normal and their failure paths; every check must hold or the script fails.
 set -u
 B=${1:?usage: run_programs.sh BUILD_DIR}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-check() { # check NAME CONDITION...
-    name=$1; shift
-    if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/check.sh"
 port=$((20000 + $$ % 20000))
 
 "$B/memcopy" --max-bytes 64K --stride-acnt-max 64 --stride-total 64K --align-bytes 4K --repeats 2 \
