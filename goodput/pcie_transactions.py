@@ -35,7 +35,7 @@ __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "d
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
            "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "published_log",
            "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
-           "fit_test15", "WRITTEN_WORDS", "READ_BACK", "read_back_checks"]
+           "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "WRITTEN_WORDS", "READ_BACK", "read_back_checks"]
 
 transactions = symbol("n", positive=True, integer=True)  #: transactions issued
 completion_latency = symbol("t_c", nonnegative=True)  #: ns from request to completion
@@ -192,6 +192,40 @@ def test15_theoretical_mbyte_s(size: int) -> float:
     return evaluate_example("read", 1, size, t_c=500.0, d=0)["net_mbyte_s"]
 
 
+#: The link Test 14's "Max PCIe throughput" column is for: gen1 x1, one TLP of the row's payload, no DLLP.
+TEST14_LINK = pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")
+
+
+def measured_ceiling_checks(test14, test15) -> list:
+    """The measured columns of Test 14 and Test 15 (``intel-324611-test14``, ``intel-324611-test15``) against
+    the most the model lets their row's payload carry (``ceiling``, ``<=``): a write of ``N`` sequential bytes
+    is at best one ``N``-byte MWr TLP back to back with the next (the write goodput of :data:`TEST14_LINK`); a
+    read of ``N`` bytes at best the request, 500 ns and the completion of
+    :func:`test15_theoretical_mbyte_s`."""
+    out = []
+    for row in test14.itertuples():
+        size = row.sequential_write_bytes
+        out.append(checks.compare(
+            "pcie-reads", test14, row.Index, "measured_mbyte_s",
+            1000 * pcie.goodput_gbit_s("write", TEST14_LINK, size) / 8, f"{size} bytes",
+            f"At most one {size}-byte MWr TLP after another on the gen1 x1 link: {{model:.4g}} MB/s.",
+            formula=pcie.goodput_formula("write", TEST14_LINK, size, scale=sp.Rational(1000, 8)),
+            kind="ceiling", relation="<="))
+    for row in test15.itertuples():
+        size = row.payload_bytes
+        out.append(checks.compare(
+            "pcie-reads", test15, row.Index, "measured_mbyte_s", test15_theoretical_mbyte_s(size), f"{size} bytes",
+            f"At most one {size}-byte read per request, 500 ns and completion: {{model:.3g}} MB/s.",
+            kind="ceiling", relation="<="))
+    return out
+
+
+@checks.provider("pcie-reads")
+def measured_ceiling_source_checks():
+    """Intel 324611 §4.16 and §4.17: Test 14's and Test 15's measured throughputs under their ceilings."""
+    return measured_ceiling_checks(data.load("intel-324611-test14"), data.load("intel-324611-test15"))
+
+
 _QUANTITY = {
     "net write throughput": "net_mbyte_s", "net read throughput": "net_mbyte_s",
     "allocated write bandwidth": "write_mbyte_s", "allocated read bandwidth": "read_mbyte_s",
@@ -216,9 +250,8 @@ def source_checks():
 
     t = data.load("intel-324611-test14")
     for row in t.itertuples():
-        link = pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")
         out.append(checks.compare("pcie-reads", t, row.Index, "max_pcie_throughput_mbyte_s",
-                                  1000 * pcie.goodput_gbit_s("write", link, row.sequential_write_bytes) / 8,
+                                  1000 * pcie.goodput_gbit_s("write", TEST14_LINK, row.sequential_write_bytes) / 8,
                                   f"{row.sequential_write_bytes} bytes"))
 
     t = data.load("intel-324611-test15")

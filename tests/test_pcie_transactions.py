@@ -5,6 +5,8 @@ import pytest
 from goodput import checks, data, pcie, pcie_transactions as pt
 from goodput.logs import ahb_trace, pcie_trace
 
+from mutations import edited_cell
+
 CHECKS = checks.collect("pcie-reads")
 FIGURES = "intel-324611-s3-5-figures"
 #: The §3.5 figures that are off, by row, with what shows it (independent of the code under test).
@@ -26,6 +28,8 @@ S4_ERRATA = {
 }
 EXPECTED = {
     ("intel-324611-test15", "4 bytes"): "erratum",
+    # the 4-byte row's measured 2.61 MB/s is under the model's ceiling, whatever its theory column prints
+    ("intel-324611-test15", "4 bytes", "ceiling"): "ok",
     ("logs/published/intel-324611-test2-ahb.log", "2 accesses", "calculated"): "erratum",
     ("intel-324611-s3-5-examples", "Example 2 trace: net read throughput (MB/s)"): "erratum",
     ("intel-324611-s3-5-examples", "Example 2 trace: allocated read bandwidth share (%)"): "erratum",
@@ -74,8 +78,9 @@ def test_every_trace_figure_the_converted_traces_still_show_is_checked():
 def test_every_statistic_value_and_example_figure_is_checked():
     assert sum(c.where.endswith("statistic block") and c.kind == "calculated" for c in CHECKS) == 5 * 6
     assert sum(c.resource == "intel-324611-s3-5-examples" for c in CHECKS) == 10 + 5
-    assert sum(c.resource == "intel-324611-test14" for c in CHECKS) == 13
-    assert sum(c.resource == "intel-324611-test15" for c in CHECKS) == 4
+    # the theory column calculated, the measured column under its ceiling
+    assert sum(c.resource == "intel-324611-test14" and c.kind == "calculated" for c in CHECKS) == 13
+    assert sum(c.resource == "intel-324611-test15" and c.kind == "calculated" for c in CHECKS) == 4
 
 
 def test_one_read_in_flight_is_the_serial_read_without_dllps():
@@ -320,3 +325,28 @@ def test_a_wrong_s3_2_figure_is_caught(quantity, unit, text):
     wrong.attrs["printed"]["value"][i] = text
     got = {c.row: c.status for c in pt.s3_2_overhead_checks(wrong)}
     assert got[f"{quantity} ({unit})"] == "erratum"
+
+
+# --- §4.16 and §4.17: Test 14's and Test 15's measured throughputs under their ceilings ---------------
+
+def test_every_measured_test14_and_test15_cell_is_held_to_its_ceiling():
+    got = [c for c in CHECKS if c.kind == "ceiling" and c.resource in ("intel-324611-test14", "intel-324611-test15")]
+    assert len(got) == len(data.load("intel-324611-test14")) + len(data.load("intel-324611-test15")) == 17
+    assert {(c.relation, c.status) for c in got} == {("<=", "ok")}
+    by_row = {(c.resource, c.row): c for c in got}
+    # 64 bytes written in a TLP of 64 + 20 bytes at 250 MB/s
+    assert by_row[("intel-324611-test14", "64 bytes")].model == pytest.approx(250 * 64 / 84)
+    # a 1-byte read: request of 20 bytes, 500 ns, completion of 1 + 20 bytes, 4 ns a byte
+    assert by_row[("intel-324611-test15", "1 bytes")].model == pytest.approx(1000 / (4 * 20 + 500 + 4 * 21))
+
+
+@pytest.mark.parametrize("name, index, text, row", [
+    ("intel-324611-test14", 6, "195.0", "64 bytes"),    # over 250 * 64 / 84 = 190.5
+    ("intel-324611-test15", 3, "12.0", "8 bytes"),      # over the 8-byte read's 11.56
+])
+def test_a_measured_throughput_over_its_ceiling_is_caught(name, index, text, row):
+    tables = {n: data.load(n) for n in ("intel-324611-test14", "intel-324611-test15")}
+    tables[name] = edited_cell(tables[name], index, "measured_mbyte_s", text)
+    got = {(c.resource, c.row): c.status for c in pt.measured_ceiling_checks(*tables.values())}
+    assert got[(name, row)] == "erratum"
+    assert sum(s != "ok" for s in got.values()) == 1
