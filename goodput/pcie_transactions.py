@@ -35,7 +35,7 @@ __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "d
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
            "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "published_log",
            "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
-           "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "WRITTEN_WORDS", "READ_BACK", "read_back_checks"]
+           "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "payload_indicated", "WRITTEN_WORDS", "READ_BACK", "read_back_checks"]
 
 transactions = symbol("n", positive=True, integer=True)  #: transactions issued
 completion_latency = symbol("t_c", nonnegative=True)  #: ns from request to completion
@@ -218,6 +218,16 @@ def measured_ceiling_checks(test14, test15) -> list:
             f"At most one {size}-byte read per request, 500 ns and completion: {{model:.3g}} MB/s.",
             kind="ceiling", relation="<="))
     return out
+
+
+def payload_indicated(measured_mbyte_s: float, sizes=tuple(2 ** k for k in range(13))) -> int:
+    """The smallest TLP payload of ``sizes`` (bytes) whose write ceiling on :data:`TEST14_LINK` is not below
+    ``measured_mbyte_s``: the least payload that writes of that throughput must travel in, as §4.16 reads
+    Test 14's flat measurements."""
+    for size in sorted(sizes):
+        if 1000 * pcie.goodput_gbit_s("write", TEST14_LINK, size) / 8 >= measured_mbyte_s:
+            return size
+    raise ValueError(f"{measured_mbyte_s} MB/s is over the write ceiling of every payload of {sorted(sizes)}")
 
 
 @checks.provider("pcie-reads")
@@ -729,13 +739,19 @@ def _mbyte_s(bytes_per_s: float) -> float:
     return bytes_per_s / 1e6
 
 
-def s4_figure_checks(table, ahb: dict, test3, trace_figures) -> list:
+def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14) -> list:
     """The figures §4 derives, each against what it is derived from.
 
     ``table`` is ``intel-324611-s4-figures``; ``ahb`` the parsed AHB logs by test (:data:`AHB_TRACES`'
     keys); ``test3`` the parsed analyzer trace of Test 3; ``trace_figures``
-    ``intel-324611-s4-6-s4-7-trace-figures`` (Test 4's read throughputs)."""
+    ``intel-324611-s4-6-s4-7-trace-figures`` (Test 4's read throughputs); ``test14``
+    ``intel-324611-test14`` (its measured throughputs)."""
     out = []
+
+    def indicated(first, last):
+        rows = test14[(test14["sequential_write_bytes"] >= first) & (test14["sequential_write_bytes"] <= last)]
+        return [payload_indicated(m) for m in rows["measured_mbyte_s"]]
+
     printed = table.attrs["printed"]["value"]
     stated = {(r.section, r.quantity): r.value for r in table.itertuples() if r.occurrence == 1}
     per_access = ahb_trace.BYTES_PER_ACCESS
@@ -802,6 +818,14 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures) -> list:
             "consistency", lambda v, sec: S4_9_TRACE_ACCESSES,
             f"§4.9 says its design records the timestamps of {S4_9_TRACE_ACCESSES} accesses, and §4.2's design "
             f"allows n up to its FIFO's {TRACE_FIFO_ACCESSES}.", {}),
+        "TLP payload of the 8- to 32-byte writes": (
+            "prose", lambda v, sec: farthest(indicated(8, 32), v),
+            "The smallest payload whose write ceiling on the gen1 x1 link admits each of Test 14's measured "
+            "8-, 16- and 32-byte throughputs.", {}),
+        "TLP payload of the 64-byte writes": (
+            "prose", lambda v, sec: farthest(indicated(64, 64), v),
+            "The smallest payload whose write ceiling on the gen1 x1 link admits Test 14's measured 64-byte "
+            "throughput.", {}),
         "prefetch chunk": ("prose", lambda v, sec: farthest([n * per_access for n in sizes], v),
                            f"Accesses {2 * ahb_trace.TICK_NS:g} ns apart in the prefetch trace, {per_access} bytes each.",
                            {}),
@@ -836,7 +860,7 @@ def s4_figure_source_checks():
     ahb = {test: ahb_trace.parse(published_log(name)) for test, name in AHB_TRACES.items()}
     return s4_figure_checks(data.load("intel-324611-s4-figures"), ahb,
                             pcie_trace.parse(published_log(SYMBOL_LOGS[3])),
-                            data.load("intel-324611-s4-6-s4-7-trace-figures"))
+                            data.load("intel-324611-s4-6-s4-7-trace-figures"), data.load("intel-324611-test14"))
 
 
 def test4_first_read_checks(table, trace) -> list:

@@ -253,7 +253,7 @@ S4 = "intel-324611-s4-figures"
 def _s4_checks(table):
     ahb = {test: ahb_trace.parse(pt.published_log(name)) for test, name in pt.AHB_TRACES.items()}
     return pt.s4_figure_checks(table, ahb, pcie_trace.parse(pt.published_log(pt.SYMBOL_LOGS[3])),
-                               data.load("intel-324611-s4-6-s4-7-trace-figures"))
+                               data.load("intel-324611-s4-6-s4-7-trace-figures"), data.load("intel-324611-test14"))
 
 
 def _s4_edited(row_label, text):
@@ -269,10 +269,16 @@ def _s4_edited(row_label, text):
 
 def test_every_s4_figure_has_one_check_with_its_status():
     got = {c.row: c for c in CHECKS if c.resource == S4}
-    assert len(got) == len(data.load(S4)) == 27
+    assert len(got) == len(data.load(S4)) == 30
     assert {r: c.status for r, c in got.items() if c.status != "ok"} == S4_ERRATA
     assert got["§4.12: throughput against the 4-byte writes"].model == pytest.approx(62068965.52 / 30687830.69)
     assert got["§4.17: prefetch time"].model == (6618289 - 6617486) * 10
+    # 56.9 MB/s is over 4 bytes' 250 * 4 / 24 and under 8 bytes' 250 * 8 / 28; 177.1 MB/s between 32 and 64 bytes'
+    assert got["§4.16: TLP payload of the 8- to 32-byte writes"].model == 8
+    assert got["§4.16: TLP payload of the 64-byte writes"].model == 64
+    assert pt.payload_indicated(250 * 32 / 52) == 32 and pt.payload_indicated(250 * 32 / 52 + 0.01) == 64
+    with pytest.raises(ValueError, match="over the write ceiling"):
+        pt.payload_indicated(250.0)
 
 
 @pytest.mark.parametrize("row, text", [
@@ -281,6 +287,8 @@ def test_every_s4_figure_has_one_check_with_its_status():
     ("§4.12: throughput against the 4-byte writes", "4"),         # consistency: 62.07 / 30.69 MB/s
     ("§4.4: shortest delay between writes", "120"),    # consistency: Test 1 and Test 3 show 110 ns
     ("§4.7: time per trace line", "6"),                # calculated: 10 bits at 2.5 GT/s
+    ("§4.16: TLP payload of the 8- to 32-byte writes", "16"),   # prose: 56.9 MB/s fits under 8 bytes' 71.4
+    ("§4.16: TLP payload of the 64-byte writes", "32"),         # prose: 177.1 MB/s is over 32 bytes' 153.8
 ])
 def test_a_wrong_s4_figure_is_caught(row, text):
     assert next(c for c in _s4_checks(_s4_edited(row, text)) if c.row == row).status == "erratum"
