@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import re
 import struct
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import sympy as sp
 
-from . import checks, coding, data, fit, pcie
+from . import checks, coding, data, fit, pcie, pcie_crc
 from .logs import ahb_trace, pcie_trace
 from .params import Parameter
 from .symbols import lambdify, maker
@@ -35,7 +36,7 @@ __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "d
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
            "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "published_log",
            "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
-           "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "payload_indicated", "WRITTEN_WORDS", "READ_BACK", "read_back_checks"]
+           "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "payload_indicated", "s3_2_field_checks", "WRITTEN_WORDS", "READ_BACK", "read_back_checks"]
 
 transactions = symbol("n", positive=True, integer=True)  #: transactions issued
 completion_latency = symbol("t_c", nonnegative=True)  #: ns from request to completion
@@ -905,6 +906,53 @@ def _overhead(header_dwords: int, ecrc_on: int):
     return float(expr.xreplace(values)), (expr, values)
 
 
+def _header_dwords(address_bits: int) -> float:
+    """The request header of the tutorial's link with ``address_bits``-bit addresses, in dwords."""
+    return pcie.link_substitution(replace(INTEL_LINK, addr=address_bits))[pcie.header] / 4
+
+
+#: The header dwords and ECRC (on 1, off 0) of each TLP of §3.2's field table: the general row's header and
+#: ECRC are the short header's and the optional ECRC's, its long header the 4 dword one.
+_S3_2_TLPS = {"any TLP": (3, 1), "short header, no ECRC": (3, 0), "long header, no ECRC": (4, 0)}
+
+
+def s3_2_field_checks(table) -> list:
+    """Each field size of §3.2's overhead rows (``intel-324611-s3-2-fields``) against the model: the header
+    and ECRC from the packet model's byte counts (:func:`goodput.pcie.size_exprs`) for the row's header
+    and ECRC; the sequence number and LCRC as long as the link layer's fields are
+    (:func:`goodput.pcie_crc.sequence_field`, :func:`goodput.pcie_crc.lcrc`); the start and end symbols
+    each half of what the model's per-TLP framing ``F`` leaves of them (``calculated``, exact)."""
+    sequence = len(pcie_crc.sequence_field(0))
+    lcrc = len(pcie_crc.lcrc(pcie_crc.sequence_field(0) + bytes(4 * 3)))  # any TLP: the field is one size
+    out = []
+    for row in table.itertuples():
+        dwords, ecrc_on = _S3_2_TLPS[row.tlp]
+        if row.field == "TLP header, long":
+            dwords = 4
+        sizes = pcie.size_exprs(INTEL_LINK.gen, dwords, ecrc_on)
+        framing = int(sizes[pcie.framing])
+        value, note, formula = {
+            "start": ((framing - sequence - lcrc) / 2, f"Of the model's {framing} framing bytes, what the "
+                      f"{sequence}-byte sequence number and {lcrc}-byte LCRC leave, one symbol each end.", None),
+            "end": ((framing - sequence - lcrc) / 2, f"Of the model's {framing} framing bytes, what the "
+                    f"{sequence}-byte sequence number and {lcrc}-byte LCRC leave, one symbol each end.", None),
+            "sequence number": (sequence, "The link layer's sequence-number field.", None),
+            "LCRC": (lcrc, "The link CRC over the sequence number and the TLP.", None),
+            "TLP header": (int(sizes[pcie.header]), f"A {dwords} dword header.", None),
+            "TLP header, long": (int(sizes[pcie.header]), f"A {dwords} dword header.", None),
+            "ECRC": (int(sizes[pcie.ecrc]), "The optional digest." if ecrc_on else "Left out.", None),
+        }[row.field]
+        out.append(checks.compare("pcie-reads", table, row.Index, "bytes", value, f"{row.tlp}: {row.field}", note,
+                                  quantity=row.field, exact=True))
+    return out
+
+
+@checks.provider("pcie-reads")
+def s3_2_field_source_checks():
+    """Intel 324611 §3.2: the size of each field of the three overhead rows."""
+    return s3_2_field_checks(data.load("intel-324611-s3-2-fields"))
+
+
 def s3_2_overhead_checks(table) -> list:
     """Intel 324611 §3.2's overhead figures (``intel-324611-s3-2-overhead``) against the packet model: the
     range (3 dword header without ECRC to 4 dwords with it), the two sums without ECRC, the largest
@@ -927,6 +975,10 @@ def s3_2_overhead_checks(table) -> list:
         ("overhead, 3 dword header, no ECRC", "bytes"): (least, "", least_formula),
         ("overhead, 4 dword header, no ECRC", "bytes"): (four_dw, "", four_dw_formula),
         ("TLP bytes, 4096-byte payload", "bytes"): (float(tlp.xreplace(tlp_values)), "", (tlp, tlp_values)),
+        ("TLP header with 32-bit addresses", "dwords"): (_header_dwords(32), "", None),
+        ("TLP header with 64-bit addresses", "dwords"): (_header_dwords(64), "", None),
+        ("TLP header on the Hpe IRP (32-bit addresses)", "dwords"): (
+            pcie.link_substitution(INTEL_LINK)[pcie.header] / dword, "The header of the tutorial's link.", None),
         ("best case throughput with TLP overhead", "MB/s"): (
             1000 * pcie.goodput_gbit_s("write", INTEL_LINK, largest) / 8, "",
             pcie.goodput_formula("write", INTEL_LINK, largest, scale=sp.Rational(1000, 8))),

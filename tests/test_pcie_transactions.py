@@ -313,7 +313,7 @@ def test_the_first_read_of_test_4_is_placed_by_the_analyzers_names():
 
 def test_every_s3_2_figure_is_checked_and_reproduced():
     got = {c.row: c for c in CHECKS if c.resource == "intel-324611-s3-2-overhead"}
-    assert len(got) == len(data.load("intel-324611-s3-2-overhead")) == 9
+    assert len(got) == len(data.load("intel-324611-s3-2-overhead")) == 12
     assert {c.status for c in got.values()} == {"ok"}
     # 1 + 2 + 4 + 1 framing bytes with a 12- or 16-byte header, and 4 bytes of ECRC at most
     assert got["TLP overhead at least (bytes)"].model == 1 + 2 + 12 + 4 + 1
@@ -323,6 +323,7 @@ def test_every_s3_2_figure_is_checked_and_reproduced():
 
 @pytest.mark.parametrize("quantity, unit, text", [
     ("TLP overhead at most", "dwords", "8"),
+    ("TLP header with 64-bit addresses", "dwords", "3"),
     ("best case throughput with TLP overhead", "MB/s", "248.55"),
 ])
 def test_a_wrong_s3_2_figure_is_caught(quantity, unit, text):
@@ -357,4 +358,32 @@ def test_a_measured_throughput_over_its_ceiling_is_caught(name, index, text, row
     tables[name] = edited_cell(tables[name], index, "measured_mbyte_s", text)
     got = {(c.resource, c.row): c.status for c in pt.measured_ceiling_checks(*tables.values())}
     assert got[(name, row)] == "erratum"
+    assert sum(s != "ok" for s in got.values()) == 1
+
+
+# --- §3.2: the size of each field of the overhead rows ---------------------------------------------------
+
+def test_every_s3_2_field_is_checked_and_reproduced():
+    got = {c.row: c for c in CHECKS if c.resource == "intel-324611-s3-2-fields"}
+    assert len(got) == len(data.load("intel-324611-s3-2-fields")) == 19
+    assert {(c.status, c.exact) for c in got.values()} == {("ok", True)}
+    # the sums of each row are §3.2's 20- to 28-byte overheads
+    table = data.load("intel-324611-s3-2-fields")
+    assert table.groupby("tlp")["bytes"].sum().to_dict() == {
+        "any TLP": 1 + 2 + 12 + 16 + 4 + 4 + 1, "short header, no ECRC": 20, "long header, no ECRC": 24}
+    assert got["long header, no ECRC: TLP header"].model == 16
+    assert got["any TLP: ECRC"].model == 4 and got["short header, no ECRC: ECRC"].model == 0
+
+
+@pytest.mark.parametrize("index, text, row", [
+    (1, "1", "any TLP: sequence number"),          # a 2-byte field
+    (11, "2", "short header, no ECRC: LCRC"),       # a 4-byte CRC
+    (15, "12", "long header, no ECRC: TLP header"),  # 4 dwords
+    (16, "4", "long header, no ECRC: ECRC"),        # no ECRC on this row
+    (18, "2", "long header, no ECRC: end"),         # one symbol
+])
+def test_a_wrong_s3_2_field_is_caught(index, text, row):
+    wrong = edited_cell(data.load("intel-324611-s3-2-fields"), index, "bytes", text)
+    got = {c.row: c.status for c in pt.s3_2_field_checks(wrong)}
+    assert got[row] == "erratum"
     assert sum(s != "ok" for s in got.values()) == 1
