@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 import sympy as sp
 
-from . import checks, coding, data, pcie
+from . import checks, coding, data, pcie, pcie_crc
 from . import pcie_transactions as pt
 from .fit import Bound, Fit, fit
 from .logs import ahb_trace, dma_demo
@@ -39,7 +39,7 @@ from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["serial_time", "latency_time", "outstanding", "credits", "AN3935_NP_CREDITS", "transfer_time_expr", "latency_bound_expr",
+__all__ = ["crc_terms", "crc_polynomial_checks", "serial_time", "latency_time", "outstanding", "credits", "AN3935_NP_CREDITS", "transfer_time_expr", "latency_bound_expr",
            "latency_bound_gbit_s", "an3935_back_to_back", "an3935_runs", "fit_an3935", "AN3935_BACK_TO_BACK", "BOUNDS", "PARAMETERS"]
 
 serial_time = symbol("t_s", nonnegative=True)  #: ns per transfer that nothing overlaps
@@ -350,6 +350,43 @@ def s2_s6_figure_checks(table, demo: dma_demo.DmaDemo, table3, test14, test2: ah
                                   quantity=row.quantity, unit=row.unit, kind=kind, formula=formula,
                                   exact=row.unit in pt.COUNT_UNITS, **extra))
     return out
+
+
+def crc_terms(polynomial: int, width: int) -> list[int]:
+    """The exponents of a CRC's generator, highest first: ``width`` (the term a generator written as
+    ``polynomial`` leaves out) and each set bit of ``polynomial``."""
+    if not 0 < polynomial < 1 << width:
+        raise ValueError(f"a {width}-bit CRC's generator without its top term is 1 to {(1 << width) - 1}, "
+                         f"not {polynomial:#x}")
+    return [width] + [k for k in range(width - 1, -1, -1) if polynomial >> k & 1]
+
+
+def crc_polynomial_checks(table) -> list:
+    """§5.1's CRC (``intel-324611-s5-1-crc``) against the link CRC of :mod:`goodput.pcie_crc`, the 32-bit CRC
+    Ethernet uses as the text says: the width (its bytes, 8 bits each) and each printed term against the
+    generator's term in the same place, highest first (``prose``, exact); a term the generator lacks is
+    held to -1."""
+    width = 8 * len(pcie_crc.lcrc(pcie_crc.sequence_field(0) + bytes(12)))
+    terms = crc_terms(pcie_crc.LCRC_POLYNOMIAL, width)
+    out, place = [], 0
+    for row in table.itertuples():
+        if row.quantity == "CRC width":
+            value, label, note = width, "CRC width", "The link CRC's bits."
+        else:
+            value = terms[place] if place < len(terms) else -1
+            label = f"term {place + 1} of the polynomial"
+            note = (f"The generator {pcie_crc.LCRC_POLYNOMIAL:#010x} with its top term: "
+                    + " + ".join(f"x^{k}" for k in terms) + ".")
+            place += 1
+        out.append(checks.compare("pcie-measured", table, row.Index, "exponent", value, label, note,
+                                  quantity=row.quantity, unit="", kind="prose", exact=True))
+    return out
+
+
+@checks.provider("pcie-measured")
+def crc_polynomial_source_checks():
+    """Intel 324611 §5.1: the DMA demo's 32-bit CRC and its Ethernet polynomial."""
+    return crc_polynomial_checks(data.load("intel-324611-s5-1-crc"))
 
 
 def _intel_inputs():

@@ -2,14 +2,18 @@
 §2, §5 and §6 (pcie-measured): each reproduced or flagged, and a wrong figure caught."""
 
 import copy
+import zlib
 
+import pandas as pd
 import pytest
 
-from goodput import checks, coding, data
+from goodput import checks, coding, data, pcie_crc
 from goodput import pcie_latency as pl
 from goodput import pcie_transactions as pt
 from goodput.errors import LogFormatError
 from goodput.logs import dma_demo
+
+from mutations import edited_cell
 
 
 def _edited(name, column, index, text):
@@ -137,3 +141,41 @@ def test_a_demo_output_without_its_buffer_line_or_not_utf_8_is_refused(tmp_path)
     (tmp_path / "empty.log").write_bytes(b"")
     with pytest.raises(LogFormatError, match="the file is empty"):
         dma_demo.parse(tmp_path / "empty.log")
+
+
+# --- §5.1: the DMA demo's CRC ----------------------------------------------------------------------------
+
+def test_the_crc_is_ethernets_and_every_printed_term_is_checked():
+    # the generator the checks hold the text to is Ethernet's CRC-32, as zlib computes it
+    sample = bytes(range(40))
+    assert pcie_crc.crc(sample, pcie_crc.LCRC_POLYNOMIAL, 32) == zlib.crc32(sample).to_bytes(4, "little")
+    got = [c for c in MEASURED if c.resource == "intel-324611-s5-1-crc"]
+    assert len(got) == len(data.load("intel-324611-s5-1-crc")) == 16
+    assert {(c.kind, c.status, c.exact) for c in got} == {("prose", "ok", True)}
+    assert [c.model for c in got if c.quantity == "polynomial term"] == [
+        32, 26, 23, 22, 16, 12, 11, 10, 8, 7, 5, 4, 2, 1, 0]
+    assert pl.crc_terms(0x1021, 16) == [16, 12, 5, 0]  # CRC-16-CCITT
+    with pytest.raises(ValueError, match="generator"):
+        pl.crc_terms(1 << 16, 16)
+
+
+@pytest.mark.parametrize("index, text, row", [
+    (0, "16", "CRC width"),
+    (3, "24", "term 3 of the polynomial"),   # x^23
+    (15, "3", "term 15 of the polynomial"),  # x^0
+])
+def test_a_wrong_crc_term_is_caught(index, text, row):
+    wrong = edited_cell(data.load("intel-324611-s5-1-crc"), index, "exponent", text)
+    got = {c.row: c.status for c in pl.crc_polynomial_checks(wrong)}
+    assert got[row] == "erratum"
+    assert sum(s != "ok" for s in got.values()) == 1
+
+
+def test_a_term_the_generator_lacks_is_caught():
+    table = data.load("intel-324611-s5-1-crc")
+    extra = pd.concat([table, table.tail(1)], ignore_index=True)
+    extra.attrs = copy.deepcopy(table.attrs)
+    for column in extra.attrs["printed"]:
+        extra.attrs["printed"][column].append(extra.attrs["printed"][column][-1])
+    got = pl.crc_polynomial_checks(extra)
+    assert (got[-1].model, got[-1].status) == (-1, "erratum")
