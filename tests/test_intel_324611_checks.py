@@ -179,3 +179,37 @@ def test_a_term_the_generator_lacks_is_caught():
         extra.attrs["printed"][column].append(extra.attrs["printed"][column][-1])
     got = pl.crc_polynomial_checks(extra)
     assert (got[-1].model, got[-1].status) == (-1, "erratum")
+
+
+# --- §5.4 and §5.5: the addresses of the mapping and the DMA buffer ------------------------------------------
+
+def test_every_s5_address_is_checked_from_the_settings():
+    got = {c.row: c for c in MEASURED if c.resource == "intel-324611-s5-addresses"}
+    assert len(got) == len(data.load("intel-324611-s5-addresses")) == 9
+    assert {(c.kind, c.status, c.exact) for c in got.values()} == {("prose", "ok", True)}
+    # 1 GiB of RAM behind AHB 0x40000000; the top 512 MiB reserved
+    assert got["§5.4: AHB address of the middle of the RAM"].model == 0x40000000 + 2 ** 29
+    assert got["§5.5: last address of the reserved upper 512 MiB"].model == 2 ** 30 - 1
+    assert got["§5.5: reserved size, power of two"].model == 29
+
+
+@pytest.mark.parametrize("index, text", [
+    (1, "0x50000000"),   # AHB 0x40000000 + 0x20000000
+    (2, "0x60000000"),   # the AHB address, not the physical one
+    (3, "32"),           # 1 GiB is 2^30
+    (6, "0x3FFFFFFE"),   # the last byte of 1 GiB
+])
+def test_a_wrong_s5_address_is_caught(index, text):
+    table = data.load("intel-324611-s5-addresses")
+    wrong = table.copy()
+    wrong.attrs = copy.deepcopy(table.attrs)
+    wrong.attrs["printed"]["value"][index] = text
+    got = [c.status for c in pl.s5_address_checks(wrong)]
+    assert got[index] == "erratum" and got.count("erratum") == 1
+
+
+def test_an_address_outside_the_mapping_is_refused():
+    with pytest.raises(ValueError, match="outside the 1 GiB"):
+        pl.ahb_address(2 ** 30)
+    with pytest.raises(ValueError, match="outside the PCIe slave range"):
+        pl.physical_address(0x80000000)
