@@ -34,7 +34,7 @@ symbol = maker(__name__)
 
 __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "dllps_per_read",
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
-           "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "published_log",
+           "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "TLP_PAYLOAD_BYTES", "published_log",
            "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
            "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "payload_indicated", "s3_2_field_checks", "WRITTEN_WORDS", "READ_BACK", "read_back_checks"]
 
@@ -285,6 +285,10 @@ AHB_LOGS = {
     "Test 10": "intel-324611-test10-ahb.log",
     "Test 11": "intel-324611-test11-ahb.log",
 }
+
+
+#: The payload of each TLP the AHB-logged tests send, as §4 states: an int (Tests 1-3), a double (Tests 10, 11).
+TLP_PAYLOAD_BYTES = {"Test 1": 4, "Test 2": 4, "Test 3": 4, "Test 10": 8, "Test 11": 8}
 
 
 def published_log(name: str) -> Path:
@@ -702,6 +706,14 @@ def ahb_consistency_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> l
     p = trace.printed
     row = f"{trace.statistic_accesses} accesses"
     where = f"{test} statistic block"
+    out.append(checks.check(
+        "pcie-reads", "Intel 324611", where, row, "AHB accesses in the statistic", "", str(trace.statistic_accesses),
+        len(a), "The accesses the log lists above the block.", resource, kind="consistency", exact=True))
+    out.append(checks.check(
+        "pcie-reads", "Intel 324611", where, row, "AHB accesses per TLP", "", str(trace.accesses_per_tlp),
+        TLP_PAYLOAD_BYTES[test] / ahb_trace.BYTES_PER_ACCESS,
+        f"A {TLP_PAYLOAD_BYTES[test]}-byte payload in {ahb_trace.BYTES_PER_ACCESS}-byte AHB accesses.", resource,
+        kind="calculated", exact=True))
     tlp_bytes = trace.accesses_per_tlp * ahb_trace.BYTES_PER_ACCESS
     for key, (relation, other) in _ORDER.items():
         unit = "ns" if "Time" in key else "B/s"
@@ -819,11 +831,15 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14) -> list:
             "consistency", lambda v, sec: S4_9_TRACE_ACCESSES,
             f"§4.9 says its design records the timestamps of {S4_9_TRACE_ACCESSES} accesses, and §4.2's design "
             f"allows n up to its FIFO's {TRACE_FIFO_ACCESSES}.", {}),
-        "TLP payload of the 8- to 32-byte writes": (
+        "TLP payload of writes that partly fill a write-combining buffer": (
             "prose", lambda v, sec: farthest(indicated(8, 32), v),
             "The smallest payload whose write ceiling on the gen1 x1 link admits each of Test 14's measured "
             "8-, 16- and 32-byte throughputs.", {}),
-        "TLP payload of the 64-byte writes": (
+        "chunk a partly filled write-combining buffer is written out in": (
+            "prose", lambda v, sec: farthest(indicated(8, 32), v),
+            "The TLP payload of Test 14's 8- to 32-byte writes: the smallest whose write ceiling admits their "
+            "measured throughputs.", {}),
+        "TLP payload of writes that fill a write-combining buffer": (
             "prose", lambda v, sec: farthest(indicated(64, 64), v),
             "The smallest payload whose write ceiling on the gen1 x1 link admits Test 14's measured 64-byte "
             "throughput.", {}),

@@ -31,6 +31,8 @@ EXPECTED = {
     # the 4-byte row's measured 2.61 MB/s is under the model's ceiling, whatever its theory column prints
     ("intel-324611-test15", "4 bytes", "ceiling"): "ok",
     ("logs/published/intel-324611-test2-ahb.log", "2 accesses", "calculated"): "erratum",
+    # its one access per 4-byte TLP is right, whatever its times
+    ("logs/published/intel-324611-test2-ahb.log", "2 accesses", "AHB accesses per TLP"): "ok",
     ("intel-324611-s3-5-examples", "Example 2 trace: net read throughput (MB/s)"): "erratum",
     ("intel-324611-s3-5-examples", "Example 2 trace: allocated read bandwidth share (%)"): "erratum",
     ("intel-324611-s3-5-examples", "Example 1 trace: net write throughput (MB/s)"): "rounding",
@@ -76,7 +78,8 @@ def test_every_trace_figure_the_converted_traces_still_show_is_checked():
 
 
 def test_every_statistic_value_and_example_figure_is_checked():
-    assert sum(c.where.endswith("statistic block") and c.kind == "calculated" for c in CHECKS) == 5 * 6
+    # six figures of each block and its accesses per TLP
+    assert sum(c.where.endswith("statistic block") and c.kind == "calculated" for c in CHECKS) == 5 * 7
     assert sum(c.resource == "intel-324611-s3-5-examples" for c in CHECKS) == 10 + 5
     # the theory column calculated, the measured column under its ceiling
     assert sum(c.resource == "intel-324611-test14" and c.kind == "calculated" for c in CHECKS) == 13
@@ -195,11 +198,11 @@ def _ahb_checks(test, old=None, new=None):
 
 def test_every_ahb_log_line_and_statistic_has_its_consistency_checks():
     got = [c for c in CHECKS if c.kind == "consistency" and c.resource.endswith("-ahb.log")]
-    # one per delay after the first, one for the smallest delay, seven per statistic block, one per run of
+    # one per delay after the first, one for the smallest delay, eight per statistic block, one per run of
     # consecutive addresses (the whole log; the five 16-access cache-line fills of the prefetch trace)
     accesses = {"Test 1": 2, "Test 2": 2, "Test 3": 30, "Test 10": 20, "Test 11": 20, "Test 15 prefetch": 80}
     # and one per word a read test reads back from a write test's log (Tests 2 and 11)
-    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 7 + 5 + 5 + 2 + 20
+    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 8 + 5 + 5 + 2 + 20
     assert [c.row for c in got if c.status != "ok"] == ["access 2 (line 10)"]
     # a delay check verifies its delay and its timestamp (the first also the first timestamp); the address
     # runs every address after their first
@@ -231,6 +234,29 @@ def test_every_ahb_log_line_and_statistic_has_its_consistency_checks():
 def test_an_inconsistent_ahb_log_is_caught(test, old, new, row, quantity):
     got = [c for c in _ahb_checks(test, old, new) if c.row.startswith(row) and c.quantity.startswith(quantity)]
     assert got and got[0].status == "erratum", got
+
+
+def test_each_statistic_block_counts_its_log_and_its_accesses_per_tlp():
+    got = {(c.where, c.quantity): c for c in CHECKS
+           if c.quantity.startswith("AHB accesses") and c.where.endswith("statistic block")}
+    assert len(got) == 2 * 5 and {c.status for c in got.values()} == {"ok"}
+    # 8-byte doubles in 4-byte AHB accesses
+    assert got[("Test 10 statistic block", "AHB accesses per TLP")].model == 2
+    assert got[("Test 3 statistic block", "AHB accesses in the statistic")].model == 30
+
+
+def test_a_wrong_statistic_count_or_accesses_per_tlp_is_caught():
+    name = pt.AHB_TRACES["Test 10"]
+    trace = ahb_trace.parse(pt.published_log(name))
+    trace.statistic_accesses = 21  # the parser refuses such a log; the check must catch it all the same
+    got = {c.quantity: c.status for c in pt.ahb_consistency_checks("Test 10", name, trace)
+           if c.quantity.startswith("AHB accesses")}
+    assert got == {"AHB accesses in the statistic": "erratum", "AHB accesses per TLP": "ok"}
+    trace = ahb_trace.parse(pt.published_log(name))
+    trace.accesses_per_tlp = 1
+    got = {c.quantity: c.status for c in pt.ahb_consistency_checks("Test 10", name, trace)
+           if c.quantity.startswith("AHB accesses")}
+    assert got == {"AHB accesses in the statistic": "ok", "AHB accesses per TLP": "erratum"}
 
 
 def test_the_read_tests_read_back_the_words_the_write_tests_wrote_and_a_wrong_one_is_caught():
@@ -274,8 +300,8 @@ def test_every_s4_figure_has_one_check_with_its_status():
     assert got["§4.12: throughput against the 4-byte writes"].model == pytest.approx(62068965.52 / 30687830.69)
     assert got["§4.17: prefetch time"].model == (6618289 - 6617486) * 10
     # 56.9 MB/s is over 4 bytes' 250 * 4 / 24 and under 8 bytes' 250 * 8 / 28; 177.1 MB/s between 32 and 64 bytes'
-    assert got["§4.16: TLP payload of the 8- to 32-byte writes"].model == 8
-    assert got["§4.16: TLP payload of the 64-byte writes"].model == 64
+    assert got["§4.16: TLP payload of writes that partly fill a write-combining buffer"].model == 8
+    assert got["§4.16: TLP payload of writes that fill a write-combining buffer"].model == 64
     assert pt.payload_indicated(250 * 32 / 52) == 32 and pt.payload_indicated(250 * 32 / 52 + 0.01) == 64
     with pytest.raises(ValueError, match="over the write ceiling"):
         pt.payload_indicated(250.0)
@@ -287,8 +313,8 @@ def test_every_s4_figure_has_one_check_with_its_status():
     ("§4.12: throughput against the 4-byte writes", "4"),         # consistency: 62.07 / 30.69 MB/s
     ("§4.4: shortest delay between writes", "120"),    # consistency: Test 1 and Test 3 show 110 ns
     ("§4.7: time per trace line", "6"),                # calculated: 10 bits at 2.5 GT/s
-    ("§4.16: TLP payload of the 8- to 32-byte writes", "16"),   # prose: 56.9 MB/s fits under 8 bytes' 71.4
-    ("§4.16: TLP payload of the 64-byte writes", "32"),         # prose: 177.1 MB/s is over 32 bytes' 153.8
+    ("§4.16: TLP payload of writes that partly fill a write-combining buffer", "16"),   # prose: 56.9 MB/s fits under 8 bytes' 71.4
+    ("§4.16: TLP payload of writes that fill a write-combining buffer", "32"),         # prose: 177.1 MB/s is over 32 bytes' 153.8
 ])
 def test_a_wrong_s4_figure_is_caught(row, text):
     assert next(c for c in _s4_checks(_s4_edited(row, text)) if c.row == row).status == "erratum"
