@@ -189,7 +189,7 @@ def test_every_s5_address_is_checked_from_the_settings():
     assert {(c.kind, c.status, c.exact) for c in got.values()} == {("prose", "ok", True)}
     # 1 GiB of RAM behind AHB 0x40000000; the top 512 MiB reserved
     assert got["§5.4: AHB address of the middle of the RAM"].model == 0x40000000 + 2 ** 29
-    assert got["§5.5: last address of the reserved upper 512 MiB"].model == 2 ** 30 - 1
+    assert got["§5.5: last address of the reserved upper part of the RAM"].model == 2 ** 30 - 1
     assert got["§5.5: reserved size, power of two"].model == 29
 
 
