@@ -31,6 +31,18 @@ def test_the_full_duplex_figure_is_both_directions_of_250_mbyte_s():
     assert [(c.published, c.model, c.status) for c in got] == [("500", 2 * 250.0, "ok")]
 
 
+def test_the_restated_byte_rates_are_one_direction_after_8b10b():
+    got = {c.quantity: c for c in checks.collect("line-coding") if c.resource == "intel-324611-s3-1"}
+    for quantity in ("in each direction at once (full-duplex note)", "throughput after physical layer"):
+        assert (got[quantity].model, got[quantity].status) == (2.5e3 * 8 / 10 / 8, "ok")
+
+
+@pytest.mark.parametrize("column", ["each_direction_mbyte_s", "after_physical_layer_mbyte_s"])
+def test_a_wrong_restated_byte_rate_is_caught(column):
+    got = coding.intel_restated_rate_checks(_edited("intel-324611-s3-1", column, 0, "500"))
+    assert sorted(c.status for c in got) == ["erratum", "ok"]
+
+
 def test_a_wrong_full_duplex_figure_is_caught():
     got = coding.intel_full_duplex_checks(_edited("intel-324611-s3-1", "full_duplex_mbyte_s", 0, "250"))
     assert [c.status for c in got] == ["erratum"]
