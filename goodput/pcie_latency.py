@@ -214,7 +214,8 @@ def utilization_checks(table) -> list:
 def dma_demo_checks(demo: dma_demo.DmaDemo) -> list:
     """The ``dma-demo`` output of §2 against itself and the link: the buffer's size against its addresses,
     each duration against the buffer and its rate, the time the program measured (TSC) at least the time
-    the DMA controller was busy, and each DMA rate against the link's ceiling."""
+    the DMA controller was busy, each DMA rate against the link's ceiling, and a CRC the program calls OK
+    against the reference CRC the CPU computed."""
     resource = "logs/published/intel-324611-s2-dma-demo.log"
     nbytes = dma_demo.buffer_bytes(demo)
     out = [checks.check("pcie-measured", "Intel 324611", "§2 dma-demo output", "dma buf line", "buffer size", "MB",
@@ -247,6 +248,16 @@ def dma_demo_checks(demo: dma_demo.DmaDemo) -> list:
                 "pcie-measured", "Intel 324611", "§2 dma-demo output", row, "rate", "MB/s", tsc.mbyte_s,
                 float(busy.mbyte_s), f"The same bytes over a time at least the controller's, at its "
                 f"{busy.mbyte_s} MByte/sec at most.", resource, kind="consistency", relation="<="))
+    references = {c["test"]: c for c in demo.crcs if c["kind"] == "reference"}
+    for c in demo.crcs:
+        ref = references.get(c["test"])
+        if c["kind"] != "transfer" or c["verdict"] != "OK" or ref is None:
+            continue
+        out.append(checks.check(
+            "pcie-measured", "Intel 324611", "§2 dma-demo output", f"Test {c['test']}, transfer (line {c['line']})",
+            "CRC the FPGA computed", "", c["crc"], int(ref["crc"], 16),
+            f"The program calls it OK: the CPU's ref_crc ({ref['crc']}, line {ref['line']}).", resource,
+            kind="consistency", exact=True))
     return out
 
 

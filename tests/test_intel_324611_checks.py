@@ -73,9 +73,10 @@ def test_every_s2_s5_s6_figure_is_checked_with_its_status():
     per_resource = {r: sum(c.resource == r for c in INTEL) for r in
                     ("intel-324611-s2-utilization", "intel-324611-table3", "intel-324611-s2-s6-figures",
                      "logs/published/intel-324611-s2-dma-demo.log")}
-    # 4 percentages; 2 checks per Table 3 cell; 16 figures; the buffer, 4 durations and 4 rates, 2 x 2 TSC-DMA
+    # 4 percentages; 2 checks per Table 3 cell; 16 figures; the buffer, 4 durations and 4 rates, 2 x 2 TSC-DMA,
+    # the transfer's CRC
     assert per_resource == {"intel-324611-s2-utilization": 4, "intel-324611-table3": 8,
-                            "intel-324611-s2-s6-figures": 16, "logs/published/intel-324611-s2-dma-demo.log": 13}
+                            "intel-324611-s2-s6-figures": 16, "logs/published/intel-324611-s2-dma-demo.log": 14}
     by_row = {(c.resource, c.row, c.kind): c for c in INTEL}
     # 128 bytes in 128 + 20 bytes at 250 MB/s; 4 bytes in 4 + 20
     assert by_row[("intel-324611-table3", "DMA FPGA->MEM", "ceiling")].model == pytest.approx(250 * 128 / 148)
@@ -225,3 +226,18 @@ def test_an_address_outside_the_mapping_is_refused():
         pl.ahb_address(2 ** 30)
     with pytest.raises(ValueError, match="outside the PCIe slave range"):
         pl.physical_address(0x80000000)
+
+
+# --- §2: the CRC the dma-demo calls OK -------------------------------------------------------------------
+
+def test_the_transfer_crc_the_demo_calls_ok_is_its_reference_and_a_wrong_one_is_caught():
+    demo = dma_demo.parse(DEMO)
+    assert [(c["kind"], c["crc"]) for c in demo.crcs] == [("reference", "0x1d7c118c"), ("transfer", "0x1d7c118c")]
+    got = [c for c in pl.dma_demo_checks(demo) if c.quantity == "CRC the FPGA computed"]
+    assert [(c.model, c.status, c.exact) for c in got] == [(0x1D7C118C, "ok", True)]
+    wrong = DEMO.read_text().replace("(crc=0x1d7c118c)", "(crc=0x1d7c118d)")
+    got = [c for c in pl.dma_demo_checks(dma_demo.parse_text(wrong, "x.log")) if c.quantity == "CRC the FPGA computed"]
+    assert [c.status for c in got] == ["erratum"]
+    # a CRC the program does not call OK is no claim that it matches
+    failed = DEMO.read_text().replace("CRC [OK] (crc=0x1d7c118c)", "CRC [FAILED] (crc=0x1d7c118d)")
+    assert not [c for c in pl.dma_demo_checks(dma_demo.parse_text(failed, "x.log")) if c.quantity.startswith("CRC")]
