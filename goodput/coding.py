@@ -282,10 +282,27 @@ def intel_full_duplex_checks(table) -> list:
     return out
 
 
+def intel_restated_rate_checks(table) -> list:
+    """Intel 324611 §3.1's byte rate where the text states it again (``intel-324611-s3-1``): each direction of
+    the full-duplex note and the section's closing 'throughput after physical layer', against the byte rate
+    after the line code."""
+    out = []
+    for row in table.itertuples():
+        values = {line_rate: row.transfer_rate_gbaud, lanes: row.lanes, data_bits: CODES["8b10b"].data_bits,
+                  coded_bits: CODES["8b10b"].coded_bits}
+        for column in ("each_direction_mbyte_s", "after_physical_layer_mbyte_s"):
+            out.append(checks.compare(
+                "line-coding", table, row.Index, column,
+                1000 * byte_rate_gbyte_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), f"gen1 x{row.lanes}",
+                "One direction of the link after 8b/10b.", formula=(sp.Rational(1000, 8) * bit_rate_expr(), values)))
+    return out
+
+
 @checks.provider("line-coding")
 def intel_full_duplex_source_checks():
-    """Intel 324611 §3.1: the full-duplex byte rate."""
-    return intel_full_duplex_checks(data.load("intel-324611-s3-1"))
+    """Intel 324611 §3.1: the full-duplex byte rate and the byte rate the text states again."""
+    table = data.load("intel-324611-s3-1")
+    return intel_full_duplex_checks(table) + intel_restated_rate_checks(table)
 
 @dataclass(frozen=True)
 class CommonLink:

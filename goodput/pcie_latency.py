@@ -24,13 +24,15 @@ tables with the packet model left as the document calculates it.
 
 from __future__ import annotations
 
+import math
+import re
 from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 import sympy as sp
 
-from . import checks, coding, data, pcie
+from . import checks, coding, data, pcie, pcie_crc
 from . import pcie_transactions as pt
 from .fit import Bound, Fit, fit
 from .logs import ahb_trace, dma_demo
@@ -39,7 +41,7 @@ from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["serial_time", "latency_time", "outstanding", "credits", "AN3935_NP_CREDITS", "transfer_time_expr", "latency_bound_expr",
+__all__ = ["INTEL_RAM_GIB", "INTEL_AHB_PCIE_BASE", "INTEL_RESERVED_MIB", "ahb_address", "physical_address", "s5_address_checks", "crc_terms", "crc_polynomial_checks", "serial_time", "latency_time", "outstanding", "credits", "AN3935_NP_CREDITS", "transfer_time_expr", "latency_bound_expr",
            "latency_bound_gbit_s", "an3935_back_to_back", "an3935_runs", "fit_an3935", "AN3935_BACK_TO_BACK", "BOUNDS", "PARAMETERS"]
 
 serial_time = symbol("t_s", nonnegative=True)  #: ns per transfer that nothing overlaps
@@ -151,8 +153,13 @@ def fit_an3935(kind: str) -> tuple[Fit, dict[int, np.ndarray]]:
 #: The tutorial's DMA transfers at their best: PCIe 1.1 x1, 128-byte payloads and read requests (§3.3, §5.9),
 #: no DLLP and no gap, the ceiling no measured DMA rate may pass.
 INTEL_DMA_LINK = pcie.Link(gen=1, lanes=1, mps=128, mrrs=128, dllp="none")
-#: The physical addresses §5.5 reserves for the DMA buffer (the upper 512 MiB of 1 GiB), and the part of
-#: them /proc/iomem shows as the DMA Demo Buffer (Figure 18).
+#: Settings of §2 and §5.4: the Hpe_IRP's RAM, the base of the FPGA's AHB range that it forwards over PCIe
+#: to physical address 0, and the upper part of the RAM the kernel reserves for the DMA buffer.
+INTEL_RAM_GIB = 1
+INTEL_AHB_PCIE_BASE = 0x40000000
+INTEL_RESERVED_MIB = 512
+#: The physical addresses §5.5 reserves for the DMA buffer (the upper 512 MiB of 1 GiB), as it prints them,
+#: and the part of them /proc/iomem shows as the DMA Demo Buffer (Figure 18).
 INTEL_RESERVED = (0x20000000, 0x3FFFFFFF)
 INTEL_IOMEM_BUFFER = (0x20000000, 0x3F6BFFFF)
 #: Which way the DMA demo's tests move data: Mem->FPGA the DMA controller reads main memory,
@@ -207,7 +214,8 @@ def utilization_checks(table) -> list:
 def dma_demo_checks(demo: dma_demo.DmaDemo) -> list:
     """The ``dma-demo`` output of §2 against itself and the link: the buffer's size against its addresses,
     each duration against the buffer and its rate, the time the program measured (TSC) at least the time
-    the DMA controller was busy, and each DMA rate against the link's ceiling."""
+    the DMA controller was busy, each DMA rate against the link's ceiling, and a CRC the program calls OK
+    against the reference CRC the CPU computed."""
     resource = "logs/published/intel-324611-s2-dma-demo.log"
     nbytes = dma_demo.buffer_bytes(demo)
     out = [checks.check("pcie-measured", "Intel 324611", "§2 dma-demo output", "dma buf line", "buffer size", "MB",
@@ -240,6 +248,18 @@ def dma_demo_checks(demo: dma_demo.DmaDemo) -> list:
                 "pcie-measured", "Intel 324611", "§2 dma-demo output", row, "rate", "MB/s", tsc.mbyte_s,
                 float(busy.mbyte_s), f"The same bytes over a time at least the controller's, at its "
                 f"{busy.mbyte_s} MByte/sec at most.", resource, kind="consistency", relation="<="))
+    references = {c["test"]: c for c in demo.crcs if c["kind"] == "reference"}
+    # rows named by the transfer, not by the demo's test number, which the tutorial's §4 tests would claim
+    titles = dict(zip(demo.results["test"], demo.results["title"]))
+    for c in demo.crcs:
+        ref = references.get(c["test"])
+        if c["kind"] != "transfer" or c["verdict"] != "OK" or ref is None:
+            continue
+        out.append(checks.check(
+            "pcie-measured", "Intel 324611", "§2 dma-demo output", f"{titles[c['test']]} transfer (line {c['line']})",
+            "CRC the FPGA computed", "", c["crc"], int(ref["crc"], 16),
+            f"The program calls it OK: the CPU's ref_crc ({ref['crc']}, line {ref['line']}).", resource,
+            kind="consistency", exact=True))
     return out
 
 
@@ -350,6 +370,101 @@ def s2_s6_figure_checks(table, demo: dma_demo.DmaDemo, table3, test14, test2: ah
                                   quantity=row.quantity, unit=row.unit, kind=kind, formula=formula,
                                   exact=row.unit in pt.COUNT_UNITS, **extra))
     return out
+
+
+def crc_terms(polynomial: int, width: int) -> list[int]:
+    """The exponents of a CRC's generator, highest first: ``width`` (the term a generator written as
+    ``polynomial`` leaves out) and each set bit of ``polynomial``."""
+    if not 0 < polynomial < 1 << width:
+        raise ValueError(f"a {width}-bit CRC's generator without its top term is 1 to {(1 << width) - 1}, "
+                         f"not {polynomial:#x}")
+    return [width] + [k for k in range(width - 1, -1, -1) if polynomial >> k & 1]
+
+
+def crc_polynomial_checks(table) -> list:
+    """§5.1's CRC (``intel-324611-s5-1-crc``) against the link CRC of :mod:`goodput.pcie_crc`, the 32-bit CRC
+    Ethernet uses as the text says: the width (its bytes, 8 bits each) and each printed term against the
+    generator's term in the same place, highest first (``prose``, exact); a term the generator lacks is
+    held to -1."""
+    width = 8 * len(pcie_crc.lcrc(pcie_crc.sequence_field(0) + bytes(12)))
+    terms = crc_terms(pcie_crc.LCRC_POLYNOMIAL, width)
+    out, place = [], 0
+    for row in table.itertuples():
+        if row.quantity == "CRC width":
+            value, label, note = width, "CRC width", "The link CRC's bits."
+        else:
+            value = terms[place] if place < len(terms) else -1
+            label = f"term {place + 1} of the polynomial"
+            note = (f"The generator {pcie_crc.LCRC_POLYNOMIAL:#010x} with its top term: "
+                    + " + ".join(f"x^{k}" for k in terms) + ".")
+            place += 1
+        out.append(checks.compare("pcie-measured", table, row.Index, "exponent", value, label, note,
+                                  quantity=row.quantity, unit="", kind="prose", exact=True))
+    return out
+
+
+@checks.provider("pcie-measured")
+def crc_polynomial_source_checks():
+    """Intel 324611 §5.1: the DMA demo's 32-bit CRC and its Ethernet polynomial."""
+    return crc_polynomial_checks(data.load("intel-324611-s5-1-crc"))
+
+
+def ahb_address(physical: int) -> int:
+    """The AHB address at which the FPGA reaches physical address ``physical`` of the CPU's RAM."""
+    ram = INTEL_RAM_GIB * 2 ** 30
+    if not 0 <= physical < ram:
+        raise ValueError(f"physical address {physical:#x} is outside the {INTEL_RAM_GIB} GiB of RAM")
+    return INTEL_AHB_PCIE_BASE + physical
+
+
+def physical_address(ahb: int) -> int:
+    """The physical address an AHB access to ``ahb`` reaches (the inverse of :func:`ahb_address`)."""
+    ram = INTEL_RAM_GIB * 2 ** 30
+    if not INTEL_AHB_PCIE_BASE <= ahb < INTEL_AHB_PCIE_BASE + ram:
+        raise ValueError(f"AHB address {ahb:#x} is outside the PCIe slave range "
+                         f"{INTEL_AHB_PCIE_BASE:#x}-{INTEL_AHB_PCIE_BASE + ram - 1:#x}")
+    return ahb - INTEL_AHB_PCIE_BASE
+
+
+_AHB_IN_QUANTITY = re.compile(r"0x[0-9A-Fa-f]+")
+
+
+def s5_address_checks(table) -> list:
+    """The addresses §5.4 and §5.5 derive (``intel-324611-s5-addresses``), each from the settings
+    :data:`INTEL_RAM_GIB`, :data:`INTEL_AHB_PCIE_BASE` and :data:`INTEL_RESERVED_MIB` (``prose``, exact): the
+    middle of the RAM and its AHB address, the physical address an AHB address names, the RAM's and the
+    reservation's size as a power of two and in hexadecimal, and the reserved range's ends."""
+    ram = INTEL_RAM_GIB * 2 ** 30
+    reserved = INTEL_RESERVED_MIB * 2 ** 20
+    rules = {
+        "middle of the RAM": (ram // 2, f"Half of {INTEL_RAM_GIB} GiB."),
+        "AHB address of the middle of the RAM": (
+            ahb_address(ram // 2), f"The AHB's PCIe range starts at {INTEL_AHB_PCIE_BASE:#x} for physical 0."),
+        "physical address an AHB access to": (
+            None, f"Less the AHB's PCIe range base, {INTEL_AHB_PCIE_BASE:#x}."),
+        "RAM size, power of two": (math.log2(ram), f"{INTEL_RAM_GIB} GiB in bytes, as a power of two."),
+        "RAM size, hexadecimal": (ram, f"{INTEL_RAM_GIB} GiB in bytes."),
+        "first address of the reserved upper": (ram - reserved, f"The top {INTEL_RESERVED_MIB} MiB of "
+                                                f"{INTEL_RAM_GIB} GiB."),
+        "last address of the reserved upper": (ram - 1, f"The last byte of {INTEL_RAM_GIB} GiB."),
+        "reserved size, power of two": (math.log2(reserved), f"{INTEL_RESERVED_MIB} MiB in bytes, as a power of two."),
+        "reserved size, hexadecimal": (reserved, f"{INTEL_RESERVED_MIB} MiB in bytes."),
+    }
+    out = []
+    for row in table.itertuples():
+        key = next(k for k in rules if row.quantity.startswith(k))
+        value, note = rules[key]
+        if value is None:
+            value = physical_address(int(_AHB_IN_QUANTITY.search(row.quantity).group(), 16))
+        out.append(checks.compare("pcie-measured", table, row.Index, "value", value, f"§{row.section}: {row.quantity}",
+                                  note, quantity=row.quantity, unit="", kind="prose", exact=True))
+    return out
+
+
+@checks.provider("pcie-measured")
+def s5_address_source_checks():
+    """Intel 324611 §5.4 and §5.5: the addresses and sizes of the address mapping and the DMA buffer."""
+    return s5_address_checks(data.load("intel-324611-s5-addresses"))
 
 
 def _intel_inputs():

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import re
 import struct
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import sympy as sp
 
-from . import checks, coding, data, fit, pcie
+from . import checks, coding, data, fit, pcie, pcie_crc
 from .logs import ahb_trace, pcie_trace
 from .params import Parameter
 from .symbols import lambdify, maker
@@ -33,9 +34,9 @@ symbol = maker(__name__)
 
 __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "dllps_per_read",
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
-           "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "published_log",
+           "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "TLP_PAYLOAD_BYTES", "published_log",
            "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
-           "fit_test15", "WRITTEN_WORDS", "READ_BACK", "read_back_checks"]
+           "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "payload_indicated", "s3_2_field_checks", "WRITTEN_WORDS", "READ_BACK", "read_back_checks"]
 
 transactions = symbol("n", positive=True, integer=True)  #: transactions issued
 completion_latency = symbol("t_c", nonnegative=True)  #: ns from request to completion
@@ -192,6 +193,50 @@ def test15_theoretical_mbyte_s(size: int) -> float:
     return evaluate_example("read", 1, size, t_c=500.0, d=0)["net_mbyte_s"]
 
 
+#: The link Test 14's "Max PCIe throughput" column is for: gen1 x1, one TLP of the row's payload, no DLLP.
+TEST14_LINK = pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")
+
+
+def measured_ceiling_checks(test14, test15) -> list:
+    """The measured columns of Test 14 and Test 15 (``intel-324611-test14``, ``intel-324611-test15``) against
+    the most the model lets their row's payload carry (``ceiling``, ``<=``): a write of ``N`` sequential bytes
+    is at best one ``N``-byte MWr TLP back to back with the next (the write goodput of :data:`TEST14_LINK`); a
+    read of ``N`` bytes at best the request, 500 ns and the completion of
+    :func:`test15_theoretical_mbyte_s`."""
+    out = []
+    for row in test14.itertuples():
+        size = row.sequential_write_bytes
+        out.append(checks.compare(
+            "pcie-reads", test14, row.Index, "measured_mbyte_s",
+            1000 * pcie.goodput_gbit_s("write", TEST14_LINK, size) / 8, f"{size} bytes",
+            f"At most one {size}-byte MWr TLP after another on the gen1 x1 link: {{model:.4g}} MB/s.",
+            formula=pcie.goodput_formula("write", TEST14_LINK, size, scale=sp.Rational(1000, 8)),
+            kind="ceiling", relation="<="))
+    for row in test15.itertuples():
+        size = row.payload_bytes
+        out.append(checks.compare(
+            "pcie-reads", test15, row.Index, "measured_mbyte_s", test15_theoretical_mbyte_s(size), f"{size} bytes",
+            f"At most one {size}-byte read per request, 500 ns and completion: {{model:.3g}} MB/s.",
+            kind="ceiling", relation="<="))
+    return out
+
+
+def payload_indicated(measured_mbyte_s: float, sizes=tuple(2 ** k for k in range(13))) -> int:
+    """The smallest TLP payload of ``sizes`` (bytes) whose write ceiling on :data:`TEST14_LINK` is not below
+    ``measured_mbyte_s``: the least payload that writes of that throughput must travel in, as §4.16 reads
+    Test 14's flat measurements."""
+    for size in sorted(sizes):
+        if 1000 * pcie.goodput_gbit_s("write", TEST14_LINK, size) / 8 >= measured_mbyte_s:
+            return size
+    raise ValueError(f"{measured_mbyte_s} MB/s is over the write ceiling of every payload of {sorted(sizes)}")
+
+
+@checks.provider("pcie-reads")
+def measured_ceiling_source_checks():
+    """Intel 324611 §4.16 and §4.17: Test 14's and Test 15's measured throughputs under their ceilings."""
+    return measured_ceiling_checks(data.load("intel-324611-test14"), data.load("intel-324611-test15"))
+
+
 _QUANTITY = {
     "net write throughput": "net_mbyte_s", "net read throughput": "net_mbyte_s",
     "allocated write bandwidth": "write_mbyte_s", "allocated read bandwidth": "read_mbyte_s",
@@ -216,9 +261,8 @@ def source_checks():
 
     t = data.load("intel-324611-test14")
     for row in t.itertuples():
-        link = pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")
         out.append(checks.compare("pcie-reads", t, row.Index, "max_pcie_throughput_mbyte_s",
-                                  1000 * pcie.goodput_gbit_s("write", link, row.sequential_write_bytes) / 8,
+                                  1000 * pcie.goodput_gbit_s("write", TEST14_LINK, row.sequential_write_bytes) / 8,
                                   f"{row.sequential_write_bytes} bytes"))
 
     t = data.load("intel-324611-test15")
@@ -241,6 +285,10 @@ AHB_LOGS = {
     "Test 10": "intel-324611-test10-ahb.log",
     "Test 11": "intel-324611-test11-ahb.log",
 }
+
+
+#: The payload of each TLP the AHB-logged tests send, as §4 states: an int (Tests 1-3), a double (Tests 10, 11).
+TLP_PAYLOAD_BYTES = {"Test 1": 4, "Test 2": 4, "Test 3": 4, "Test 10": 8, "Test 11": 8}
 
 
 def published_log(name: str) -> Path:
@@ -658,6 +706,14 @@ def ahb_consistency_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> l
     p = trace.printed
     row = f"{trace.statistic_accesses} accesses"
     where = f"{test} statistic block"
+    out.append(checks.check(
+        "pcie-reads", "Intel 324611", where, row, "AHB accesses in the statistic", "", str(trace.statistic_accesses),
+        len(a), "The accesses the log lists above the block.", resource, kind="consistency", exact=True))
+    out.append(checks.check(
+        "pcie-reads", "Intel 324611", where, row, "AHB accesses per TLP", "", str(trace.accesses_per_tlp),
+        TLP_PAYLOAD_BYTES[test] / ahb_trace.BYTES_PER_ACCESS,
+        f"A {TLP_PAYLOAD_BYTES[test]}-byte payload in {ahb_trace.BYTES_PER_ACCESS}-byte AHB accesses.", resource,
+        kind="calculated", exact=True))
     tlp_bytes = trace.accesses_per_tlp * ahb_trace.BYTES_PER_ACCESS
     for key, (relation, other) in _ORDER.items():
         unit = "ns" if "Time" in key else "B/s"
@@ -696,13 +752,19 @@ def _mbyte_s(bytes_per_s: float) -> float:
     return bytes_per_s / 1e6
 
 
-def s4_figure_checks(table, ahb: dict, test3, trace_figures) -> list:
+def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14) -> list:
     """The figures §4 derives, each against what it is derived from.
 
     ``table`` is ``intel-324611-s4-figures``; ``ahb`` the parsed AHB logs by test (:data:`AHB_TRACES`'
     keys); ``test3`` the parsed analyzer trace of Test 3; ``trace_figures``
-    ``intel-324611-s4-6-s4-7-trace-figures`` (Test 4's read throughputs)."""
+    ``intel-324611-s4-6-s4-7-trace-figures`` (Test 4's read throughputs); ``test14``
+    ``intel-324611-test14`` (its measured throughputs)."""
     out = []
+
+    def indicated(first, last):
+        rows = test14[(test14["sequential_write_bytes"] >= first) & (test14["sequential_write_bytes"] <= last)]
+        return [payload_indicated(m) for m in rows["measured_mbyte_s"]]
+
     printed = table.attrs["printed"]["value"]
     stated = {(r.section, r.quantity): r.value for r in table.itertuples() if r.occurrence == 1}
     per_access = ahb_trace.BYTES_PER_ACCESS
@@ -769,6 +831,18 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures) -> list:
             "consistency", lambda v, sec: S4_9_TRACE_ACCESSES,
             f"§4.9 says its design records the timestamps of {S4_9_TRACE_ACCESSES} accesses, and §4.2's design "
             f"allows n up to its FIFO's {TRACE_FIFO_ACCESSES}.", {}),
+        "TLP payload of writes that partly fill a write-combining buffer": (
+            "prose", lambda v, sec: farthest(indicated(8, 32), v),
+            "The smallest payload whose write ceiling on the gen1 x1 link admits each of Test 14's measured "
+            "8-, 16- and 32-byte throughputs.", {}),
+        "chunk a partly filled write-combining buffer is written out in": (
+            "prose", lambda v, sec: farthest(indicated(8, 32), v),
+            "The TLP payload of Test 14's 8- to 32-byte writes: the smallest whose write ceiling admits their "
+            "measured throughputs.", {}),
+        "TLP payload of writes that fill a write-combining buffer": (
+            "prose", lambda v, sec: farthest(indicated(64, 64), v),
+            "The smallest payload whose write ceiling on the gen1 x1 link admits Test 14's measured 64-byte "
+            "throughput.", {}),
         "prefetch chunk": ("prose", lambda v, sec: farthest([n * per_access for n in sizes], v),
                            f"Accesses {2 * ahb_trace.TICK_NS:g} ns apart in the prefetch trace, {per_access} bytes each.",
                            {}),
@@ -803,7 +877,7 @@ def s4_figure_source_checks():
     ahb = {test: ahb_trace.parse(published_log(name)) for test, name in AHB_TRACES.items()}
     return s4_figure_checks(data.load("intel-324611-s4-figures"), ahb,
                             pcie_trace.parse(published_log(SYMBOL_LOGS[3])),
-                            data.load("intel-324611-s4-6-s4-7-trace-figures"))
+                            data.load("intel-324611-s4-6-s4-7-trace-figures"), data.load("intel-324611-test14"))
 
 
 def test4_first_read_checks(table, trace) -> list:
@@ -848,6 +922,53 @@ def _overhead(header_dwords: int, ecrc_on: int):
     return float(expr.xreplace(values)), (expr, values)
 
 
+def _header_dwords(address_bits: int) -> float:
+    """The request header of the tutorial's link with ``address_bits``-bit addresses, in dwords."""
+    return pcie.link_substitution(replace(INTEL_LINK, addr=address_bits))[pcie.header] / 4
+
+
+#: The header dwords and ECRC (on 1, off 0) of each TLP of §3.2's field table: the general row's header and
+#: ECRC are the short header's and the optional ECRC's, its long header the 4 dword one.
+_S3_2_TLPS = {"any TLP": (3, 1), "short header, no ECRC": (3, 0), "long header, no ECRC": (4, 0)}
+
+
+def s3_2_field_checks(table) -> list:
+    """Each field size of §3.2's overhead rows (``intel-324611-s3-2-fields``) against the model: the header
+    and ECRC from the packet model's byte counts (:func:`goodput.pcie.size_exprs`) for the row's header
+    and ECRC; the sequence number and LCRC as long as the link layer's fields are
+    (:func:`goodput.pcie_crc.sequence_field`, :func:`goodput.pcie_crc.lcrc`); the start and end symbols
+    each half of what the model's per-TLP framing ``F`` leaves of them (``calculated``, exact)."""
+    sequence = len(pcie_crc.sequence_field(0))
+    lcrc = len(pcie_crc.lcrc(pcie_crc.sequence_field(0) + bytes(4 * 3)))  # any TLP: the field is one size
+    out = []
+    for row in table.itertuples():
+        dwords, ecrc_on = _S3_2_TLPS[row.tlp]
+        if row.field == "TLP header, long":
+            dwords = 4
+        sizes = pcie.size_exprs(INTEL_LINK.gen, dwords, ecrc_on)
+        framing = int(sizes[pcie.framing])
+        value, note, formula = {
+            "start": ((framing - sequence - lcrc) / 2, f"Of the model's {framing} framing bytes, what the "
+                      f"{sequence}-byte sequence number and {lcrc}-byte LCRC leave, one symbol each end.", None),
+            "end": ((framing - sequence - lcrc) / 2, f"Of the model's {framing} framing bytes, what the "
+                    f"{sequence}-byte sequence number and {lcrc}-byte LCRC leave, one symbol each end.", None),
+            "sequence number": (sequence, "The link layer's sequence-number field.", None),
+            "LCRC": (lcrc, "The link CRC over the sequence number and the TLP.", None),
+            "TLP header": (int(sizes[pcie.header]), f"A {dwords} dword header.", None),
+            "TLP header, long": (int(sizes[pcie.header]), f"A {dwords} dword header.", None),
+            "ECRC": (int(sizes[pcie.ecrc]), "The optional digest." if ecrc_on else "Left out.", None),
+        }[row.field]
+        out.append(checks.compare("pcie-reads", table, row.Index, "bytes", value, f"{row.tlp}: {row.field}", note,
+                                  quantity=row.field, exact=True))
+    return out
+
+
+@checks.provider("pcie-reads")
+def s3_2_field_source_checks():
+    """Intel 324611 §3.2: the size of each field of the three overhead rows."""
+    return s3_2_field_checks(data.load("intel-324611-s3-2-fields"))
+
+
 def s3_2_overhead_checks(table) -> list:
     """Intel 324611 §3.2's overhead figures (``intel-324611-s3-2-overhead``) against the packet model: the
     range (3 dword header without ECRC to 4 dwords with it), the two sums without ECRC, the largest
@@ -870,6 +991,10 @@ def s3_2_overhead_checks(table) -> list:
         ("overhead, 3 dword header, no ECRC", "bytes"): (least, "", least_formula),
         ("overhead, 4 dword header, no ECRC", "bytes"): (four_dw, "", four_dw_formula),
         ("TLP bytes, 4096-byte payload", "bytes"): (float(tlp.xreplace(tlp_values)), "", (tlp, tlp_values)),
+        ("TLP header with 32-bit addresses", "dwords"): (_header_dwords(32), "", None),
+        ("TLP header with 64-bit addresses", "dwords"): (_header_dwords(64), "", None),
+        ("TLP header on the Hpe IRP (32-bit addresses)", "dwords"): (
+            pcie.link_substitution(INTEL_LINK)[pcie.header] / dword, "The header of the tutorial's link.", None),
         ("best case throughput with TLP overhead", "MB/s"): (
             1000 * pcie.goodput_gbit_s("write", INTEL_LINK, largest) / 8, "",
             pcie.goodput_formula("write", INTEL_LINK, largest, scale=sp.Rational(1000, 8))),

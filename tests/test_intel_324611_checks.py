@@ -2,14 +2,18 @@
 §2, §5 and §6 (pcie-measured): each reproduced or flagged, and a wrong figure caught."""
 
 import copy
+import zlib
 
+import pandas as pd
 import pytest
 
-from goodput import checks, coding, data
+from goodput import checks, coding, data, pcie_crc
 from goodput import pcie_latency as pl
 from goodput import pcie_transactions as pt
 from goodput.errors import LogFormatError
 from goodput.logs import dma_demo
+
+from mutations import edited_cell
 
 
 def _edited(name, column, index, text):
@@ -25,6 +29,18 @@ def test_the_full_duplex_figure_is_both_directions_of_250_mbyte_s():
     got = [c for c in checks.collect("line-coding") if c.resource == "intel-324611-s3-1"
            and c.quantity == "both directions together"]
     assert [(c.published, c.model, c.status) for c in got] == [("500", 2 * 250.0, "ok")]
+
+
+def test_the_restated_byte_rates_are_one_direction_after_8b10b():
+    got = {c.quantity: c for c in checks.collect("line-coding") if c.resource == "intel-324611-s3-1"}
+    for quantity in ("in each direction at once (full-duplex note)", "throughput after physical layer"):
+        assert (got[quantity].model, got[quantity].status) == (2.5e3 * 8 / 10 / 8, "ok")
+
+
+@pytest.mark.parametrize("column", ["each_direction_mbyte_s", "after_physical_layer_mbyte_s"])
+def test_a_wrong_restated_byte_rate_is_caught(column):
+    got = coding.intel_restated_rate_checks(_edited("intel-324611-s3-1", column, 0, "500"))
+    assert sorted(c.status for c in got) == ["erratum", "ok"]
 
 
 def test_a_wrong_full_duplex_figure_is_caught():
@@ -57,9 +73,10 @@ def test_every_s2_s5_s6_figure_is_checked_with_its_status():
     per_resource = {r: sum(c.resource == r for c in INTEL) for r in
                     ("intel-324611-s2-utilization", "intel-324611-table3", "intel-324611-s2-s6-figures",
                      "logs/published/intel-324611-s2-dma-demo.log")}
-    # 4 percentages; 2 checks per Table 3 cell; 16 figures; the buffer, 4 durations and 4 rates, 2 x 2 TSC-DMA
+    # 4 percentages; 2 checks per Table 3 cell; 16 figures; the buffer, 4 durations and 4 rates, 2 x 2 TSC-DMA,
+    # the transfer's CRC
     assert per_resource == {"intel-324611-s2-utilization": 4, "intel-324611-table3": 8,
-                            "intel-324611-s2-s6-figures": 16, "logs/published/intel-324611-s2-dma-demo.log": 13}
+                            "intel-324611-s2-s6-figures": 16, "logs/published/intel-324611-s2-dma-demo.log": 14}
     by_row = {(c.resource, c.row, c.kind): c for c in INTEL}
     # 128 bytes in 128 + 20 bytes at 250 MB/s; 4 bytes in 4 + 20
     assert by_row[("intel-324611-table3", "DMA FPGA->MEM", "ceiling")].model == pytest.approx(250 * 128 / 148)
@@ -137,3 +154,90 @@ def test_a_demo_output_without_its_buffer_line_or_not_utf_8_is_refused(tmp_path)
     (tmp_path / "empty.log").write_bytes(b"")
     with pytest.raises(LogFormatError, match="the file is empty"):
         dma_demo.parse(tmp_path / "empty.log")
+
+
+# --- §5.1: the DMA demo's CRC ----------------------------------------------------------------------------
+
+def test_the_crc_is_ethernets_and_every_printed_term_is_checked():
+    # the generator the checks hold the text to is Ethernet's CRC-32, as zlib computes it
+    sample = bytes(range(40))
+    assert pcie_crc.crc(sample, pcie_crc.LCRC_POLYNOMIAL, 32) == zlib.crc32(sample).to_bytes(4, "little")
+    got = [c for c in MEASURED if c.resource == "intel-324611-s5-1-crc"]
+    assert len(got) == len(data.load("intel-324611-s5-1-crc")) == 16
+    assert {(c.kind, c.status, c.exact) for c in got} == {("prose", "ok", True)}
+    assert [c.model for c in got if c.quantity == "polynomial term"] == [
+        32, 26, 23, 22, 16, 12, 11, 10, 8, 7, 5, 4, 2, 1, 0]
+    assert pl.crc_terms(0x1021, 16) == [16, 12, 5, 0]  # CRC-16-CCITT
+    with pytest.raises(ValueError, match="generator"):
+        pl.crc_terms(1 << 16, 16)
+
+
+@pytest.mark.parametrize("index, text, row", [
+    (0, "16", "CRC width"),
+    (3, "24", "term 3 of the polynomial"),   # x^23
+    (15, "3", "term 15 of the polynomial"),  # x^0
+])
+def test_a_wrong_crc_term_is_caught(index, text, row):
+    wrong = edited_cell(data.load("intel-324611-s5-1-crc"), index, "exponent", text)
+    got = {c.row: c.status for c in pl.crc_polynomial_checks(wrong)}
+    assert got[row] == "erratum"
+    assert sum(s != "ok" for s in got.values()) == 1
+
+
+def test_a_term_the_generator_lacks_is_caught():
+    table = data.load("intel-324611-s5-1-crc")
+    extra = pd.concat([table, table.tail(1)], ignore_index=True)
+    extra.attrs = copy.deepcopy(table.attrs)
+    for column in extra.attrs["printed"]:
+        extra.attrs["printed"][column].append(extra.attrs["printed"][column][-1])
+    got = pl.crc_polynomial_checks(extra)
+    assert (got[-1].model, got[-1].status) == (-1, "erratum")
+
+
+# --- §5.4 and §5.5: the addresses of the mapping and the DMA buffer ------------------------------------------
+
+def test_every_s5_address_is_checked_from_the_settings():
+    got = {c.row: c for c in MEASURED if c.resource == "intel-324611-s5-addresses"}
+    assert len(got) == len(data.load("intel-324611-s5-addresses")) == 9
+    assert {(c.kind, c.status, c.exact) for c in got.values()} == {("prose", "ok", True)}
+    # 1 GiB of RAM behind AHB 0x40000000; the top 512 MiB reserved
+    assert got["§5.4: AHB address of the middle of the RAM"].model == 0x40000000 + 2 ** 29
+    assert got["§5.5: last address of the reserved upper part of the RAM"].model == 2 ** 30 - 1
+    assert got["§5.5: reserved size, power of two"].model == 29
+
+
+@pytest.mark.parametrize("index, text", [
+    (1, "0x50000000"),   # AHB 0x40000000 + 0x20000000
+    (2, "0x60000000"),   # the AHB address, not the physical one
+    (3, "32"),           # 1 GiB is 2^30
+    (6, "0x3FFFFFFE"),   # the last byte of 1 GiB
+])
+def test_a_wrong_s5_address_is_caught(index, text):
+    table = data.load("intel-324611-s5-addresses")
+    wrong = table.copy()
+    wrong.attrs = copy.deepcopy(table.attrs)
+    wrong.attrs["printed"]["value"][index] = text
+    got = [c.status for c in pl.s5_address_checks(wrong)]
+    assert got[index] == "erratum" and got.count("erratum") == 1
+
+
+def test_an_address_outside_the_mapping_is_refused():
+    with pytest.raises(ValueError, match="outside the 1 GiB"):
+        pl.ahb_address(2 ** 30)
+    with pytest.raises(ValueError, match="outside the PCIe slave range"):
+        pl.physical_address(0x80000000)
+
+
+# --- §2: the CRC the dma-demo calls OK -------------------------------------------------------------------
+
+def test_the_transfer_crc_the_demo_calls_ok_is_its_reference_and_a_wrong_one_is_caught():
+    demo = dma_demo.parse(DEMO)
+    assert [(c["kind"], c["crc"]) for c in demo.crcs] == [("reference", "0x1d7c118c"), ("transfer", "0x1d7c118c")]
+    got = [c for c in pl.dma_demo_checks(demo) if c.quantity == "CRC the FPGA computed"]
+    assert [(c.model, c.status, c.exact) for c in got] == [(0x1D7C118C, "ok", True)]
+    wrong = DEMO.read_text().replace("(crc=0x1d7c118c)", "(crc=0x1d7c118d)")
+    got = [c for c in pl.dma_demo_checks(dma_demo.parse_text(wrong, "x.log")) if c.quantity == "CRC the FPGA computed"]
+    assert [c.status for c in got] == ["erratum"]
+    # a CRC the program does not call OK is no claim that it matches
+    failed = DEMO.read_text().replace("CRC [OK] (crc=0x1d7c118c)", "CRC [FAILED] (crc=0x1d7c118d)")
+    assert not [c for c in pl.dma_demo_checks(dma_demo.parse_text(failed, "x.log")) if c.quantity.startswith("CRC")]

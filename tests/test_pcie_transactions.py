@@ -5,6 +5,8 @@ import pytest
 from goodput import checks, data, pcie, pcie_transactions as pt
 from goodput.logs import ahb_trace, pcie_trace
 
+from mutations import edited_cell
+
 CHECKS = checks.collect("pcie-reads")
 FIGURES = "intel-324611-s3-5-figures"
 #: The §3.5 figures that are off, by row, with what shows it (independent of the code under test).
@@ -26,7 +28,11 @@ S4_ERRATA = {
 }
 EXPECTED = {
     ("intel-324611-test15", "4 bytes"): "erratum",
+    # the 4-byte row's measured 2.61 MB/s is under the model's ceiling, whatever its theory column prints
+    ("intel-324611-test15", "4 bytes", "ceiling"): "ok",
     ("logs/published/intel-324611-test2-ahb.log", "2 accesses", "calculated"): "erratum",
+    # its one access per 4-byte TLP is right, whatever its times
+    ("logs/published/intel-324611-test2-ahb.log", "2 accesses", "AHB accesses per TLP"): "ok",
     ("intel-324611-s3-5-examples", "Example 2 trace: net read throughput (MB/s)"): "erratum",
     ("intel-324611-s3-5-examples", "Example 2 trace: allocated read bandwidth share (%)"): "erratum",
     ("intel-324611-s3-5-examples", "Example 1 trace: net write throughput (MB/s)"): "rounding",
@@ -72,10 +78,12 @@ def test_every_trace_figure_the_converted_traces_still_show_is_checked():
 
 
 def test_every_statistic_value_and_example_figure_is_checked():
-    assert sum(c.where.endswith("statistic block") and c.kind == "calculated" for c in CHECKS) == 5 * 6
+    # six figures of each block and its accesses per TLP
+    assert sum(c.where.endswith("statistic block") and c.kind == "calculated" for c in CHECKS) == 5 * 7
     assert sum(c.resource == "intel-324611-s3-5-examples" for c in CHECKS) == 10 + 5
-    assert sum(c.resource == "intel-324611-test14" for c in CHECKS) == 13
-    assert sum(c.resource == "intel-324611-test15" for c in CHECKS) == 4
+    # the theory column calculated, the measured column under its ceiling
+    assert sum(c.resource == "intel-324611-test14" and c.kind == "calculated" for c in CHECKS) == 13
+    assert sum(c.resource == "intel-324611-test15" and c.kind == "calculated" for c in CHECKS) == 4
 
 
 def test_one_read_in_flight_is_the_serial_read_without_dllps():
@@ -190,11 +198,11 @@ def _ahb_checks(test, old=None, new=None):
 
 def test_every_ahb_log_line_and_statistic_has_its_consistency_checks():
     got = [c for c in CHECKS if c.kind == "consistency" and c.resource.endswith("-ahb.log")]
-    # one per delay after the first, one for the smallest delay, seven per statistic block, one per run of
+    # one per delay after the first, one for the smallest delay, eight per statistic block, one per run of
     # consecutive addresses (the whole log; the five 16-access cache-line fills of the prefetch trace)
     accesses = {"Test 1": 2, "Test 2": 2, "Test 3": 30, "Test 10": 20, "Test 11": 20, "Test 15 prefetch": 80}
     # and one per word a read test reads back from a write test's log (Tests 2 and 11)
-    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 7 + 5 + 5 + 2 + 20
+    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 8 + 5 + 5 + 2 + 20
     assert [c.row for c in got if c.status != "ok"] == ["access 2 (line 10)"]
     # a delay check verifies its delay and its timestamp (the first also the first timestamp); the address
     # runs every address after their first
@@ -228,6 +236,29 @@ def test_an_inconsistent_ahb_log_is_caught(test, old, new, row, quantity):
     assert got and got[0].status == "erratum", got
 
 
+def test_each_statistic_block_counts_its_log_and_its_accesses_per_tlp():
+    got = {(c.where, c.quantity): c for c in CHECKS
+           if c.quantity.startswith("AHB accesses") and c.where.endswith("statistic block")}
+    assert len(got) == 2 * 5 and {c.status for c in got.values()} == {"ok"}
+    # 8-byte doubles in 4-byte AHB accesses
+    assert got[("Test 10 statistic block", "AHB accesses per TLP")].model == 2
+    assert got[("Test 3 statistic block", "AHB accesses in the statistic")].model == 30
+
+
+def test_a_wrong_statistic_count_or_accesses_per_tlp_is_caught():
+    name = pt.AHB_TRACES["Test 10"]
+    trace = ahb_trace.parse(pt.published_log(name))
+    trace.statistic_accesses = 21  # the parser refuses such a log; the check must catch it all the same
+    got = {c.quantity: c.status for c in pt.ahb_consistency_checks("Test 10", name, trace)
+           if c.quantity.startswith("AHB accesses")}
+    assert got == {"AHB accesses in the statistic": "erratum", "AHB accesses per TLP": "ok"}
+    trace = ahb_trace.parse(pt.published_log(name))
+    trace.accesses_per_tlp = 1
+    got = {c.quantity: c.status for c in pt.ahb_consistency_checks("Test 10", name, trace)
+           if c.quantity.startswith("AHB accesses")}
+    assert got == {"AHB accesses in the statistic": "ok", "AHB accesses per TLP": "erratum"}
+
+
 def test_the_read_tests_read_back_the_words_the_write_tests_wrote_and_a_wrong_one_is_caught():
     got = [c for c in CHECKS if c.quantity == "data read"]
     assert len(got) == 2 + 20 and all(c.status == "ok" for c in got)
@@ -248,7 +279,7 @@ S4 = "intel-324611-s4-figures"
 def _s4_checks(table):
     ahb = {test: ahb_trace.parse(pt.published_log(name)) for test, name in pt.AHB_TRACES.items()}
     return pt.s4_figure_checks(table, ahb, pcie_trace.parse(pt.published_log(pt.SYMBOL_LOGS[3])),
-                               data.load("intel-324611-s4-6-s4-7-trace-figures"))
+                               data.load("intel-324611-s4-6-s4-7-trace-figures"), data.load("intel-324611-test14"))
 
 
 def _s4_edited(row_label, text):
@@ -264,10 +295,16 @@ def _s4_edited(row_label, text):
 
 def test_every_s4_figure_has_one_check_with_its_status():
     got = {c.row: c for c in CHECKS if c.resource == S4}
-    assert len(got) == len(data.load(S4)) == 27
+    assert len(got) == len(data.load(S4)) == 30
     assert {r: c.status for r, c in got.items() if c.status != "ok"} == S4_ERRATA
     assert got["§4.12: throughput against the 4-byte writes"].model == pytest.approx(62068965.52 / 30687830.69)
     assert got["§4.17: prefetch time"].model == (6618289 - 6617486) * 10
+    # 56.9 MB/s is over 4 bytes' 250 * 4 / 24 and under 8 bytes' 250 * 8 / 28; 177.1 MB/s between 32 and 64 bytes'
+    assert got["§4.16: TLP payload of writes that partly fill a write-combining buffer"].model == 8
+    assert got["§4.16: TLP payload of writes that fill a write-combining buffer"].model == 64
+    assert pt.payload_indicated(250 * 32 / 52) == 32 and pt.payload_indicated(250 * 32 / 52 + 0.01) == 64
+    with pytest.raises(ValueError, match="over the write ceiling"):
+        pt.payload_indicated(250.0)
 
 
 @pytest.mark.parametrize("row, text", [
@@ -276,6 +313,8 @@ def test_every_s4_figure_has_one_check_with_its_status():
     ("§4.12: throughput against the 4-byte writes", "4"),         # consistency: 62.07 / 30.69 MB/s
     ("§4.4: shortest delay between writes", "120"),    # consistency: Test 1 and Test 3 show 110 ns
     ("§4.7: time per trace line", "6"),                # calculated: 10 bits at 2.5 GT/s
+    ("§4.16: TLP payload of writes that partly fill a write-combining buffer", "16"),   # prose: 56.9 MB/s fits under 8 bytes' 71.4
+    ("§4.16: TLP payload of writes that fill a write-combining buffer", "32"),         # prose: 177.1 MB/s is over 32 bytes' 153.8
 ])
 def test_a_wrong_s4_figure_is_caught(row, text):
     assert next(c for c in _s4_checks(_s4_edited(row, text)) if c.row == row).status == "erratum"
@@ -300,7 +339,7 @@ def test_the_first_read_of_test_4_is_placed_by_the_analyzers_names():
 
 def test_every_s3_2_figure_is_checked_and_reproduced():
     got = {c.row: c for c in CHECKS if c.resource == "intel-324611-s3-2-overhead"}
-    assert len(got) == len(data.load("intel-324611-s3-2-overhead")) == 9
+    assert len(got) == len(data.load("intel-324611-s3-2-overhead")) == 12
     assert {c.status for c in got.values()} == {"ok"}
     # 1 + 2 + 4 + 1 framing bytes with a 12- or 16-byte header, and 4 bytes of ECRC at most
     assert got["TLP overhead at least (bytes)"].model == 1 + 2 + 12 + 4 + 1
@@ -310,6 +349,7 @@ def test_every_s3_2_figure_is_checked_and_reproduced():
 
 @pytest.mark.parametrize("quantity, unit, text", [
     ("TLP overhead at most", "dwords", "8"),
+    ("TLP header with 64-bit addresses", "dwords", "3"),
     ("best case throughput with TLP overhead", "MB/s", "248.55"),
 ])
 def test_a_wrong_s3_2_figure_is_caught(quantity, unit, text):
@@ -320,3 +360,56 @@ def test_a_wrong_s3_2_figure_is_caught(quantity, unit, text):
     wrong.attrs["printed"]["value"][i] = text
     got = {c.row: c.status for c in pt.s3_2_overhead_checks(wrong)}
     assert got[f"{quantity} ({unit})"] == "erratum"
+
+
+# --- §4.16 and §4.17: Test 14's and Test 15's measured throughputs under their ceilings ---------------
+
+def test_every_measured_test14_and_test15_cell_is_held_to_its_ceiling():
+    got = [c for c in CHECKS if c.kind == "ceiling" and c.resource in ("intel-324611-test14", "intel-324611-test15")]
+    assert len(got) == len(data.load("intel-324611-test14")) + len(data.load("intel-324611-test15")) == 17
+    assert {(c.relation, c.status) for c in got} == {("<=", "ok")}
+    by_row = {(c.resource, c.row): c for c in got}
+    # 64 bytes written in a TLP of 64 + 20 bytes at 250 MB/s
+    assert by_row[("intel-324611-test14", "64 bytes")].model == pytest.approx(250 * 64 / 84)
+    # a 1-byte read: request of 20 bytes, 500 ns, completion of 1 + 20 bytes, 4 ns a byte
+    assert by_row[("intel-324611-test15", "1 bytes")].model == pytest.approx(1000 / (4 * 20 + 500 + 4 * 21))
+
+
+@pytest.mark.parametrize("name, index, text, row", [
+    ("intel-324611-test14", 6, "195.0", "64 bytes"),    # over 250 * 64 / 84 = 190.5
+    ("intel-324611-test15", 3, "12.0", "8 bytes"),      # over the 8-byte read's 11.56
+])
+def test_a_measured_throughput_over_its_ceiling_is_caught(name, index, text, row):
+    tables = {n: data.load(n) for n in ("intel-324611-test14", "intel-324611-test15")}
+    tables[name] = edited_cell(tables[name], index, "measured_mbyte_s", text)
+    got = {(c.resource, c.row): c.status for c in pt.measured_ceiling_checks(*tables.values())}
+    assert got[(name, row)] == "erratum"
+    assert sum(s != "ok" for s in got.values()) == 1
+
+
+# --- §3.2: the size of each field of the overhead rows ---------------------------------------------------
+
+def test_every_s3_2_field_is_checked_and_reproduced():
+    got = {c.row: c for c in CHECKS if c.resource == "intel-324611-s3-2-fields"}
+    assert len(got) == len(data.load("intel-324611-s3-2-fields")) == 19
+    assert {(c.status, c.exact) for c in got.values()} == {("ok", True)}
+    # the sums of each row are §3.2's 20- to 28-byte overheads
+    table = data.load("intel-324611-s3-2-fields")
+    assert table.groupby("tlp")["bytes"].sum().to_dict() == {
+        "any TLP": 1 + 2 + 12 + 16 + 4 + 4 + 1, "short header, no ECRC": 20, "long header, no ECRC": 24}
+    assert got["long header, no ECRC: TLP header"].model == 16
+    assert got["any TLP: ECRC"].model == 4 and got["short header, no ECRC: ECRC"].model == 0
+
+
+@pytest.mark.parametrize("index, text, row", [
+    (1, "1", "any TLP: sequence number"),          # a 2-byte field
+    (11, "2", "short header, no ECRC: LCRC"),       # a 4-byte CRC
+    (15, "12", "long header, no ECRC: TLP header"),  # 4 dwords
+    (16, "4", "long header, no ECRC: ECRC"),        # no ECRC on this row
+    (18, "2", "long header, no ECRC: end"),         # one symbol
+])
+def test_a_wrong_s3_2_field_is_caught(index, text, row):
+    wrong = edited_cell(data.load("intel-324611-s3-2-fields"), index, "bytes", text)
+    got = {c.row: c.status for c in pt.s3_2_field_checks(wrong)}
+    assert got[row] == "erratum"
+    assert sum(s != "ok" for s in got.values()) == 1

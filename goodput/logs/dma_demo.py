@@ -17,7 +17,7 @@ a test, and a log without its buffer line.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -32,6 +32,8 @@ _BUFFER = re.compile(rf"""
     \s*size:(?P<size>{DECIMAL})\ MByte\s*$                                       # its size, 10^6 bytes
     """, re.VERBOSE)
 _TEST = re.compile(rf"^Test\ (?P<number>{INTEGER}):\ (?P<title>.+?)\s*$", re.VERBOSE)
+_REFERENCE_CRC = re.compile(r"ref_crc=(?P<crc>0x[0-9a-fA-F]{1,8})\b")
+_TRANSFER_CRC = re.compile(r"CRC \[(?P<verdict>[A-Z]+)\] \(crc=(?P<crc>0x[0-9a-fA-F]{1,8})\)")
 _RESULT = re.compile(rf"""
     ^->\ (?:(?P<seconds>{DECIMAL})\ sec,\ )?      # the duration of a timed transfer
     (?P<rate>{DECIMAL})\ MByte/sec\.?\s*$         # and the rate
@@ -47,6 +49,10 @@ class DmaDemo:
     last_address: int
     size_mbyte: str
     results: pd.DataFrame
+    #: The CRCs the steps print, one dict each: test, ``"reference"`` (the CPU's ``ref_crc``) or ``"transfer"``
+    #: (the FPGA's, after ``CRC [OK]`` or another verdict), the verdict (``""`` for a reference), the CRC as
+    #: printed and its line.
+    crcs: list = field(default_factory=list)
 
 
 def buffer_bytes(demo: DmaDemo) -> int:
@@ -66,6 +72,7 @@ def parse_text(text: str, path: str = "<text>") -> DmaDemo:
     test = None
     step = None
     rows = []
+    crcs = []
     for number, raw in enumerate(log_lines(text), start=1):
         line = raw.strip()
         if line.startswith("dma buf:"):
@@ -85,6 +92,11 @@ def parse_text(text: str, path: str = "<text>") -> DmaDemo:
             if test is None:
                 raise LogFormatError(path, number, "a step outside any test")
             step = line[2:]
+            for kind, pattern in (("reference", _REFERENCE_CRC), ("transfer", _TRANSFER_CRC)):
+                m = pattern.search(step)
+                if m:
+                    crcs.append({"test": test[0], "kind": kind, "verdict": m.groupdict().get("verdict") or "",
+                                 "crc": m["crc"], "line": number})
         elif line.startswith("->"):
             m = _RESULT.match(line)
             if not m:
@@ -97,4 +109,4 @@ def parse_text(text: str, path: str = "<text>") -> DmaDemo:
     if buffer is None:
         raise LogFormatError(path, 1, "no 'dma buf:' line")
     return DmaDemo(path, buffer[0], buffer[1], buffer[2],
-                   pd.DataFrame(rows, columns=["test", "title", "step", "seconds", "mbyte_s", "line"]))
+                   pd.DataFrame(rows, columns=["test", "title", "step", "seconds", "mbyte_s", "line"]), crcs)
