@@ -32,9 +32,13 @@ book: $(HTML)
 
 # Only what changed is rebuilt: the notebooks missing from the execution cache are executed first,
 # one per core (tools/build_book.py), then Sphinx reads the pages that changed and writes.
+# Sphinx copies book/_static/ only when it writes a page: after a change to the book's scripts or styles
+# alone every page is written again (--all; nothing is read or executed again), so the change reaches the site.
+STATIC_STAMP := _build/.static-stamp
 $(HTML): $(STAMP) $(VENDOR) $(SOURCES) $(MODELS_STAMP) $(EXT_STAMP) $(WORKBOOKS) $(wildcard $(BUILD_TIMES))
-	$(BIN)/python tools/build_book.py --warningiserror --nitpick --keep-going
-	@touch $@
+	$(BIN)/python tools/build_book.py --warningiserror --nitpick --keep-going \
+	  $$(if [ -e $(STATIC_STAMP) ] && [ -z "$$(find book/_static -type f -newer $(STATIC_STAMP))" ]; then :; else echo --all; fi)
+	@touch $(STATIC_STAMP) $@
 
 $(MODELS_STAMP): $(MODELS) $(STAMP)
 	rm -rf _build/.jupyter_cache _build/.doctrees

@@ -9,6 +9,7 @@
 
   const collator = new Intl.Collator(undefined, {numeric: true, sensitivity: "base"});
   const NUMBER = /^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/i;
+  const HEX = /^\s*0x[0-9a-f]+/i;   // a byte, an address or a CRC as the documents print it
   let made = 0;
 
   function element(tag, attrs, ...children) {
@@ -25,12 +26,12 @@
     return (cell ? cell.textContent : "").trim();
   }
 
-  /* How a column's cells compare: as numbers if every one starts with a number, else as text whose
+  /* How a column's cells compare: as numbers (decimal or 0x... hexadecimal) if every one starts with a number, else as text whose
      runs of digits compare as numbers ("Table 2" before "Table 10"). */
   function comparer(rows, column) {
     const values = rows.map(r => text(r.cells[column]));
     if (values.every(v => v === "" || NUMBER.test(v))) {
-      const key = v => (v === "" ? -Infinity : parseFloat(NUMBER.exec(v)[0]));
+      const key = v => (v === "" ? -Infinity : HEX.test(v) ? parseInt(HEX.exec(v)[0], 16) : parseFloat(NUMBER.exec(v)[0]));
       return (a, b) => key(text(a.cells[column])) - key(text(b.cells[column]));
     }
     return (a, b) => collator.compare(text(a.cells[column]), text(b.cells[column]));
