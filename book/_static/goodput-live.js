@@ -286,11 +286,12 @@
     spec.config = Object.assign({}, spec.config || {});
     spec.config.axis = Object.assign({labelOverlap: "greedy", labelSeparation: 6}, spec.config.axis || {});
     // on a phone a legend of two columns, or two legends side by side, would be wider than the chart:
-    // one column, the legends under one another, each label as wide as the chart (less its symbol)
+    // one column, the legends under one another, each label as wide as the chart less what stands to its
+    // left: a bottom legend starts where the plot does, after the y axis (its labels and title), then its symbol
     const host = typeof el === "string" ? document.querySelector(el) : el;
     if (host && host.clientWidth && host.clientWidth < 600) {
       spec.config.legend = Object.assign({}, spec.config.legend || {}, {
-        columns: 1, labelLimit: Math.max(80, host.clientWidth - 60),
+        columns: 1, labelLimit: Math.max(80, host.clientWidth - 150),
         layout: {bottom: {direction: "vertical", anchor: "start"}, top: {direction: "vertical", anchor: "start"}}});
     }
     if (darkMode()) spec.config = Object.assign(spec.config, DARK, {axis: Object.assign({}, spec.config.axis, DARK.axis)});
