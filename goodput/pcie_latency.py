@@ -331,9 +331,9 @@ def s2_s6_figure_checks(table, demo: dma_demo.DmaDemo, table3, test14, test2: ah
                                  f"The dma-demo's buffer is {demo.size_mbyte} MByte (§2).", {"relation": "<="}),
         "reserved RAM": ("prose", span(INTEL_RESERVED) / mib,
                          "Physical {:#x} to {:#x}.".format(*INTEL_RESERVED), {}),
-        "512 MiB, in bytes": ("prose", span(INTEL_RESERVED), "The reserved range, {:#x} bytes.".format(
+        "reserved RAM, in bytes": ("prose", span(INTEL_RESERVED), "The reserved range, {:#x} bytes.".format(
             span(INTEL_RESERVED)), {}),
-        "512 MiB, in MB": ("prose", span(INTEL_RESERVED) / 1e6, "The reserved range, 10^6 bytes a MB.", {}),
+        "reserved RAM, in MB": ("prose", span(INTEL_RESERVED) / 1e6, "The reserved range, 10^6 bytes a MB.", {}),
         "DMA Demo Buffer in /proc/iomem": ("prose", span(INTEL_IOMEM_BUFFER) / 1e6,
                                            "The range {:#x}-{:#x} of Figure 18; 'about' read as to the "
                                            "nearest MB.".format(*INTEL_IOMEM_BUFFER), {}),
