@@ -331,3 +331,11 @@ def test_the_settings_tables_hold_settings_only():
         table = data.load(name)
         assert table.attrs["roles"].get("value") == "setting"
         assert not {c for r, c in compared if r == name}
+
+
+def test_a_run_whose_transfer_was_not_timed_is_refused():
+    untimed = GOOD.replace("* Duration of the read call in user-space (measured via TSC):\n-> 4.76 sec, 110.83 MByte/sec.\n",
+                           "")
+    assert untimed != GOOD
+    with pytest.raises(ValueError, match="x.log: test 2 has 0 transfers timed via the TSC"):
+        pl.run_seconds(dma_demo.parse_text(untimed, "x.log"))
