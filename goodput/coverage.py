@@ -17,7 +17,12 @@ A number is counted by :func:`numbers`, whose rule :data:`NUMBER_RULE` states in
   list numbering (``1.`` opening a line); page headers and footers, copyright lines, addresses on the web
   and mail; names with digits in them (MSC8156, TMS320C6678, AM243x, 66AK2H12, DDR3-1600, r5f0-0,
   8b/10b, EDMA0); dates, revisions and versions (``11/2011``, ``Rev. 1``, ``2.6.31``), IP and MAC
-  addresses, memory ranges (``00000000-0000ffff``) and standards' numbers (IEEE 1149.1-1990).
+  addresses, memory ranges (``00000000-0000ffff``) and standards' numbers (IEEE 1149.1-1990);
+  identifiers, numbers that name a thing rather than measure it: file paths (the process id of
+  ``/proc/4491/maps``), a memory map's fields after its range (file offset, device ``08:02``, inode),
+  PCI buses and slots (``0000:08:00.0``), interrupt lines (``IRQ 0``) and a shell prompt's command
+  number (``538 $``). An address the text derives (a range's end from its start and size) is printed in
+  its prose, not in such a listing, and stays counted.
 
 The census tool adds its documents' own page headers and footers (each listed in the tool); headings
 are what it cuts sections at.
@@ -62,8 +67,9 @@ NUMBER_RULE = (
     "A number is an integer or decimal as printed (with its unit or suffix joined to it, thousands "
     "separated by commas, a hexadecimal 0x..., a link width x4 or a byte of an analyzer trace, each once); "
     "headings, captions, references (Table N, Figure N, Section N, Example N, Test N), list numbering, page "
-    "headers and footers, names with digits in them (MSC8156, AM243x, DDR3), dates, revisions, versions "
-    "and addresses are not counted.")
+    "headers and footers, names with digits in them (MSC8156, AM243x, DDR3), dates, revisions, versions, "
+    "addresses and identifiers (a process id, an inode, a device or PCI slot number, an interrupt line, a "
+    "shell prompt's command number, any number in a file path) are not counted.")
 
 #: How the checked numbers are counted, in one sentence, as the status page states it.
 CHECKED_RULE = (
@@ -101,9 +107,16 @@ _NOT_NUMBERS = [re.compile(p, f) for p, f in (
     (r"\b\d{1,2}/\d{4}\b", 0),                                       # dates: 11/2011
     (r"\b(?:IEEE|ISO(?:/TS)?|IEC)\s+(?:Std\.?\s+|Standard\s+)?[\d.]+(?:-\d{4})?", 0),  # standards
     (r"\b[0-9A-Fa-f]{2}(?:[-:][0-9A-Fa-f]{2}){5}\b", 0),            # MAC addresses 00-0e-99-02-90-7a
+    # a line of a memory map (/proc/<pid>/maps): its range, permissions, file offset, device and inode
+    (r"^\s*[0-9a-f]{8}-[0-9a-f]{8}\s+[r-][w-][x-][ps-]\s+[0-9a-f]{8}\s+[0-9a-f]{2}:[0-9a-f]{2}\s+\d+", 0),
     (r"\b[0-9A-Fa-f]{8}-[0-9A-Fa-f]{8}\b", 0),                       # memory ranges 00000000-0000ffff
     (r"\b\d+b/?\d+b\b", 0),                                          # line codes' names 8b/10b, 8b9b
     (r"\[\d+\]", 0),                                                 # citations [4], indices RAM[0]
+    # identifiers: numbers that name a process, a file, a device, a bus slot, an interrupt or a command
+    (r"(?<![\w.])(?:/[\w.*-]+){2,}", 0),                             # file paths /proc/4491/maps
+    (r"\b[0-9a-fA-F]{4}:[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}\.[0-7])?\b", 0),  # PCI buses and slots 0000:08:00.0
+    (r"^\s*\d+\s+\$(?=\s|$)", 0),                                     # a shell prompt's command number 538 $
+    (r"\bIRQ\s*\d+\b", 0),                                            # interrupt lines IRQ 0
 )]
 
 _LIST_NUMBER = re.compile(r"^\s*(?:[-*•]\s+)?(?:\d+[.)]\s+)+")      # "1. ", "- 1. ", "6. 6. "

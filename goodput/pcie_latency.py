@@ -318,8 +318,6 @@ def s2_s6_figure_checks(table, demo: dma_demo.DmaDemo, table3, test14, test2: ah
     t3 = {(r.initiator, r.direction): r.throughput_mbyte_s for r in table3.itertuples()}
     s4 = {r.quantity: r.value for r in s4_figures.itertuples()}
     mib = 2 ** 20
-    link = pt.INTEL_LINK
-    rate = link.generation.rate_gtps
 
     def span(first_last):
         return first_last[1] - first_last[0] + 1
@@ -331,14 +329,13 @@ def s2_s6_figure_checks(table, demo: dma_demo.DmaDemo, table3, test14, test2: ah
                                  f"The dma-demo's buffer is {demo.size_mbyte} MByte (§2).", {"relation": "<="}),
         "reserved RAM": ("prose", span(INTEL_RESERVED) / mib,
                          "Physical {:#x} to {:#x}.".format(*INTEL_RESERVED), {}),
-        "512 MiB, in bytes": ("prose", span(INTEL_RESERVED), "The reserved range, {:#x} bytes.".format(
+        "reserved RAM, in bytes": ("prose", span(INTEL_RESERVED), "The reserved range, {:#x} bytes.".format(
             span(INTEL_RESERVED)), {}),
-        "512 MiB, in MB": ("prose", span(INTEL_RESERVED) / 1e6, "The reserved range, 10^6 bytes a MB.", {}),
+        "reserved RAM, in MB": ("prose", span(INTEL_RESERVED) / 1e6, "The reserved range, 10^6 bytes a MB.", {}),
         "DMA Demo Buffer in /proc/iomem": ("prose", span(INTEL_IOMEM_BUFFER) / 1e6,
                                            "The range {:#x}-{:#x} of Figure 18; 'about' read as to the "
                                            "nearest MB.".format(*INTEL_IOMEM_BUFFER), {}),
-        "PCIe link capacity": ("calculated", 1000 * coding.byte_rate_gbyte_s(rate, link.lanes, "8b10b"),
-                               "After 8b/10b, one direction (§3.1).", {}),
+        "PCIe link capacity": ("calculated", _link_capacity()[0], "After 8b/10b, one direction (§3.1).", {}),
         "CPU writes": ("consistency", t3[("CPU", "MEM->FPGA")], "Table 3.", {}),
         "CPU reads": ("consistency", t3[("CPU", "FPGA->MEM")], "Table 3.", {}),
         "write combining writes": ("consistency", float(test14["measured_mbyte_s"].max()),
@@ -362,10 +359,7 @@ def s2_s6_figure_checks(table, demo: dma_demo.DmaDemo, table3, test14, test2: ah
         label = f"§{row.section}: {row.quantity}" + (", around" if "approximate" in extra else "")
         formula = None
         if row.quantity == "PCIe link capacity":
-            c = coding.CODES["8b10b"]
-            formula = (sp.Rational(1000, 8) * coding.bit_rate_expr(),
-                       {coding.line_rate: rate, coding.lanes: link.lanes, coding.data_bits: c.data_bits,
-                        coding.coded_bits: c.coded_bits})
+            formula = _link_capacity()[1]
         out.append(checks.compare("pcie-measured", table, row.Index, "value", value, label, note,
                                   quantity=row.quantity, unit=row.unit, kind=kind, formula=formula,
                                   exact=row.unit in pt.COUNT_UNITS, **extra))
@@ -485,3 +479,154 @@ def intel_dma_source_checks():
                             data.load("intel-324611-s4-6-s4-7-trace-figures"))
             + s2_s6_figure_checks(data.load("intel-324611-s2-s6-figures"), demo, table3, test14, ahb["Test 2"],
                                   data.load("intel-324611-s4-figures")))
+
+
+# --- source checks: Intel 324611, the figures around the dma-demo's runs -------------------------------
+
+#: Which steps of the dma-demo's output the CPU does alone (no DMA, no PCIe): filling the buffer and the CRC.
+_CPU_STEPS = ("Initializing dma_buf via CPU", "Calculating CRC of dma_buf via CPU")
+_GHZ = re.compile(r"(?P<ghz>\d+(?:\.\d+)?)\s*GHz")
+
+
+def setting(table, section: str, item: str) -> str:
+    """The value a settings table (``intel-324611-s*-settings``) prints for ``item`` of ``section``."""
+    found = table[(table["section"] == section) & (table["item"] == item)]
+    if len(found) != 1:
+        raise ValueError(f"{table.attrs['provenance']['resource']}: no single row {item!r} in §{section}")
+    return str(found["value"].iloc[0])
+
+
+def assumed_tsc_ghz(settings) -> float:
+    """The TSC frequency dma-demo assumes when told to skip its calibration (§5.8, Table 2's ``-c``), GHz."""
+    text = setting(settings, "5.8", "TSC frequency the -c option assumes")
+    m = _GHZ.fullmatch(text)
+    if not m:
+        raise ValueError(f"{settings.attrs['provenance']['resource']}: {text!r} is not a frequency in GHz")
+    return float(m["ghz"])
+
+
+def _steps(demo: dma_demo.DmaDemo):
+    """Per test of the output, its CPU-only steps and its transfer timed in user space (via the TSC)."""
+    out = {}
+    for test, rows in demo.results.groupby("test", sort=False):
+        cpu = [r for r in rows.itertuples() if r.step.startswith(_CPU_STEPS)]
+        tsc = [r for r in rows.itertuples() if "TSC" in r.step and r.seconds != ""]
+        if len(tsc) != 1:
+            raise ValueError(f"{demo.path}: test {test} has {len(tsc)} transfers timed via the TSC, not one")
+        out[test] = (rows["title"].iloc[0].removeprefix("DMA ").upper(), cpu, tsc[0])
+    return out
+
+
+def run_seconds(demo: dma_demo.DmaDemo) -> float:
+    """Seconds the steps of a dma-demo run take at least: each CPU-only step (the buffer's bytes at its rate)
+    and each transfer as the TSC timed it; the calibration, the checks and the printing are not counted."""
+    nbytes = dma_demo.buffer_bytes(demo)
+    return sum(sum(seconds_for(nbytes, float(r.mbyte_s)) for r in cpu) + float(tsc.seconds)
+               for _, cpu, tsc in _steps(demo).values())
+
+
+def full_run_seconds(demo: dma_demo.DmaDemo, table3) -> float:
+    """Seconds dma-demo takes at least without options (§5.7's four tests): the DMA tests of ``demo``, and the
+    CPU tests doing the same CPU-only steps with the transfer at Table 3's CPU rate for its direction."""
+    nbytes = dma_demo.buffer_bytes(demo)
+    cpu_rates = {r.direction: float(r.throughput_mbyte_s) for r in table3.itertuples() if r.initiator == "CPU"}
+    again = sum(sum(seconds_for(nbytes, float(r.mbyte_s)) for r in cpu) + seconds_for(nbytes, cpu_rates[direction])
+                for direction, cpu, _ in _steps(demo).values())
+    return run_seconds(demo) + again
+
+
+def demo_step_checks(demo: dma_demo.DmaDemo, settings) -> list:
+    """The dma-demo output's CPU-only steps against §5.7's note (``consistency``): the CPU fills the buffer
+    faster than the DMA controller moves it (the CPU's bandwidth to its RAM is the greater), yet computes the
+    CRC slower than the transfer that has the FPGA compute it; and the TSC frequency the program measured
+    against the one it assumes without calibration (§5.8, Table 2)."""
+    resource = "logs/published/intel-324611-s2-dma-demo.log"
+    out = []
+    for direction, cpu, tsc in _steps(demo).values():
+        for r in cpu:
+            filling = r.step.startswith(_CPU_STEPS[0])
+            out.append(checks.check(
+                "pcie-measured", "Intel 324611", "§2 dma-demo output",
+                f"{direction}, {'filling the buffer' if filling else 'CRC of the buffer'} via CPU against the transfer",
+                "rate", "MB/s", r.mbyte_s, float(tsc.mbyte_s),
+                (f"The same buffer's transfer ({tsc.mbyte_s} MByte/sec via TSC): the CPU's bandwidth to its RAM "
+                 "is the greater (§5.7)." if filling else
+                 f"The transfer that has the FPGA compute the CRC ({tsc.mbyte_s} MByte/sec via TSC) is the more "
+                 "efficient (§5.7)."), resource, kind="consistency", relation=">=" if filling else "<="))
+    if demo.tsc_ghz:
+        out.append(checks.check(
+            "pcie-measured", "Intel 324611", "§2 dma-demo output", "TSC frequency determined", "frequency", "GHz",
+            demo.tsc_ghz, assumed_tsc_ghz(settings),
+            "The frequency dma-demo assumes when its calibration is skipped (-c, §5.8 Table 2).", resource,
+            kind="consistency", otherwise="unexplained"))
+    return out
+
+
+def _link_capacity():
+    """PCIe 1.1 x1's bytes a second after 8b/10b, one direction (MB/s), and its formula."""
+    link = pt.INTEL_LINK
+    rate = link.generation.rate_gtps
+    c = coding.CODES["8b10b"]
+    formula = (sp.Rational(1000, 8) * coding.bit_rate_expr(),
+               {coding.line_rate: rate, coding.lanes: link.lanes, coding.data_bits: c.data_bits,
+                coding.coded_bits: c.coded_bits})
+    return 1000 * coding.byte_rate_gbyte_s(rate, link.lanes, "8b10b"), formula
+
+
+def measured_figure_checks(table, demo: dma_demo.DmaDemo, table3, figures) -> list:
+    """The figures of ``intel-324611-measured-figures``, each against what it follows from: §2's kernel
+    parameters against the reservation of §5.5, §2's and §5.8's run times against the steps of §2's output
+    (and Table 3's CPU rates for the CPU tests), §3.6's bandwidth against 8b/10b on the link, §4.18's TSC read
+    against one period of the TSC, §5.5's 'slightly less than' against /proc/iomem's buffer, and §6's core
+    latency against the write latency §6 estimates (``intel-324611-s2-s6-figures``)."""
+    ram, reserved, mib = INTEL_RAM_GIB * 2 ** 30, INTEL_RESERVED_MIB * 2 ** 20, 2 ** 20
+    write_ns = float(figures.loc[figures["quantity"] == "write latency estimate", "value"].iloc[0])
+    capacity, capacity_formula = _link_capacity()
+    tsc_ns = 1 / float(demo.tsc_ghz)
+    buffer_mib = (INTEL_IOMEM_BUFFER[1] - INTEL_IOMEM_BUFFER[0] + 1) / mib
+    rules = {
+        "memory the kernel keeps (mem=)": (
+            (ram - reserved) / mib, f"The RAM below the reservation: {INTEL_RAM_GIB} GiB less the upper "
+            f"{INTEL_RESERVED_MIB} MiB (§5.5).", {}),
+        "start of the RAM memmap= reserves": (
+            ram - reserved, f"The upper {INTEL_RESERVED_MIB} MiB of {INTEL_RAM_GIB} GiB start there (§5.5).",
+            {"exact": True}),
+        "run time of dma-demo with the DMA tests only, approx.": (
+            run_seconds(demo), "At least its steps in the output (-3 -4): the CPU-only ones at their rates and "
+            "the transfers as the TSC timed them.", {"relation": ">="}),
+        "bandwidth of the PCIe connection": (capacity, "After 8b/10b, one direction (§3.1).", {}),
+        "minimum time of a TSC read, about": (
+            tsc_ns, f"One period of the TSC at the {demo.tsc_ghz} GHz dma-demo determined (§2).",
+            {"relation": ">="}),
+        "reserved RAM, slightly less than": (
+            buffer_mib, "The DMA Demo Buffer of /proc/iomem, {:#x}-{:#x} (Figure 18).".format(*INTEL_IOMEM_BUFFER),
+            {"relation": ">="}),
+        "run time of dma-demo without parameters, approximately": (
+            full_run_seconds(demo, table3) / 60, "At least §2's run and the CPU tests' steps, their transfers at "
+            "Table 3's CPU rates; 'approximately' read as to the nearest minute.", {"approximate": 1}),
+        "latency through the AHB-PCIe core itself (simulation), about": (
+            write_ns, f"A part of the write's path takes no longer than the whole write, {write_ns:g} ns by §6's "
+            "estimate.",
+            {"relation": "<="}),
+    }
+    out = []
+    for row in table.itertuples():
+        value, note, extra = rules[row.quantity]
+        calculated = row.quantity == "bandwidth of the PCIe connection"
+        out.append(checks.compare(
+            "pcie-measured", table, row.Index, "value", value, f"§{row.section}: {row.quantity}", note,
+            quantity=row.quantity, unit=row.unit if pd.notna(row.unit) else "",
+            kind="calculated" if calculated else "consistency",
+            formula=capacity_formula if calculated else None, **extra))
+    return out
+
+
+@checks.provider("pcie-measured")
+def intel_measured_figure_source_checks():
+    """Intel 324611 §2, §3.6, §4.18, §5.5, §5.8 and §6: the figures around the dma-demo's runs, and the
+    output's CPU-only steps against §5.7."""
+    demo, _ = _intel_inputs()
+    settings = data.load("intel-324611-s5-s6-settings")
+    return (demo_step_checks(demo, settings)
+            + measured_figure_checks(data.load("intel-324611-measured-figures"), demo,
+                                     data.load("intel-324611-table3"), data.load("intel-324611-s2-s6-figures")))

@@ -99,6 +99,13 @@ def test_the_rule_counts_each_form_of_number_once(text, expected):
     ("Revision 001, November 2010, revision R2P4", []),
     ("Linux 2.6.31.12 at 146.252.161.171, MAC 00-0e-99-02-90-7a", []),                  # versions, addresses
     ("00000000-0000ffff : reserved", []),
+    ("b7703000-b7705000 r--p 0013e000 08:02 708893 /lib/libc-2.10.1.so", []),             # identifiers
+    ("0804e000-08071000 rw-p 00000000 00:00 0 [heap]", []),
+    ("515 $ sudo cat /proc/4491/maps", []),
+    ("40000000-400fffff : PCI Bus 0000:08 and 0000:08:00.0", []),
+    ("Assign the interrupt to IRQ 0 at 250 MB/s", ["250"]),
+    ("538 $ ./dma-demo -3 -4", ["3", "4"]),
+    ("a rate of 8 MB/s and 10 /s, not 1/2 of 4/8", ["8", "10", "1", "2", "4", "8"]),
     ("IEEE Standard 1149.1-1990", []),
     ("EDMA0 at CPU/3<sup>(1)</sup> as in [4], RAM[0] = 0;", ["3", "0"]),               # footnotes, citations
     ("<td>12,803</td> <table border=\"1\">", ["12,803"]),                                # HTML

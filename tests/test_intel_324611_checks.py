@@ -74,9 +74,9 @@ def test_every_s2_s5_s6_figure_is_checked_with_its_status():
                     ("intel-324611-s2-utilization", "intel-324611-table3", "intel-324611-s2-s6-figures",
                      "logs/published/intel-324611-s2-dma-demo.log")}
     # 4 percentages; 2 checks per Table 3 cell; 16 figures; the buffer, 4 durations and 4 rates, 2 x 2 TSC-DMA,
-    # the transfer's CRC
+    # the transfer's CRC, and the 3 CPU-only steps and the TSC frequency (demo_step_checks)
     assert per_resource == {"intel-324611-s2-utilization": 4, "intel-324611-table3": 8,
-                            "intel-324611-s2-s6-figures": 16, "logs/published/intel-324611-s2-dma-demo.log": 14}
+                            "intel-324611-s2-s6-figures": 16, "logs/published/intel-324611-s2-dma-demo.log": 18}
     by_row = {(c.resource, c.row, c.kind): c for c in INTEL}
     # 128 bytes in 128 + 20 bytes at 250 MB/s; 4 bytes in 4 + 20
     assert by_row[("intel-324611-table3", "DMA FPGA->MEM", "ceiling")].model == pytest.approx(250 * 128 / 148)
@@ -241,3 +241,101 @@ def test_the_transfer_crc_the_demo_calls_ok_is_its_reference_and_a_wrong_one_is_
     # a CRC the program does not call OK is no claim that it matches
     failed = DEMO.read_text().replace("CRC [OK] (crc=0x1d7c118c)", "CRC [FAILED] (crc=0x1d7c118d)")
     assert not [c for c in pl.dma_demo_checks(dma_demo.parse_text(failed, "x.log")) if c.quantity.startswith("CRC")]
+
+
+# --- §2, §3.6, §4.18, §5.5, §5.8, §6: the figures around the dma-demo's runs, and the CPU-only steps --------
+
+FIGURES = "intel-324611-measured-figures"
+
+
+def _edited_text(table, index, column, text):
+    """``table`` with a text column's cell printed, and read, as ``text`` (``edited_cell`` for a string column)."""
+    wrong = table.copy()
+    wrong.attrs = copy.deepcopy(table.attrs)
+    wrong.loc[index, column] = text
+    wrong.attrs["printed"][column][index] = text
+    return wrong
+
+
+def _figure_checks(table):
+    demo, _ = pl._intel_inputs()
+    return pl.measured_figure_checks(table, demo, data.load("intel-324611-table3"),
+                                     data.load("intel-324611-s2-s6-figures"))
+
+
+def test_every_measured_figure_is_checked_and_holds():
+    got = {c.quantity: c for c in MEASURED if c.resource == FIGURES}
+    assert len(got) == len(data.load(FIGURES)) == 8
+    assert {c.status for c in got.values()} == {"ok"}
+    nbytes = 0xB7673FFF - 0x97FB4000 + 1
+    # the steps of the -3 -4 run: two fills and a CRC at their rates, the two transfers as the TSC timed them
+    steps = nbytes * (1 / 221.74e6 + 1 / 31.49e6 + 1 / 221.80e6) + 10.93 + 4.76
+    assert got["run time of dma-demo with the DMA tests only, approx."].model == pytest.approx(steps)
+    # without options: the same steps again for the CPU tests, their transfers at Table 3's 32 and 2.5 MB/s
+    again = nbytes * (1 / 221.74e6 + 1 / 31.49e6 + 1 / 221.80e6 + 1 / 32e6 + 1 / 2.5e6)
+    assert got["run time of dma-demo without parameters, approximately"].model == pytest.approx((steps + again) / 60)
+    assert got["memory the kernel keeps (mem=)"].model == 512
+    assert got["start of the RAM memmap= reserves"].model == 0x20000000
+    assert got["minimum time of a TSC read, about"].model == pytest.approx(1 / 1.6)
+    assert got["reserved RAM, slightly less than"].model == (0x3F6BFFFF - 0x20000000 + 1) / 2 ** 20
+    assert got["bandwidth of the PCIe connection"].model == 250
+
+
+@pytest.mark.parametrize("index, text, quantity", [
+    (0, "256", "memory the kernel keeps (mem=)"),                   # 1 GiB less 512 MiB
+    (1, "0x10000000", "start of the RAM memmap= reserves"),         # the reservation starts at 512 MiB
+    (2, "30", "run time of dma-demo with the DMA tests only, approx."),  # its steps alone take 37 s
+    (3, "500", "bandwidth of the PCIe connection"),                 # one direction
+    (4, "0.5", "minimum time of a TSC read, about"),                # below one TSC period
+    (5, "500", "reserved RAM, slightly less than"),                 # /proc/iomem's buffer is 502.75 MiB
+    (6, "2", "run time of dma-demo without parameters, approximately"),  # the CPU reads alone take 3.5 min
+    (7, "900", "latency through the AHB-PCIe core itself (simulation), about"),  # more than the 750 ns write
+])
+def test_a_wrong_measured_figure_is_caught(index, text, quantity):
+    table = data.load(FIGURES)
+    assert table.loc[index, "quantity"] == quantity
+    got = {c.quantity: c.status for c in _figure_checks(_edited_text(table, index, "value", text))}
+    assert got[quantity] == "erratum"
+    assert sum(s != "ok" for s in got.values()) == 1
+
+
+def test_the_demos_cpu_only_steps_hold_to_the_notes_claims_and_a_wrong_one_is_caught():
+    settings = data.load("intel-324611-s5-s6-settings")
+    got = {c.row: c for c in pl.demo_step_checks(dma_demo.parse(DEMO), settings)}
+    assert {c.status for c in got.values()} == {"ok"}
+    assert got["MEM->FPGA, CRC of the buffer via CPU against the transfer"].relation == "<="
+    assert got["FPGA->MEM, filling the buffer via CPU against the transfer"].relation == ">="
+    assert got["TSC frequency determined"].model == pl.assumed_tsc_ghz(settings) == 1.6
+    wrong = GOOD.replace("-> 31.49 MByte/sec", "-> 51.49 MByte/sec").replace("-> 221.80", "-> 101.80")
+    got = {c.row: c.status for c in pl.demo_step_checks(dma_demo.parse_text(wrong, "x.log"), settings)}
+    assert got["MEM->FPGA, CRC of the buffer via CPU against the transfer"] == "erratum"
+    assert got["FPGA->MEM, filling the buffer via CPU against the transfer"] == "erratum"
+    other = GOOD.replace("TSC frequency: 1.6 GHz", "TSC frequency: 1.3 GHz")
+    got = {c.row: c.status for c in pl.demo_step_checks(dma_demo.parse_text(other, "x.log"), settings)}
+    assert got["TSC frequency determined"] == "unexplained"
+
+
+def test_a_malformed_tsc_frequency_line_names_its_line():
+    text = GOOD.replace("TSC frequency: 1.6 GHz", "TSC frequency: fast")
+    with pytest.raises(LogFormatError, match="not a TSC frequency line") as info:
+        dma_demo.parse_text(text, "broken.log")
+    assert text.splitlines()[info.value.line_number - 1].startswith("TSC frequency")
+    assert dma_demo.parse_text(GOOD.replace("TSC frequency: 1.6 GHz", ""), "x.log").tsc_ghz == ""
+
+
+def test_the_settings_tables_hold_settings_only():
+    # a settings table's values are what a run, a design or a link is set to: none is a cell a check compares
+    compared = {(c.resource, c.cell) for c in MEASURED if c.resource}
+    for name in ("intel-324611-s2-settings", "intel-324611-s3-settings", "intel-324611-s4-settings",
+                 "intel-324611-s5-s6-settings"):
+        table = data.load(name)
+        assert table.attrs["roles"].get("value") == "setting"
+        assert not {c for r, c in compared if r == name}
+
+
+def test_a_run_whose_transfer_was_not_timed_is_refused():
+    untimed = GOOD.replace("* Duration of the read call in user-space (measured via TSC):\n-> 4.76 sec, 110.83 MByte/sec.\n",
+                           "")
+    assert untimed != GOOD
+    with pytest.raises(ValueError, match="x.log: test 2 has 0 transfers timed via the TSC"):
+        pl.run_seconds(dma_demo.parse_text(untimed, "x.log"))

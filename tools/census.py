@@ -19,7 +19,8 @@ What counts as a number is :func:`goodput.coverage.numbers`' rule (stated in its
 decimals as printed, with a unit or suffix joined to them (``4K``), thousands separated by commas, hex
 ``0x..``, link widths ``x4`` and the bytes of analyzer traces; not headings, captions, references ("Table
 N", "Section N", "Example N", "Test N"), list numbering, names with digits (MSC8156, AM243x, DDR3),
-dates, revisions, versions or addresses. To that rule this tool adds each document's page headers and
+dates, revisions, versions, addresses or identifiers (process ids, inodes, device and PCI slot numbers,
+interrupt lines, a shell prompt's command number, numbers in file paths). To that rule this tool adds each document's page headers and
 footers (``FURNITURE`` below) and its headings, which it cuts sections at: a numbered heading must
 follow the one before it (``7.1`` after ``7``, ``8`` after ``7.3``), so a table row that looks like one
 does not cut a section.

@@ -3,14 +3,16 @@
 The program names its DMA buffer, then prints each test and its steps::
 
     dma buf:0x97fb4000-0xb7673fff, size:527.17 MByte
+    TSC frequency: 1.6 GHz
     Test 1: DMA Mem->FPGA
     * Duration the DMA controller was busy (measured in the FPGA):
     -> 10.93 sec, 48.24 MByte/sec.
 
 A ``->`` line is the result of the ``*`` step above it: a rate (MByte/sec), after a duration (sec) where
-the step timed a transfer. Numbers are kept as printed. Every other line (prompts, ``=====`` rules,
+the step timed a transfer; the ``TSC frequency`` line gives the clock the program times with. Numbers are
+kept as printed. Every other line (prompts, ``=====`` rules,
 ``#`` headers) is skipped. :func:`parse` raises :class:`~goodput.errors.LogFormatError` with the file
-and line for a buffer or result line it cannot read, a result without a step before it, a step outside
+and line for a buffer, clock or result line it cannot read, a result without a step before it, a step outside
 a test, and a log without its buffer line.
 """
 
@@ -31,6 +33,7 @@ _BUFFER = re.compile(rf"""
     ^dma\ buf:(?P<first>0x[0-9a-fA-F]{{1,16}})-(?P<last>0x[0-9a-fA-F]{{1,16}}),   # first and last address
     \s*size:(?P<size>{DECIMAL})\ MByte\s*$                                       # its size, 10^6 bytes
     """, re.VERBOSE)
+_TSC = re.compile(rf"^TSC\ frequency:\ (?P<ghz>{DECIMAL})\ GHz\s*$", re.VERBOSE)
 _TEST = re.compile(rf"^Test\ (?P<number>{INTEGER}):\ (?P<title>.+?)\s*$", re.VERBOSE)
 _REFERENCE_CRC = re.compile(r"ref_crc=(?P<crc>0x[0-9a-fA-F]{1,8})\b")
 _TRANSFER_CRC = re.compile(r"CRC \[(?P<verdict>[A-Z]+)\] \(crc=(?P<crc>0x[0-9a-fA-F]{1,8})\)")
@@ -53,6 +56,8 @@ class DmaDemo:
     #: (the FPGA's, after ``CRC [OK]`` or another verdict), the verdict (``""`` for a reference), the CRC as
     #: printed and its line.
     crcs: list = field(default_factory=list)
+    #: The time stamp counter's frequency the program determined (GHz, as printed), ``""`` if it prints none.
+    tsc_ghz: str = ""
 
 
 def buffer_bytes(demo: DmaDemo) -> int:
@@ -73,6 +78,7 @@ def parse_text(text: str, path: str = "<text>") -> DmaDemo:
     step = None
     rows = []
     crcs = []
+    tsc = ""
     for number, raw in enumerate(log_lines(text), start=1):
         line = raw.strip()
         if line.startswith("dma buf:"):
@@ -83,6 +89,11 @@ def parse_text(text: str, path: str = "<text>") -> DmaDemo:
             if last < first:
                 raise LogFormatError(path, number, "the buffer ends before it starts")
             buffer = (first, last, m["size"])
+        elif line.startswith("TSC frequency:"):
+            m = _TSC.match(line)
+            if not m:
+                raise LogFormatError(path, number, f"not a TSC frequency line: {line[:60]!r}")
+            tsc = m["ghz"]
         elif line.startswith("Test "):
             m = _TEST.match(line)
             if not m:
@@ -109,4 +120,4 @@ def parse_text(text: str, path: str = "<text>") -> DmaDemo:
     if buffer is None:
         raise LogFormatError(path, 1, "no 'dma buf:' line")
     return DmaDemo(path, buffer[0], buffer[1], buffer[2],
-                   pd.DataFrame(rows, columns=["test", "title", "step", "seconds", "mbyte_s", "line"]), crcs)
+                   pd.DataFrame(rows, columns=["test", "title", "step", "seconds", "mbyte_s", "line"]), crcs, tsc)
