@@ -69,7 +69,8 @@ NUMBER_RULE = (
     "headings, captions, references (Table N, Figure N, Section N, Example N, Test N), list numbering, page "
     "headers and footers, names with digits in them (MSC8156, AM243x, DDR3), dates, revisions, versions, "
     "addresses and identifiers (a process id, an inode, a device or PCI slot number, an interrupt line, a "
-    "shell prompt's command number, any number in a file path) are not counted.")
+    "shell prompt's command number, any number in a file path) are not counted; a table the conversion "
+    "printed more than once (as HTML, as a run of its cells and row by row) is counted once.")
 
 #: How the checked numbers are counted, in one sentence, as the status page states it.
 CHECKED_RULE = (
@@ -125,8 +126,9 @@ _COPYRIGHT = re.compile(r"©|\bcopyright\b", re.I)
 _SYMBOL = re.compile(r"\bD\s+([0-9A-F]{2})\b")
 #: Runs of letters, digits and underscores, joined by "." or "," between them (and a "%" after): the candidates.
 _RUN = re.compile(r"[A-Za-z0-9_]+(?:[.,][A-Za-z0-9_]+)*%?")
-#: What stands right before a run that is part of a name: "r5f0-", "DDR3-", "p-".
-_NAME_BEFORE = re.compile(r"[A-Za-z][A-Za-z0-9_]*-$")
+#: What stands right before a run that is part of a name: "r5f0-", "DDR3-", "p-" (a whole word: the second
+#: address of a range "0x40000000-0x7FFFFFFF" is a number).
+_NAME_BEFORE = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_]*-$")
 _HEX = re.compile(r"0[xX][0-9A-Fa-f]+")
 _WIDTH = re.compile(r"x\d+")
 _PLAIN = re.compile(r"(?P<n>\d+(?:\.\d+)?)[A-Za-z%]*")

@@ -74,6 +74,7 @@ def test_every_transcription_of_a_counted_document_names_a_section_of_the_census
     ("a 4K transfer at 1.2GHz, 97% busy", ["4K", "1.2GHz", "97%"]),
     ("001:\tD 00 D 0F\tSeqNr. : 4057", ["001", "D 00", "D 0F", "4057"]),
     ("70 800ns", ["70", "800ns"]),
+    ("the range 0x40000000-0x7FFFFFFF, DDR3-1600", ["0x40000000", "0x7FFFFFFF"]),  # a range's both ends
 ])
 def test_the_rule_counts_each_form_of_number_once(text, expected):
     assert coverage.numbers(text) == expected
@@ -190,6 +191,17 @@ def test_the_tool_writes_one_row_per_section_and_one_per_number(tmp_path, monkey
     assert sections.splitlines()[5] == "AN3935,2.1 Details,yes,Figure 3,Detail,14,15,0"
     assert numbers.splitlines()[1:4] == ["AN3935,3,1", "AN3935,3,2", "AN3935,5,12"]  # the contents' too
     assert len(numbers.splitlines()) == 1 + 2 + 7 + 2
+
+
+def test_a_table_the_conversion_printed_three_times_is_counted_once():
+    table = "<table><tr><td>ALUTs</td><td>12,803</td><td>18%</td></tr><tr><td>RAM</td><td>4</td></tr></table>"
+    text = "\n".join(["# Datasheet", f"<p>Estimate</p> {table}\t\tALUTs\t12,803\t18%\tRAM\t4\t<p>RAM (2x)</p>",
+                      "ALUTs\t12,803\t18%", "RAM\t4", "<p>again</p> " + table])
+    doc = census_tool.Document(key="AM243x MCU+ SDK", file="", front="Title page", markdown=True)
+    (section,) = census_tool.cut(doc, text)
+    # the HTML and the run of its cells on line 2 are the rows of lines 3-4 again; "2x" after them is the text's;
+    # the table on line 5 is not printed again below it, so it counts
+    assert section.numbers == [(2, "2x"), (3, "12,803"), (3, "18%"), (4, "4"), (5, "12,803"), (5, "18%"), (5, "4")]
 
 
 def test_a_heading_in_another_parts_cond_block_is_not_covered():

@@ -20,8 +20,9 @@ decimals as printed, with a unit or suffix joined to them (``4K``), thousands se
 ``0x..``, link widths ``x4`` and the bytes of analyzer traces; not headings, captions, references ("Table
 N", "Section N", "Example N", "Test N"), list numbering, names with digits (MSC8156, AM243x, DDR3),
 dates, revisions, versions, addresses or identifiers (process ids, inodes, device and PCI slot numbers,
-interrupt lines, a shell prompt's command number, numbers in file paths). To that rule this tool adds each document's page headers and
-footers (``FURNITURE`` below) and its headings, which it cuts sections at: a numbered heading must
+interrupt lines, a shell prompt's command number, numbers in file paths). To that rule this tool adds each
+document's page headers and footers (``furniture`` below), the copies of a table the conversion printed more
+than once (:func:`_without_copies`) and its headings, which it cuts sections at: a numbered heading must
 follow the one before it (``7.1`` after ``7``, ``8`` after ``7.3``), so a table row that looks like one
 does not cut a section.
 
@@ -198,13 +199,35 @@ def _captions(text: str) -> list[str]:
     return found
 
 
+#: A table the conversion printed as HTML, with the tab-separated run of its cells it put after it.
+HTML_TABLE = re.compile(r"<table\b.*?</table>[^<]*", re.I)
+
+
+def _without_copies(lines: list[str], i: int) -> str:
+    """Line ``i`` (0-based) without the copies of a table the conversion printed twice more: an HTML table whose
+    numbers the lines below it print again, row by row, is counted there, once (Intel 324611 §2's utilization
+    table is on one line as HTML and as a tab run, then on five lines of its own)."""
+    line = lines[i]
+    for m in HTML_TABLE.finditer(line):
+        table = coverage.numbers(re.sub(r"</table>.*", "</table>", m.group(0), flags=re.S))
+        below: list[str] = []
+        for after in lines[i + 1:]:
+            if len(below) >= len(table):
+                break
+            below += coverage.numbers(after)
+        if table and below[:len(table)] == table and coverage.numbers(m.group(0)) == table * 2:
+            line = line.replace(m.group(0), " ")
+    return line
+
+
 def cut(doc: Document, text: str) -> list[Section]:
     """The sections of one document's conversion, with their captions and the numbers they print."""
     furniture = [re.compile(p) for p in doc.furniture]
     out = [Section(doc.front, 1)]
     before: tuple[int, ...] | None = None
     other_part = ""  # the part of a \cond block we are in, when it is not this document's
-    for i, line in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    for i, line in enumerate(lines, 1):
         cond = re.match(r"^\\cond\s+(\S+)", line.strip())
         if cond:
             other_part = cond.group(1) if doc.part and cond.group(1) != doc.part else ""
@@ -227,7 +250,7 @@ def cut(doc: Document, text: str) -> list[Section]:
         section.captions += [c for c in _captions(line) if c not in section.captions]
         if EXAMPLE.match(line):
             continue
-        section.numbers += [(i, n) for n in coverage.numbers(line)]
+        section.numbers += [(i, n) for n in coverage.numbers(_without_copies(lines, i - 1))]
     out[-1].last_line = len(text.splitlines())
     for section in out:
         why = doc.not_covered.get(section.heading)
