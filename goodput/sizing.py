@@ -270,64 +270,6 @@ def address_source_checks():
 __all__ += ["ADDRESS_COLUMNS", "end_address", "address_checks"]
 
 
-# --- the sizes printed in hex: each fits below the next section, the totals hold their parts (issue 18) --
-
-def hex_fit_checks(t) -> list:
-    """Each section size SPRAAQ5 §5.1's client.out report prints in hex (``t``: the published
-    ``spraaq5-s5-sizing`` or a copy) against the room its load address leaves below the next printed section
-    up (``consistency``, ``<=``): a section cannot run into the one above it. The elided sections only take
-    more of that room, so a size is at most the gap; the highest section has nothing above it to hold it to.
-    (:func:`address_checks` reads the same layout from the other side: an address against the section below.)"""
-    printed = t.attrs["printed"]
-    placed = sorted((int(printed["load_addr"][i], 16), i) for i in t.index if printed["load_addr"][i])
-    out = []
-    for (address, i), (above, j) in zip(placed, placed[1:]):
-        room = above - address
-        here = f"{t.loc[i, 'report']}: {t.loc[i, 'section']}"
-        between = f"{t.loc[j, 'section']} at {printed['load_addr'][j]} less its own {printed['load_addr'][i]}"
-        out.append(checks.compare(
-            "code-size", t, i, "size_hex", room, here,
-            f"At most the room up to {between}: {{model:.0f}} bytes ({{rounded}}).",
-            off_note=f"More than the room up to {between}, {{model:.0f}} bytes ({{rounded}}): the section would run "
-                     "into the next one.",
-            kind="consistency", relation="<=", exact=True))
-    return out
-
-
-@checks.provider("code-size")
-def hex_fit_source_checks():
-    """SPRAAQ5 §5.1's client.out: each size printed in hex within the room below the next section."""
-    return hex_fit_checks(data.load("spraaq5-s5-sizing"))
-
-
-def hex_totals_checks(t) -> list:
-    """Each "Totals by section type" line of SPRAAQ5 §5.1's reports as printed in hex (``t``: the published
-    ``spraaq5-s5-sizing`` or a copy) against the sections of its type the report prints, added up from their
-    hex column (``consistency``, ``>=``: the reports elide sections, see :func:`totals_checks`)."""
-    out = []
-    for row in t[t["file"] == "totals"].itertuples():
-        kinds = [k for k, line in TOTAL_OF_TYPE.items() if line == row.section]
-        parts = t[(t["report"] == row.report) & (t["file"] != "totals") & t["type"].isin(kinds)]
-        total = sum(int(v, 16) for v in parts["size_hex"])
-        out.append(checks.compare(
-            "code-size", t, row.Index, "size_hex", total, f"{row.report}: {row.file} {row.section}",
-            f"At least the {len(parts)} sections of its type the report prints in hex before eliding the rest: "
-            "{model:.0f} bytes ({rounded}).",
-            off_note=f"Less than the {len(parts)} sections of its type the report prints in hex, {{model:.0f}} "
-                     "bytes ({rounded}): a total cannot be smaller than some of its parts.",
-            kind="consistency", relation=">=", exact=True))
-    return out
-
-
-@checks.provider("code-size")
-def hex_totals_source_checks():
-    """SPRAAQ5 §5.1's totals by section type, as printed in hex, against the hex sizes each report prints."""
-    return hex_totals_checks(data.load("spraaq5-s5-sizing"))
-
-
-__all__ += ["hex_fit_checks", "hex_totals_checks"]
-
-
 # --- goodput size --------------------------------------------------------------------------------
 
 def _command_lines(args, r: dict) -> list[str]:
