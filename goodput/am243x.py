@@ -13,6 +13,7 @@ from __future__ import annotations
 import pandas as pd
 
 from . import checks, data
+from .errors import ParameterError
 from .fit import Hockney, hockney
 
 __all__ = ["crypto_series", "crypto_fits", "rpmsg_fits", "fit_table", "absent_cores", "rsa_times",
@@ -227,6 +228,40 @@ def pka_rsa_source_checks():
 
 
 __all__ += ["operations_per_s", "pka_rsa_checks"]
+
+
+# --- RSA: an operation works on a block the size of the key's modulus (issue 18) -------------------
+
+BITS_PER_BYTE = 8
+
+
+def rsa_block_bytes(key_bits: int) -> float:
+    """The bytes one RSA encryption or decryption takes in and gives out with a key of ``key_bits``: a number
+    below the modulus, written in as many bytes as the modulus (PKCS #1's k octets)."""
+    if key_bits <= 0 or key_bits % BITS_PER_BYTE:
+        raise ParameterError("key_bits", key_bits, f"a positive multiple of {BITS_PER_BYTE}")
+    return key_bits / BITS_PER_BYTE
+
+
+def rsa_size_checks(rsa) -> list:
+    """Each size the RSA table (``am243x-rsa``, or an edited copy) prints for an operation against the block of
+    its row's key (:func:`rsa_block_bytes`; ``consistency``, exact: whole bytes)."""
+    return [checks.compare(
+        "latency-and-bandwidth", rsa, row.Index, "size_bytes", rsa_block_bytes(row.key_bits),
+        f"RSA-{row.key_bits} {row.operation}", kind="consistency", exact=True,
+        note=f"One {row.operation} works on a block as long as the {row.key_bits}-bit modulus: {{model:.0f}} bytes.",
+        off_note=f"A {row.key_bits}-bit key's block is {{model:.0f}} bytes, the modulus's length; the table prints "
+                 f"{row.size_as_printed}.")
+        for row in rsa.itertuples()]
+
+
+@checks.provider("latency-and-bandwidth")
+def rsa_size_source_checks():
+    """SA2UL RSA: each operation's size against its key's modulus."""
+    return rsa_size_checks(data.load("am243x-rsa"))
+
+
+__all__ += ["BITS_PER_BYTE", "rsa_block_bytes", "rsa_size_checks"]
 
 
 # --- SA2UL AES and SHA: a larger block takes no less time (issue 18) ------------------------------

@@ -13,9 +13,17 @@ import pandas as pd
 
 from . import checks, data
 
-__all__ = ["TOTAL", "steps", "what_if", "xip"]
+__all__ = ["TOTAL", "BOOT_SECTIONS", "note_row", "steps", "what_if", "xip"]
 
 TOTAL = "SBL : Total time taken"
+
+#: The datasheet's section each boot medium's table and notes stand in (a note's check names it in its row).
+BOOT_SECTIONS = {"OSPI": "AM243X-EVM", "SD": "SBL SD performance"}
+
+
+def note_row(boot: str, what: str) -> str:
+    """The row a check of a note of ``boot``'s section is shown under: the medium, its section, what it says."""
+    return f"{boot} ({BOOT_SECTIONS[boot]}): {what}"
 
 
 def steps(boot: str | None = None) -> pd.DataFrame:
@@ -73,13 +81,13 @@ def source_checks():
     for row in notes[(notes["boot"] == "OSPI") & (notes["what"] == "Board_driversOpen")].itertuples():
         out.append(checks.compare(
             "boot-and-memory", notes, row.Index, "value_ms", float(ospi["SBL : Board_driversOpen"]),
-            "OSPI: Board_driversOpen, 'around'", kind="prose", approximate=10,
+            note_row("OSPI", "Board_driversOpen, 'around'"), kind="prose", approximate=10,
             off_note="The table gives {model:g} ms; 'around {published} ms' rounds it to the nearest 10 ms."))
     sd = steps("SD").set_index("step")["time_ms"]
     for row in notes[(notes["boot"] == "SD") & (notes["what"] == "appimage read from the SD card")].itertuples():
         out.append(checks.compare(
             "boot-and-memory", notes, row.Index, "value_ms", float(sd["SBL : File read from SD Card"]),
-            "SD: appimage read into memory",
+            note_row("SD", "appimage read into memory"),
             kind="prose",
             off_note="The table's own step 'File read from SD Card' takes {model:g} ms, not the {published} ms "
                      "the note says."))
@@ -139,7 +147,7 @@ def sbl_note_checks(boot_table, notes, setup) -> list:
         share = load / len(others)
         if has_m4f:
             out.append(checks.compare(
-                "boot-and-memory", notes, row.Index, "value_ms", share, f"{row.boot}: each CPU but the M4F",
+                "boot-and-memory", notes, row.Index, "value_ms", share, note_row(row.boot, "each CPU but the M4F"),
                 kind="prose", relation="<=",
                 note=f"The CPU load, {load:g} ms, shared among the {len(others)} cores besides the M4F, is at most "
                      "{model:.2f} ms each; the note's ~{published} ms leaves the rest to the M4F, as it says.",
@@ -147,7 +155,7 @@ def sbl_note_checks(boot_table, notes, setup) -> list:
                          "more than {model:.2f} ms."))
         else:
             out.append(checks.compare(
-                "boot-and-memory", notes, row.Index, "value_ms", share, f"{row.boot}: each CPU but the M4F",
+                "boot-and-memory", notes, row.Index, "value_ms", share, note_row(row.boot, "each CPU but the M4F"),
                 kind="prose", approximate=1,
                 off_note=f"The {row.boot} appimage holds {', '.join(present)} and no M4F, so its CPU load, "
                          "{model:g} ms, is all that one core's: not ~{published} ms, and not the M4F's as the same "

@@ -41,7 +41,7 @@ import sympy as sp
 
 from . import checks, coding, data
 from .command import Arg, Command, report_lines, whole
-from .errors import ParameterError
+from .errors import DataError, ParameterError
 from .symbols import lambdify, maker
 
 symbol = maker(__name__)
@@ -868,6 +868,28 @@ def calculation_terms(text: str) -> tuple[str, str, list[tuple[str | None, str]]
     return match["rate"], match["size"].strip(), [(t["count"], t["bytes"].strip()) for t in parsed], match["directions"]
 
 
+def calculation_sizes(text: str) -> tuple[str, str]:
+    """The two places a calculation of AN3935 Tables 2-5 prints its transfer size, as printed: the size the
+    bit rate is multiplied by and the first term of the sum it is divided by
+    (``"8 * 1K / (1K + 4*20 + 8 + 8) * 2"`` -> ``("1K", "1K")``). The tables keep both in columns of their own,
+    settings of the row, which :func:`an3935_calculation_sizes` holds to the calculation's text."""
+    _, size, _, _ = calculation_terms(text)
+    return size, _CALCULATION.fullmatch(text)["sum"].split("+")[0].strip()
+
+
+def an3935_calculation_sizes(table) -> None:
+    """Raise :class:`~goodput.errors.DataError` naming the row if a row of AN3935 Table 2-5 (``table``) keeps
+    a transfer size in its columns ``calculation_size_as_printed`` and ``calculation_sum_size_as_printed``
+    other than the one its calculation prints there (:func:`calculation_sizes`)."""
+    prov = table.attrs["provenance"]
+    for row in table.itertuples():
+        printed = calculation_sizes(row.calculation_as_printed)
+        kept = (row.calculation_size_as_printed, row.calculation_sum_size_as_printed)
+        if kept != printed:
+            raise DataError(f"{prov['resource']} {row.bytes_as_printed} bytes: the calculation "
+                            f"{row.calculation_as_printed!r} prints the sizes {printed}, the columns keep {kept}")
+
+
 def an3935_calculation_checks(table, device: str, kind: str) -> list:
     """The numbers in the calculations AN3935 Tables 2-5 print (``table``, of ``device``'s ``kind`` of
     transfer), recomputed by the packet model: the bit rate, the TLPs and their overhead (the terms before
@@ -909,10 +931,15 @@ def an3935_calculation_checks(table, device: str, kind: str) -> list:
 
 @checks.provider("pcie-packets")
 def an3935_calculations():
-    """AN3935 Tables 2-5: the numbers in their printed calculations."""
-    return [c for number, device, kind in ((2, "MSC8156", "write"), (3, "MSC8157", "write"),
-                                           (4, "MSC8156", "read"), (5, "MSC8157", "read"))
-            for c in an3935_calculation_checks(data.load(f"an3935-table{number}"), device, kind)]
+    """AN3935 Tables 2-5: the numbers in their printed calculations (the transfer sizes in them are the rows'
+    settings, kept in columns of their own that must be the calculation's: :func:`an3935_calculation_sizes`)."""
+    out = []
+    for number, device, kind in ((2, "MSC8156", "write"), (3, "MSC8157", "write"),
+                                 (4, "MSC8156", "read"), (5, "MSC8157", "read")):
+        table = data.load(f"an3935-table{number}")
+        an3935_calculation_sizes(table)
+        out += an3935_calculation_checks(table, device, kind)
+    return out
 
 
 @checks.provider("pcie-packets")

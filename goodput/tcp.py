@@ -386,6 +386,30 @@ def console_source_checks():
     return console_checks(ndk_console.parse(published_console_log()))
 
 
+def console_frames_checks(runs, resource: str = f"logs/published/{NDK_CONSOLE_LOG}") -> list:
+    """The frames each transmit run of SPRAAQ5 §4.1's testee output (``runs``, as parsed) says it sent, against
+    nonCopyTCP.h's :func:`bench_frames` (``consistency``, exact: a count). A receive line prints no count."""
+    out = []
+    for run, period in zip(runs.itertuples(), frame_periods(runs)):
+        if run.direction != "transmit":
+            continue
+        pace = "at maximum frame rate" if period == 0 else f"one frame every {period} ms"
+        out.append(checks.check(
+            "tcp-goodput", "SPRAAQ5", "§4.1 step 7, testee output",
+            f"log line {run.line}: {run.direction} {run.frame_bytes} bytes, {pace}", "frames", "frames",
+            str(run.frames), bench_frames(), "nonCopyTCP.h's BENCH_FRAMES: {rounded} frames a run.", resource,
+            kind="consistency", exact=True))
+    return out
+
+
+@checks.provider("tcp-goodput")
+def console_frames_source_checks():
+    """SPRAAQ5 §4.1's example testee output: the frames of each transmit run against nonCopyTCP.h."""
+    from .logs import ndk_console
+
+    return console_frames_checks(ndk_console.parse(published_console_log()))
+
+
 NDK_TESTER_LOG = "spraaq5-tester-console.log"
 
 

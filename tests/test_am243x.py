@@ -81,6 +81,19 @@ def test_a_sign_rate_off_the_rsa_table_is_flagged():
     assert got[("RSA-4096", "signs per second")] == "rounding"
 
 
+def test_each_rsa_size_is_its_keys_modulus_in_bytes_and_a_wrong_one_is_an_erratum():
+    rsa = data.load("am243x-rsa")
+    got = {c.row: (c.status, c.model, c.kind) for c in checks.collect("latency-and-bandwidth")
+           if c.resource == "am243x-rsa" and c.quantity == rsa.attrs["titles"].get("size_bytes", "size_bytes")}
+    assert got == {f"RSA-{k} {op}": ("ok", k / 8, "consistency") for k in (2048, 4096)
+                   for op in ("encryption", "decryption")}
+    i = rsa.index[(rsa["key_bits"] == 4096) & (rsa["operation"] == "decryption")][0]
+    bad = {c.row: c.status for c in am243x.rsa_size_checks(edited_cell(rsa, i, "size_bytes", "256"))}
+    assert bad.pop("RSA-4096 decryption") == "erratum" and set(bad.values()) == {"ok"}
+    with pytest.raises(ValueError, match="key_bits"):
+        am243x.rsa_block_bytes(2047)
+
+
 def test_every_larger_aes_and_sha_block_takes_no_less_time():
     items = [c for c in checks.collect("latency-and-bandwidth") if c.resource in ("am243x-aes-cbc", "am243x-sha")
              and c.kind == "consistency"]

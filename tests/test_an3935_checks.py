@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from goodput import checks, data, pcie_spec
-from goodput.errors import ParameterError
+from goodput import checks, coverage, data, pcie_spec
+from goodput.errors import DataError, ParameterError
 
 MEASURED = checks.collect("pcie-measured")
 AN3935 = [c for c in MEASURED if c.document == "AN3935"]
@@ -287,6 +287,18 @@ def test_the_parts_of_a_calculation_as_printed():
     for bad in ("8 * 1K / 1K + 4*20 * 2", "8 * 1K / (1K + 4*x + 8) * 2", "8 * 1K / (1K) * 2"):
         with pytest.raises(ValueError, match=re.escape(repr(bad))):
             pcie.calculation_terms(bad)
+
+
+@pytest.mark.parametrize("number", [2, 3, 4, 5])
+def test_the_transfer_sizes_kept_beside_a_calculation_are_the_ones_it_prints(number):
+    t = data.load(f"an3935-table{number}")
+    pcie.an3935_calculation_sizes(t)  # the committed columns agree
+    assert pcie.calculation_sizes("8 * 1K / (1K + 4*20 + 8 + 8) * 2") == ("1K", "1K")
+    assert {"calculation_size_as_printed", "calculation_sum_size_as_printed"} <= set(coverage.setting_columns(t))
+    bad = t.copy()
+    bad.at[bad.index[bad["bytes"] == 64][0], "calculation_sum_size_as_printed"] = "32"
+    with pytest.raises(DataError, match=r"an3935-table\d 64 bytes: .*\('64', '64'\).*\('64', '32'\)"):
+        pcie.an3935_calculation_sizes(bad)
 
 
 def test_a_wrong_count_in_a_calculation_is_an_erratum():

@@ -8,14 +8,14 @@ def test_totals_add_up_and_the_sd_note_and_xip_averages_are_flagged():
     status = {c.row: c.status for c in checks.collect("boot-and-memory")}
     assert status == {"OSPI: total of the steps": "ok", "SD: total of the steps": "ok",
                       # 22.15 ms is 'around 20 ms' to the nearest 10 ms; 15 ms is no rounding of 6.48 ms
-                      "OSPI: Board_driversOpen, 'around'": "rounding",
-                      "SD: appimage read into memory": "erratum",
+                      "OSPI (AM243X-EVM): Board_driversOpen, 'around'": "rounding",
+                      "SD (SBL SD performance): appimage read into memory": "erratum",
                       # one run per row printed: how much a run varies is unknown
                       "FIR: 1 of 10 iterations not cached": "unexplained",
                       "MEMCPY: 1 of 10 iterations not cached": "unexplained",
                       # 246.53 ms among 4 non-M4F cores is at most 61.6 ms each; the SD appimage's one R5F
                       # takes all 57.09 ms, no ~1.5 ms; 34 KB at 12.5 MB/s take 2.79 ms <= 6.48 ms
-                      "OSPI: each CPU but the M4F": "ok", "SD: each CPU but the M4F": "erratum",
+                      "OSPI (AM243X-EVM): each CPU but the M4F": "ok", "SD (SBL SD performance): each CPU but the M4F": "erratum",
                       "SD: File read from SD Card, at the read speed": "ok",
                       # uncached runs take no fewer cycles than cached ones
                       "FIR: not cached": "ok", "MEMCPY: not cached": "ok"}
@@ -65,7 +65,7 @@ def test_a_per_cpu_time_above_the_shared_cpu_load_is_caught():
     bad.loc[i, "value_ms"] = 70.0
     bad.attrs["printed"]["value_ms"][i] = "70"
     got = {c.row: c.status for c in boot.sbl_note_checks(b, bad, s)}
-    assert got["OSPI: each CPU but the M4F"] == "erratum"
+    assert got["OSPI (AM243X-EVM): each CPU but the M4F"] == "erratum"
     assert boot.cores(s, "SD") == ["r5f0-0"] and len(boot.cores(s, "OSPI")) == 5
 
 

@@ -225,7 +225,8 @@ def test_the_testee_excerpts_runs_have_the_periods_of_the_testers_order():
 
 
 def test_the_testee_excerpt_is_checked_run_by_run_and_one_paced_rate_beats_its_pace():
-    items = [c for c in checks.collect("tcp-goodput") if c.resource == "logs/published/spraaq5-testee-console.log"]
+    items = [c for c in checks.collect("tcp-goodput") if c.resource == "logs/published/spraaq5-testee-console.log"
+             and c.quantity != "frames"]  # the transmit runs' frame counts: the test below
     assert len(items) == 8 * 3
     off = [(c.row, c.quantity) for c in items if c.status != "ok"]
     # 5000 frames of 8192 bytes one every 10 ms: 40,960,000 bytes in no less than 49.99 s, 6554.9 kbit/s
@@ -245,6 +246,18 @@ def test_a_testee_run_with_a_wrong_total_rate_or_load_is_an_erratum():
     bad = [(c.row.split(":")[0], c.quantity) for c in tcp.console_checks(runs) if c.status == "erratum"]
     assert set(bad) == {("log line 12", "total"), ("log line 26", "rate"), ("log line 37", "CPU load"),
                         ("log line 29", "rate")}
+
+
+def test_each_transmit_run_of_the_testee_sent_the_frames_noncopytcp_asks_for_and_one_more_is_an_erratum():
+    runs = _console_runs()
+    found = tcp.console_frames_checks(runs)
+    assert len(found) == (runs["direction"] == "transmit").sum() == 4
+    assert {(c.published, c.model, c.status, c.kind) for c in found} == {("5000", 5000, "ok", "consistency")}
+    assert {c.row for c in found} == {c.row for c in checks.collect("tcp-goodput") if c.quantity == "frames"
+                                      and c.resource == "logs/published/spraaq5-testee-console.log"}
+    transmit = runs.index[runs["direction"] == "transmit"][0]
+    runs.loc[transmit, "frames"] = 5001
+    assert [c.status for c in tcp.console_frames_checks(runs)] == ["erratum", "ok", "ok", "ok"]
 
 
 # --- SPRAAQ5's prose about its runs ---------------------------------------------------------------
