@@ -566,9 +566,9 @@ def by_section(document: str, items: Iterable[checks.SourceCheck] | None = None,
     copies = transcriptions() if copies is None else copies
     mine = census.covered(document)
     got = transcribed([t for t in copies if t.document == document], census)
-    got = dict(zip(got["section"], got["transcribed"]))
+    got = dict(zip(*got.loc[got["document"] == document, ["section", "transcribed"]].T.values))
     fixed = settings([t for t in copies if t.document == document], items, census)
-    fixed = dict(zip(fixed["section"], fixed["settings"]))
+    fixed = dict(zip(*fixed.loc[fixed["document"] == document, ["section", "settings"]].T.values))
     placed = [(c, place(document, [c.row, c.where], _value(c), census)) for c in items]
     rows = [_split(_row(r.section, r.numbers, [c for c, s in placed if s == r.section], got.get(r.section, 0)),
                    fixed.get(r.section, 0)) for r in mine.itertuples()]

@@ -339,6 +339,16 @@ def test_by_section_counts_printed_checked_transcribed_and_each_status():
     assert sum(sum(r[s] for s in checks.STATUSES) for r in rows.values()) == 5
 
 
+def test_another_documents_section_of_the_same_name_does_not_change_a_sections_counts():
+    made = made_census()
+    other = made.sections[made.sections["section"] == "1 Bit Rates"].assign(document="SPRAAQ5", numbers=1)
+    both = coverage.Census(pd.concat([made.sections, other], ignore_index=True),
+                           pd.concat([made.numbers, pd.DataFrame([["SPRAAQ5", 11, "3"]], columns=coverage.NUMBER_COLUMNS)],
+                                     ignore_index=True))
+    alone = coverage.by_section("AN3935", MADE_CHECKS, made, MADE_COPIES)
+    pd.testing.assert_frame_equal(coverage.by_section("AN3935", MADE_CHECKS, both, MADE_COPIES), alone)
+
+
 def test_by_document_counts_only_covered_sections_and_leaves_uncounted_documents_empty():
     got = coverage.by_document(MADE_CHECKS, made_census(), MADE_COPIES).set_index("document")
     assert list(got.index) == ["AN3935", "RFC 5180"]  # in the data package's order
