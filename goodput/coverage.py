@@ -395,8 +395,10 @@ class Transcription:
     #: What names its place in the document: a table's provenance (table, section), a log's source header.
     where: tuple[str, ...]
     numbers: tuple[str, ...]
-    #: The cells of its setting columns (:func:`setting_columns`), each as (column title, text as printed).
-    settings: tuple[tuple[str, str], ...] = ()
+    #: The cells of its setting columns (:func:`setting_columns`), each as (column title, text as printed, its
+    #: row: the text of the row's section and table columns and of its other cells), what tells which of the
+    #: sections the transcription names printed it.
+    settings: tuple[tuple[str, str, tuple[str, str]], ...] = ()
 
 
 #: The rule that tells a setting from a result, in one sentence, as the status page states it.
@@ -423,6 +425,17 @@ def setting_columns(frame: pd.DataFrame) -> list[str]:
 _REFERENCE_COLUMNS = {"table", "section", "figure"}
 #: A section as a provenance names it: "7.1 Link Widths", "5.2.1-5.2.6 Scenarios 1-6".
 _SECTION_FIELD = re.compile(r"(?:^|[;,]\s*)(\d+(?:\.\d+)*(?:\s*-\s*\d+(?:\.\d+)*)?)\s+[A-Z(]")
+
+
+def _reference(column: str, text) -> str:
+    """A cell as the text of its row names it: a bare number in a ``section`` or ``table`` column as the
+    section or table it is (``"§4.3"``, ``"Table 3"``), any other cell as printed."""
+    text = str(text)
+    if column == "section" and re.match(r"\d+(?:\.\d+)*(?:\s|$)", text):
+        return f"§{text}"
+    if column == "table" and re.fullmatch(r"\d+", text):
+        return f"Table {text}"
+    return text
 
 
 def _provenance_texts(table: str, section: str) -> tuple[str, ...]:
@@ -462,8 +475,12 @@ def transcriptions() -> list[Transcription]:
         p = frame.attrs["provenance"]
         texts = [t for column, cells_ in frame.attrs["printed"].items() if column not in _REFERENCE_COLUMNS
                  for t in cells_]
-        settings = tuple((frame.attrs["titles"].get(column, column), t) for column in setting_columns(frame)
-                         if column not in _REFERENCE_COLUMNS for t in frame.attrs["printed"][column])
+        printed = frame.attrs["printed"]
+        rows = [(" ".join(_reference(c, printed[c][i]) for c in printed if c in _REFERENCE_COLUMNS),
+                 " ".join(str(printed[c][i]) for c in printed if c not in _REFERENCE_COLUMNS))
+                for i in range(len(frame))]
+        settings = tuple((frame.attrs["titles"].get(column, column), t, row) for column in setting_columns(frame)
+                         if column not in _REFERENCE_COLUMNS for t, row in zip(printed[column], rows))
         out.append(Transcription(p["document"], name, _provenance_texts(p["table"], p["section"]),
                                  tuple(n for t in texts for n in numbers(t)), settings))
     for path in sorted((data.published_dir().parent / "logs" / "published").glob("*.log")):
@@ -507,20 +524,48 @@ def _counted(census: Census, found) -> Counter:
     return got
 
 
+def _by_row(census: Census, document: str, pool: list[str]):
+    """A function giving, for a table's row (the text of its section and table columns, of its other cells),
+    ``pool`` with the sections the row's section or table column names first, then those its other cells
+    name (a caption, a heading), then those whose headings share the most words with the row (each group in
+    the document's order); ``pool`` as it is when it has one section."""
+    if len(pool) < 2:
+        return lambda row: pool
+    headings = {s: _heading_words(census, document, s) for s in pool}
+    cache: dict[tuple[str, str], list[str]] = {}
+
+    def order(row: tuple[str, str]) -> list[str]:
+        if row not in cache:
+            where, rest = row
+            by_where, by_rest = _candidates(census, document, where), _candidates(census, document, rest)
+            words = _letters(_words(" ".join(row)))
+            rank = {s: (s not in by_where, s not in by_rest, -len(words & headings[s])) for s in pool}
+            cache[row] = sorted(pool, key=rank.__getitem__)  # stable: the document's order within a rank
+        return cache[row]
+    return order
+
+
 def settings(copies: Iterable[Transcription], items: Iterable[checks.SourceCheck] = (),
              census: Census | None = None) -> pd.DataFrame:
     """Per covered section, how many of the numbers it prints are settings (:data:`SETTING_RULE`).
 
     Each number of a transcription's setting cells counts, as :func:`transcribed` counts, for one printed
-    number of the same :func:`key` in the sections the transcription names that no setting counted yet; a
-    cell one of ``items`` checks (the same published table, column title and printed text) is a result and
-    does not count. Columns: document, section, settings.
+    number of the same :func:`key` in the sections the transcription names that no setting counted yet,
+    first in those its row names (a section column), then in those whose headings (with the headings above
+    them) share the most words with the row (a table of three boards' sections gives a row of the DM642's
+    to the DM642's section); a cell one of
+    ``items`` checks (the same published table, column title and printed text) is a result and does not
+    count. Columns: document, section, settings.
     """
     census = _read(str(census_dir())) if census is None else census
     compared = {(c.resource, c.quantity, c.published) for c in items}
-    got = _counted(census, ((t.document, sections_named(t.document, t.where, census),
-                             [n for title, text in t.settings if (t.name, title, text) not in compared
-                              for n in numbers(text)]) for t in copies))
+    found = []
+    for t in copies:
+        pool = sections_named(t.document, t.where, census)
+        order = _by_row(census, t.document, pool)
+        found += [(t.document, order(row), numbers(text)) for title, text, row in t.settings
+                  if (t.name, title, text) not in compared]
+    got = _counted(census, found)
     return pd.DataFrame([{"document": d, "section": s, "settings": got[(d, s)]} for d, s in census.keys],
                         columns=["document", "section", "settings"])
 

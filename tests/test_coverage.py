@@ -253,7 +253,7 @@ MADE_CHECKS = [
 ]
 MADE_COPIES = [
     coverage.Transcription("AN3935", "an3935-table1", ("Table 1",), ("2.91", "8", "8", "8"),
-                           (("size", "8 bytes"), ("bandwidth", "2.91"))),  # the 2.91 is checked: a result
+                           (("size", "8 bytes", ("", "8 bytes 2.91")), ("bandwidth", "2.91", ("", "8 bytes 2.91")))),  # the 2.91 is checked
     coverage.Transcription("AN3935", "an3935-s2", ("§2",), ("8", "5.82", "5.82", "99")),
     coverage.Transcription("AN3935", "stray", ("Appendix Z",), ("7",)),
 ]
@@ -401,6 +401,21 @@ def test_settings_count_a_key_once_where_it_is_printed_and_never_a_checked_cell(
     assert dict(zip(unchecked["section"], unchecked["settings"]))["1 Bit Rates"] == 2
 
 
+def test_a_setting_counts_first_in_the_section_its_row_names():
+    """Sections 2 and 2.1 both print a 5.82; a row that names the writes gives its 5.82 to 2.1."""
+    made = made_census()
+    row = ("rate", "5.82", ("", "Writes at 5.82"))
+    copy = coverage.Transcription("AN3935", "both", ("§2",), ("5.82",), (row,))
+    got = coverage.settings([copy], [], made).set_index("section")["settings"]
+    assert (got["2 Calculating Bandwidth"], got["2.1 Write Transfer Estimates"]) == (0, 1)
+    plain = coverage.Transcription("AN3935", "both", ("§2",), ("5.82",), (("rate", "5.82", ("", "at 5.82")),))
+    got = coverage.settings([plain], [], made).set_index("section")["settings"]
+    assert (got["2 Calculating Bandwidth"], got["2.1 Write Transfer Estimates"]) == (1, 0)  # the first, as before
+    by_column = coverage.Transcription("AN3935", "both", ("§2",), ("5.82",), (("rate", "5.82", ("§2.1", "x4")),))
+    got = coverage.settings([by_column], [], made).set_index("section")["settings"]
+    assert (got["2 Calculating Bandwidth"], got["2.1 Write Transfer Estimates"]) == (0, 1)  # its section column
+
+
 def test_a_result_number_a_check_compares_is_not_counted_as_a_setting():
     """The AM243x UDP table keys its rows by the rate offered, but prints "Max" rates the link reached:
     those the ceiling check compares are results, the others settings."""
@@ -408,7 +423,7 @@ def test_a_result_number_a_check_compares_is_not_counted_as_a_setting():
     compared = [c for c in checks.collect("tcp-goodput")
                 if c.resource == "am243x-cpsw-udp" and c.quantity == "offered rate"]
     assert compared, "the UDP table's Max rates are checked against their ceiling"
-    assert all((c.quantity, c.published) in copies[0].settings for c in compared)
+    assert all((c.quantity, c.published) in {(title, text) for title, text, _ in copies[0].settings} for c in compared)
     with_checks = coverage.settings(copies, compared)["settings"].sum()
     without = coverage.settings(copies, [])["settings"].sum()
     assert with_checks < without
