@@ -67,7 +67,8 @@ NUMBER_RULE = (
     "A number is an integer or decimal as printed (with its unit or suffix joined to it, thousands "
     "separated by commas, a hexadecimal 0x..., a link width x4 or a byte of an analyzer trace, each once); "
     "headings, captions, references (Table N, Figure N, Section N, Example N, Test N), list numbering, page "
-    "headers and footers, names with digits in them (MSC8156, AM243x, DDR3), dates, revisions, versions, "
+    "headers and footers, names with digits in them (MSC8156, AM243x, DDR3, Visual C++ 2005, the 1s and 0s "
+    "of a bit stream), dates, revisions, versions, "
     "addresses and identifiers (a process id, an inode, a device or PCI slot number, an interrupt line, a "
     "shell prompt's command number, any number in a file path) are not counted; a table the conversion "
     "printed more than once (as HTML, as a run of its cells and row by row) is counted once.")
@@ -115,6 +116,11 @@ _NOT_NUMBERS = [re.compile(p, f) for p, f in (
     (r"\[\d+\]", 0),                                                 # citations [4], indices RAM[0]
     # identifiers: numbers that name a process, a file, a device, a bus slot, an interrupt or a command
     (r"(?<![\w.])(?:/[\w.*-]+){2,}", 0),                             # file paths /proc/4491/maps
+    (r"\b[A-Za-z]:\\\S*", 0),                                          # file paths C:\CCStudio_v3.3\C6000
+    # names of releases: a version after a space, products named with a year or release, bits by their value
+    (r"\bv\s+\d+(?:\.\d+)+\b", 0),                                       # Code Composer Studio v 3.3
+    (r"\b(?:Visual (?:Studio|C\+\+)|Windows Server)\s+\d{4}\b|\bService Pack\s+\d+\b", 0),  # Visual C++ 2005
+    (r"\b[01]s and [01]s\b", 0),                                      # the number of 1s and 0s
     (r"\b[0-9a-fA-F]{4}:[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}\.[0-7])?\b", 0),  # PCI buses and slots 0000:08:00.0
     (r"^\s*\d+\s+\$(?=\s|$)", 0),                                     # a shell prompt's command number 538 $
     (r"\bIRQ\s*\d+\b", 0),                                            # interrupt lines IRQ 0

@@ -106,6 +106,10 @@ def test_the_rule_counts_each_form_of_number_once(text, expected):
     ("40000000-400fffff : PCI Bus 0000:08 and 0000:08:00.0", []),
     ("Assign the interrupt to IRQ 0 at 250 MB/s", ["250"]),
     ("538 $ ./dma-demo -3 -4", ["3", "4"]),
+    (r"cd C:\CCStudio_v3.3\ndk_1_92\packages\ti\ndk\lib\c64plus then 2 files", ["2"]),   # a Windows path
+    ("Code Composer Studio v 3.3 or NDK v1.92, 4 boards", ["4"]),                        # versions
+    ("Visual C++ 2005 Express Service Pack 1 (Windows Server 2003 R2), 2005 frames", ["2005"]),  # products
+    ("as many 1s and 0s as 3s", ["3s"]),
     ("a rate of 8 MB/s and 10 /s, not 1/2 of 4/8", ["8", "10", "1", "2", "4", "8"]),
     ("IEEE Standard 1149.1-1990", []),
     ("EDMA0 at CPU/3<sup>(1)</sup> as in [4], RAM[0] = 0;", ["3", "0"]),               # footnotes, citations
