@@ -19,13 +19,14 @@ A number is counted by :func:`numbers`, whose rule :data:`NUMBER_RULE` states in
   8b/10b, EDMA0); dates, revisions and versions (``11/2011``, ``Rev. 1``, ``2.6.31``), IP and MAC
   addresses, memory ranges (``00000000-0000ffff``) and standards' numbers (IEEE 1149.1-1990);
   identifiers, numbers that name a thing rather than measure it: file paths (the process id of
-  ``/proc/4491/maps``), a memory map's fields after its range (file offset, device ``08:02``, inode),
+  ``/proc/4491/maps``, ``C:\\CCStudio_v3.3``), products named with a year or release (Visual C++ 2005,
+  Service Pack 1), a memory map's fields after its range (file offset, device ``08:02``, inode),
   PCI buses and slots (``0000:08:00.0``), interrupt lines (``IRQ 0``) and a shell prompt's command
   number (``538 $``). An address the text derives (a range's end from its start and size) is printed in
   its prose, not in such a listing, and stays counted.
 
-The census tool adds its documents' own page headers and footers (each listed in the tool); headings
-are what it cuts sections at.
+The census tool adds its documents' own page headers and footers (each listed in the tool) and counts a
+table the conversion printed three times once; headings are what it cuts sections at.
 
 :func:`by_document` and :func:`by_section` count, per document and per covered section: the numbers
 printed (the census); the printed numbers the source checks check (each distinct printed cell once, or
@@ -103,6 +104,7 @@ _NOT_NUMBERS = [re.compile(p, f) for p, f in (
     (r"\]\([^)]*\)", 0),                                             # a Markdown link's target ](#)
     (r"\{#[^}]*\}", 0),                                              # a heading's anchor {#DATASHEET}
     (r"(?:https?://|www\.)\S+|\S+@\S+", re.I),                       # addresses on the web and mail
+    (r"\b[A-Za-z]:\\\S*", 0),                                        # Windows paths C:\CCStudio_v3.3 (before LaTeX)
     (r"\\[A-Za-z]+", 0),                                             # LaTeX commands \text, \times
     (r"\b(?:rev(?:ision)?\.?)\s*[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*", re.I),  # revisions: Rev. 1, revision R2P4
     (rf"\b(?:{_MONTHS})\s+(?:\d{{1,2}},?\s+)?\d{{4}}\b", 0),         # dates: November 2010
@@ -116,7 +118,6 @@ _NOT_NUMBERS = [re.compile(p, f) for p, f in (
     (r"\[\d+\]", 0),                                                 # citations [4], indices RAM[0]
     # identifiers: numbers that name a process, a file, a device, a bus slot, an interrupt or a command
     (r"(?<![\w.])(?:/[\w.*-]+){2,}", 0),                             # file paths /proc/4491/maps
-    (r"\b[A-Za-z]:\\\S*", 0),                                          # file paths C:\CCStudio_v3.3\C6000
     # names of releases: a version after a space, products named with a year or release, bits by their value
     (r"\bv\s+\d+(?:\.\d+)+\b", 0),                                       # Code Composer Studio v 3.3
     (r"\b(?:Visual (?:Studio|C\+\+)|Windows Server)\s+\d{4}\b|\bService Pack\s+\d+\b", 0),  # Visual C++ 2005
