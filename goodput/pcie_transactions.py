@@ -36,7 +36,8 @@ __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "d
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
            "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "TLP_PAYLOAD_BYTES", "published_log",
            "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
-           "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "payload_indicated", "s3_2_field_checks", "WRITTEN_WORDS", "READ_BACK", "read_back_checks"]
+           "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "payload_indicated", "s3_2_field_checks", "WRITTEN_WORDS", "READ_BACK", "read_back_checks",
+           "SKP_SCHEDULE_SYMBOLS", "example_operand_checks"]
 
 transactions = symbol("n", positive=True, integer=True)  #: transactions issued
 completion_latency = symbol("t_c", nonnegative=True)  #: ns from request to completion
@@ -398,10 +399,13 @@ def symbol_trace_checks():
 
 # --- §3.5: every step of the worked examples and every tally of their traces ---------------------
 
+#: The PCIe 1.x base specification's window for scheduling an SKP ordered set on an 8b/10b link: one is
+#: due every 1180 to 1538 symbol times (one symbol time carries one byte), the shortest and longest interval.
+SKP_SCHEDULE_SYMBOLS = (1180, 1538)
 #: The tutorial's link (PCIe 1.1 x1, 3DW headers, no ECRC, no DLLP in the packet model) and the SKP
-#: ordered set (bytes) and its interval (bytes) its examples count with.
+#: ordered set (bytes) and its interval (bytes) its examples count with: the shortest the window allows.
 INTEL_LINK = pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")
-INTEL_PLP = {plp_bytes: 4, plp_interval: 1180}
+INTEL_PLP = {plp_bytes: 4, plp_interval: SKP_SCHEDULE_SYMBOLS[0]}
 
 _DIRECTION_FIGURE = re.compile(r"^(?P<direction>read|write) direction: (?P<what>.+)$")
 _PACKET_FIGURE = re.compile(r"^(?:(?P<name>\w+) )?(?P<what>TLPs|DLLPs|PLPs|size|payload)$")
@@ -586,6 +590,82 @@ def example_figure_source_checks():
     """Intel 324611 §3.5: every step of the two worked examples and every tally of their traces."""
     traces = {k: pcie_trace.parse(published_log(SYMBOL_LOGS[k])) for k in INTEL_EXAMPLES}
     return example_figure_checks(data.load("intel-324611-s3-5-figures"), traces)
+
+
+#: The operands of the §3.5 formulas that repeat a step of the model, by the name the operands table gives
+#: them and the step of :func:`_calculated_figure` they repeat.
+_STEP_OPERANDS = {"byte time": "byte time", "write TLP time": "write TLP time", "DLLP time": "DLLP time",
+                  "PLP time": "PLP time", "DLLP size": "DLLP size", "PLP size": "PLP size",
+                  "read request time": "read request time", "completion time": "completion time",
+                  "total payload": "total payload", "total transfer time": "total transfer time",
+                  "PLPs": "PLPs over all writes"}
+#: The operands that repeat what an example is for (its count, size and latency), as the model's symbols.
+_SETTING_OPERANDS = {"payload size": pcie.payload, "writes": transactions, "reads": transactions,
+                     "completion TLPs": transactions, "completion latency": completion_latency,
+                     "DLLPs waited for": transactions * dllps_per_read}
+_DLLP_OPERAND = re.compile(r"^(?P<dllp>Ack|UpdateFC) DLLPs per (?P<tlp>write TLP|read request|completion)$")
+_TLP_NAMES = {"write TLP": "MWr", "read request": "MRd", "completion": "CplD"}
+
+
+def _operand(example: int, operand: str, trace, printed: float) -> tuple[float, str, str, tuple | None]:
+    """The value of one operand of a §3.5 formula, the kind of its check, a note and its formula (or None)."""
+    if operand in _STEP_OPERANDS:
+        value, formula = _calculated_figure(example, _STEP_OPERANDS[operand])
+        return value, "calculated", f"The example's {operand}, as the model gives it.", formula
+    if operand in _SETTING_OPERANDS:
+        expr = _SETTING_OPERANDS[operand]
+        values = {s: v for s, v in _example_values(example).items() if s in expr.free_symbols}
+        value = float(expr.xreplace({s: sp.sympify(v) for s, v in values.items()}))
+        return value, "consistency", f"The example's {operand}, as its statement gives it.", (expr, values)
+    if operand in ("shortest SKP interval", "longest SKP interval"):
+        which = 0 if operand.startswith("shortest") else 1
+        return (float(SKP_SCHEDULE_SYMBOLS[which]), "prose",
+                "The PCIe 1.x base specification schedules an SKP ordered set every {lo} to {hi} symbol times "
+                "(a byte each); the example counts its PLPs with the shortest.".format(
+                    lo=SKP_SCHEDULE_SYMBOLS[0], hi=SKP_SCHEDULE_SYMBOLS[1]), None)
+    m = _DLLP_OPERAND.match(operand)
+    if m is not None:
+        tlp = _TLP_NAMES[m["tlp"]]
+        tlps = [p for p in trace.packets if p.name == tlp and p.complete]
+        if not tlps:
+            raise ValueError(f"{trace.path}: no complete {tlp} to count {m['dllp']} DLLPs for")
+        other = next(d for d in trace.directions if d != tlps[0].direction)
+        return (len(_packets(trace, other, m["dllp"])) / len(tlps), "prose",
+                f"{m['dllp']} DLLPs the other way per {tlp} in the example's trace.", None)
+    if operand == "read request payload":
+        return (farthest([p.payload_bytes for p in trace.packets if p.name == "MRd" and p.complete], printed),
+                "prose", "The payload of the MRd requests in the example's trace.", None)
+    if operand == "directions":
+        return (float(len(trace.directions)), "prose", "The directions the example's trace records.", None)
+    raise ValueError(f"no rule for the §3.5 operand {operand!r}")
+
+
+def example_operand_checks(table, traces: dict) -> list:
+    """Every operand printed inside a formula of Intel 324611 §3.5's worked examples against what it repeats:
+    a step of the model (``calculated``), what the example is for (``consistency``), a tally of the example's
+    trace or the specification's SKP window (``prose``).
+
+    ``table`` is ``intel-324611-s3-5-operands`` as :func:`goodput.data.load` gives it (or a copy), ``traces``
+    the parsed symbol traces by example number.
+    """
+    out = []
+    printed = table.attrs["printed"]["value"]
+    for row in table.itertuples():
+        label = f"Example {row.example}: {row.step}, operand {row.operand}" + (
+            f" ({row.occurrence})" if row.occurrence > 1 else "")
+        value, kind, note, formula = _operand(row.example, row.operand, traces[row.example],
+                                              float(printed[row.Index]))
+        out.append(checks.compare("pcie-reads", table, row.Index, "value", value, label, note,
+                                  quantity=row.operand, unit=row.unit, formula=formula, kind=kind,
+                                  exact=row.unit in (*COUNT_UNITS, "directions")))
+    return out
+
+
+@checks.provider("pcie-reads")
+def example_operand_source_checks():
+    """Intel 324611 §3.5: every operand the worked formulas repeat."""
+    traces = {k: pcie_trace.parse(published_log(SYMBOL_LOGS[k])) for k in INTEL_EXAMPLES}
+    return example_operand_checks(data.load("intel-324611-s3-5-operands"), traces)
 
 
 # --- §4: every AHB log against itself ---------------------------------------------------------------

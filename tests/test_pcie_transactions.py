@@ -413,3 +413,37 @@ def test_a_wrong_s3_2_field_is_caught(index, text, row):
     got = {c.row: c.status for c in pt.s3_2_field_checks(wrong)}
     assert got[row] == "erratum"
     assert sum(s != "ok" for s in got.values()) == 1
+
+
+OPERANDS = "intel-324611-s3-5-operands"
+
+
+def test_every_s3_5_operand_is_checked_against_what_it_repeats():
+    table = data.load(OPERANDS)
+    got = {c.row: c for c in CHECKS if c.resource == OPERANDS}
+    assert len(got) == len(table) == 61
+    assert {c.status for c in got.values()} == {"ok"}
+    assert {c.kind for c in got.values()} == {"calculated", "consistency", "prose"}
+    assert got["Example 1: total transfer time, operand write TLP time"].model == (4 + 20) * 4
+    assert got["Example 2: total transfer time, operand DLLPs waited for"].model == 100
+    assert got["Example 2: read request time, operand read request payload"].model == 0
+    assert (got["Example 1: PLPs over all writes, operand shortest SKP interval"].model,
+            got["Example 1: PLPs over all writes, operand longest SKP interval"].model) == (1180, 1538)
+    # the examples count their PLPs with the shortest interval the specification allows: 2400 bytes, 3 PLPs
+    assert pt.INTEL_PLP[pt.plp_interval] == pt.SKP_SCHEDULE_SYMBOLS[0]
+
+
+def _operand_row(table, row):
+    return next(i for i, c in zip(table.index, pt.example_operand_checks(table, _traces())) if c.row == row)
+
+
+@pytest.mark.parametrize("row, text", [
+    ("Example 1: total transfer time, operand write TLP time", "92"),          # calculated: 24 x 4 = 96
+    ("Example 2: total transfer time, operand reads (2)", "10"),               # consistency: 100 reads
+    ("Example 1: DLLPs per write TLP, operand Ack DLLPs per write TLP", "2"),  # prose: one Ack per MWr
+    ("Example 2: PLPs per direction, operand longest SKP interval", "1518"),   # prose: the spec's 1538
+])
+def test_a_wrong_s3_5_operand_is_caught(row, text):
+    table = data.load(OPERANDS)
+    wrong = edited_cell(table, _operand_row(table, row), "value", text)
+    assert next(c for c in pt.example_operand_checks(wrong, _traces()) if c.row == row).status == "erratum"
