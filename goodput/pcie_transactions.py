@@ -37,7 +37,8 @@ __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "d
            "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "TLP_PAYLOAD_BYTES", "published_log",
            "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
            "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "payload_indicated", "s3_2_field_checks", "WRITTEN_WORDS", "READ_BACK", "read_back_checks",
-           "SKP_SCHEDULE_SYMBOLS", "example_operand_checks"]
+           "SKP_SCHEDULE_SYMBOLS", "example_operand_checks",
+           "s3_4_checks"]
 
 transactions = symbol("n", positive=True, integer=True)  #: transactions issued
 completion_latency = symbol("t_c", nonnegative=True)  #: ns from request to completion
@@ -668,6 +669,46 @@ def example_operand_source_checks():
     return example_operand_checks(data.load("intel-324611-s3-5-operands"), traces)
 
 
+def s3_4_checks(table, traces: dict) -> list:
+    """Intel 324611 §3.4's sizes and SKP interval (``intel-324611-s3-4``): a DLLP's size against the packet
+    model (``calculated``); a PLP's against the SKP ordered sets of the tutorial's symbol traces (``traces``,
+    parsed, by number; ``prose``); the interval against the specification's window
+    (:data:`SKP_SCHEDULE_SYMBOLS`; ``prose``)."""
+    dllp = {pcie.dllp: pcie.link_substitution(INTEL_LINK)[pcie.dllp]}
+    skp_sizes = [s for t in traces.values() for s in _packets(t, None, "PLP")]
+    if not skp_sizes:
+        raise ValueError("no complete SKP ordered set in the symbol traces to size a PLP by")
+    window = "The PCIe 1.x base specification schedules an SKP ordered set every {lo} to {hi} symbol times.".format(
+        lo=SKP_SCHEDULE_SYMBOLS[0], hi=SKP_SCHEDULE_SYMBOLS[1])
+    out = []
+    printed = table.attrs["printed"]["value"]
+    for row in table.itertuples():
+        how = {"quantity": row.quantity, "unit": row.unit, "exact": True}
+        if row.quantity == "DLLP size":
+            out.append(checks.compare("pcie-reads", table, row.Index, "value", float(dllp[pcie.dllp]),
+                                      row.quantity, "A DLLP with its framing, in the packet model.",
+                                      formula=(pcie.dllp, dllp), **how))
+        elif row.quantity.startswith("PLP size"):
+            out.append(checks.compare(
+                "pcie-reads", table, row.Index, "value", farthest(skp_sizes, float(printed[row.Index])),
+                row.quantity, f"The symbols of each SKP ordered set of the tutorial's traces ({len(skp_sizes)}).",
+                kind="prose", **how))
+        elif row.quantity in ("shortest SKP interval", "longest SKP interval"):
+            which = 0 if row.quantity.startswith("shortest") else 1
+            out.append(checks.compare("pcie-reads", table, row.Index, "value", float(SKP_SCHEDULE_SYMBOLS[which]),
+                                      row.quantity, window, kind="prose", **how))
+        else:
+            raise ValueError(f"no rule for the §3.4 figure {row.quantity!r}")
+    return out
+
+
+@checks.provider("pcie-reads")
+def s3_4_source_checks():
+    """Intel 324611 §3.4: the sizes of the packets that carry no data, and how often a PLP is due."""
+    return s3_4_checks(data.load("intel-324611-s3-4"),
+                       {k: pcie_trace.parse(published_log(name)) for k, name in SYMBOL_LOGS.items()})
+
+
 # --- §4: every AHB log against itself ---------------------------------------------------------------
 
 #: Every AHB trace log of Intel 324611, by test: those with a statistic block and the prefetch trace.
@@ -1049,15 +1090,26 @@ def s3_2_field_source_checks():
     return s3_2_field_checks(data.load("intel-324611-s3-2-fields"))
 
 
-def s3_2_overhead_checks(table) -> list:
+#: The header sizes the text names §3.2's two overhead sums by, and the row of the field table each names.
+_S3_2_SUM_HEADERS = {"header of the two sums announced, the first": "short header, no ECRC",
+                     "header of the two sums announced, the second": "long header, no ECRC",
+                     "header named over the first sum": "short header, no ECRC",
+                     "header named over the second sum": "long header, no ECRC"}
+
+
+def s3_2_overhead_checks(table, fields=None) -> list:
     """Intel 324611 §3.2's overhead figures (``intel-324611-s3-2-overhead``) against the packet model: the
     range (3 dword header without ECRC to 4 dwords with it), the two sums without ECRC, the largest
-    payload and the best case of Table 1's model."""
+    payload and the best case of Table 1's model and its operands; and the header size the text names each
+    sum by against the header field the sum adds (``fields``, ``intel-324611-s3-2-fields``; ``consistency``)."""
+    fields = data.load("intel-324611-s3-2-fields") if fields is None else fields
+    header_field = {r.tlp: r.bytes for r in fields.itertuples() if r.field == "TLP header"}
     dword = 4
     least, least_formula = _overhead(3, 0)
     most, most_formula = _overhead(4, 1)
     four_dw, four_dw_formula = _overhead(4, 0)
     largest = max(pcie.SIZES_POW2)
+    rate, rate_formula = _calculated_figure(1, "byte rate after the physical layer")
     tlp = pcie.payload + pcie.framing + pcie.header + pcie.ecrc
     tlp_values = {**{k: v for k, v in pcie.link_substitution(INTEL_LINK).items() if k in tlp.free_symbols},
                   pcie.payload: largest}
@@ -1075,6 +1127,12 @@ def s3_2_overhead_checks(table) -> list:
         ("TLP header with 64-bit addresses", "dwords"): (_header_dwords(64), "", None),
         ("TLP header on the Hpe IRP (32-bit addresses)", "dwords"): (
             pcie.link_substitution(INTEL_LINK)[pcie.header] / dword, "The header of the tutorial's link.", None),
+        ("best case formula, byte rate after the physical layer", "MB/s"): (
+            rate, "The tutorial's link after 8b/10b.", rate_formula),
+        ("best case formula, payload", "bytes"): (largest, "The largest payload.", None),
+        **{(quantity, "dwords"): (header_field[tlp] / dword, f"The TLP header field of the {tlp} sum, in dwords.",
+                                  None)
+           for quantity, tlp in _S3_2_SUM_HEADERS.items()},
         ("best case throughput with TLP overhead", "MB/s"): (
             1000 * pcie.goodput_gbit_s("write", INTEL_LINK, largest) / 8, "",
             pcie.goodput_formula("write", INTEL_LINK, largest, scale=sp.Rational(1000, 8))),
@@ -1084,7 +1142,8 @@ def s3_2_overhead_checks(table) -> list:
         value, note, formula = rules[(row.quantity, row.unit)]
         out.append(checks.compare("pcie-reads", table, row.Index, "value", value,
                                   f"{row.quantity} ({row.unit})", note, quantity=row.quantity,
-                                  unit=row.unit, formula=formula, exact=row.unit in COUNT_UNITS))
+                                  unit=row.unit, formula=formula, exact=row.unit in COUNT_UNITS,
+                                  kind="consistency" if row.quantity in _S3_2_SUM_HEADERS else "calculated"))
     return out
 
 

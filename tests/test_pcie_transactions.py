@@ -339,8 +339,10 @@ def test_the_first_read_of_test_4_is_placed_by_the_analyzers_names():
 
 def test_every_s3_2_figure_is_checked_and_reproduced():
     got = {c.row: c for c in CHECKS if c.resource == "intel-324611-s3-2-overhead"}
-    assert len(got) == len(data.load("intel-324611-s3-2-overhead")) == 12
+    assert len(got) == len(data.load("intel-324611-s3-2-overhead")) == 18
     assert {c.status for c in got.values()} == {"ok"}
+    assert got["header named over the second sum (dwords)"].kind == "consistency"
+    assert got["best case formula, byte rate after the physical layer (MB/s)"].model == 250
     # 1 + 2 + 4 + 1 framing bytes with a 12- or 16-byte header, and 4 bytes of ECRC at most
     assert got["TLP overhead at least (bytes)"].model == 1 + 2 + 12 + 4 + 1
     assert got["TLP overhead at most (bytes)"].model == 1 + 2 + 16 + 4 + 4 + 1
@@ -351,6 +353,8 @@ def test_every_s3_2_figure_is_checked_and_reproduced():
     ("TLP overhead at most", "dwords", "8"),
     ("TLP header with 64-bit addresses", "dwords", "3"),
     ("best case throughput with TLP overhead", "MB/s", "248.55"),
+    ("header named over the second sum", "dwords", "3"),    # its sum adds a 16-byte header field
+    ("best case formula, payload", "bytes", "4092"),
 ])
 def test_a_wrong_s3_2_figure_is_caught(quantity, unit, text):
     table = data.load("intel-324611-s3-2-overhead")
@@ -447,3 +451,27 @@ def test_a_wrong_s3_5_operand_is_caught(row, text):
     table = data.load(OPERANDS)
     wrong = edited_cell(table, _operand_row(table, row), "value", text)
     assert next(c for c in pt.example_operand_checks(wrong, _traces()) if c.row == row).status == "erratum"
+
+
+def _symbol_traces():
+    return {k: pcie_trace.parse(pt.published_log(name)) for k, name in pt.SYMBOL_LOGS.items()}
+
+
+def test_every_s3_4_figure_is_checked_and_reproduced():
+    got = {c.row: c for c in CHECKS if c.resource == "intel-324611-s3-4"}
+    assert len(got) == len(data.load("intel-324611-s3-4")) == 5
+    assert {c.status for c in got.values()} == {"ok"}
+    assert (got["DLLP size"].kind, got["PLP size"].kind) == ("calculated", "prose")
+    assert (got["shortest SKP interval"].model, got["longest SKP interval"].model) == (1180, 1538)
+
+
+@pytest.mark.parametrize("row, text", [
+    ("DLLP size", "6"),                     # calculated: 8 bytes with framing
+    ("PLP size, SKIP ordered set", "3"),    # prose: COM and three SKP symbols in the traces
+    ("longest SKP interval", "1540"),       # prose: the specification's 1538
+])
+def test_a_wrong_s3_4_figure_is_caught(row, text):
+    table = data.load("intel-324611-s3-4")
+    i = next(r.Index for r in table.itertuples() if r.quantity == row)
+    got = {c.row: c.status for c in pt.s3_4_checks(edited_cell(table, i, "value", text), _symbol_traces())}
+    assert got[row] == "erratum"
