@@ -38,7 +38,7 @@ __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "d
            "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
            "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "payload_indicated", "s3_2_field_checks", "WRITTEN_WORDS", "READ_BACK", "read_back_checks",
            "SKP_SCHEDULE_SYMBOLS", "example_operand_checks",
-           "s3_4_checks"]
+           "s3_4_checks", "prefetch_chunk_checks"]
 
 transactions = symbol("n", positive=True, integer=True)  #: transactions issued
 completion_latency = symbol("t_c", nonnegative=True)  #: ns from request to completion
@@ -854,6 +854,61 @@ def ahb_consistency_source_checks():
     """Every AHB log of Intel 324611 against its own timestamps, clock and statistics."""
     return [c for test, name in AHB_TRACES.items()
             for c in ahb_consistency_checks(test, name, ahb_trace.parse(published_log(name)))]
+
+
+def _chunk_starts(trace: ahb_trace.AhbTrace) -> list[int]:
+    """The index of the first access of each chunk (burst) of the prefetch trace."""
+    sizes = ahb_trace.bursts(trace)[0]
+    return [sum(sizes[:k]) for k in range(len(sizes))]
+
+
+def prefetch_chunk_checks(trace: ahb_trace.AhbTrace, test1: ahb_trace.AhbTrace, table) -> list:
+    """Where each chunk of §4.17's prefetch trace (``trace``) starts (``consistency``): the first at the
+    AHB RAM's first word, where the Test 1 log (``test1``) writes ``RAM[0]``, since the trace is of a read
+    of that address; each other at a whole multiple of its own length, since a cache-line fill reads one
+    aligned line. And the two addresses the text names (``table``, ``intel-324611-s4-17-prefetch``) against
+    the chunks the trace reads out of order (``prose``)."""
+    a = trace.accesses
+    sizes = ahb_trace.bursts(trace)[0]
+    starts = _chunk_starts(trace)
+    resource = "logs/published/intel-324611-test15-prefetch-ahb.log"
+    out = [checks.check(
+        "pcie-reads", "Intel 324611", "Test 15 prefetch trace", f"chunk 1 (line {a['line'][0]})",
+        "first address of the chunk", "", a["addr_text"][0], int(test1.accesses["addr"][0]),
+        "The AHB RAM's first word, RAM[0] of the Test 1 log: the trace is of a read of the first address.",
+        resource, kind="consistency", exact=True)]
+    for k, (first, size) in enumerate(zip(starts, sizes)):
+        if k == 0:
+            continue
+        line_bytes = size * ahb_trace.BYTES_PER_ACCESS
+        address = int(a["addr"][first])
+        out.append(checks.check(
+            "pcie-reads", "Intel 324611", "Test 15 prefetch trace", f"chunk {k + 1} (line {a['line'][first]})",
+            "first address of the chunk", "", a["addr_text"][first], address - address % line_bytes,
+            f"A cache-line fill reads one aligned line: a chunk of {line_bytes} bytes starts at a multiple of "
+            f"{line_bytes}.", resource, kind="consistency", exact=True))
+    chunk = [int(a["addr"][i]) for i in starts]
+    later_lower = [(x, y) for i, x in enumerate(chunk) for y in chunk[i + 1:] if y < x]
+    printed = table.attrs["printed"]["value"]
+    named = {r.quantity: r.Index for r in table.itertuples()}
+    before = printed[named["chunk read before a chunk at a lower address"]]
+    pair = next((p for p in later_lower if p[0] == checks.printed_value(before)),
+                later_lower[0] if later_lower else (-1, -1))
+    note = ("The chunks of the prefetch trace start at " + ", ".join(f"{x:#010x}" for x in chunk)
+            + (": none is read before a lower one." if not later_lower else "."))
+    for quantity, value in (("chunk read before a chunk at a lower address", pair[0]),
+                            ("the lower chunk read after it", pair[1])):
+        out.append(checks.compare("pcie-reads", table, named[quantity], "value", float(value),
+                                  f"§4.17: {quantity}", note, quantity=quantity, kind="prose", exact=True))
+    return out
+
+
+@checks.provider("pcie-reads")
+def prefetch_chunk_source_checks():
+    """Intel 324611 §4.17: where each chunk of the prefetch trace starts, and the chunks read out of order."""
+    return prefetch_chunk_checks(ahb_trace.parse(published_log(AHB_TRACES["Test 15 prefetch"])),
+                                 ahb_trace.parse(published_log(AHB_TRACES["Test 1"])),
+                                 data.load("intel-324611-s4-17-prefetch"))
 
 
 # --- §4: the figures the text derives from its settings, logs and traces -----------------------------

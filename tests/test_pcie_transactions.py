@@ -475,3 +475,42 @@ def test_a_wrong_s3_4_figure_is_caught(row, text):
     i = next(r.Index for r in table.itertuples() if r.quantity == row)
     got = {c.row: c.status for c in pt.s3_4_checks(edited_cell(table, i, "value", text), _symbol_traces())}
     assert got[row] == "erratum"
+
+
+PREFETCH = pt.published_log(pt.AHB_TRACES["Test 15 prefetch"])
+
+
+def test_each_prefetch_chunk_starts_on_its_line_and_the_text_names_the_chunks_read_out_of_order():
+    got = pt.prefetch_chunk_source_checks()
+    assert len(got) == 5 + 2 and {c.status for c in got} == {"ok"}
+    starts = [int(c.model) for c in got if c.quantity == "first address of the chunk"]
+    assert starts == [0x02000000, 0x02000040, 0x020000C0, 0x02000080, 0x02000180]
+    named = {c.quantity: int(c.model) for c in got if c.kind == "prose"}
+    assert named == {"chunk read before a chunk at a lower address": 0x020000C0,
+                     "the lower chunk read after it": 0x02000080}
+
+
+@pytest.mark.parametrize("old, new, row", [
+    # a chunk that starts off its 64-byte line
+    ("0x02000080,\tdata:\t0303174162", "0x02000084,\tdata:\t0303174162", "chunk 4 (line 53)"),
+    # a first chunk elsewhere than the AHB RAM's first word
+    ("0x02000000,\tdata", "0x02000100,\tdata", "chunk 1 (line 5)"),
+])
+def test_a_prefetch_chunk_that_starts_off_its_line_is_caught(tmp_path, old, new, row):
+    text = PREFETCH.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    wrong = tmp_path / PREFETCH.name
+    wrong.write_text(text.replace(old, new), encoding="utf-8")
+    got = pt.prefetch_chunk_checks(ahb_trace.parse(wrong), ahb_trace.parse(pt.published_log(pt.AHB_TRACES["Test 1"])),
+                                   data.load("intel-324611-s4-17-prefetch"))
+    assert next(c for c in got if c.row == row).status == "erratum"
+
+
+def test_a_wrong_address_named_for_the_prefetch_order_is_caught():
+    table = data.load("intel-324611-s4-17-prefetch")
+    wrong = copy.deepcopy(table)
+    wrong.attrs = copy.deepcopy(table.attrs)
+    wrong.attrs["printed"]["value"][1] = "0x02000040"   # read before 0x020000c0, not after it
+    got = pt.prefetch_chunk_checks(ahb_trace.parse(PREFETCH), ahb_trace.parse(pt.published_log(pt.AHB_TRACES["Test 1"])),
+                                   wrong)
+    assert {c.quantity: c.status for c in got if c.kind == "prose"}["the lower chunk read after it"] == "erratum"
