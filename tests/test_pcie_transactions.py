@@ -201,8 +201,9 @@ def test_every_ahb_log_line_and_statistic_has_its_consistency_checks():
     # one per delay after the first, one for the smallest delay, eight per statistic block, one per run of
     # consecutive addresses (the whole log; the five 16-access cache-line fills of the prefetch trace)
     accesses = {"Test 1": 2, "Test 2": 2, "Test 3": 30, "Test 10": 20, "Test 11": 20, "Test 15 prefetch": 80}
-    # and one per word a read test reads back from a write test's log (Tests 2 and 11)
-    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 8 + 5 + 5 + 2 + 20
+    # and one per word a read test reads back from a write test's log (Tests 2 and 11), and one per chunk
+    # of the prefetch trace for where it starts
+    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 8 + 5 + 5 + 2 + 20 + 5
     assert [c.row for c in got if c.status != "ok"] == ["access 2 (line 10)"]
     # a delay check verifies its delay and its timestamp (the first also the first timestamp); the address
     # runs every address after their first
