@@ -38,7 +38,7 @@ __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "d
            "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
            "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "payload_indicated", "s3_2_field_checks", "WRITTEN_WORDS", "READ_BACK", "read_back_checks",
            "SKP_SCHEDULE_SYMBOLS", "example_operand_checks",
-           "s3_4_checks", "prefetch_chunk_checks"]
+           "s3_4_checks", "prefetch_chunk_checks", "s4_3_menu_checks"]
 
 transactions = symbol("n", positive=True, integer=True)  #: transactions issued
 completion_latency = symbol("t_c", nonnegative=True)  #: ns from request to completion
@@ -911,6 +911,33 @@ def prefetch_chunk_source_checks():
                                  data.load("intel-324611-s4-17-prefetch"))
 
 
+#: The menu entries of §4.3 whose access width an AHB log shows: the headings by their first test with a log.
+_MENU_LOGS = {"32 bit Accesses": "Test 1", "64 bit Accesses": "Test 10", "Test 10": "Test 10", "Test 11": "Test 11"}
+
+
+def s4_3_menu_checks(menu, ahb: dict) -> list:
+    """The access widths §4.3's menu (``menu``, ``intel-324611-s4-3-menu``) prints, where an AHB log shows the
+    test's accesses (``ahb``, parsed by test): against the log's AHB accesses per TLP of 32-bit AHB words
+    (``consistency``)."""
+    out = []
+    for row in menu.itertuples():
+        if row.entry not in _MENU_LOGS:
+            continue
+        test = _MENU_LOGS[row.entry]
+        out.append(checks.compare(
+            "pcie-reads", menu, row.Index, "access_bits", float(_access_bits(ahb[test])), f"§4.3: {row.entry}",
+            f"The {test} log: {ahb[test].accesses_per_tlp} AHB accesses of {ahb_trace.BYTES_PER_ACCESS} bytes per TLP.",
+            quantity="bits an access", unit="bits", kind="consistency", exact=True))
+    return out
+
+
+@checks.provider("pcie-reads")
+def s4_3_menu_source_checks():
+    """Intel 324611 §4.3: the access widths the test program's menu prints, against the AHB logs."""
+    return s4_3_menu_checks(data.load("intel-324611-s4-3-menu"),
+                            {t: ahb_trace.parse(published_log(n)) for t, n in AHB_LOGS.items()})
+
+
 # --- §4: the figures the text derives from its settings, logs and traces -----------------------------
 
 #: Settings §4 states: the AHB trace FIFO of §4.2's design and the accesses §4.9's design records.
@@ -928,13 +955,55 @@ def _mbyte_s(bytes_per_s: float) -> float:
     return bytes_per_s / 1e6
 
 
-def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14) -> list:
+#: The sections whose log the text says is of a run of some number of iterations, and the log's test.
+_S4_RUN_SHOWN = {"4.12": "Test 10", "4.13": "Test 11"}
+#: The direction of each test of §4.3's menu that an AHB log shows.
+_LOG_DIRECTION = {"Test 1": "write", "Test 2": "read", "Test 3": "write", "Test 10": "write", "Test 11": "read"}
+
+
+def _access_bits(trace: ahb_trace.AhbTrace) -> int:
+    """The width of the CPU's accesses an AHB log shows: its accesses per TLP of 32-bit AHB words."""
+    return trace.accesses_per_tlp * ahb_trace.BYTES_PER_ACCESS * 8
+
+
+def _per_iteration(menu, test: str) -> int:
+    """The accesses one iteration of ``test``'s loop makes, by §4.3's menu (``(64 x n)``: 64; ``n``: 1)."""
+    row = menu[menu["entry"] == test]
+    if len(row) != 1:
+        raise ValueError(f"§4.3's menu has no entry {test!r}")
+    count = row["accesses_per_iteration"].iloc[0]
+    return 1 if np.isnan(count) else int(count)
+
+
+def _iterations(trace: ahb_trace.AhbTrace, menu, test: str) -> float:
+    """The iterations of ``test``'s loop an AHB log with a statistic block shows."""
+    return trace.statistic_accesses / trace.accesses_per_tlp / _per_iteration(menu, test)
+
+
+def _loop_accesses(trace: ahb_trace.AhbTrace, menu, iterations: float) -> dict[str, float]:
+    """The AHB accesses each test of §4.3's menu of the log's width and direction makes in ``iterations``."""
+    log_test = next(t for t, n in AHB_LOGS.items() if published_log(n).name == Path(trace.path).name)
+    return {r.entry: iterations * _per_iteration(menu, r.entry) * trace.accesses_per_tlp
+            for r in menu.itertuples() if not np.isnan(r.test) and r.access_bits == _access_bits(trace)
+            and r.direction == _LOG_DIRECTION[log_test]}
+
+
+def _tests_giving(trace: ahb_trace.AhbTrace, menu, iterations: float) -> list[float]:
+    """The tests of §4.3's menu of the log's width and direction whose loop, run ``iterations`` times, makes
+    the accesses its statistic block counts (-1 if none does)."""
+    found = [float(entry.removeprefix("Test ")) for entry, count in _loop_accesses(trace, menu, iterations).items()
+             if count == trace.statistic_accesses]
+    return found or [-1.0]
+
+
+def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14, menu=None) -> list:
     """The figures §4 derives, each against what it is derived from.
 
     ``table`` is ``intel-324611-s4-figures``; ``ahb`` the parsed AHB logs by test (:data:`AHB_TRACES`'
     keys); ``test3`` the parsed analyzer trace of Test 3; ``trace_figures``
     ``intel-324611-s4-6-s4-7-trace-figures`` (Test 4's read throughputs); ``test14``
-    ``intel-324611-test14`` (its measured throughputs)."""
+    ``intel-324611-test14`` (its measured throughputs); ``menu`` ``intel-324611-s4-3-menu`` (loaded if None)."""
+    menu = data.load("intel-324611-s4-3-menu") if menu is None else menu
     out = []
 
     def indicated(first, last):
@@ -1019,6 +1088,23 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14) -> list:
             "prose", lambda v, sec: farthest(indicated(64, 64), v),
             "The smallest payload whose write ceiling on the gen1 x1 link admits Test 14's measured 64-byte "
             "throughput.", {}),
+        "bytes per AHB access": (
+            "consistency", lambda v, sec: float(ahb["Test 1"].accesses["addr"][1] - ahb["Test 1"].accesses["addr"][0]),
+            "The step from the first address of the Test 1 log to the second.", {}),
+        "iterations of the run shown": (
+            "consistency", lambda v, sec: _iterations(ahb[_S4_RUN_SHOWN[sec]], menu, _S4_RUN_SHOWN[sec]),
+            "The statistic block's accesses over its accesses per TLP and the test's accesses an iteration "
+            "(§4.3's menu).", {}),
+        "test the run shown is said to be of": (
+            "prose", lambda v, sec: farthest(_tests_giving(ahb[_S4_RUN_SHOWN[sec]], menu,
+                                                           stated[(sec, "iterations of the run shown")]), v),
+            "The tests of §4.3's menu whose loop, run for the iterations the text states, makes as many AHB "
+            "accesses as the statistic block counts, of the same width and direction: " + "; ".join(
+                "§{sec}'s log counts {n} accesses, and {runs}".format(
+                    sec=sec, n=ahb[test].statistic_accesses, runs=", ".join(
+                        f"{entry} makes {count:g}" for entry, count in _loop_accesses(
+                            ahb[test], menu, stated[(sec, "iterations of the run shown")]).items()))
+                for sec, test in _S4_RUN_SHOWN.items()) + ".", {}),
         "prefetch chunk": ("prose", lambda v, sec: farthest([n * per_access for n in sizes], v),
                            f"Accesses {2 * ahb_trace.TICK_NS:g} ns apart in the prefetch trace, {per_access} bytes each.",
                            {}),
@@ -1043,7 +1129,8 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14) -> list:
                  + (", around" if "approximate" in extra else ""))
         out.append(checks.compare(
             "pcie-reads", table, row.Index, "value", value(float(printed[row.Index]), row.section), label, note,
-            quantity=row.quantity, unit=row.unit, kind=kind, exact=row.unit in COUNT_UNITS, **extra))
+            quantity=row.quantity, unit=row.unit, kind=kind,
+            exact=row.unit in (*COUNT_UNITS, "iterations", "test"), **extra))
     return out
 
 

@@ -25,6 +25,9 @@ S4_ERRATA = {
     "§4.4: theoretical write throughput": "rounding",           # 4 / 96 ns = 41.667 MB/s, printed 41.66
     "§4.17: gap between prefetch chunks, around": "rounding",           # 'approx. 1650 ns'; the gaps are 1620-1650 ns
     "§4.17: maximum n with the worst-case design": "erratum",         # §4.9: 65536 accesses recorded
+    # 10 iterations of Test 12's (64 x n) 64-bit writes make 1280 AHB accesses; the log counts 20, Test 10's
+    "§4.12: test the run shown is said to be of": "erratum",
+    "§4.13: test the run shown is said to be of": "erratum",          # likewise Test 13 and Test 11
 }
 EXPECTED = {
     ("intel-324611-test15", "4 bytes"): "erratum",
@@ -296,7 +299,9 @@ def _s4_edited(row_label, text):
 
 def test_every_s4_figure_has_one_check_with_its_status():
     got = {c.row: c for c in CHECKS if c.resource == S4}
-    assert len(got) == len(data.load(S4)) == 30
+    assert len(got) == len(data.load(S4)) == 37
+    assert (got["§4.12: iterations of the run shown"].model, got["§4.12: test the run shown is said to be of"].model) \
+        == (20 / 2 / 1, 10)
     assert {r: c.status for r, c in got.items() if c.status != "ok"} == S4_ERRATA
     assert got["§4.12: throughput against the 4-byte writes"].model == pytest.approx(62068965.52 / 30687830.69)
     assert got["§4.17: prefetch time"].model == (6618289 - 6617486) * 10
@@ -314,6 +319,9 @@ def test_every_s4_figure_has_one_check_with_its_status():
     ("§4.12: throughput against the 4-byte writes", "4"),         # consistency: 62.07 / 30.69 MB/s
     ("§4.4: shortest delay between writes", "120"),    # consistency: Test 1 and Test 3 show 110 ns
     ("§4.7: time per trace line", "6"),                # calculated: 10 bits at 2.5 GT/s
+    ("§4.4: bytes per AHB access", "8"),               # consistency: the Test 1 log's addresses step by 4
+    ("§4.13: iterations of the run shown", "20"),      # consistency: 20 accesses, 2 a TLP, 1 TLP an iteration
+    ("§4.12: test the run shown is said to be of", "8"),   # prose: Test 8 makes 32-bit accesses
     ("§4.16: TLP payload of writes that partly fill a write-combining buffer", "16"),   # prose: 56.9 MB/s fits under 8 bytes' 71.4
     ("§4.16: TLP payload of writes that fill a write-combining buffer", "32"),         # prose: 177.1 MB/s is over 32 bytes' 153.8
 ])
@@ -515,3 +523,30 @@ def test_a_wrong_address_named_for_the_prefetch_order_is_caught():
     got = pt.prefetch_chunk_checks(ahb_trace.parse(PREFETCH), ahb_trace.parse(pt.published_log(pt.AHB_TRACES["Test 1"])),
                                    wrong)
     assert {c.quantity: c.status for c in got if c.kind == "prose"}["the lower chunk read after it"] == "erratum"
+
+
+def test_the_menus_access_widths_are_the_logs_and_a_wrong_one_is_caught():
+    ahb = {t: ahb_trace.parse(pt.published_log(n)) for t, n in pt.AHB_LOGS.items()}
+    menu = data.load("intel-324611-s4-3-menu")
+    got = {c.row: c for c in pt.s4_3_menu_checks(menu, ahb)}
+    assert {r: (c.model, c.status) for r, c in got.items()} == {
+        "§4.3: 32 bit Accesses": (32, "ok"), "§4.3: 64 bit Accesses": (64, "ok"),
+        "§4.3: Test 10": (64, "ok"), "§4.3: Test 11": (64, "ok")}
+    i = next(r.Index for r in menu.itertuples() if r.entry == "Test 11")
+    wrong = pt.s4_3_menu_checks(edited_cell(menu, i, "access_bits", "32"), ahb)
+    assert next(c for c in wrong if c.row == "§4.3: Test 11").status == "erratum"
+
+
+def test_the_run_a_section_shows_is_named_by_its_loop():
+    """A menu whose Test 12 made one 64-bit write an iteration would make §4.12's 'test 12' right."""
+    menu = data.load("intel-324611-s4-3-menu")
+    i = next(r.Index for r in menu.itertuples() if r.entry == "Test 10")
+    swapped = edited_cell(menu, i, "accesses_per_iteration", "64")
+    j = next(r.Index for r in menu.itertuples() if r.entry == "Test 12")
+    swapped.loc[j, "accesses_per_iteration"] = float("nan")
+    swapped.attrs["printed"]["accesses_per_iteration"][j] = ""
+    ahb = {test: ahb_trace.parse(pt.published_log(name)) for test, name in pt.AHB_TRACES.items()}
+    got = pt.s4_figure_checks(data.load(S4), ahb, pcie_trace.parse(pt.published_log(pt.SYMBOL_LOGS[3])),
+                              data.load("intel-324611-s4-6-s4-7-trace-figures"), data.load("intel-324611-test14"),
+                              swapped)
+    assert next(c for c in got if c.row == "§4.12: test the run shown is said to be of").status == "ok"
