@@ -38,7 +38,8 @@ __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "d
            "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
            "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "payload_indicated", "s3_2_field_checks", "WRITTEN_WORDS", "READ_BACK", "read_back_checks",
            "SKP_SCHEDULE_SYMBOLS", "example_operand_checks",
-           "s3_4_checks", "prefetch_chunk_checks", "s4_3_menu_checks"]
+           "s3_4_checks", "prefetch_chunk_checks", "s4_3_menu_checks",
+           "WRITE_FLAG", "flag_checks"]
 
 transactions = symbol("n", positive=True, integer=True)  #: transactions issued
 completion_latency = symbol("t_c", nonnegative=True)  #: ns from request to completion
@@ -938,6 +939,41 @@ def s4_3_menu_source_checks():
                             {t: ahb_trace.parse(published_log(n)) for t, n in AHB_LOGS.items()})
 
 
+#: The bit of an AHB log's flags that marks a write: the logs pair a set bit 0 with WRITE, a clear one with READ.
+WRITE_FLAG = 0x1
+
+
+def flag_checks(logs: dict) -> list:
+    """Each access's flags in the AHB logs (``logs``: parsed, by test) against the others' (``consistency``):
+    the trace module marks every access alike but for :data:`WRITE_FLAG`, set for a write; the word they share
+    is the one most of the accesses of all logs carry. The document calls the flags irrelevant, so this holds
+    them only to each other and to the direction printed beside them."""
+    words = [int(f) & ~WRITE_FLAG for t in logs.values() for f in t.accesses["flags"] if f >= 0]
+    if not words:
+        return []
+    shared = max(sorted(set(words)), key=words.count)
+    out = []
+    for test, trace in logs.items():
+        a = trace.accesses
+        for i in range(len(a)):
+            if a["flags"][i] < 0:
+                continue
+            write = a["direction"][i] == "WRITE"
+            out.append(checks.check(
+                "pcie-reads", "Intel 324611", f"{test} trace", f"access {i + 1} (line {a['line'][i]})", "flags", "",
+                a["flags_text"][i], shared | (WRITE_FLAG if write else 0),
+                f"The flags every access of the AHB logs carries, {shared:#06x}, with bit 0 "
+                f"{'set for a WRITE' if write else 'clear for a READ'}.",
+                f"logs/published/{AHB_TRACES[test]}", kind="consistency", exact=True))
+    return out
+
+
+@checks.provider("pcie-reads")
+def flag_source_checks():
+    """Intel 324611 §4.4-§4.13: the flags of every AHB access, against the others' and the access's direction."""
+    return flag_checks({t: ahb_trace.parse(published_log(n)) for t, n in AHB_LOGS.items()})
+
+
 # --- §4: the figures the text derives from its settings, logs and traces -----------------------------
 
 #: Settings §4 states: the AHB trace FIFO of §4.2's design and the accesses §4.9's design records.
@@ -955,6 +991,9 @@ def _mbyte_s(bytes_per_s: float) -> float:
     return bytes_per_s / 1e6
 
 
+#: The AHB log whose address step each section's 'bytes per access' is held to: §4.7's Test 4 has none, and
+#: its reads step as Test 2's do.
+_S4_STEP_LOG = {"4.4": "Test 1", "4.6": "Test 3", "4.7": "Test 2"}
 #: The sections whose log the text says is of a run of some number of iterations, and the log's test.
 _S4_RUN_SHOWN = {"4.12": "Test 10", "4.13": "Test 11"}
 #: The direction of each test of §4.3's menu that an AHB log shows.
@@ -1089,8 +1128,16 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14, menu=None) 
             "The smallest payload whose write ceiling on the gen1 x1 link admits Test 14's measured 64-byte "
             "throughput.", {}),
         "bytes per AHB access": (
-            "consistency", lambda v, sec: float(ahb["Test 1"].accesses["addr"][1] - ahb["Test 1"].accesses["addr"][0]),
-            "The step from the first address of the Test 1 log to the second.", {}),
+            "consistency", lambda v, sec: float(np.diff(ahb[_S4_STEP_LOG[sec]].accesses["addr"])[0]),
+            "The step from the first address to the second of the section's AHB log: " + ", ".join(
+                f"§{sec}: {test}" for sec, test in _S4_STEP_LOG.items()) + ".", {}),
+        "delay of the second write": (
+            "consistency", lambda v, sec: ahb_trace.delays_from_timestamps(ahb["Test 1"])[1],
+            "From the timestamps of the Test 1 log.", {}),
+        "write accesses of the run shown": (
+            "consistency", lambda v, sec: ahb["Test 3"].statistic_accesses / ahb["Test 3"].accesses_per_tlp,
+            "The Test 3 log's statistic block: its accesses, one a TLP, one TLP a write.", {}),
+        "symbol time": ("calculated", lambda v, sec: byte_time, "One symbol time.", {"formula": byte_time_formula}),
         "iterations of the run shown": (
             "consistency", lambda v, sec: _iterations(ahb[_S4_RUN_SHOWN[sec]], menu, _S4_RUN_SHOWN[sec]),
             "The statistic block's accesses over its accesses per TLP and the test's accesses an iteration "

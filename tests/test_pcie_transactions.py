@@ -60,6 +60,8 @@ EXPECTED.update({
     (_EX2, "cycles from 00495", "last cycle number of the run"): "unexplained",
     # the wrong delay of Test 2's second access says nothing of the word it read
     ("logs/published/intel-324611-test2-ahb.log", "access 2 (line 10)", "data read"): "ok",
+    # nor of its flags
+    ("logs/published/intel-324611-test2-ahb.log", "access 2 (line 10)", "flags"): "ok",
 })
 
 
@@ -205,8 +207,9 @@ def test_every_ahb_log_line_and_statistic_has_its_consistency_checks():
     # consecutive addresses (the whole log; the five 16-access cache-line fills of the prefetch trace)
     accesses = {"Test 1": 2, "Test 2": 2, "Test 3": 30, "Test 10": 20, "Test 11": 20, "Test 15 prefetch": 80}
     # and one per word a read test reads back from a write test's log (Tests 2 and 11), and one per chunk
-    # of the prefetch trace for where it starts
-    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 8 + 5 + 5 + 2 + 20 + 5
+    # of the prefetch trace for where it starts, and one per access with flags (all but the prefetch trace's)
+    flagged = sum(n for t, n in accesses.items() if t != "Test 15 prefetch")
+    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 8 + 5 + 5 + 2 + 20 + 5 + flagged
     assert [c.row for c in got if c.status != "ok"] == ["access 2 (line 10)"]
     # a delay check verifies its delay and its timestamp (the first also the first timestamp); the address
     # runs every address after their first
@@ -299,7 +302,7 @@ def _s4_edited(row_label, text):
 
 def test_every_s4_figure_has_one_check_with_its_status():
     got = {c.row: c for c in CHECKS if c.resource == S4}
-    assert len(got) == len(data.load(S4)) == 37
+    assert len(got) == len(data.load(S4)) == 43
     assert (got["§4.12: iterations of the run shown"].model, got["§4.12: test the run shown is said to be of"].model) \
         == (20 / 2 / 1, 10)
     assert {r: c.status for r, c in got.items() if c.status != "ok"} == S4_ERRATA
@@ -322,6 +325,8 @@ def test_every_s4_figure_has_one_check_with_its_status():
     ("§4.4: bytes per AHB access", "8"),               # consistency: the Test 1 log's addresses step by 4
     ("§4.13: iterations of the run shown", "20"),      # consistency: 20 accesses, 2 a TLP, 1 TLP an iteration
     ("§4.12: test the run shown is said to be of", "8"),   # prose: Test 8 makes 32-bit accesses
+    ("§4.6: write accesses of the run shown", "32"),   # consistency: the statistic counts 30
+    ("§4.6: symbol time", "8"),                        # calculated: 10 bits at 2.5 GT/s
     ("§4.16: TLP payload of writes that partly fill a write-combining buffer", "16"),   # prose: 56.9 MB/s fits under 8 bytes' 71.4
     ("§4.16: TLP payload of writes that fill a write-combining buffer", "32"),         # prose: 177.1 MB/s is over 32 bytes' 153.8
 ])
@@ -550,3 +555,18 @@ def test_the_run_a_section_shows_is_named_by_its_loop():
                               data.load("intel-324611-s4-6-s4-7-trace-figures"), data.load("intel-324611-test14"),
                               swapped)
     assert next(c for c in got if c.row == "§4.12: test the run shown is said to be of").status == "ok"
+
+
+def test_every_ahb_flag_is_the_shared_word_with_the_write_bit_and_a_wrong_one_is_caught():
+    logs = {t: ahb_trace.parse(pt.published_log(n)) for t, n in pt.AHB_LOGS.items()}
+    got = pt.flag_checks(logs)
+    assert len(got) == sum(len(t.accesses) for t in logs.values()) == 74
+    assert {c.status for c in got} == {"ok"}
+    assert {(c.published, int(c.model)) for c in got} == {("0x0105", 0x105), ("0x0104", 0x104)}
+    text = pt.published_log(pt.AHB_LOGS["Test 3"]).read_text(encoding="utf-8")
+    # the seventh access of Test 3 marked as a read, its direction still WRITE
+    wrong = text.replace("0000000006, flags: 0x0105", "0000000006, flags: 0x0104", 1)
+    assert wrong != text
+    logs["Test 3"] = ahb_trace.parse_text(wrong, "test3")
+    bad = [c for c in pt.flag_checks(logs) if c.status != "ok"]
+    assert [(c.where, c.row, c.status) for c in bad] == [("Test 3 trace", "access 7 (line 11)", "erratum")]
