@@ -1043,6 +1043,8 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14, menu=None) 
     ``intel-324611-s4-6-s4-7-trace-figures`` (Test 4's read throughputs); ``test14``
     ``intel-324611-test14`` (its measured throughputs); ``menu`` ``intel-324611-s4-3-menu`` (loaded if None)."""
     menu = data.load("intel-324611-s4-3-menu") if menu is None else menu
+    test4 = pcie_trace.parse(published_log(SYMBOL_LOGS[4]))
+    test15 = data.load("intel-324611-test15")
     out = []
 
     def indicated(first, last):
@@ -1137,6 +1139,17 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14, menu=None) 
         "write accesses of the run shown": (
             "consistency", lambda v, sec: ahb["Test 3"].statistic_accesses / ahb["Test 3"].accesses_per_tlp,
             "The Test 3 log's statistic block: its accesses, one a TLP, one TLP a write.", {}),
+        **{f"TLP payload of {test}": (
+            "consistency", lambda v, sec, test=test: float(ahb[test].accesses_per_tlp * per_access),
+            f"The {test} log's statistic block: its AHB accesses per TLP, {per_access} bytes each.", {})
+           for test in ("Test 1", "Test 3", "Test 10", "Test 11")},
+        "TLP payload of Test 4": (
+            "consistency", lambda v, sec: farthest([p.payload_bytes for p in test4.packets
+                                                    if p.name == "CplD" and p.complete], v),
+            "The payload of the completions in the Test 4 analyzer trace.", {}),
+        "AHB RAM bytes Test 15 needs at least": (
+            "prose", lambda v, sec: float(test15["payload_bytes"].max()),
+            "The largest payload Test 15 reads, every read from the first address.", {}),
         "symbol time": ("calculated", lambda v, sec: byte_time, "One symbol time.", {"formula": byte_time_formula}),
         "iterations of the run shown": (
             "consistency", lambda v, sec: _iterations(ahb[_S4_RUN_SHOWN[sec]], menu, _S4_RUN_SHOWN[sec]),
