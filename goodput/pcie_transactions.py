@@ -1045,6 +1045,18 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14, menu=None) 
     menu = data.load("intel-324611-s4-3-menu") if menu is None else menu
     test4 = pcie_trace.parse(published_log(SYMBOL_LOGS[4]))
     test15 = data.load("intel-324611-test15")
+    # the TLP payload each of Test 14's write sizes indicates, and the sizes §4.16 reads off it
+    shown = {int(r.sequential_write_bytes): payload_indicated(r.measured_mbyte_s) for r in test14.itertuples()}
+    first_run = []
+    for size in sorted(shown):
+        if shown[size] != size:
+            break
+        first_run.append(size)
+    first_run = first_run or [-1]
+    as_8 = sorted(size for size, tlp in shown.items() if tlp == 8)
+    again = [size for size, tlp in shown.items() if tlp == size and size > max(first_run)]
+    wc_note = ("The TLP payload Test 14's measured throughput indicates for each write size: "
+               + ", ".join(f"{size}: {tlp}" for size, tlp in sorted(shown.items())) + " bytes.")
     out = []
 
     def indicated(first, last):
@@ -1150,6 +1162,18 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14, menu=None) 
         "AHB RAM bytes Test 15 needs at least": (
             "prose", lambda v, sec: float(test15["payload_bytes"].max()),
             "The largest payload Test 15 reads, every read from the first address.", {}),
+        "smallest write that follows its own payload's ceiling": (
+            "prose", lambda v, sec: float(min(first_run)), wc_note, {}),
+        "largest write that follows its own payload's ceiling from the smallest": (
+            "prose", lambda v, sec: float(max(first_run)), wc_note, {}),
+        **{f"{nth} of the writes issued as 8-byte TLPs": (
+            "prose", lambda v, sec, k=k: float(as_8[k]) if k < len(as_8) else -1.0, wc_note, {})
+           for k, nth in enumerate(("first", "second", "third"))},
+        "write that follows its own payload's ceiling again": (
+            "prose", lambda v, sec: float(farthest(again, v)) if again else -1.0, wc_note, {}),
+        "write-combining buffer": (
+            "prose", lambda v, sec: float(max(shown.values())),
+            "The largest TLP payload Test 14's measured throughputs indicate. " + wc_note, {}),
         "symbol time": ("calculated", lambda v, sec: byte_time, "One symbol time.", {"formula": byte_time_formula}),
         "iterations of the run shown": (
             "consistency", lambda v, sec: _iterations(ahb[_S4_RUN_SHOWN[sec]], menu, _S4_RUN_SHOWN[sec]),

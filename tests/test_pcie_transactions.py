@@ -302,7 +302,7 @@ def _s4_edited(row_label, text):
 
 def test_every_s4_figure_has_one_check_with_its_status():
     got = {c.row: c for c in CHECKS if c.resource == S4}
-    assert len(got) == len(data.load(S4)) == 55
+    assert len(got) == len(data.load(S4)) == 62
     assert (got["§4.12: iterations of the run shown"].model, got["§4.12: test the run shown is said to be of"].model) \
         == (20 / 2 / 1, 10)
     assert {r: c.status for r, c in got.items() if c.status != "ok"} == S4_ERRATA
@@ -330,6 +330,8 @@ def test_every_s4_figure_has_one_check_with_its_status():
     ("§4.13: TLP payload of Test 4", "8"),             # consistency: the Test 4 trace's completions carry 4
     ("§4.12: TLP payload of Test 10", "4"),            # consistency: the Test 10 log's 2 accesses a TLP
     ("§4.17: AHB RAM bytes Test 15 needs at least", "4"),   # prose: Test 15 reads up to 8 bytes
+    ("§4.16: third of the writes issued as 8-byte TLPs", "64"),   # prose: 177.1 MB/s needs 64-byte TLPs
+    ("§4.16: largest write that follows its own payload's ceiling from the smallest", "16"),  # prose: 56.9 MB/s
     ("§4.16: TLP payload of writes that partly fill a write-combining buffer", "16"),   # prose: 56.9 MB/s fits under 8 bytes' 71.4
     ("§4.16: TLP payload of writes that fill a write-combining buffer", "32"),         # prose: 177.1 MB/s is over 32 bytes' 153.8
 ])
