@@ -39,7 +39,7 @@ __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "d
            "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "payload_indicated", "s3_2_field_checks", "WRITTEN_WORDS", "READ_BACK", "read_back_checks",
            "SKP_SCHEDULE_SYMBOLS", "example_operand_checks",
            "s3_4_checks", "prefetch_chunk_checks", "s4_3_menu_checks",
-           "WRITE_FLAG", "flag_checks"]
+           "WRITE_FLAG", "flag_checks", "s3_3_checks"]
 
 transactions = symbol("n", positive=True, integer=True)  #: transactions issued
 completion_latency = symbol("t_c", nonnegative=True)  #: ns from request to completion
@@ -668,6 +668,28 @@ def example_operand_source_checks():
     """Intel 324611 §3.5: every operand the worked formulas repeat."""
     traces = {k: pcie_trace.parse(published_log(SYMBOL_LOGS[k])) for k in INTEL_EXAMPLES}
     return example_operand_checks(data.load("intel-324611-s3-5-operands"), traces)
+
+
+def s3_3_checks(table) -> list:
+    """Intel 324611 §3.3's largest maximum payload size (``intel-324611-s3-3``) against the largest of the
+    maximum payload sizes the packet model allows (:data:`goodput.pcie.SIZES_POW2`; ``prose``)."""
+    rules = {"largest maximum payload size the PCIe standard defines": (
+        float(max(pcie.SIZES_POW2)), "The largest of the Max_Payload_Size values: "
+        + ", ".join(str(s) for s in pcie.SIZES_POW2) + " bytes.")}
+    out = []
+    for row in table.itertuples():
+        if row.quantity not in rules:
+            raise ValueError(f"no rule for the §3.3 figure {row.quantity!r}")
+        value, note = rules[row.quantity]
+        out.append(checks.compare("pcie-reads", table, row.Index, "value", value, row.quantity, note,
+                                  quantity=row.quantity, unit=row.unit, kind="prose", exact=True))
+    return out
+
+
+@checks.provider("pcie-reads")
+def s3_3_source_checks():
+    """Intel 324611 §3.3: the largest payload the standard allows."""
+    return s3_3_checks(data.load("intel-324611-s3-3"))
 
 
 def s3_4_checks(table, traces: dict) -> list:

@@ -575,3 +575,9 @@ def test_every_ahb_flag_is_the_shared_word_with_the_write_bit_and_a_wrong_one_is
     logs["Test 3"] = ahb_trace.parse_text(wrong, "test3")
     bad = [c for c in pt.flag_checks(logs) if c.status != "ok"]
     assert [(c.where, c.row, c.status) for c in bad] == [("Test 3 trace", "access 7 (line 11)", "erratum")]
+
+
+def test_the_largest_payload_the_standard_defines_is_the_models_and_a_wrong_one_is_caught():
+    table = data.load("intel-324611-s3-3")
+    assert [(c.model, c.status) for c in pt.s3_3_checks(table)] == [(4096, "ok")]
+    assert [c.status for c in pt.s3_3_checks(edited_cell(table, 0, "value", "1024"))] == ["erratum"]
