@@ -1016,6 +1016,8 @@ def _mbyte_s(bytes_per_s: float) -> float:
 #: The AHB log whose address step each section's 'bytes per access' is held to: §4.7's Test 4 has none, and
 #: its reads step as Test 2's do.
 _S4_STEP_LOG = {"4.4": "Test 1", "4.6": "Test 3", "4.7": "Test 2"}
+#: The AHB log of the test each section states the TLP payload of.
+_S4_PAYLOAD_LOG = {"4.4": "Test 1", "4.12": "Test 10", "4.13": "Test 11"}
 #: The sections whose log the text says is of a run of some number of iterations, and the log's test.
 _S4_RUN_SHOWN = {"4.12": "Test 10", "4.13": "Test 11"}
 #: The direction of each test of §4.3's menu that an AHB log shows.
@@ -1173,14 +1175,16 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14, menu=None) 
         "write accesses of the run shown": (
             "consistency", lambda v, sec: ahb["Test 3"].statistic_accesses / ahb["Test 3"].accesses_per_tlp,
             "The Test 3 log's statistic block: its accesses, one a TLP, one TLP a write.", {}),
-        **{f"TLP payload of {test}": (
-            "consistency", lambda v, sec, test=test: float(ahb[test].accesses_per_tlp * per_access),
-            f"The {test} log's statistic block: its AHB accesses per TLP, {per_access} bytes each.", {})
-           for test in ("Test 1", "Test 3", "Test 10", "Test 11")},
-        "TLP payload of Test 4": (
-            "consistency", lambda v, sec: farthest([p.payload_bytes for p in test4.packets
-                                                    if p.name == "CplD" and p.complete], v),
-            "The payload of the completions in the Test 4 analyzer trace.", {}),
+        "TLP payload": (
+            "consistency", lambda v, sec: float(ahb[_S4_PAYLOAD_LOG[sec]].accesses_per_tlp * per_access),
+            "The statistic block of the section's log (" + ", ".join(
+                f"§{sec}: {test}" for sec, test in _S4_PAYLOAD_LOG.items())
+            + f"): its AHB accesses per TLP, {per_access} bytes each.", {}),
+        "TLP payload of the test compared with": (
+            "consistency", lambda v, sec: float(ahb["Test 3"].accesses_per_tlp * per_access) if sec == "4.12"
+            else farthest([p.payload_bytes for p in test4.packets if p.name == "CplD" and p.complete], v),
+            "§4.12 compares Test 10 with Test 3, whose log's statistic block counts its AHB accesses per TLP; §4.13 "
+            "Test 11 with Test 4, whose analyzer trace shows its completions' payload.", {}),
         "AHB RAM bytes Test 15 needs at least": (
             "prose", lambda v, sec: float(test15["payload_bytes"].max()),
             "The largest payload Test 15 reads, every read from the first address.", {}),

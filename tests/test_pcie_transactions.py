@@ -327,8 +327,8 @@ def test_every_s4_figure_has_one_check_with_its_status():
     ("§4.12: test the run shown is said to be of", "8"),   # prose: Test 8 makes 32-bit accesses
     ("§4.6: write accesses of the run shown", "32"),   # consistency: the statistic counts 30
     ("§4.6: symbol time", "8"),                        # calculated: 10 bits at 2.5 GT/s
-    ("§4.13: TLP payload of Test 4", "8"),             # consistency: the Test 4 trace's completions carry 4
-    ("§4.12: TLP payload of Test 10", "4"),            # consistency: the Test 10 log's 2 accesses a TLP
+    ("§4.13: TLP payload", "4"),                       # consistency: the Test 11 log's 2 accesses a TLP
+    ("§4.12: TLP payload", "4"),                       # consistency: the Test 10 log's 2 accesses a TLP
     ("§4.17: AHB RAM bytes Test 15 needs at least", "4"),   # prose: Test 15 reads up to 8 bytes
     ("§4.16: third of the writes issued as 8-byte TLPs", "64"),   # prose: 177.1 MB/s needs 64-byte TLPs
     ("§4.16: largest write that follows its own payload's ceiling from the smallest", "16"),  # prose: 56.9 MB/s
@@ -581,3 +581,13 @@ def test_the_largest_payload_the_standard_defines_is_the_models_and_a_wrong_one_
     table = data.load("intel-324611-s3-3")
     assert [(c.model, c.status) for c in pt.s3_3_checks(table)] == [(4096, "ok")]
     assert [c.status for c in pt.s3_3_checks(edited_cell(table, 0, "value", "1024"))] == ["erratum"]
+
+
+@pytest.mark.parametrize("section", ["4.12", "4.13"])
+def test_a_wrong_payload_of_the_test_compared_with_is_caught(section):
+    table = data.load(S4)
+    i = next(r.Index for r in table.itertuples()
+             if (r.section, r.quantity, r.occurrence) == (section, "TLP payload of the test compared with", 1))
+    row = f"§{section}: TLP payload of the test compared with"
+    assert next(c for c in _s4_checks(table) if c.row == row).status == "ok"
+    assert next(c for c in _s4_checks(edited_cell(table, i, "value", "8")) if c.row == row).status == "erratum"
