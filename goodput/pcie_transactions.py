@@ -36,7 +36,10 @@ __all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "d
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
            "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "TLP_PAYLOAD_BYTES", "published_log",
            "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
-           "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "payload_indicated", "s3_2_field_checks", "WRITTEN_WORDS", "READ_BACK", "read_back_checks"]
+           "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "payload_indicated", "s3_2_field_checks", "WRITTEN_WORDS", "READ_BACK", "read_back_checks",
+           "SKP_SCHEDULE_SYMBOLS", "example_operand_checks",
+           "s3_4_checks", "prefetch_chunk_checks", "s4_3_menu_checks",
+           "WRITE_FLAG", "flag_checks", "s3_3_checks"]
 
 transactions = symbol("n", positive=True, integer=True)  #: transactions issued
 completion_latency = symbol("t_c", nonnegative=True)  #: ns from request to completion
@@ -398,10 +401,13 @@ def symbol_trace_checks():
 
 # --- §3.5: every step of the worked examples and every tally of their traces ---------------------
 
+#: The PCIe 1.x base specification's window for scheduling an SKP ordered set on an 8b/10b link: one is
+#: due every 1180 to 1538 symbol times (one symbol time carries one byte), the shortest and longest interval.
+SKP_SCHEDULE_SYMBOLS = (1180, 1538)
 #: The tutorial's link (PCIe 1.1 x1, 3DW headers, no ECRC, no DLLP in the packet model) and the SKP
-#: ordered set (bytes) and its interval (bytes) its examples count with.
+#: ordered set (bytes) and its interval (bytes) its examples count with: the shortest the window allows.
 INTEL_LINK = pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")
-INTEL_PLP = {plp_bytes: 4, plp_interval: 1180}
+INTEL_PLP = {plp_bytes: 4, plp_interval: SKP_SCHEDULE_SYMBOLS[0]}
 
 _DIRECTION_FIGURE = re.compile(r"^(?P<direction>read|write) direction: (?P<what>.+)$")
 _PACKET_FIGURE = re.compile(r"^(?:(?P<name>\w+) )?(?P<what>TLPs|DLLPs|PLPs|size|payload)$")
@@ -588,6 +594,144 @@ def example_figure_source_checks():
     return example_figure_checks(data.load("intel-324611-s3-5-figures"), traces)
 
 
+#: The operands of the §3.5 formulas that repeat a step of the model, by the name the operands table gives
+#: them and the step of :func:`_calculated_figure` they repeat.
+_STEP_OPERANDS = {"byte time": "byte time", "write TLP time": "write TLP time", "DLLP time": "DLLP time",
+                  "PLP time": "PLP time", "DLLP size": "DLLP size", "PLP size": "PLP size",
+                  "read request time": "read request time", "completion time": "completion time",
+                  "total payload": "total payload", "total transfer time": "total transfer time",
+                  "PLPs": "PLPs over all writes"}
+#: The operands that repeat what an example is for (its count, size and latency), as the model's symbols.
+_SETTING_OPERANDS = {"payload size": pcie.payload, "writes": transactions, "reads": transactions,
+                     "completion TLPs": transactions, "completion latency": completion_latency,
+                     "DLLPs waited for": transactions * dllps_per_read}
+_DLLP_OPERAND = re.compile(r"^(?P<dllp>Ack|UpdateFC) DLLPs per (?P<tlp>write TLP|read request|completion)$")
+_TLP_NAMES = {"write TLP": "MWr", "read request": "MRd", "completion": "CplD"}
+
+
+def _operand(example: int, operand: str, trace, printed: float) -> tuple[float, str, str, tuple | None]:
+    """The value of one operand of a §3.5 formula, the kind of its check, a note and its formula (or None)."""
+    if operand in _STEP_OPERANDS:
+        value, formula = _calculated_figure(example, _STEP_OPERANDS[operand])
+        return value, "calculated", f"The example's {operand}, as the model gives it.", formula
+    if operand in _SETTING_OPERANDS:
+        expr = _SETTING_OPERANDS[operand]
+        values = {s: v for s, v in _example_values(example).items() if s in expr.free_symbols}
+        value = float(expr.xreplace({s: sp.sympify(v) for s, v in values.items()}))
+        return value, "consistency", f"The example's {operand}, as its statement gives it.", (expr, values)
+    if operand in ("shortest SKP interval", "longest SKP interval"):
+        which = 0 if operand.startswith("shortest") else 1
+        return (float(SKP_SCHEDULE_SYMBOLS[which]), "prose",
+                "The PCIe 1.x base specification schedules an SKP ordered set every {lo} to {hi} symbol times "
+                "(a byte each); the example counts its PLPs with the shortest.".format(
+                    lo=SKP_SCHEDULE_SYMBOLS[0], hi=SKP_SCHEDULE_SYMBOLS[1]), None)
+    m = _DLLP_OPERAND.match(operand)
+    if m is not None:
+        tlp = _TLP_NAMES[m["tlp"]]
+        tlps = [p for p in trace.packets if p.name == tlp and p.complete]
+        if not tlps:
+            raise ValueError(f"{trace.path}: no complete {tlp} to count {m['dllp']} DLLPs for")
+        other = next(d for d in trace.directions if d != tlps[0].direction)
+        return (len(_packets(trace, other, m["dllp"])) / len(tlps), "prose",
+                f"{m['dllp']} DLLPs the other way per {tlp} in the example's trace.", None)
+    if operand == "read request payload":
+        return (farthest([p.payload_bytes for p in trace.packets if p.name == "MRd" and p.complete], printed),
+                "prose", "The payload of the MRd requests in the example's trace.", None)
+    if operand == "directions":
+        return (float(len(trace.directions)), "prose", "The directions the example's trace records.", None)
+    raise ValueError(f"no rule for the §3.5 operand {operand!r}")
+
+
+def example_operand_checks(table, traces: dict) -> list:
+    """Every operand printed inside a formula of Intel 324611 §3.5's worked examples against what it repeats:
+    a step of the model (``calculated``), what the example is for (``consistency``), a tally of the example's
+    trace or the specification's SKP window (``prose``).
+
+    ``table`` is ``intel-324611-s3-5-operands`` as :func:`goodput.data.load` gives it (or a copy), ``traces``
+    the parsed symbol traces by example number.
+    """
+    out = []
+    printed = table.attrs["printed"]["value"]
+    for row in table.itertuples():
+        label = f"Example {row.example}: {row.step}, operand {row.operand}" + (
+            f" ({row.occurrence})" if row.occurrence > 1 else "")
+        value, kind, note, formula = _operand(row.example, row.operand, traces[row.example],
+                                              float(printed[row.Index]))
+        out.append(checks.compare("pcie-reads", table, row.Index, "value", value, label, note,
+                                  quantity=row.operand, unit=row.unit, formula=formula, kind=kind,
+                                  exact=row.unit in (*COUNT_UNITS, "directions")))
+    return out
+
+
+@checks.provider("pcie-reads")
+def example_operand_source_checks():
+    """Intel 324611 §3.5: every operand the worked formulas repeat."""
+    traces = {k: pcie_trace.parse(published_log(SYMBOL_LOGS[k])) for k in INTEL_EXAMPLES}
+    return example_operand_checks(data.load("intel-324611-s3-5-operands"), traces)
+
+
+def s3_3_checks(table) -> list:
+    """Intel 324611 §3.3's largest maximum payload size (``intel-324611-s3-3``) against the largest of the
+    maximum payload sizes the packet model allows (:data:`goodput.pcie.SIZES_POW2`; ``prose``)."""
+    rules = {"largest maximum payload size the PCIe standard defines": (
+        float(max(pcie.SIZES_POW2)), "The largest of the Max_Payload_Size values: "
+        + ", ".join(str(s) for s in pcie.SIZES_POW2) + " bytes.")}
+    out = []
+    for row in table.itertuples():
+        if row.quantity not in rules:
+            raise ValueError(f"no rule for the §3.3 figure {row.quantity!r}")
+        value, note = rules[row.quantity]
+        out.append(checks.compare("pcie-reads", table, row.Index, "value", value, row.quantity, note,
+                                  quantity=row.quantity, unit=row.unit, kind="prose", exact=True))
+    return out
+
+
+@checks.provider("pcie-reads")
+def s3_3_source_checks():
+    """Intel 324611 §3.3: the largest payload the standard allows."""
+    return s3_3_checks(data.load("intel-324611-s3-3"))
+
+
+def s3_4_checks(table, traces: dict) -> list:
+    """Intel 324611 §3.4's sizes and SKP interval (``intel-324611-s3-4``): a DLLP's size against the packet
+    model (``calculated``); a PLP's against the SKP ordered sets of the tutorial's symbol traces (``traces``,
+    parsed, by number; ``prose``); the interval against the specification's window
+    (:data:`SKP_SCHEDULE_SYMBOLS`; ``prose``)."""
+    dllp = {pcie.dllp: pcie.link_substitution(INTEL_LINK)[pcie.dllp]}
+    skp_sizes = [s for t in traces.values() for s in _packets(t, None, "PLP")]
+    if not skp_sizes:
+        raise ValueError("no complete SKP ordered set in the symbol traces to size a PLP by")
+    window = "The PCIe 1.x base specification schedules an SKP ordered set every {lo} to {hi} symbol times.".format(
+        lo=SKP_SCHEDULE_SYMBOLS[0], hi=SKP_SCHEDULE_SYMBOLS[1])
+    out = []
+    printed = table.attrs["printed"]["value"]
+    for row in table.itertuples():
+        how = {"quantity": row.quantity, "unit": row.unit, "exact": True}
+        if row.quantity == "DLLP size":
+            out.append(checks.compare("pcie-reads", table, row.Index, "value", float(dllp[pcie.dllp]),
+                                      row.quantity, "A DLLP with its framing, in the packet model.",
+                                      formula=(pcie.dllp, dllp), **how))
+        elif row.quantity.startswith("PLP size"):
+            out.append(checks.compare(
+                "pcie-reads", table, row.Index, "value", farthest(skp_sizes, float(printed[row.Index])),
+                row.quantity, f"The symbols of each SKP ordered set of the tutorial's traces ({len(skp_sizes)}).",
+                kind="prose", **how))
+        elif row.quantity in ("shortest SKP interval", "longest SKP interval"):
+            which = 0 if row.quantity.startswith("shortest") else 1
+            out.append(checks.compare("pcie-reads", table, row.Index, "value", float(SKP_SCHEDULE_SYMBOLS[which]),
+                                      row.quantity, window, kind="prose", **how))
+        else:
+            raise ValueError(f"no rule for the §3.4 figure {row.quantity!r}")
+    return out
+
+
+@checks.provider("pcie-reads")
+def s3_4_source_checks():
+    """Intel 324611 §3.4: the sizes of the packets that carry no data, and how often a PLP is due."""
+    return s3_4_checks(data.load("intel-324611-s3-4"),
+                       {k: pcie_trace.parse(published_log(name)) for k, name in SYMBOL_LOGS.items()})
+
+
 # --- §4: every AHB log against itself ---------------------------------------------------------------
 
 #: Every AHB trace log of Intel 324611, by test: those with a statistic block and the prefetch trace.
@@ -735,6 +879,123 @@ def ahb_consistency_source_checks():
             for c in ahb_consistency_checks(test, name, ahb_trace.parse(published_log(name)))]
 
 
+def _chunk_starts(trace: ahb_trace.AhbTrace) -> list[int]:
+    """The index of the first access of each chunk (burst) of the prefetch trace."""
+    sizes = ahb_trace.bursts(trace)[0]
+    return [sum(sizes[:k]) for k in range(len(sizes))]
+
+
+def prefetch_chunk_checks(trace: ahb_trace.AhbTrace, test1: ahb_trace.AhbTrace, table) -> list:
+    """Where each chunk of §4.17's prefetch trace (``trace``) starts (``consistency``): the first at the
+    AHB RAM's first word, where the Test 1 log (``test1``) writes ``RAM[0]``, since the trace is of a read
+    of that address; each other at a whole multiple of its own length, since a cache-line fill reads one
+    aligned line. And the two addresses the text names (``table``, ``intel-324611-s4-17-prefetch``) against
+    the chunks the trace reads out of order (``prose``)."""
+    a = trace.accesses
+    sizes = ahb_trace.bursts(trace)[0]
+    starts = _chunk_starts(trace)
+    resource = "logs/published/intel-324611-test15-prefetch-ahb.log"
+    out = [checks.check(
+        "pcie-reads", "Intel 324611", "Test 15 prefetch trace", f"chunk 1 (line {a['line'][0]})",
+        "first address of the chunk", "", a["addr_text"][0], int(test1.accesses["addr"][0]),
+        "The AHB RAM's first word, RAM[0] of the Test 1 log: the trace is of a read of the first address.",
+        resource, kind="consistency", exact=True)]
+    for k, (first, size) in enumerate(zip(starts, sizes)):
+        if k == 0:
+            continue
+        line_bytes = size * ahb_trace.BYTES_PER_ACCESS
+        address = int(a["addr"][first])
+        out.append(checks.check(
+            "pcie-reads", "Intel 324611", "Test 15 prefetch trace", f"chunk {k + 1} (line {a['line'][first]})",
+            "first address of the chunk", "", a["addr_text"][first], address - address % line_bytes,
+            f"A cache-line fill reads one aligned line: a chunk of {line_bytes} bytes starts at a multiple of "
+            f"{line_bytes}.", resource, kind="consistency", exact=True))
+    chunk = [int(a["addr"][i]) for i in starts]
+    later_lower = [(x, y) for i, x in enumerate(chunk) for y in chunk[i + 1:] if y < x]
+    printed = table.attrs["printed"]["value"]
+    named = {r.quantity: r.Index for r in table.itertuples()}
+    before = printed[named["chunk read before a chunk at a lower address"]]
+    pair = next((p for p in later_lower if p[0] == checks.printed_value(before)),
+                later_lower[0] if later_lower else (-1, -1))
+    note = ("The chunks of the prefetch trace start at " + ", ".join(f"{x:#010x}" for x in chunk)
+            + (": none is read before a lower one." if not later_lower else "."))
+    for quantity, value in (("chunk read before a chunk at a lower address", pair[0]),
+                            ("the lower chunk read after it", pair[1])):
+        out.append(checks.compare("pcie-reads", table, named[quantity], "value", float(value),
+                                  f"§4.17: {quantity}", note, quantity=quantity, kind="prose", exact=True))
+    return out
+
+
+@checks.provider("pcie-reads")
+def prefetch_chunk_source_checks():
+    """Intel 324611 §4.17: where each chunk of the prefetch trace starts, and the chunks read out of order."""
+    return prefetch_chunk_checks(ahb_trace.parse(published_log(AHB_TRACES["Test 15 prefetch"])),
+                                 ahb_trace.parse(published_log(AHB_TRACES["Test 1"])),
+                                 data.load("intel-324611-s4-17-prefetch"))
+
+
+#: The menu entries of §4.3 whose access width an AHB log shows: the headings by their first test with a log.
+_MENU_LOGS = {"32 bit Accesses": "Test 1", "64 bit Accesses": "Test 10", "Test 10": "Test 10", "Test 11": "Test 11"}
+
+
+def s4_3_menu_checks(menu, ahb: dict) -> list:
+    """The access widths §4.3's menu (``menu``, ``intel-324611-s4-3-menu``) prints, where an AHB log shows the
+    test's accesses (``ahb``, parsed by test): against the log's AHB accesses per TLP of 32-bit AHB words
+    (``consistency``)."""
+    out = []
+    for row in menu.itertuples():
+        if row.entry not in _MENU_LOGS:
+            continue
+        test = _MENU_LOGS[row.entry]
+        out.append(checks.compare(
+            "pcie-reads", menu, row.Index, "access_bits", float(_access_bits(ahb[test])), f"§4.3: {row.entry}",
+            f"The {test} log: {ahb[test].accesses_per_tlp} AHB accesses of {ahb_trace.BYTES_PER_ACCESS} bytes per TLP.",
+            quantity="bits an access", unit="bits", kind="consistency", exact=True))
+    return out
+
+
+@checks.provider("pcie-reads")
+def s4_3_menu_source_checks():
+    """Intel 324611 §4.3: the access widths the test program's menu prints, against the AHB logs."""
+    return s4_3_menu_checks(data.load("intel-324611-s4-3-menu"),
+                            {t: ahb_trace.parse(published_log(n)) for t, n in AHB_LOGS.items()})
+
+
+#: The bit of an AHB log's flags that marks a write: the logs pair a set bit 0 with WRITE, a clear one with READ.
+WRITE_FLAG = 0x1
+
+
+def flag_checks(logs: dict) -> list:
+    """Each access's flags in the AHB logs (``logs``: parsed, by test) against the others' (``consistency``):
+    the trace module marks every access alike but for :data:`WRITE_FLAG`, set for a write; the word they share
+    is the one most of the accesses of all logs carry. The document calls the flags irrelevant, so this holds
+    them only to each other and to the direction printed beside them."""
+    words = [int(f) & ~WRITE_FLAG for t in logs.values() for f in t.accesses["flags"] if f >= 0]
+    if not words:
+        return []
+    shared = max(sorted(set(words)), key=words.count)
+    out = []
+    for test, trace in logs.items():
+        a = trace.accesses
+        for i in range(len(a)):
+            if a["flags"][i] < 0:
+                continue
+            write = a["direction"][i] == "WRITE"
+            out.append(checks.check(
+                "pcie-reads", "Intel 324611", f"{test} trace", f"access {i + 1} (line {a['line'][i]})", "flags", "",
+                a["flags_text"][i], shared | (WRITE_FLAG if write else 0),
+                f"The flags every access of the AHB logs carries, {shared:#06x}, with bit 0 "
+                f"{'set for a WRITE' if write else 'clear for a READ'}.",
+                f"logs/published/{AHB_TRACES[test]}", kind="consistency", exact=True))
+    return out
+
+
+@checks.provider("pcie-reads")
+def flag_source_checks():
+    """Intel 324611 §4.4-§4.13: the flags of every AHB access, against the others' and the access's direction."""
+    return flag_checks({t: ahb_trace.parse(published_log(n)) for t, n in AHB_LOGS.items()})
+
+
 # --- §4: the figures the text derives from its settings, logs and traces -----------------------------
 
 #: Settings §4 states: the AHB trace FIFO of §4.2's design and the accesses §4.9's design records.
@@ -752,13 +1013,74 @@ def _mbyte_s(bytes_per_s: float) -> float:
     return bytes_per_s / 1e6
 
 
-def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14) -> list:
+#: The AHB log whose address step each section's 'bytes per access' is held to: §4.7's Test 4 has none, and
+#: its reads step as Test 2's do.
+_S4_STEP_LOG = {"4.4": "Test 1", "4.6": "Test 3", "4.7": "Test 2"}
+#: The AHB log of the test each section states the TLP payload of.
+_S4_PAYLOAD_LOG = {"4.4": "Test 1", "4.12": "Test 10", "4.13": "Test 11"}
+#: The sections whose log the text says is of a run of some number of iterations, and the log's test.
+_S4_RUN_SHOWN = {"4.12": "Test 10", "4.13": "Test 11"}
+#: The direction of each test of §4.3's menu that an AHB log shows.
+_LOG_DIRECTION = {"Test 1": "write", "Test 2": "read", "Test 3": "write", "Test 10": "write", "Test 11": "read"}
+
+
+def _access_bits(trace: ahb_trace.AhbTrace) -> int:
+    """The width of the CPU's accesses an AHB log shows: its accesses per TLP of 32-bit AHB words."""
+    return trace.accesses_per_tlp * ahb_trace.BYTES_PER_ACCESS * 8
+
+
+def _per_iteration(menu, test: str) -> int:
+    """The accesses one iteration of ``test``'s loop makes, by §4.3's menu (``(64 x n)``: 64; ``n``: 1)."""
+    row = menu[menu["entry"] == test]
+    if len(row) != 1:
+        raise ValueError(f"§4.3's menu has no entry {test!r}")
+    count = row["accesses_per_iteration"].iloc[0]
+    return 1 if np.isnan(count) else int(count)
+
+
+def _iterations(trace: ahb_trace.AhbTrace, menu, test: str) -> float:
+    """The iterations of ``test``'s loop an AHB log with a statistic block shows."""
+    return trace.statistic_accesses / trace.accesses_per_tlp / _per_iteration(menu, test)
+
+
+def _loop_accesses(trace: ahb_trace.AhbTrace, menu, iterations: float) -> dict[str, float]:
+    """The AHB accesses each test of §4.3's menu of the log's width and direction makes in ``iterations``."""
+    log_test = next(t for t, n in AHB_LOGS.items() if published_log(n).name == Path(trace.path).name)
+    return {r.entry: iterations * _per_iteration(menu, r.entry) * trace.accesses_per_tlp
+            for r in menu.itertuples() if not np.isnan(r.test) and r.access_bits == _access_bits(trace)
+            and r.direction == _LOG_DIRECTION[log_test]}
+
+
+def _tests_giving(trace: ahb_trace.AhbTrace, menu, iterations: float) -> list[float]:
+    """The tests of §4.3's menu of the log's width and direction whose loop, run ``iterations`` times, makes
+    the accesses its statistic block counts (-1 if none does)."""
+    found = [float(entry.removeprefix("Test ")) for entry, count in _loop_accesses(trace, menu, iterations).items()
+             if count == trace.statistic_accesses]
+    return found or [-1.0]
+
+
+def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14, menu=None) -> list:
     """The figures §4 derives, each against what it is derived from.
 
     ``table`` is ``intel-324611-s4-figures``; ``ahb`` the parsed AHB logs by test (:data:`AHB_TRACES`'
     keys); ``test3`` the parsed analyzer trace of Test 3; ``trace_figures``
     ``intel-324611-s4-6-s4-7-trace-figures`` (Test 4's read throughputs); ``test14``
-    ``intel-324611-test14`` (its measured throughputs)."""
+    ``intel-324611-test14`` (its measured throughputs); ``menu`` ``intel-324611-s4-3-menu`` (loaded if None)."""
+    menu = data.load("intel-324611-s4-3-menu") if menu is None else menu
+    test4 = pcie_trace.parse(published_log(SYMBOL_LOGS[4]))
+    test15 = data.load("intel-324611-test15")
+    # the TLP payload each of Test 14's write sizes indicates, and the sizes §4.16 reads off it
+    shown = {int(r.sequential_write_bytes): payload_indicated(r.measured_mbyte_s) for r in test14.itertuples()}
+    first_run = []
+    for size in sorted(shown):
+        if shown[size] != size:
+            break
+        first_run.append(size)
+    first_run = first_run or [-1]
+    as_8 = sorted(size for size, tlp in shown.items() if tlp == 8)
+    again = [size for size, tlp in shown.items() if tlp == size and size > max(first_run)]
+    wc_note = ("The TLP payload Test 14's measured throughput indicates for each write size: "
+               + ", ".join(f"{size}: {tlp}" for size, tlp in sorted(shown.items())) + " bytes.")
     out = []
 
     def indicated(first, last):
@@ -843,6 +1165,56 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14) -> list:
             "prose", lambda v, sec: farthest(indicated(64, 64), v),
             "The smallest payload whose write ceiling on the gen1 x1 link admits Test 14's measured 64-byte "
             "throughput.", {}),
+        "bytes per AHB access": (
+            "consistency", lambda v, sec: float(np.diff(ahb[_S4_STEP_LOG[sec]].accesses["addr"])[0]),
+            "The step from the first address to the second of the section's AHB log: " + ", ".join(
+                f"§{sec}: {test}" for sec, test in _S4_STEP_LOG.items()) + ".", {}),
+        "delay of the second write": (
+            "consistency", lambda v, sec: ahb_trace.delays_from_timestamps(ahb["Test 1"])[1],
+            "From the timestamps of the Test 1 log.", {}),
+        "write accesses of the run shown": (
+            "consistency", lambda v, sec: ahb["Test 3"].statistic_accesses / ahb["Test 3"].accesses_per_tlp,
+            "The Test 3 log's statistic block: its accesses, one a TLP, one TLP a write.", {}),
+        "TLP payload": (
+            "consistency", lambda v, sec: float(ahb[_S4_PAYLOAD_LOG[sec]].accesses_per_tlp * per_access),
+            "The statistic block of the section's log (" + ", ".join(
+                f"§{sec}: {test}" for sec, test in _S4_PAYLOAD_LOG.items())
+            + f"): its AHB accesses per TLP, {per_access} bytes each.", {}),
+        "TLP payload of the test compared with": (
+            "consistency", lambda v, sec: float(ahb["Test 3"].accesses_per_tlp * per_access) if sec == "4.12"
+            else farthest([p.payload_bytes for p in test4.packets if p.name == "CplD" and p.complete], v),
+            "§4.12 compares Test 10 with Test 3, whose log's statistic block counts its AHB accesses per TLP; §4.13 "
+            "Test 11 with Test 4, whose analyzer trace shows its completions' payload.", {}),
+        "AHB RAM bytes Test 15 needs at least": (
+            "prose", lambda v, sec: float(test15["payload_bytes"].max()),
+            "The largest payload Test 15 reads, every read from the first address.", {}),
+        "smallest write that follows its own payload's ceiling": (
+            "prose", lambda v, sec: float(min(first_run)), wc_note, {}),
+        "largest write that follows its own payload's ceiling from the smallest": (
+            "prose", lambda v, sec: float(max(first_run)), wc_note, {}),
+        **{f"{nth} of the writes issued as 8-byte TLPs": (
+            "prose", lambda v, sec, k=k: float(as_8[k]) if k < len(as_8) else -1.0, wc_note, {})
+           for k, nth in enumerate(("first", "second", "third"))},
+        "write that follows its own payload's ceiling again": (
+            "prose", lambda v, sec: float(farthest(again, v)) if again else -1.0, wc_note, {}),
+        "write-combining buffer": (
+            "prose", lambda v, sec: float(max(shown.values())),
+            "The largest TLP payload Test 14's measured throughputs indicate. " + wc_note, {}),
+        "symbol time": ("calculated", lambda v, sec: byte_time, "One symbol time.", {"formula": byte_time_formula}),
+        "iterations of the run shown": (
+            "consistency", lambda v, sec: _iterations(ahb[_S4_RUN_SHOWN[sec]], menu, _S4_RUN_SHOWN[sec]),
+            "The statistic block's accesses over its accesses per TLP and the test's accesses an iteration "
+            "(§4.3's menu).", {}),
+        "test the run shown is said to be of": (
+            "prose", lambda v, sec: farthest(_tests_giving(ahb[_S4_RUN_SHOWN[sec]], menu,
+                                                           stated[(sec, "iterations of the run shown")]), v),
+            "The tests of §4.3's menu whose loop, run for the iterations the text states, makes as many AHB "
+            "accesses as the statistic block counts, of the same width and direction: " + "; ".join(
+                "§{sec}'s log counts {n} accesses, and {runs}".format(
+                    sec=sec, n=ahb[test].statistic_accesses, runs=", ".join(
+                        f"{entry} makes {count:g}" for entry, count in _loop_accesses(
+                            ahb[test], menu, stated[(sec, "iterations of the run shown")]).items()))
+                for sec, test in _S4_RUN_SHOWN.items()) + ".", {}),
         "prefetch chunk": ("prose", lambda v, sec: farthest([n * per_access for n in sizes], v),
                            f"Accesses {2 * ahb_trace.TICK_NS:g} ns apart in the prefetch trace, {per_access} bytes each.",
                            {}),
@@ -867,7 +1239,8 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14) -> list:
                  + (", around" if "approximate" in extra else ""))
         out.append(checks.compare(
             "pcie-reads", table, row.Index, "value", value(float(printed[row.Index]), row.section), label, note,
-            quantity=row.quantity, unit=row.unit, kind=kind, exact=row.unit in COUNT_UNITS, **extra))
+            quantity=row.quantity, unit=row.unit, kind=kind,
+            exact=row.unit in (*COUNT_UNITS, "iterations", "test"), **extra))
     return out
 
 
@@ -969,15 +1342,26 @@ def s3_2_field_source_checks():
     return s3_2_field_checks(data.load("intel-324611-s3-2-fields"))
 
 
-def s3_2_overhead_checks(table) -> list:
+#: The header sizes the text names §3.2's two overhead sums by, and the row of the field table each names.
+_S3_2_SUM_HEADERS = {"header of the two sums announced, the first": "short header, no ECRC",
+                     "header of the two sums announced, the second": "long header, no ECRC",
+                     "header named over the first sum": "short header, no ECRC",
+                     "header named over the second sum": "long header, no ECRC"}
+
+
+def s3_2_overhead_checks(table, fields=None) -> list:
     """Intel 324611 §3.2's overhead figures (``intel-324611-s3-2-overhead``) against the packet model: the
     range (3 dword header without ECRC to 4 dwords with it), the two sums without ECRC, the largest
-    payload and the best case of Table 1's model."""
+    payload and the best case of Table 1's model and its operands; and the header size the text names each
+    sum by against the header field the sum adds (``fields``, ``intel-324611-s3-2-fields``; ``consistency``)."""
+    fields = data.load("intel-324611-s3-2-fields") if fields is None else fields
+    header_field = {r.tlp: r.bytes for r in fields.itertuples() if r.field == "TLP header"}
     dword = 4
     least, least_formula = _overhead(3, 0)
     most, most_formula = _overhead(4, 1)
     four_dw, four_dw_formula = _overhead(4, 0)
     largest = max(pcie.SIZES_POW2)
+    rate, rate_formula = _calculated_figure(1, "byte rate after the physical layer")
     tlp = pcie.payload + pcie.framing + pcie.header + pcie.ecrc
     tlp_values = {**{k: v for k, v in pcie.link_substitution(INTEL_LINK).items() if k in tlp.free_symbols},
                   pcie.payload: largest}
@@ -995,6 +1379,12 @@ def s3_2_overhead_checks(table) -> list:
         ("TLP header with 64-bit addresses", "dwords"): (_header_dwords(64), "", None),
         ("TLP header on the Hpe IRP (32-bit addresses)", "dwords"): (
             pcie.link_substitution(INTEL_LINK)[pcie.header] / dword, "The header of the tutorial's link.", None),
+        ("best case formula, byte rate after the physical layer", "MB/s"): (
+            rate, "The tutorial's link after 8b/10b.", rate_formula),
+        ("best case formula, payload", "bytes"): (largest, "The largest payload.", None),
+        **{(quantity, "dwords"): (header_field[tlp] / dword, f"The TLP header field of the {tlp} sum, in dwords.",
+                                  None)
+           for quantity, tlp in _S3_2_SUM_HEADERS.items()},
         ("best case throughput with TLP overhead", "MB/s"): (
             1000 * pcie.goodput_gbit_s("write", INTEL_LINK, largest) / 8, "",
             pcie.goodput_formula("write", INTEL_LINK, largest, scale=sp.Rational(1000, 8))),
@@ -1004,7 +1394,8 @@ def s3_2_overhead_checks(table) -> list:
         value, note, formula = rules[(row.quantity, row.unit)]
         out.append(checks.compare("pcie-reads", table, row.Index, "value", value,
                                   f"{row.quantity} ({row.unit})", note, quantity=row.quantity,
-                                  unit=row.unit, formula=formula, exact=row.unit in COUNT_UNITS))
+                                  unit=row.unit, formula=formula, exact=row.unit in COUNT_UNITS,
+                                  kind="consistency" if row.quantity in _S3_2_SUM_HEADERS else "calculated"))
     return out
 
 

@@ -25,6 +25,9 @@ S4_ERRATA = {
     "§4.4: theoretical write throughput": "rounding",           # 4 / 96 ns = 41.667 MB/s, printed 41.66
     "§4.17: gap between prefetch chunks, around": "rounding",           # 'approx. 1650 ns'; the gaps are 1620-1650 ns
     "§4.17: maximum n with the worst-case design": "erratum",         # §4.9: 65536 accesses recorded
+    # 10 iterations of Test 12's (64 x n) 64-bit writes make 1280 AHB accesses; the log counts 20, Test 10's
+    "§4.12: test the run shown is said to be of": "erratum",
+    "§4.13: test the run shown is said to be of": "erratum",          # likewise Test 13 and Test 11
 }
 EXPECTED = {
     ("intel-324611-test15", "4 bytes"): "erratum",
@@ -57,6 +60,8 @@ EXPECTED.update({
     (_EX2, "cycles from 00495", "last cycle number of the run"): "unexplained",
     # the wrong delay of Test 2's second access says nothing of the word it read
     ("logs/published/intel-324611-test2-ahb.log", "access 2 (line 10)", "data read"): "ok",
+    # nor of its flags
+    ("logs/published/intel-324611-test2-ahb.log", "access 2 (line 10)", "flags"): "ok",
 })
 
 
@@ -201,8 +206,10 @@ def test_every_ahb_log_line_and_statistic_has_its_consistency_checks():
     # one per delay after the first, one for the smallest delay, eight per statistic block, one per run of
     # consecutive addresses (the whole log; the five 16-access cache-line fills of the prefetch trace)
     accesses = {"Test 1": 2, "Test 2": 2, "Test 3": 30, "Test 10": 20, "Test 11": 20, "Test 15 prefetch": 80}
-    # and one per word a read test reads back from a write test's log (Tests 2 and 11)
-    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 8 + 5 + 5 + 2 + 20
+    # and one per word a read test reads back from a write test's log (Tests 2 and 11), and one per chunk
+    # of the prefetch trace for where it starts, and one per access with flags (all but the prefetch trace's)
+    flagged = sum(n for t, n in accesses.items() if t != "Test 15 prefetch")
+    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 8 + 5 + 5 + 2 + 20 + 5 + flagged
     assert [c.row for c in got if c.status != "ok"] == ["access 2 (line 10)"]
     # a delay check verifies its delay and its timestamp (the first also the first timestamp); the address
     # runs every address after their first
@@ -295,7 +302,9 @@ def _s4_edited(row_label, text):
 
 def test_every_s4_figure_has_one_check_with_its_status():
     got = {c.row: c for c in CHECKS if c.resource == S4}
-    assert len(got) == len(data.load(S4)) == 30
+    assert len(got) == len(data.load(S4)) == 62
+    assert (got["§4.12: iterations of the run shown"].model, got["§4.12: test the run shown is said to be of"].model) \
+        == (20 / 2 / 1, 10)
     assert {r: c.status for r, c in got.items() if c.status != "ok"} == S4_ERRATA
     assert got["§4.12: throughput against the 4-byte writes"].model == pytest.approx(62068965.52 / 30687830.69)
     assert got["§4.17: prefetch time"].model == (6618289 - 6617486) * 10
@@ -313,6 +322,16 @@ def test_every_s4_figure_has_one_check_with_its_status():
     ("§4.12: throughput against the 4-byte writes", "4"),         # consistency: 62.07 / 30.69 MB/s
     ("§4.4: shortest delay between writes", "120"),    # consistency: Test 1 and Test 3 show 110 ns
     ("§4.7: time per trace line", "6"),                # calculated: 10 bits at 2.5 GT/s
+    ("§4.4: bytes per AHB access", "8"),               # consistency: the Test 1 log's addresses step by 4
+    ("§4.13: iterations of the run shown", "20"),      # consistency: 20 accesses, 2 a TLP, 1 TLP an iteration
+    ("§4.12: test the run shown is said to be of", "8"),   # prose: Test 8 makes 32-bit accesses
+    ("§4.6: write accesses of the run shown", "32"),   # consistency: the statistic counts 30
+    ("§4.6: symbol time", "8"),                        # calculated: 10 bits at 2.5 GT/s
+    ("§4.13: TLP payload", "4"),                       # consistency: the Test 11 log's 2 accesses a TLP
+    ("§4.12: TLP payload", "4"),                       # consistency: the Test 10 log's 2 accesses a TLP
+    ("§4.17: AHB RAM bytes Test 15 needs at least", "4"),   # prose: Test 15 reads up to 8 bytes
+    ("§4.16: third of the writes issued as 8-byte TLPs", "64"),   # prose: 177.1 MB/s needs 64-byte TLPs
+    ("§4.16: largest write that follows its own payload's ceiling from the smallest", "16"),  # prose: 56.9 MB/s
     ("§4.16: TLP payload of writes that partly fill a write-combining buffer", "16"),   # prose: 56.9 MB/s fits under 8 bytes' 71.4
     ("§4.16: TLP payload of writes that fill a write-combining buffer", "32"),         # prose: 177.1 MB/s is over 32 bytes' 153.8
 ])
@@ -339,8 +358,10 @@ def test_the_first_read_of_test_4_is_placed_by_the_analyzers_names():
 
 def test_every_s3_2_figure_is_checked_and_reproduced():
     got = {c.row: c for c in CHECKS if c.resource == "intel-324611-s3-2-overhead"}
-    assert len(got) == len(data.load("intel-324611-s3-2-overhead")) == 12
+    assert len(got) == len(data.load("intel-324611-s3-2-overhead")) == 18
     assert {c.status for c in got.values()} == {"ok"}
+    assert got["header named over the second sum (dwords)"].kind == "consistency"
+    assert got["best case formula, byte rate after the physical layer (MB/s)"].model == 250
     # 1 + 2 + 4 + 1 framing bytes with a 12- or 16-byte header, and 4 bytes of ECRC at most
     assert got["TLP overhead at least (bytes)"].model == 1 + 2 + 12 + 4 + 1
     assert got["TLP overhead at most (bytes)"].model == 1 + 2 + 16 + 4 + 4 + 1
@@ -351,6 +372,8 @@ def test_every_s3_2_figure_is_checked_and_reproduced():
     ("TLP overhead at most", "dwords", "8"),
     ("TLP header with 64-bit addresses", "dwords", "3"),
     ("best case throughput with TLP overhead", "MB/s", "248.55"),
+    ("header named over the second sum", "dwords", "3"),    # its sum adds a 16-byte header field
+    ("best case formula, payload", "bytes", "4092"),
 ])
 def test_a_wrong_s3_2_figure_is_caught(quantity, unit, text):
     table = data.load("intel-324611-s3-2-overhead")
@@ -413,3 +436,158 @@ def test_a_wrong_s3_2_field_is_caught(index, text, row):
     got = {c.row: c.status for c in pt.s3_2_field_checks(wrong)}
     assert got[row] == "erratum"
     assert sum(s != "ok" for s in got.values()) == 1
+
+
+OPERANDS = "intel-324611-s3-5-operands"
+
+
+def test_every_s3_5_operand_is_checked_against_what_it_repeats():
+    table = data.load(OPERANDS)
+    got = {c.row: c for c in CHECKS if c.resource == OPERANDS}
+    assert len(got) == len(table) == 61
+    assert {c.status for c in got.values()} == {"ok"}
+    assert {c.kind for c in got.values()} == {"calculated", "consistency", "prose"}
+    assert got["Example 1: total transfer time, operand write TLP time"].model == (4 + 20) * 4
+    assert got["Example 2: total transfer time, operand DLLPs waited for"].model == 100
+    assert got["Example 2: read request time, operand read request payload"].model == 0
+    assert (got["Example 1: PLPs over all writes, operand shortest SKP interval"].model,
+            got["Example 1: PLPs over all writes, operand longest SKP interval"].model) == (1180, 1538)
+    # the examples count their PLPs with the shortest interval the specification allows: 2400 bytes, 3 PLPs
+    assert pt.INTEL_PLP[pt.plp_interval] == pt.SKP_SCHEDULE_SYMBOLS[0]
+
+
+def _operand_row(table, row):
+    return next(i for i, c in zip(table.index, pt.example_operand_checks(table, _traces())) if c.row == row)
+
+
+@pytest.mark.parametrize("row, text", [
+    ("Example 1: total transfer time, operand write TLP time", "92"),          # calculated: 24 x 4 = 96
+    ("Example 2: total transfer time, operand reads (2)", "10"),               # consistency: 100 reads
+    ("Example 1: DLLPs per write TLP, operand Ack DLLPs per write TLP", "2"),  # prose: one Ack per MWr
+    ("Example 2: PLPs per direction, operand longest SKP interval", "1518"),   # prose: the spec's 1538
+])
+def test_a_wrong_s3_5_operand_is_caught(row, text):
+    table = data.load(OPERANDS)
+    wrong = edited_cell(table, _operand_row(table, row), "value", text)
+    assert next(c for c in pt.example_operand_checks(wrong, _traces()) if c.row == row).status == "erratum"
+
+
+def _symbol_traces():
+    return {k: pcie_trace.parse(pt.published_log(name)) for k, name in pt.SYMBOL_LOGS.items()}
+
+
+def test_every_s3_4_figure_is_checked_and_reproduced():
+    got = {c.row: c for c in CHECKS if c.resource == "intel-324611-s3-4"}
+    assert len(got) == len(data.load("intel-324611-s3-4")) == 5
+    assert {c.status for c in got.values()} == {"ok"}
+    assert (got["DLLP size"].kind, got["PLP size"].kind) == ("calculated", "prose")
+    assert (got["shortest SKP interval"].model, got["longest SKP interval"].model) == (1180, 1538)
+
+
+@pytest.mark.parametrize("row, text", [
+    ("DLLP size", "6"),                     # calculated: 8 bytes with framing
+    ("PLP size, SKIP ordered set", "3"),    # prose: COM and three SKP symbols in the traces
+    ("longest SKP interval", "1540"),       # prose: the specification's 1538
+])
+def test_a_wrong_s3_4_figure_is_caught(row, text):
+    table = data.load("intel-324611-s3-4")
+    i = next(r.Index for r in table.itertuples() if r.quantity == row)
+    got = {c.row: c.status for c in pt.s3_4_checks(edited_cell(table, i, "value", text), _symbol_traces())}
+    assert got[row] == "erratum"
+
+
+PREFETCH = pt.published_log(pt.AHB_TRACES["Test 15 prefetch"])
+
+
+def test_each_prefetch_chunk_starts_on_its_line_and_the_text_names_the_chunks_read_out_of_order():
+    got = pt.prefetch_chunk_source_checks()
+    assert len(got) == 5 + 2 and {c.status for c in got} == {"ok"}
+    starts = [int(c.model) for c in got if c.quantity == "first address of the chunk"]
+    assert starts == [0x02000000, 0x02000040, 0x020000C0, 0x02000080, 0x02000180]
+    named = {c.quantity: int(c.model) for c in got if c.kind == "prose"}
+    assert named == {"chunk read before a chunk at a lower address": 0x020000C0,
+                     "the lower chunk read after it": 0x02000080}
+
+
+@pytest.mark.parametrize("old, new, row", [
+    # a chunk that starts off its 64-byte line
+    ("0x02000080,\tdata:\t0303174162", "0x02000084,\tdata:\t0303174162", "chunk 4 (line 53)"),
+    # a first chunk elsewhere than the AHB RAM's first word
+    ("0x02000000,\tdata", "0x02000100,\tdata", "chunk 1 (line 5)"),
+])
+def test_a_prefetch_chunk_that_starts_off_its_line_is_caught(tmp_path, old, new, row):
+    text = PREFETCH.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    wrong = tmp_path / PREFETCH.name
+    wrong.write_text(text.replace(old, new), encoding="utf-8")
+    got = pt.prefetch_chunk_checks(ahb_trace.parse(wrong), ahb_trace.parse(pt.published_log(pt.AHB_TRACES["Test 1"])),
+                                   data.load("intel-324611-s4-17-prefetch"))
+    assert next(c for c in got if c.row == row).status == "erratum"
+
+
+def test_a_wrong_address_named_for_the_prefetch_order_is_caught():
+    table = data.load("intel-324611-s4-17-prefetch")
+    wrong = copy.deepcopy(table)
+    wrong.attrs = copy.deepcopy(table.attrs)
+    wrong.attrs["printed"]["value"][1] = "0x02000040"   # read before 0x020000c0, not after it
+    got = pt.prefetch_chunk_checks(ahb_trace.parse(PREFETCH), ahb_trace.parse(pt.published_log(pt.AHB_TRACES["Test 1"])),
+                                   wrong)
+    assert {c.quantity: c.status for c in got if c.kind == "prose"}["the lower chunk read after it"] == "erratum"
+
+
+def test_the_menus_access_widths_are_the_logs_and_a_wrong_one_is_caught():
+    ahb = {t: ahb_trace.parse(pt.published_log(n)) for t, n in pt.AHB_LOGS.items()}
+    menu = data.load("intel-324611-s4-3-menu")
+    got = {c.row: c for c in pt.s4_3_menu_checks(menu, ahb)}
+    assert {r: (c.model, c.status) for r, c in got.items()} == {
+        "§4.3: 32 bit Accesses": (32, "ok"), "§4.3: 64 bit Accesses": (64, "ok"),
+        "§4.3: Test 10": (64, "ok"), "§4.3: Test 11": (64, "ok")}
+    i = next(r.Index for r in menu.itertuples() if r.entry == "Test 11")
+    wrong = pt.s4_3_menu_checks(edited_cell(menu, i, "access_bits", "32"), ahb)
+    assert next(c for c in wrong if c.row == "§4.3: Test 11").status == "erratum"
+
+
+def test_the_run_a_section_shows_is_named_by_its_loop():
+    """A menu whose Test 12 made one 64-bit write an iteration would make §4.12's 'test 12' right."""
+    menu = data.load("intel-324611-s4-3-menu")
+    i = next(r.Index for r in menu.itertuples() if r.entry == "Test 10")
+    swapped = edited_cell(menu, i, "accesses_per_iteration", "64")
+    j = next(r.Index for r in menu.itertuples() if r.entry == "Test 12")
+    swapped.loc[j, "accesses_per_iteration"] = float("nan")
+    swapped.attrs["printed"]["accesses_per_iteration"][j] = ""
+    ahb = {test: ahb_trace.parse(pt.published_log(name)) for test, name in pt.AHB_TRACES.items()}
+    got = pt.s4_figure_checks(data.load(S4), ahb, pcie_trace.parse(pt.published_log(pt.SYMBOL_LOGS[3])),
+                              data.load("intel-324611-s4-6-s4-7-trace-figures"), data.load("intel-324611-test14"),
+                              swapped)
+    assert next(c for c in got if c.row == "§4.12: test the run shown is said to be of").status == "ok"
+
+
+def test_every_ahb_flag_is_the_shared_word_with_the_write_bit_and_a_wrong_one_is_caught():
+    logs = {t: ahb_trace.parse(pt.published_log(n)) for t, n in pt.AHB_LOGS.items()}
+    got = pt.flag_checks(logs)
+    assert len(got) == sum(len(t.accesses) for t in logs.values()) == 74
+    assert {c.status for c in got} == {"ok"}
+    assert {(c.published, int(c.model)) for c in got} == {("0x0105", 0x105), ("0x0104", 0x104)}
+    text = pt.published_log(pt.AHB_LOGS["Test 3"]).read_text(encoding="utf-8")
+    # the seventh access of Test 3 marked as a read, its direction still WRITE
+    wrong = text.replace("0000000006, flags: 0x0105", "0000000006, flags: 0x0104", 1)
+    assert wrong != text
+    logs["Test 3"] = ahb_trace.parse_text(wrong, "test3")
+    bad = [c for c in pt.flag_checks(logs) if c.status != "ok"]
+    assert [(c.where, c.row, c.status) for c in bad] == [("Test 3 trace", "access 7 (line 11)", "erratum")]
+
+
+def test_the_largest_payload_the_standard_defines_is_the_models_and_a_wrong_one_is_caught():
+    table = data.load("intel-324611-s3-3")
+    assert [(c.model, c.status) for c in pt.s3_3_checks(table)] == [(4096, "ok")]
+    assert [c.status for c in pt.s3_3_checks(edited_cell(table, 0, "value", "1024"))] == ["erratum"]
+
+
+@pytest.mark.parametrize("section", ["4.12", "4.13"])
+def test_a_wrong_payload_of_the_test_compared_with_is_caught(section):
+    table = data.load(S4)
+    i = next(r.Index for r in table.itertuples()
+             if (r.section, r.quantity, r.occurrence) == (section, "TLP payload of the test compared with", 1))
+    row = f"§{section}: TLP payload of the test compared with"
+    assert next(c for c in _s4_checks(table) if c.row == row).status == "ok"
+    assert next(c for c in _s4_checks(edited_cell(table, i, "value", "8")) if c.row == row).status == "erratum"

@@ -17,8 +17,8 @@ document, ``#`` headers) are skipped. :func:`parse` raises
 line or statistic line it cannot read, for a timestamp that does not increase,
 and for a statistic block cut short.
 :func:`statistics` recomputes the block from the timestamps; :func:`delays_from_timestamps` the
-delays each access line prints (kept as printed in the ``delay_text`` column, as the addresses and data
-are in ``addr_text`` and ``data_text``).
+delays each access line prints (kept as printed in the ``delay_text`` column, as the addresses, data and
+flags are in ``addr_text``, ``data_text`` and ``flags_text``; a line without flags has ``flags`` -1).
 """
 
 from __future__ import annotations
@@ -105,6 +105,7 @@ def parse_text(text: str, path: str = "<text>") -> AhbTrace:
                          "delay_text": m["delay_ns"],
                          "addr": int(m["addr"], 16), "addr_text": m["addr"], "data": int(m["data"]),
                          "data_text": m["data"],
+                         "flags": int(m["flags"], 16) if m["flags"] else -1, "flags_text": m["flags"] or "",
                          "direction": m["direction"] or ""})
         elif line.startswith("Statistic for"):
             m = _STAT_HEADER.match(line)
