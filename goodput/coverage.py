@@ -428,20 +428,22 @@ def setting_columns(frame: pd.DataFrame) -> list[str]:
             or (c.endswith("_as_printed") and c.removesuffix("_as_printed") in stems)]
 
 
-#: Columns of a published table that name a part of the document rather than transcribe a number of it.
-_REFERENCE_COLUMNS = {"table", "section", "figure"}
+#: Columns of a published table that name a place in the document rather than transcribe a number of it: a
+#: table, section, figure, example or test, or which of the places that print the same quantity a row is.
+_REFERENCE_COLUMNS = {"table", "section", "figure", "example", "test", "occurrence"}
 #: A section as a provenance names it: "7.1 Link Widths", "5.2.1-5.2.6 Scenarios 1-6".
 _SECTION_FIELD = re.compile(r"(?:^|[;,]\s*)(\d+(?:\.\d+)*(?:\s*-\s*\d+(?:\.\d+)*)?)\s+[A-Z(]")
 
 
 def _reference(column: str, text) -> str:
-    """A cell as the text of its row names it: a bare number in a ``section`` or ``table`` column as the
-    section or table it is (``"§4.3"``, ``"Table 3"``), any other cell as printed."""
+    """A cell as the text of its row names it: a number in a ``section``, ``table``, ``example`` or ``test``
+    column as the part of the document it is (``"§4.3"``, ``"Table 3"``, ``"Test 3"``), any other cell as
+    printed."""
     text = str(text)
     if column == "section" and re.match(r"\d+(?:\.\d+)*(?:\s|$)", text):
         return f"§{text}"
-    if column == "table" and re.fullmatch(r"\d+", text):
-        return f"Table {text}"
+    if column in ("table", "example", "test") and re.fullmatch(r"\d+", text):
+        return f"{column.capitalize()} {text}"
     return text
 
 
