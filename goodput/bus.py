@@ -49,7 +49,7 @@ __all__ = ["cpu_clock", "ddr3_rate", "ddr3_width", "tc_count", "tc_width", "tc_d
            "port_bandwidth_expr", "ddr3_bandwidth_expr", "endpoint_bandwidth_expr", "Case", "table_cases",
            "limit_exprs", "copy_limit_exprs", "copy_limits", "evaluate", "bound_expr", "limits", "bound_mb_s", "binding", "shared_bridges",
            "array_commands_expr", "transfer_guidance", "port_rows", "edma_ceiling_checks", "read_latency_checks",
-           "BASELINE_COUNTS", "transfer_kib", "prose_checks", "fabric_checks", "burst_bytes", "pcie_edma_checks",
+           "baseline_counts", "transfer_kib", "prose_checks", "fabric_checks", "burst_bytes", "pcie_edma_checks",
            "section_label", "MEMORY_ITEMS", "port_rate", "memory_prose_checks", "measured_checks"]
 
 cpu_clock = symbol("f_CPU", positive=True)  #: CPU (Main PLL) clock, MHz
@@ -487,8 +487,10 @@ def read_latency_checks(t) -> list:
     return out
 
 
-#: Sec. 5.1 programs the baseline transfers as ACNT = 1024, BCNT = 128, CCNT = 1.
-BASELINE_COUNTS = {"ACNT": 1024, "BCNT": 128, "CCNT": 1}
+def baseline_counts() -> dict[str, int]:
+    """How Sec. 5.1 programs its baseline transfers (``keystone2-s5-1-settings``): ACNT, BCNT and CCNT."""
+    t = data.load("keystone2-s5-1-settings").set_index("item")["value"]
+    return {k: int(t[k]) for k in ("ACNT", "BCNT", "CCNT")}
 
 
 def transfer_kib(counts: dict) -> float:
@@ -524,8 +526,9 @@ def prose_checks(prose, t1) -> list:
         elif r.item == "width of the narrow data switch fabric":
             model, note = narrow.width_bits, "Table 1's EDMA1, EDMA2 and EDMA3 TCs are {model:g} bits wide."
         elif r.item == "size of the baseline transfers":
-            model, how = transfer_kib(BASELINE_COUNTS), {"kind": "prose"}
-            note = ("Sec. 5.1's ACNT x BCNT x CCNT = " + " x ".join(map(str, BASELINE_COUNTS.values()))
+            counts = baseline_counts()
+            model, how = transfer_kib(counts), {"kind": "prose"}
+            note = ("Sec. 5.1's ACNT x BCNT x CCNT = " + " x ".join(map(str, counts.values()))
                     + " bytes, {model:g} KB of 1024 bytes.")
         elif r.item == "bus width of EDMACC0 and EDMACC4 TCs":
             model, note = edma0.width_bits / 8, "Table 1's EDMA0 and EDMA4 TCs: {model:g} bytes."
