@@ -529,14 +529,14 @@ def read_floor_checks(t, t2, conditions) -> list:
         if r.access != "single read" or pd.isna(reading) or (core == "DSP" and r.source.startswith("L1D")):
             continue
         if core == "DSP":
-            core_mhz = 1000 * stated[f"DSP clock of the {r.generation} tests (Table 3)"]
+            core_mhz = 1000 * stated[f"DSP clock of the {r.generation} tests"]
         else:
-            core_mhz = 1000 * stated["ARM clock of the KeyStone II tests (Table 4)"]
+            core_mhz = 1000 * stated["ARM clock of the ARM tests"]
         memory = _read_endpoint(r.source, core)
         if memory is None:
             memory_mhz, what = core_mhz, f"one cycle of the {core}"
         elif memory == "MSMC RAM" and r.generation == "KeyStone I":
-            memory_mhz, what = stated["MSMC clock of the KeyStone I tests (Table 3)"], "one clock of the KeyStone I MSMC"
+            memory_mhz, what = stated["MSMC clock of the KeyStone I tests"], "one clock of the KeyStone I MSMC"
         else:
             m = rows[memory]
             memory_mhz, what = m.clock_mhz / m.clock_divider, f"one clock of Table 2's {memory} ({m.clock_as_printed})"
