@@ -49,7 +49,8 @@ __all__ = ["cpu_clock", "ddr3_rate", "ddr3_width", "tc_count", "tc_width", "tc_d
            "port_bandwidth_expr", "ddr3_bandwidth_expr", "endpoint_bandwidth_expr", "Case", "table_cases",
            "limit_exprs", "copy_limit_exprs", "copy_limits", "evaluate", "bound_expr", "limits", "bound_mb_s", "binding", "shared_bridges",
            "array_commands_expr", "transfer_guidance", "port_rows", "edma_ceiling_checks", "read_latency_checks",
-           "BASELINE_COUNTS", "transfer_kib", "prose_checks", "fabric_checks", "burst_bytes", "pcie_edma_checks",
+           "core_clock", "memory_clock", "read_floor_expr", "READ_ENDPOINTS", "read_floor_checks",
+           "baseline_counts", "transfer_kib", "prose_checks", "fabric_checks", "burst_bytes", "pcie_edma_checks",
            "section_label", "MEMORY_ITEMS", "port_rate", "memory_prose_checks", "measured_checks"]
 
 cpu_clock = symbol("f_CPU", positive=True)  #: CPU (Main PLL) clock, MHz
@@ -62,6 +63,8 @@ width = symbol("w", positive=True, integer=True)  #: a port's width, bits
 clock = symbol("f", positive=True)  #: a clock, MHz
 divider = symbol("d", positive=True, integer=True)  #: divider of that clock
 transfers = symbol("k", positive=True, integer=True)  #: transfers per clock (2 for DDR)
+core_clock = symbol("f_core", positive=True)  #: clock of the core that times a read, MHz
+memory_clock = symbol("f_mem", positive=True)  #: clock of the memory the read reaches, MHz
 
 FIFO_BYTES = 1024  #: every TC's FIFO (§5.3.1)
 
@@ -487,8 +490,70 @@ def read_latency_checks(t) -> list:
     return out
 
 
-#: Sec. 5.1 programs the baseline transfers as ACNT = 1024, BCNT = 128, CCNT = 1.
-BASELINE_COUNTS = {"ACNT": 1024, "BCNT": 128, "CCNT": 1}
+def read_floor_expr() -> sp.Expr:
+    """The least a read can wait (cycles of the core that times it): one clock period of the memory it
+    reaches, ``f_core / f_mem``."""
+    return core_clock / memory_clock
+
+
+#: The rows of Table 2 whose clock a single read of Tables 3 and 4 reaches, by how the table's source starts
+#: (the DSP's L2 cache hit reaches its L2 too; the ARM's L1 and L2 are its own caches).
+READ_ENDPOINTS = {"L2 SRAM": "DSP L2", "MSMC RAM": "MSMC RAM", "DDR 3A": "DDR3A RAM", "DDR 3B": "DDR3B RAM"}
+
+
+def _read_endpoint(source: str, core: str) -> str | None:
+    """Table 2's memory a single read of ``source`` reaches, timed by ``core`` ("DSP" or "ARM"); None for
+    the core's own cache."""
+    if source == "L2 Cache Hit":
+        return "DSP L2" if core == "DSP" else None
+    for k, memory in READ_ENDPOINTS.items():
+        if source.startswith(k):
+            return memory
+    return None
+
+
+def read_floor_checks(t, t2, conditions) -> list:
+    """The single reads of Tables 3 and 4 (``t``: ``keystone2-table3`` or ``keystone2-table4``): each at least one
+    clock period of the memory it reaches (:func:`read_floor_expr`), that memory's clock from Table 2 (``t2``)
+    or, for the KeyStone I MSMC, from the test set-up (``conditions``: ``keystone2-s3-1-settings``), in cycles
+    of the core that timed it (the set-up's DSP or ARM clock); a read the core's own cache serves at least one
+    cycle of that core. The DSP's L1D hit is not checked: Table 3 counts stalls, and a hit does not stall."""
+    value = "stalls" if "stalls" in t.columns else "cycles"
+    table = t.attrs["provenance"]["table"]
+    core = "DSP" if value == "stalls" else "ARM"
+    stated = conditions.set_index("item")["value"]
+    rows = {r.memory: r for r in t2.itertuples()}
+    out = []
+    for r in t.itertuples():
+        reading = getattr(r, value)
+        if r.access != "single read" or pd.isna(reading) or (core == "DSP" and r.source.startswith("L1D")):
+            continue
+        if core == "DSP":
+            core_mhz = 1000 * stated[f"DSP clock of the {r.generation} tests"]
+        else:
+            core_mhz = 1000 * stated["ARM clock of the ARM tests"]
+        memory = _read_endpoint(r.source, core)
+        if memory is None:
+            memory_mhz, what = core_mhz, f"one cycle of the {core}"
+        elif memory == "MSMC RAM" and r.generation == "KeyStone I":
+            memory_mhz, what = stated["MSMC clock of the KeyStone I tests"], "one clock of the KeyStone I MSMC"
+        else:
+            m = rows[memory]
+            memory_mhz, what = m.clock_mhz / m.clock_divider, f"one clock of Table 2's {memory} ({m.clock_as_printed})"
+        values = {core_clock: core_mhz, memory_clock: memory_mhz}
+        out.append(checks.compare(
+            "keystone-memory-edma", t, r.Index, value, float(read_floor_expr().subs(values)),
+            f"{table}: {r.source}, {r.generation}", kind="ceiling", relation=">=",
+            formula=(read_floor_expr(), values),
+            note=f"At least {what}: {{model:.3g}} cycles of the {core}.",
+            off_note=f"Less than {what}, {{model:.3g}} cycles of the {core}: faster than the memory can answer."))
+    return out
+
+
+def baseline_counts() -> dict[str, int]:
+    """How Sec. 5.1 programs its baseline transfers (``keystone2-s5-1-settings``): ACNT, BCNT and CCNT."""
+    t = data.load("keystone2-s5-1-settings").set_index("item")["value"]
+    return {k: int(t[k]) for k in ("ACNT", "BCNT", "CCNT")}
 
 
 def transfer_kib(counts: dict) -> float:
@@ -524,8 +589,9 @@ def prose_checks(prose, t1) -> list:
         elif r.item == "width of the narrow data switch fabric":
             model, note = narrow.width_bits, "Table 1's EDMA1, EDMA2 and EDMA3 TCs are {model:g} bits wide."
         elif r.item == "size of the baseline transfers":
-            model, how = transfer_kib(BASELINE_COUNTS), {"kind": "prose"}
-            note = ("Sec. 5.1's ACNT x BCNT x CCNT = " + " x ".join(map(str, BASELINE_COUNTS.values()))
+            counts = baseline_counts()
+            model, how = transfer_kib(counts), {"kind": "prose"}
+            note = ("Sec. 5.1's ACNT x BCNT x CCNT = " + " x ".join(map(str, counts.values()))
                     + " bytes, {model:g} KB of 1024 bytes.")
         elif r.item == "bus width of EDMACC0 and EDMACC4 TCs":
             model, note = edma0.width_bits / 8, "Table 1's EDMA0 and EDMA4 TCs: {model:g} bytes."
@@ -666,6 +732,10 @@ def measured_checks():
     and the EDMA bursts of Sec. 6's."""
     return (edma_ceiling_checks(data.load("keystone2-table6-15"))
             + read_latency_checks(data.load("keystone2-table3")) + read_latency_checks(data.load("keystone2-table4"))
+            + read_floor_checks(data.load("keystone2-table3"), data.load("keystone2-table2"),
+                                data.load("keystone2-s3-1-settings"))
+            + read_floor_checks(data.load("keystone2-table4"), data.load("keystone2-table2"),
+                                data.load("keystone2-s3-1-settings"))
             + prose_checks(data.load("keystone2-s2-s5-prose"), data.load("keystone2-table1"))
             + fabric_checks(data.load("keystone2-table1"), data.load("keystone2-s2-s5-prose"))
             + pcie_edma_checks(data.load("keystone2-s6-edma-prose"))

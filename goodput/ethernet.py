@@ -282,13 +282,13 @@ def size_steps(sizes) -> tuple[int, int, int]:
 
 def keystone_prose_checks(prose, t) -> list:
     """The numbers of §9's text (``prose``: ``keystone2-s9-10gbe-prose``): the lane's rate (10GBASE-R
-    after 64b/66b), the 20 bytes (preamble, SFD and gap) and the steps of the packet sizes against the
+    after 64b/66b, stated twice), the 20 bytes (preamble, SFD and gap) and the steps of the packet sizes against the
     table (``t``: ``keystone2-s9-10gbe``)."""
     out = []
     small, large, between = size_steps(list(t["packet_bytes"]))
     for r in prose.itertuples():
         how: dict = {}
-        if r.item == "maximum throughput on a single lane":
+        if r.item in ("maximum throughput on a single lane", "line rate the measured throughput flattens at"):
             code = coding.CODES[TEN_GBASE_R_CODE]
             values = {coding.line_rate: sp.nsimplify(TEN_GBASE_R_GBAUD), coding.lanes: 1,
                       coding.data_bits: code.data_bits, coding.coded_bits: code.coded_bits}

@@ -101,6 +101,11 @@ __all__ = ["goodput_formula",
     "devctl_field",
     "keystone_link",
     "keystone_prose_checks",
+    "sender_limit",
+    "receiver_limit",
+    "packet_payload_expr",
+    "best_payload_bytes",
+    "keystone_payload_checks",
 ]
 
 
@@ -802,6 +807,82 @@ def keystone_prose_checks(prose, rates) -> list:
 def keystone_prose():
     """SPRABK5 Sec. 6: the PCIe protocol numbers of its text, through the packet model."""
     return keystone_prose_checks(data.load("keystone2-s6-pcie-prose"), data.load("keystone2-s6-pcie-rates"))
+
+
+sender_limit = symbol(r"P_{\mathrm{tx}}", positive=True, integer=True)  #: most payload the sender puts in a TLP, bytes
+receiver_limit = symbol(r"P_{\mathrm{rx}}", positive=True, integer=True)  #: most payload the receiver takes, bytes
+
+
+def packet_payload_expr() -> sp.Expr:
+    """The largest payload a TLP carries, bytes: the smaller of what the sending side hands over at once (its
+    Max_Payload_Size, or the DMA burst that feeds it) and what the receiving side takes."""
+    return sp.Min(sender_limit, receiver_limit)
+
+
+def best_payload_bytes(kind: str, link: Link, limit: int) -> int:
+    """The payload (1 to ``limit`` bytes, one TLP each; ``limit`` a Max_Payload_Size the model allows) whose
+    ``kind`` transfers have the highest goodput on ``link``: the largest, since a TLP's overhead does not grow
+    with its payload."""
+    _one_of("limit", limit, SIZES_POW2)
+    sizes = range(1, limit + 1)
+    return max(sizes, key=lambda size: (goodput_gbit_s(kind, replace(link, mps=limit), size), size))
+
+
+#: How :func:`keystone_payload_checks` models each ``rule`` of ``keystone2-s6-pcie-payloads``.
+KEYSTONE_PAYLOAD_RULES = ("best", "inbound from a KeyStone sender", "with EDMA3's burst")
+
+
+def keystone_payload_checks(t, limits, rates, edma3_burst_bytes: int) -> list:
+    """The payload sizes SPRABK5 Sec. 6's text derives (``t``: ``keystone2-s6-pcie-payloads``) from the KeyStone II
+    PCIe peripheral's payload limits the same section states (``limits``: the section's settings table, by
+    section; items ``largest outbound payload`` and ``largest inbound payload``): the payload with the best
+    goodput (:func:`best_payload_bytes`, at most the outbound limit, on :func:`keystone_link` with the lanes of
+    ``rates``), the largest inbound payload from another KeyStone device and the payload an EDMA3 burst of
+    ``edma3_burst_bytes`` (Sec. 5.3.1) gives (:func:`packet_payload_expr`)."""
+    link = keystone_link(int(rates["links"].iloc[0]))
+    out = []
+    for r in t.itertuples():
+        stated = limits[r.section].set_index("item")["value"]
+        outbound = int(stated["largest outbound payload"])
+        formula = None
+        if r.rule == "best":
+            model = best_payload_bytes(r.kind, link, outbound)
+            note = (f"Of the payloads a packet can carry, up to the outbound limit of {outbound} bytes, the largest "
+                    f"has the best {r.kind} goodput: {{model:g}} bytes.")
+        elif r.rule == "inbound from a KeyStone sender":
+            sender = int(stated.get("largest outbound payload of a KeyStone device", outbound))
+            values = {sender_limit: sender, receiver_limit: int(stated["largest inbound payload"])}
+            formula = (packet_payload_expr(), values)
+            note = ("The smaller of a KeyStone sender's outbound limit and the peripheral's inbound limit: "
+                    "{model:g} bytes.")
+        elif r.rule == "with EDMA3's burst":
+            formula = (packet_payload_expr(), {sender_limit: edma3_burst_bytes, receiver_limit: outbound})
+            note = "The smaller of the EDMA3 TC's data burst (Sec. 5.3.1) and the outbound limit: {model:g} bytes."
+        else:
+            raise KeyError(f"keystone2-s6-pcie-payloads: no model for rule {r.rule!r}; "
+                           f"known: {', '.join(KEYSTONE_PAYLOAD_RULES)}")
+        if formula is not None:
+            model = int(formula[0].subs(formula[1]))
+        out.append(checks.compare("pcie-packets", t, r.Index, "value", model, f"§{r.section.split()[0]}", note,
+                                  quantity=r.item, unit=r.unit, formula=formula, kind="prose", exact=True))
+    return out
+
+
+#: The settings table of each section ``keystone2-s6-pcie-payloads`` draws on, holding its payload limits.
+KEYSTONE_PAYLOAD_LIMITS = {"6.1.2 Packet Size Considerations": "keystone2-s6-1-2-settings",
+                           "6.1.3 EDMA Considerations": "keystone2-s6-1-3-settings",
+                           "6.2 How to Achieve Maximum Throughput With the PCIe Peripheral": "keystone2-s6-2-settings",
+                           "6.3.1 PCIe Read Throughput": "keystone2-s6-1-2-settings"}
+
+
+@checks.provider("pcie-packets")
+def keystone_payloads():
+    """SPRABK5 Sec. 6: the payload sizes its text derives from the peripheral's limits, through the model."""
+    from . import bus  # the EDMA transfer controllers' bursts (Sec. 5.3.1)
+
+    limits = {section: data.load(name) for section, name in KEYSTONE_PAYLOAD_LIMITS.items()}
+    return keystone_payload_checks(data.load("keystone2-s6-pcie-payloads"), limits,
+                                   data.load("keystone2-s6-pcie-rates"), bus.burst_bytes([3]))
 
 
 def sized(notes: str, what: str) -> str | None:

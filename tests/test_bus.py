@@ -316,3 +316,20 @@ def test_a_ddr3_rate_the_text_misstates_is_caught():
     i = prose.index[prose["item"] == "DDR3 data rate of the tests"][0]
     found = bus.memory_prose_checks(edited_cell(prose, i, "value", "1333"), data.load("keystone2-table2"))
     assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [("DDR3 data rate of the tests", "erratum")]
+
+
+def test_a_single_read_waits_at_least_one_clock_of_the_memory_it_reaches():
+    found = [c for c in CHECKS if c.kind == "ceiling" and c.resource in ("keystone2-table3", "keystone2-table4")]
+    assert len(found) == 11 + 5  # Table 3: no L1D hit (a hit does not stall), no KeyStone I DDR3B (N/A)
+    assert {c.status for c in found} == {"ok"} and {c.relation for c in found} == {">="}
+    by_row = {c.row: c for c in found}
+    assert by_row["Table 3: MSMC RAM (SL2), KeyStone I"].model == 2  # 1.2 GHz DSP, MSMC at 600 MHz
+    assert by_row["Table 4: DDR 3A RAM (SL3), KeyStone II"].model == pytest.approx(1.75)  # 1.4 GHz ARM, 800 MHz
+
+
+def test_a_single_read_faster_than_its_memory_is_caught():
+    t = data.load("keystone2-table3")
+    i = t.index[(t["source"] == "L2 SRAM") & (t["generation"] == "KeyStone II") & (t["access"] == "single read")][0]
+    found = bus.read_floor_checks(edited_cell(t, i, "stalls", "1"), data.load("keystone2-table2"),
+                                  data.load("keystone2-s3-1-settings"))
+    assert [(c.row, c.status) for c in found if c.status != "ok"] == [("Table 3: L2 SRAM, KeyStone II", "erratum")]

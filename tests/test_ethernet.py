@@ -264,7 +264,8 @@ def test_the_numbers_of_section_9s_text_follow_from_10gbase_r_and_the_table():
     found = {c.quantity: c for c in KEYSTONE_MORE if c.resource == "keystone2-s9-10gbe-prose"}
     assert {q: (c.published, c.status) for q, c in found.items()} == {
         "maximum throughput on a single lane": ("10", "ok"), "per-packet overhead": ("20", "ok"),
-        "step between the smaller packets": ("50", "ok"), "step between the larger packets": ("1500", "ok")}
+        "step between the smaller packets": ("50", "ok"), "step between the larger packets": ("1500", "ok"),
+        "line rate the measured throughput flattens at": ("10", "ok")}
     assert "1000 bytes" in found["step between the larger packets"].note  # 564 -> 1564
 
 

@@ -164,13 +164,13 @@ def test_a_maximum_no_rule_gives_is_unexplained_and_one_the_link_cannot_carry_an
 
 def test_the_numbers_of_section_8_follow_from_the_rates_table_22_and_sections_5_3_1_and_8_1_2():
     found = [c for c in CHECKS if c.resource == "keystone2-s8-hyperlink-prose"]
-    assert len(found) == 16 + 4 * 5 + 2  # each formula: 8/9, the packet twice, the overhead; §8's 8/9
+    # each formula: 8/9, the packet twice, the overhead; §8's 8/9; §8.1.4's bursts again (4) and its choice
+    assert len(found) == 16 + 4 * 5 + 2 + 5
     assert {c.status for c in found if c.published not in ("21.54", "35.5")} == {"ok"}
     repeats = [c for c in found if c.published == "35.5"]
     assert len(repeats) == 2 and {c.status for c in repeats} == {"rounding"}
     assert repeats[0].model == pytest.approx(10 * 4 * 8 / 9)  # 35.56, cut to 35.5
-    assert sorted(c.published for c in found if "DBS" in c.quantity or "DMA" in c.quantity) == ["128", "128",
-                                                                                                "64", "64"]
+    assert sorted(c.published for c in found if "DBS" in c.quantity or "DMA" in c.quantity) == ["128"] * 5 + ["64"] * 4
     (again,) = [c for c in found if c.published == "21.54"]
     assert again.status == "rounding" and again.model == pytest.approx(25 * 8 / 9 * 256 / 264)
     assert sorted(c.published for c in found if c.quantity == "aggregate line rate") == ["25"] * 4
@@ -198,3 +198,12 @@ def test_a_formula_of_section_8_2_with_a_wrong_part_is_caught():
         (c,) = [c for c in hyperlink.prose_checks(edited_cell(t, i, "value", wrong))
                 if (c.row, c.quantity) == (place, item)]
         assert c.status == "erratum", (item, c)
+
+
+def test_section_8_1_4_chooses_the_burst_whose_packets_carry_writes_fastest():
+    t = data.load("keystone2-s8-hyperlink-prose")
+    i = t.index[t["item"] == "DBS to choose for writes"][0]
+    (c,) = [c for c in hyperlink.prose_checks(t) if c.quantity == "DBS to choose for writes"]
+    assert (c.status, c.kind, c.model) == ("ok", "prose", 128)
+    (c,) = [c for c in hyperlink.prose_checks(edited_cell(t, i, "value", "64")) if c.quantity == "DBS to choose for writes"]
+    assert c.status == "erratum"

@@ -273,3 +273,53 @@ def test_a_pcie_number_of_the_keystone_text_without_a_model_is_refused():
     prose.loc[prose.index[0], "item"] = "mystery"
     with pytest.raises(KeyError, match="mystery"):
         keystone_prose(prose)
+
+
+# --- SPRABK5 Sec. 6: the payload sizes the text derives from the peripheral's limits ---------------------
+
+def keystone_payloads(table=None):
+    from goodput import bus, data
+
+    limits = {section: data.load(name) for section, name in pcie.KEYSTONE_PAYLOAD_LIMITS.items()}
+    return pcie.keystone_payload_checks(data.load("keystone2-s6-pcie-payloads") if table is None else table, limits,
+                                        data.load("keystone2-s6-pcie-rates"), bus.burst_bytes([3]))
+
+
+def test_the_keystone_payload_sizes_follow_from_the_limits_the_text_states():
+    from goodput import data
+
+    found = keystone_payloads()
+    assert len(found) == len(data.load("keystone2-s6-pcie-payloads")) == 8
+    assert {c.status for c in found} == {"ok"} and {c.kind for c in found} == {"prose"}
+    assert sorted(c.model for c in found) == [64] * 3 + [128] * 5
+    assert pcie.packet_payload_expr().subs({pcie.sender_limit: 128, pcie.receiver_limit: 256}) == 128
+
+
+def test_the_largest_payload_has_the_best_goodput_up_to_any_limit():
+    link = pcie.keystone_link(2)
+    for limit in (128, 256, 512):
+        assert pcie.best_payload_bytes("write", link, limit) == limit
+        assert pcie.best_payload_bytes("read", link, limit) == limit
+    with pytest.raises(ParameterError, match="limit"):
+        pcie.best_payload_bytes("write", link, 100)
+
+
+@pytest.mark.parametrize("rule, wrong", [("best", "64"), ("inbound from a KeyStone sender", "256"),
+                                         ("with EDMA3's burst", "128")])
+def test_a_wrong_keystone_payload_size_is_an_erratum(rule, wrong):
+    from goodput import data
+    from mutations import edited_cell
+
+    table = data.load("keystone2-s6-pcie-payloads")
+    index = table.index[table["rule"] == rule][0]
+    found = [c for c in keystone_payloads(edited_cell(table, index, "value", wrong)) if c.status != "ok"]
+    assert [(c.quantity, c.status) for c in found] == [(table.loc[index, "item"], "erratum")]
+
+
+def test_a_keystone_payload_size_without_a_rule_is_refused():
+    from goodput import data
+
+    table = data.load("keystone2-s6-pcie-payloads")
+    table.loc[table.index[0], "rule"] = "mystery"
+    with pytest.raises(KeyError, match="mystery"):
+        keystone_payloads(table)
