@@ -934,8 +934,17 @@ def prefetch_chunk_source_checks():
                                  data.load("intel-324611-s4-17-prefetch"))
 
 
-#: The menu entries of §4.3 whose access width an AHB log shows: the headings by their first test with a log.
-_MENU_LOGS = {"32 bit Accesses": "Test 1", "64 bit Accesses": "Test 10", "Test 10": "Test 10", "Test 11": "Test 11"}
+#: The menu entries of §4.3 whose access width an AHB log shows: the headings by their first test with a log,
+#: and the CPU-timed tests by the test whose accesses their section says they make (each with why).
+_MENU_LOGS = {"32 bit Accesses": "Test 1", "64 bit Accesses": "Test 10", "Test 10": "Test 10", "Test 11": "Test 11",
+              "Test 8": "Test 3", "Test 9": "Test 2", "Test 12": "Test 10", "Test 13": "Test 11"}
+_MENU_LOG_WHY = {
+    "Test 8": "§4.10: Test 8 makes Test 3's writes and only times them in the CPU",
+    "Test 9": "§4.11: Test 9 makes the reads of Tests 4 and 7 (single reads of a RAM word, as Test 2's are) "
+              "and only times them in the CPU",
+    "Test 12": "§4.14: Test 12 makes Test 10's writes and only times them in the CPU",
+    "Test 13": "§4.15: Test 13 reads doubles, each a TLP that ends up as two AHB accesses, as Test 11 does",
+}
 
 
 def s4_3_menu_checks(menu, ahb: dict) -> list:
@@ -949,7 +958,8 @@ def s4_3_menu_checks(menu, ahb: dict) -> list:
         test = _MENU_LOGS[row.entry]
         out.append(checks.compare(
             "pcie-reads", menu, row.Index, "access_bits", float(_access_bits(ahb[test])), f"§4.3: {row.entry}",
-            f"The {test} log: {ahb[test].accesses_per_tlp} AHB accesses of {ahb_trace.BYTES_PER_ACCESS} bytes per TLP.",
+            (f"{_MENU_LOG_WHY[row.entry]}; t" if row.entry in _MENU_LOG_WHY else "T")
+            + f"he {test} log: {ahb[test].accesses_per_tlp} AHB accesses of {ahb_trace.BYTES_PER_ACCESS} bytes per TLP.",
             quantity="bits an access", unit="bits", kind="consistency", exact=True))
     return out
 

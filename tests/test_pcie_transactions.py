@@ -541,10 +541,14 @@ def test_the_menus_access_widths_are_the_logs_and_a_wrong_one_is_caught():
     got = {c.row: c for c in pt.s4_3_menu_checks(menu, ahb)}
     assert {r: (c.model, c.status) for r, c in got.items()} == {
         "§4.3: 32 bit Accesses": (32, "ok"), "§4.3: 64 bit Accesses": (64, "ok"),
-        "§4.3: Test 10": (64, "ok"), "§4.3: Test 11": (64, "ok")}
+        "§4.3: Test 10": (64, "ok"), "§4.3: Test 11": (64, "ok"), "§4.3: Test 8": (32, "ok"),
+        "§4.3: Test 9": (32, "ok"), "§4.3: Test 12": (64, "ok"), "§4.3: Test 13": (64, "ok")}
     i = next(r.Index for r in menu.itertuples() if r.entry == "Test 11")
     wrong = pt.s4_3_menu_checks(edited_cell(menu, i, "access_bits", "32"), ahb)
     assert next(c for c in wrong if c.row == "§4.3: Test 11").status == "erratum"
+    j = next(r.Index for r in menu.itertuples() if r.entry == "Test 8")
+    wrong = pt.s4_3_menu_checks(edited_cell(menu, j, "access_bits", "64"), ahb)
+    assert next(c for c in wrong if c.row == "§4.3: Test 8").status == "erratum"
 
 
 def test_the_run_a_section_shows_is_named_by_its_loop():
