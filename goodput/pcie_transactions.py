@@ -553,6 +553,20 @@ def _trace_figure(trace, quantity: str, printed: float, record_length: float | N
 _DLLP_FIGURES = {"DLLPs per write TLP": "MWr", "DLLPs per read request": "MRd", "DLLPs per completion": "CplD"}
 
 
+def _compare_cell(table, index, model: float, label: str, note: str = "", **how):
+    """:func:`goodput.checks.compare` of cell (``index``, ``value``) of a §3.5 table, for a number the document
+    prints with its thousands split by a space (``"70 800"``, two numbers as the census counts them) too: it
+    is checked as the one number it is, and verifies each part."""
+    text = table.attrs["printed"]["value"][index]
+    parts = text.split()
+    if len(parts) == 1:
+        return checks.compare("pcie-reads", table, index, "value", model, label, note, **how)
+    prov = table.attrs["provenance"]
+    quantity, unit, formula = how.pop("quantity"), how.pop("unit"), how.pop("formula", None)
+    return checks.check("pcie-reads", prov["document"], prov["table"], label, quantity, unit, "".join(parts), model,
+                        note, prov["resource"], formula, cell=f"{index} | value", verifies=len(parts), **how)
+
+
 def example_figure_checks(table, traces: dict) -> list:
     """Every step of Intel 324611 §3.5's worked examples against the model (``calculated``), and every
     figure the text reads off their traces against the parsed trace (``prose``).
@@ -561,7 +575,6 @@ def example_figure_checks(table, traces: dict) -> list:
     the parsed symbol traces by example number.
     """
     out = []
-    printed = table.attrs["printed"]["value"]
     lengths = {r.example: r.value for r in table.itertuples() if r.quantity == "record length"}
     for row in table.itertuples():
         label = f"Example {row.example}{' trace' if row.basis == 'trace' else ''}: {row.quantity} ({row.unit})"
@@ -569,8 +582,8 @@ def example_figure_checks(table, traces: dict) -> list:
         how = {"quantity": row.quantity, "unit": row.unit, "exact": row.unit in COUNT_UNITS}
         if row.quantity in _DLLP_FIGURES:
             tlp = _DLLP_FIGURES[row.quantity]
-            out.append(checks.compare(
-                "pcie-reads", table, row.Index, "value", _dllps_per(trace, tlp), label,
+            out.append(_compare_cell(
+                table, row.Index, _dllps_per(trace, tlp), label,
                 f"DLLPs the other way per {tlp} in the example's trace.", kind="prose", **how))
             continue
         if row.basis == "calculation":
@@ -578,12 +591,10 @@ def example_figure_checks(table, traces: dict) -> list:
             if found is None:
                 raise ValueError(f"no model for the §3.5 figure {row.quantity!r}")
             value, formula = found
-            out.append(checks.compare("pcie-reads", table, row.Index, "value", value, label,
-                                      formula=formula, **how))
+            out.append(_compare_cell(table, row.Index, value, label, formula=formula, **how))
             continue
-        value, note = _trace_figure(trace, row.quantity, float(printed[row.Index]), lengths.get(row.example))
-        out.append(checks.compare("pcie-reads", table, row.Index, "value", value, label, note,
-                                  kind="prose", **how))
+        value, note = _trace_figure(trace, row.quantity, float(row.value), lengths.get(row.example))
+        out.append(_compare_cell(table, row.Index, value, label, note, kind="prose", **how))
     return out
 
 
@@ -651,13 +662,12 @@ def example_operand_checks(table, traces: dict) -> list:
     the parsed symbol traces by example number.
     """
     out = []
-    printed = table.attrs["printed"]["value"]
     for row in table.itertuples():
         label = f"Example {row.example}: {row.step}, operand {row.operand}" + (
             f" ({row.occurrence})" if row.occurrence > 1 else "")
         value, kind, note, formula = _operand(row.example, row.operand, traces[row.example],
-                                              float(printed[row.Index]))
-        out.append(checks.compare("pcie-reads", table, row.Index, "value", value, label, note,
+                                              float(row.value))
+        out.append(_compare_cell(table, row.Index, value, label, note,
                                   quantity=row.operand, unit=row.unit, formula=formula, kind=kind,
                                   exact=row.unit in (*COUNT_UNITS, "directions")))
     return out

@@ -173,6 +173,20 @@ def test_a_wrong_s3_5_figure_is_caught(row, text):
     assert next(c for c in checks_ if c.row == row).status == "erratum"
 
 
+def test_a_number_printed_with_a_space_is_checked_whole_and_verifies_each_part():
+    """'70 800' is two numbers as the census counts them; its check compares 70800 and verifies both."""
+    got = {c.row: c for c in CHECKS if c.resource in (FIGURES, "intel-324611-s3-5-operands")}
+    spaced = [c for c in got.values() if c.published == "70800"]
+    assert len(spaced) == 4 and {(c.verifies, c.status) for c in spaced} == {(2, "ok")}
+    table = data.load(FIGURES)
+    i = next(r.Index for r in table.itertuples() if r.quantity == "total transfer time" and r.example == 2)
+    wrong = edited_cell(table, i, "value", "70800")
+    wrong.loc[i, "value"] = 70900.0
+    wrong.attrs["printed"]["value"][i] = "70 900"                 # the model's 100 x (80 + 500 + 32 + 96) = 70800
+    c = next(c for c in pt.example_figure_checks(wrong, _traces()) if c.row == "Example 2: total transfer time (ns)")
+    assert (c.published, c.verifies, c.status) == ("70900", 2, "erratum")
+
+
 def test_a_count_one_off_is_not_rounding():
     c = checks.check("pcie-reads", "Intel 324611", "x", "x", "PLPs", "packets", "1", 0.0)
     assert c.status == "rounding"
