@@ -650,6 +650,12 @@ def _operand(example: int, operand: str, trace, printed: float) -> tuple[float, 
                 "prose", "The payload of the MRd requests in the example's trace.", None)
     if operand == "directions":
         return (float(len(trace.directions)), "prose", "The directions the example's trace records.", None)
+    if operand == "record duration":
+        return (trace.cycles * pcie_trace.SYMBOL_NS, "prose",
+                "The trace's {n} cycles (numbered {a} to {b}), {ns:g} ns each; the number of its last cycle less "
+                "that of its first would give {span:g} ns.".format(
+                    n=trace.cycles, a=trace.first_cycle, b=trace.last_cycle, ns=pcie_trace.SYMBOL_NS,
+                    span=(trace.last_cycle - trace.first_cycle) * pcie_trace.SYMBOL_NS), None)
     raise ValueError(f"no rule for the §3.5 operand {operand!r}")
 
 
