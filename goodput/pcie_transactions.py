@@ -1144,6 +1144,15 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14, menu=None) 
             "consistency",
             lambda v, sec: min(ahb_trace.delays_from_timestamps(ahb[t])[1:].min() for t in ("Test 1", "Test 3")),
             "The shortest delay between the timestamps of the Test 1 and Test 3 logs.", {}),
+        # Test 1's writes are 4-byte TLPs: two follow each other no sooner than one write TLP takes on the link
+        "delay between two writes said to occur": (
+            "ceiling", lambda v, sec: write_tlp_time,
+            "Test 1's writes are 4-byte TLPs, one every {model:g} ns at the most the link carries (§3.5's write "
+            "TLP time): no delay between two is shorter.", {"relation": ">=", "formula": write_tlp_formula}),
+        "long delay between two writes said to occur": (
+            "ceiling", lambda v, sec: write_tlp_time / 1000,
+            "Test 1's writes are 4-byte TLPs, one every {model:g} µs at the most the link carries (§3.5's write "
+            "TLP time): no delay between two is shorter.", {"relation": ">="}),
         "accesses that fill the AHB RAM": (
             "prose", lambda v, sec: stated[("4.2", "AHB RAM bytes the trace FIFO fills")] / per_access,
             "RAM_SIZE / 4: §4.2's AHB RAM of {ram:g} bytes, {per:g} bytes an access.".format(

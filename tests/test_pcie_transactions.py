@@ -318,7 +318,8 @@ def _s4_edited(row_label, text):
 
 def test_every_s4_figure_has_one_check_with_its_status():
     got = {c.row: c for c in CHECKS if c.resource == S4}
-    assert len(got) == len(data.load(S4)) == 62
+    assert len(got) == len(data.load(S4)) == 71
+    assert {c.kind for r, c in got.items() if "said to occur" in r} == {"ceiling"}
     assert (got["§4.12: iterations of the run shown"].model, got["§4.12: test the run shown is said to be of"].model) \
         == (20 / 2 / 1, 10)
     assert {r: c.status for r, c in got.items() if c.status != "ok"} == S4_ERRATA
@@ -350,6 +351,8 @@ def test_every_s4_figure_has_one_check_with_its_status():
     ("§4.16: largest write that follows its own payload's ceiling from the smallest", "16"),  # prose: 56.9 MB/s
     ("§4.16: TLP payload of writes that partly fill a write-combining buffer", "16"),   # prose: 56.9 MB/s fits under 8 bytes' 71.4
     ("§4.16: TLP payload of writes that fill a write-combining buffer", "32"),         # prose: 177.1 MB/s is over 32 bytes' 153.8
+    ("§4.4: delay between two writes said to occur", "90"),         # ceiling: no sooner than a 96 ns write TLP
+    ("§4.4: long delay between two writes said to occur", "0.05"),  # ceiling: 0.096 µs at least
 ])
 def test_a_wrong_s4_figure_is_caught(row, text):
     assert next(c for c in _s4_checks(_s4_edited(row, text)) if c.row == row).status == "erratum"
