@@ -202,7 +202,8 @@ def load(name: str) -> pd.DataFrame:
                 values.append(float("nan"))
                 continue
             try:
-                values.append(convert(text))
+                # a number printed with its thousands split ("70 800"): the schema names the character (groupChar)
+                values.append(convert(text.replace(f["groupChar"], "") if "groupChar" in f else text))
             except ValueError:
                 raise DataError(f"{path}:{i + 2}: column {f['name']!r} holds {text!r}, "
                                 f"not a {f['type']}") from None

@@ -266,6 +266,27 @@ def lost_packet_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> list
     return out
 
 
+def acknowledged_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> list[checks.SourceCheck]:
+    """The sequence number annotated on each TLP whose own sequence-number bytes the conversion cut (no
+    annotation check can read it off its bytes), against the Ack that acknowledges it: the first Ack the
+    other way after it carries the sequence number of the last TLP received (``consistency``)."""
+    out = []
+    for p in trace.packets:
+        if p.kind != "TLP" or p.complete or "SeqNr." not in p.fields:
+            continue
+        ack = next((q for q in trace.packets if q.name == "Ack" and q.direction != p.direction
+                    and q.first_cycle > p.last_cycle and "SeqNum" in q.fields), None)
+        if ack is None:
+            continue
+        text, _ = p.fields["SeqNr."]
+        out.append(checks.check(
+            "pcie-reads", "Intel 324611", f"{TRACE_NAMES[trace_number]} trace", _row(p),
+            "sequence number the next Ack acknowledges", "", text, int(ack.fields["SeqNum"][0]),
+            f"{_row(ack)} acknowledges sequence number {ack.fields['SeqNum'][0]}, the last TLP it received.",
+            f"logs/published/{SYMBOL_LOGS[trace_number]}", kind="consistency", exact=True))
+    return out
+
+
 def packet_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> list[checks.SourceCheck]:
     """The CRC and annotation checks of every TLP and DLLP of a parsed trace that shows its CRC."""
     out = []
@@ -286,4 +307,5 @@ def packet_source_checks():
     """Intel 324611: every packet of the §3.5, §4.6 and §4.7 analyzer traces against its CRC and annotations."""
     traces = {n: pcie_trace.parse(published_log(name)) for n, name in SYMBOL_LOGS.items()}
     return [c for n, trace in traces.items()
-            for c in packet_checks(n, trace) + framing_checks(n, trace) + lost_packet_checks(n, trace)]
+            for c in packet_checks(n, trace) + framing_checks(n, trace) + lost_packet_checks(n, trace)
+            + acknowledged_checks(n, trace)]

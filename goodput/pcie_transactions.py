@@ -553,6 +553,20 @@ def _trace_figure(trace, quantity: str, printed: float, record_length: float | N
 _DLLP_FIGURES = {"DLLPs per write TLP": "MWr", "DLLPs per read request": "MRd", "DLLPs per completion": "CplD"}
 
 
+def _compare_cell(table, index, model: float, label: str, note: str = "", **how):
+    """:func:`goodput.checks.compare` of cell (``index``, ``value``) of a §3.5 table, for a number the document
+    prints with its thousands split by a space (``"70 800"``, two numbers as the census counts them) too: it
+    is checked as the one number it is, and verifies each part."""
+    text = table.attrs["printed"]["value"][index]
+    parts = text.split()
+    if len(parts) == 1:
+        return checks.compare("pcie-reads", table, index, "value", model, label, note, **how)
+    prov = table.attrs["provenance"]
+    quantity, unit, formula = how.pop("quantity"), how.pop("unit"), how.pop("formula", None)
+    return checks.check("pcie-reads", prov["document"], prov["table"], label, quantity, unit, "".join(parts), model,
+                        note, prov["resource"], formula, cell=f"{index} | value", verifies=len(parts), **how)
+
+
 def example_figure_checks(table, traces: dict) -> list:
     """Every step of Intel 324611 §3.5's worked examples against the model (``calculated``), and every
     figure the text reads off their traces against the parsed trace (``prose``).
@@ -561,7 +575,6 @@ def example_figure_checks(table, traces: dict) -> list:
     the parsed symbol traces by example number.
     """
     out = []
-    printed = table.attrs["printed"]["value"]
     lengths = {r.example: r.value for r in table.itertuples() if r.quantity == "record length"}
     for row in table.itertuples():
         label = f"Example {row.example}{' trace' if row.basis == 'trace' else ''}: {row.quantity} ({row.unit})"
@@ -569,8 +582,8 @@ def example_figure_checks(table, traces: dict) -> list:
         how = {"quantity": row.quantity, "unit": row.unit, "exact": row.unit in COUNT_UNITS}
         if row.quantity in _DLLP_FIGURES:
             tlp = _DLLP_FIGURES[row.quantity]
-            out.append(checks.compare(
-                "pcie-reads", table, row.Index, "value", _dllps_per(trace, tlp), label,
+            out.append(_compare_cell(
+                table, row.Index, _dllps_per(trace, tlp), label,
                 f"DLLPs the other way per {tlp} in the example's trace.", kind="prose", **how))
             continue
         if row.basis == "calculation":
@@ -578,12 +591,10 @@ def example_figure_checks(table, traces: dict) -> list:
             if found is None:
                 raise ValueError(f"no model for the §3.5 figure {row.quantity!r}")
             value, formula = found
-            out.append(checks.compare("pcie-reads", table, row.Index, "value", value, label,
-                                      formula=formula, **how))
+            out.append(_compare_cell(table, row.Index, value, label, formula=formula, **how))
             continue
-        value, note = _trace_figure(trace, row.quantity, float(printed[row.Index]), lengths.get(row.example))
-        out.append(checks.compare("pcie-reads", table, row.Index, "value", value, label, note,
-                                  kind="prose", **how))
+        value, note = _trace_figure(trace, row.quantity, float(row.value), lengths.get(row.example))
+        out.append(_compare_cell(table, row.Index, value, label, note, kind="prose", **how))
     return out
 
 
@@ -639,6 +650,12 @@ def _operand(example: int, operand: str, trace, printed: float) -> tuple[float, 
                 "prose", "The payload of the MRd requests in the example's trace.", None)
     if operand == "directions":
         return (float(len(trace.directions)), "prose", "The directions the example's trace records.", None)
+    if operand == "record duration":
+        return (trace.cycles * pcie_trace.SYMBOL_NS, "prose",
+                "The trace's {n} cycles (numbered {a} to {b}), {ns:g} ns each; the number of its last cycle less "
+                "that of its first would give {span:g} ns.".format(
+                    n=trace.cycles, a=trace.first_cycle, b=trace.last_cycle, ns=pcie_trace.SYMBOL_NS,
+                    span=(trace.last_cycle - trace.first_cycle) * pcie_trace.SYMBOL_NS), None)
     raise ValueError(f"no rule for the §3.5 operand {operand!r}")
 
 
@@ -651,13 +668,12 @@ def example_operand_checks(table, traces: dict) -> list:
     the parsed symbol traces by example number.
     """
     out = []
-    printed = table.attrs["printed"]["value"]
     for row in table.itertuples():
         label = f"Example {row.example}: {row.step}, operand {row.operand}" + (
             f" ({row.occurrence})" if row.occurrence > 1 else "")
         value, kind, note, formula = _operand(row.example, row.operand, traces[row.example],
-                                              float(printed[row.Index]))
-        out.append(checks.compare("pcie-reads", table, row.Index, "value", value, label, note,
+                                              float(row.value))
+        out.append(_compare_cell(table, row.Index, value, label, note,
                                   quantity=row.operand, unit=row.unit, formula=formula, kind=kind,
                                   exact=row.unit in (*COUNT_UNITS, "directions")))
     return out
@@ -934,8 +950,17 @@ def prefetch_chunk_source_checks():
                                  data.load("intel-324611-s4-17-prefetch"))
 
 
-#: The menu entries of §4.3 whose access width an AHB log shows: the headings by their first test with a log.
-_MENU_LOGS = {"32 bit Accesses": "Test 1", "64 bit Accesses": "Test 10", "Test 10": "Test 10", "Test 11": "Test 11"}
+#: The menu entries of §4.3 whose access width an AHB log shows: the headings by their first test with a log,
+#: and the CPU-timed tests by the test whose accesses their section says they make (each with why).
+_MENU_LOGS = {"32 bit Accesses": "Test 1", "64 bit Accesses": "Test 10", "Test 10": "Test 10", "Test 11": "Test 11",
+              "Test 8": "Test 3", "Test 9": "Test 2", "Test 12": "Test 10", "Test 13": "Test 11"}
+_MENU_LOG_WHY = {
+    "Test 8": "§4.10: Test 8 makes Test 3's writes and only times them in the CPU",
+    "Test 9": "§4.11: Test 9 makes the reads of Tests 4 and 7 (single reads of a RAM word, as Test 2's are) "
+              "and only times them in the CPU",
+    "Test 12": "§4.14: Test 12 makes Test 10's writes and only times them in the CPU",
+    "Test 13": "§4.15: Test 13 reads doubles, each a TLP that ends up as two AHB accesses, as Test 11 does",
+}
 
 
 def s4_3_menu_checks(menu, ahb: dict) -> list:
@@ -949,7 +974,8 @@ def s4_3_menu_checks(menu, ahb: dict) -> list:
         test = _MENU_LOGS[row.entry]
         out.append(checks.compare(
             "pcie-reads", menu, row.Index, "access_bits", float(_access_bits(ahb[test])), f"§4.3: {row.entry}",
-            f"The {test} log: {ahb[test].accesses_per_tlp} AHB accesses of {ahb_trace.BYTES_PER_ACCESS} bytes per TLP.",
+            (f"{_MENU_LOG_WHY[row.entry]}; t" if row.entry in _MENU_LOG_WHY else "T")
+            + f"he {test} log: {ahb[test].accesses_per_tlp} AHB accesses of {ahb_trace.BYTES_PER_ACCESS} bytes per TLP.",
             quantity="bits an access", unit="bits", kind="consistency", exact=True))
     return out
 
@@ -1118,6 +1144,15 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14, menu=None) 
             "consistency",
             lambda v, sec: min(ahb_trace.delays_from_timestamps(ahb[t])[1:].min() for t in ("Test 1", "Test 3")),
             "The shortest delay between the timestamps of the Test 1 and Test 3 logs.", {}),
+        # Test 1's writes are 4-byte TLPs: two follow each other no sooner than one write TLP takes on the link
+        "delay between two writes said to occur": (
+            "ceiling", lambda v, sec: write_tlp_time,
+            "Test 1's writes are 4-byte TLPs, one every {model:g} ns at the most the link carries (§3.5's write "
+            "TLP time): no delay between two is shorter.", {"relation": ">=", "formula": write_tlp_formula}),
+        "long delay between two writes said to occur": (
+            "ceiling", lambda v, sec: write_tlp_time / 1000,
+            "Test 1's writes are 4-byte TLPs, one every {model:g} µs at the most the link carries (§3.5's write "
+            "TLP time): no delay between two is shorter.", {"relation": ">="}),
         "accesses that fill the AHB RAM": (
             "prose", lambda v, sec: stated[("4.2", "AHB RAM bytes the trace FIFO fills")] / per_access,
             "RAM_SIZE / 4: §4.2's AHB RAM of {ram:g} bytes, {per:g} bytes an access.".format(

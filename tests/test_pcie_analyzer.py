@@ -148,3 +148,14 @@ def test_the_annotations_of_packets_whose_symbols_were_lost_agree_with_each_othe
         assert text.count(old) == 1
         got = pcie_analyzer.lost_packet_checks(4, pcie_trace.parse_text(text.replace(old, new), "test4.log"))
         assert next(c for c in got if c.row.startswith(row)).status == "erratum"
+
+
+def test_a_cut_tlps_sequence_number_is_the_one_its_ack_acknowledges_and_a_wrong_one_is_caught():
+    got = [(n, c.row, c.published, c.status) for n, name in pt.SYMBOL_LOGS.items()
+           for c in pcie_analyzer.acknowledged_checks(n, pcie_trace.parse(pt.published_log(name)))]
+    assert got == [(4, "TX Cp1D at cycle 57406", "1713", "ok")]
+    text = _text(4)
+    old = "SeqNr. : 1713\t"
+    assert text.count(old) == 1
+    wrong = pcie_analyzer.acknowledged_checks(4, pcie_trace.parse_text(text.replace(old, "SeqNr. : 1712\t"), "test4.log"))
+    assert [(c.row, c.status) for c in wrong] == [("TX Cp1D at cycle 57406", "erratum")]

@@ -41,6 +41,8 @@ EXPECTED = {
     ("intel-324611-s3-5-examples", "Example 1 trace: net write throughput (MB/s)"): "rounding",
     ("intel-324611-s3-5-examples", "Example 1 trace: allocated read bandwidth share (%)"): "rounding",
     **{(FIGURES, row): status for row, status in FIGURE_ERRATA.items()},
+    # the record duration restated as the throughput's operand: 2128 ns again, the trace's 533 cycles take 2132
+    ("intel-324611-s3-5-operands", "Example 2: net read throughput (trace), operand record duration"): "erratum",
     # Test 2 prints a delay of 1520 ns between timestamps 7663260 and 7663422: 162 ticks of 10 ns
     ("logs/published/intel-324611-test2-ahb.log", "access 2 (line 10)"): "erratum",
     **{("intel-324611-s4-figures", row): status for row, status in S4_ERRATA.items()},
@@ -173,6 +175,20 @@ def test_a_wrong_s3_5_figure_is_caught(row, text):
     assert next(c for c in checks_ if c.row == row).status == "erratum"
 
 
+def test_a_number_printed_with_a_space_is_checked_whole_and_verifies_each_part():
+    """'70 800' is two numbers as the census counts them; its check compares 70800 and verifies both."""
+    got = {c.row: c for c in CHECKS if c.resource in (FIGURES, "intel-324611-s3-5-operands")}
+    spaced = [c for c in got.values() if c.published == "70800"]
+    assert len(spaced) == 4 and {(c.verifies, c.status) for c in spaced} == {(2, "ok")}
+    table = data.load(FIGURES)
+    i = next(r.Index for r in table.itertuples() if r.quantity == "total transfer time" and r.example == 2)
+    wrong = edited_cell(table, i, "value", "70800")
+    wrong.loc[i, "value"] = 70900.0
+    wrong.attrs["printed"]["value"][i] = "70 900"                 # the model's 100 x (80 + 500 + 32 + 96) = 70800
+    c = next(c for c in pt.example_figure_checks(wrong, _traces()) if c.row == "Example 2: total transfer time (ns)")
+    assert (c.published, c.verifies, c.status) == ("70900", 2, "erratum")
+
+
 def test_a_count_one_off_is_not_rounding():
     c = checks.check("pcie-reads", "Intel 324611", "x", "x", "PLPs", "packets", "1", 0.0)
     assert c.status == "rounding"
@@ -302,7 +318,8 @@ def _s4_edited(row_label, text):
 
 def test_every_s4_figure_has_one_check_with_its_status():
     got = {c.row: c for c in CHECKS if c.resource == S4}
-    assert len(got) == len(data.load(S4)) == 62
+    assert len(got) == len(data.load(S4)) == 71
+    assert {c.kind for r, c in got.items() if "said to occur" in r} == {"ceiling"}
     assert (got["§4.12: iterations of the run shown"].model, got["§4.12: test the run shown is said to be of"].model) \
         == (20 / 2 / 1, 10)
     assert {r: c.status for r, c in got.items() if c.status != "ok"} == S4_ERRATA
@@ -334,6 +351,8 @@ def test_every_s4_figure_has_one_check_with_its_status():
     ("§4.16: largest write that follows its own payload's ceiling from the smallest", "16"),  # prose: 56.9 MB/s
     ("§4.16: TLP payload of writes that partly fill a write-combining buffer", "16"),   # prose: 56.9 MB/s fits under 8 bytes' 71.4
     ("§4.16: TLP payload of writes that fill a write-combining buffer", "32"),         # prose: 177.1 MB/s is over 32 bytes' 153.8
+    ("§4.4: delay between two writes said to occur", "90"),         # ceiling: no sooner than a 96 ns write TLP
+    ("§4.4: long delay between two writes said to occur", "0.05"),  # ceiling: 0.096 µs at least
 ])
 def test_a_wrong_s4_figure_is_caught(row, text):
     assert next(c for c in _s4_checks(_s4_edited(row, text)) if c.row == row).status == "erratum"
@@ -444,8 +463,12 @@ OPERANDS = "intel-324611-s3-5-operands"
 def test_every_s3_5_operand_is_checked_against_what_it_repeats():
     table = data.load(OPERANDS)
     got = {c.row: c for c in CHECKS if c.resource == OPERANDS}
-    assert len(got) == len(table) == 61
-    assert {c.status for c in got.values()} == {"ok"}
+    assert len(got) == len(table) == 69
+    # the trace's 533 cycles take 2132 ns; 2128 is 532 x 4, as the figure it restates (FIGURE_ERRATA)
+    assert {r: c.status for r, c in got.items() if c.status != "ok"} == {
+        "Example 2: net read throughput (trace), operand record duration": "erratum"}
+    assert got["Example 1: net write throughput (trace), operand record duration"].model == 72 * 4
+    assert got["Example 2: record duration, operand byte time"].kind == "calculated"
     assert {c.kind for c in got.values()} == {"calculated", "consistency", "prose"}
     assert got["Example 1: total transfer time, operand write TLP time"].model == (4 + 20) * 4
     assert got["Example 2: total transfer time, operand DLLPs waited for"].model == 100
@@ -465,6 +488,7 @@ def _operand_row(table, row):
     ("Example 2: total transfer time, operand reads (2)", "10"),               # consistency: 100 reads
     ("Example 1: DLLPs per write TLP, operand Ack DLLPs per write TLP", "2"),  # prose: one Ack per MWr
     ("Example 2: PLPs per direction, operand longest SKP interval", "1518"),   # prose: the spec's 1538
+    ("Example 1: net write throughput (trace), operand record duration", "284"),  # prose: 72 cycles x 4 ns
 ])
 def test_a_wrong_s3_5_operand_is_caught(row, text):
     table = data.load(OPERANDS)
@@ -541,10 +565,14 @@ def test_the_menus_access_widths_are_the_logs_and_a_wrong_one_is_caught():
     got = {c.row: c for c in pt.s4_3_menu_checks(menu, ahb)}
     assert {r: (c.model, c.status) for r, c in got.items()} == {
         "§4.3: 32 bit Accesses": (32, "ok"), "§4.3: 64 bit Accesses": (64, "ok"),
-        "§4.3: Test 10": (64, "ok"), "§4.3: Test 11": (64, "ok")}
+        "§4.3: Test 10": (64, "ok"), "§4.3: Test 11": (64, "ok"), "§4.3: Test 8": (32, "ok"),
+        "§4.3: Test 9": (32, "ok"), "§4.3: Test 12": (64, "ok"), "§4.3: Test 13": (64, "ok")}
     i = next(r.Index for r in menu.itertuples() if r.entry == "Test 11")
     wrong = pt.s4_3_menu_checks(edited_cell(menu, i, "access_bits", "32"), ahb)
     assert next(c for c in wrong if c.row == "§4.3: Test 11").status == "erratum"
+    j = next(r.Index for r in menu.itertuples() if r.entry == "Test 8")
+    wrong = pt.s4_3_menu_checks(edited_cell(menu, j, "access_bits", "64"), ahb)
+    assert next(c for c in wrong if c.row == "§4.3: Test 8").status == "erratum"
 
 
 def test_the_run_a_section_shows_is_named_by_its_loop():
