@@ -78,7 +78,10 @@ NUMBER_RULE = (
 CHECKED_RULE = (
     "A printed cell a check holds to a value counts as one checked number, however many checks it has; a "
     "check whose value stands for more printed numbers counts them all: a packet's CRC, computed from the "
-    "packet's bytes as printed and compared with the CRC bytes printed, verifies every byte of the packet.")
+    "packet's bytes as printed and compared with the CRC bytes printed, verifies every byte of the packet. "
+    "A section's remaining results count a checked cell for a number the section prints of its value, never "
+    "more than it prints (two transcriptions of one printed number are one number checked), and a number a "
+    "check holds is never a setting.")
 
 #: What a section of a document that has no place of its own for a check is called.
 ELSEWHERE = "elsewhere"
@@ -521,11 +524,14 @@ def transcribed(copies: Iterable[Transcription], census: Census | None = None) -
                         columns=["document", "section", "transcribed"])
 
 
-def _counted(census: Census, found) -> Counter:
+def _counted(census: Census, found, taken: Counter | None = None) -> Counter:
     """Per (document, section), how many printed numbers ``found`` accounts for: each of its ``(document,
     sections, numbers)`` counts each number once, for one printed number of the same :func:`key` in the first
-    of ``sections`` that prints one nothing counted yet."""
+    of ``sections`` that prints one nothing counted yet (nor ``taken``: per (document, section, key), printed
+    numbers something else holds)."""
     left = {k: Counter(v) for k, v in census.keys.items()}
+    for (document, section, k), n in (taken or Counter()).items():
+        left[(document, section)][k] -= min(n, left[(document, section)][k])
     got: Counter = Counter()
     for document, pool, numbers_ in found:
         for n in numbers_:
@@ -567,19 +573,30 @@ def settings(copies: Iterable[Transcription], items: Iterable[checks.SourceCheck
     number of the same :func:`key` in the sections the transcription names that no setting counted yet,
     first in those its row names (a section column), then in those whose headings (with the headings above
     them) share the most words with the row (a table of three boards' sections gives a row of the DM642's
-    to the DM642's section); a cell one of
-    ``items`` checks (the same published table, column title and printed text) is a result and does not
-    count. Columns: document, section, settings.
+    to the DM642's section). A cell one of ``items`` checks (the same published table, column title and
+    printed text) is a result and does not count; nor does a printed number a check holds, wherever its
+    value was transcribed (each distinct cell checked takes one printed number of its value in the section
+    :func:`place` puts it in, before any setting). Columns: document, section, settings.
     """
     census = _read(str(census_dir())) if census is None else census
+    items = list(items)
     compared = {(c.resource, c.quantity, c.published) for c in items}
+    taken: Counter = Counter()
+    counted = set(census.sections["document"])
+    for c in cells(items).itertuples():
+        found_ = numbers(c.published)
+        if c.verifies == 1 and len(found_) == 1 and c.document in counted:
+            k = key(found_[0])
+            section = place(c.document, [c.row, c.where], k, census)
+            if section != ELSEWHERE:
+                taken[(c.document, section, k)] += 1
     found = []
     for t in copies:
         pool = sections_named(t.document, t.where, census)
         order = _by_row(census, t.document, pool)
         found += [(t.document, order(row), numbers(text)) for title, text, row in t.settings
                   if (t.name, title, text) not in compared]
-    got = _counted(census, found)
+    got = _counted(census, found, taken)
     return pd.DataFrame([{"document": d, "section": s, "settings": got[(d, s)]} for d, s in census.keys],
                         columns=["document", "section", "settings"])
 
@@ -589,17 +606,36 @@ def settings(copies: Iterable[Transcription], items: Iterable[checks.SourceCheck
 SETTINGS_COLUMNS = ["settings", "results", "remaining"]
 
 
-def _split(row: dict, settings_: int) -> dict:
+def _split(row: dict, settings_: int, held: int | None = None) -> dict:
     """``row`` with :data:`SETTINGS_COLUMNS` after its ``printed``: settings, results (printed less settings)
-    and remaining (results less the cells checked, never below zero)."""
+    and remaining (results less the printed numbers checked, ``held``, or the cells checked; never below
+    zero)."""
     results = row["printed"] - settings_
-    extra = {"settings": settings_, "results": results, "remaining": max(0, results - row["checked"])}
+    held = row["checked"] if held is None else held
+    extra = {"settings": settings_, "results": results, "remaining": max(0, results - held)}
     out = {}
     for k, v in row.items():
         out[k] = v
         if k == "printed":
             out.update(extra)
     return out
+
+
+def _held(printed_: Counter, here: list[checks.SourceCheck]) -> int:
+    """How many of the numbers a section prints (``printed_``: per :func:`key`) the checks placed there
+    hold: a cell checked counts for one printed number of its value, never more than the section prints of
+    that value (two tables transcribing one printed number are one number checked); a cell that verifies
+    more numbers than its own (:data:`CHECKED_RULE`) counts them all."""
+    found = cells(here)
+    by_key: Counter = Counter()
+    other = 0
+    for c in found.itertuples():
+        n = numbers(c.published)
+        if c.verifies == 1 and len(n) == 1:
+            by_key[key(n[0])] += 1
+        else:
+            other += c.verifies
+    return other + sum(min(v, printed_[k]) for k, v in by_key.items())
 
 
 def _value(c: checks.SourceCheck) -> str:
@@ -629,8 +665,9 @@ def by_section(document: str, items: Iterable[checks.SourceCheck] | None = None,
     fixed = settings([t for t in copies if t.document == document], items, census)
     fixed = dict(zip(*fixed.loc[fixed["document"] == document, ["section", "settings"]].T.values))
     placed = [(c, place(document, [c.row, c.where], _value(c), census)) for c in items]
-    rows = [_split(_row(r.section, r.numbers, [c for c, s in placed if s == r.section], got.get(r.section, 0)),
-                   fixed.get(r.section, 0)) for r in mine.itertuples()]
+    here = {r.section: [c for c, s in placed if s == r.section] for r in mine.itertuples()}
+    rows = [_split(_row(r.section, r.numbers, here[r.section], got.get(r.section, 0)), fixed.get(r.section, 0),
+                   _held(census.keys[(document, r.section)], here[r.section])) for r in mine.itertuples()]
     rest = [c for c, s in placed if s == ELSEWHERE]
     if rest:
         rows.append(_split(_row(ELSEWHERE, 0, rest, 0), 0))

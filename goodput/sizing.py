@@ -239,20 +239,20 @@ def address_checks(t) -> list:
     """Each load and run address of SPRAAQ5 §5.1's client.out report (``t``: the published ``spraaq5-s5-sizing``
     or a copy) against the end of the section below it in memory (``consistency``, ``>=``): two sections of
     one program never share a byte. The report elides some sections ('. . .'), which can only sit in the gaps,
-    so a section starts at or after the end of the printed one below it. Addresses print in hex; the check
-    holds the same number in decimal."""
+    so a section starts at or after the end of the printed one below it. Addresses print in hex, and the
+    check keeps the address as printed; the end below it is shown in decimal."""
     prov, out = t.attrs["provenance"], []
     for column, what in ADDRESS_COLUMNS.items():
         printed = t.attrs["printed"][column]
         placed = sorted((int(printed[i], 16), i) for i in t.index if printed[i])
         for (below, j), (address, i) in zip(placed, placed[1:]):
             size = int(t.loc[j, "size_dec"])
-            here, under = f"{printed[i]} is {{published}}", f"{t.loc[j, 'section']} ({printed[j]} + {size} bytes"
+            here, under = f"{printed[i]} ({address} in decimal)", f"{t.loc[j, 'section']} ({printed[j]} + {size} bytes"
 
             def made(note: str, i=i, address=address, end=end_address(below, size)):
                 return checks.check("code-size", prov["document"], prov["table"],
                                     f"{t.loc[i, 'report']}: {t.loc[i, 'section']} {what} address", f"{what} address",
-                                    "byte address", str(address), end, note, prov["resource"],
+                                    "byte address", printed[i], end, note, prov["resource"],
                                     kind="consistency", relation=">=", exact=True)
 
             found = made(f"{here}: at or after the end of {under} = {{model:.0f}}), the section below it.")

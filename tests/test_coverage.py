@@ -422,6 +422,19 @@ def test_a_setting_counts_first_in_the_section_its_row_names():
     assert (got["2 Calculating Bandwidth"], got["2.1 Write Transfer Estimates"]) == (0, 1)  # its section column
 
 
+def test_a_number_a_check_holds_is_no_setting_and_counts_once_however_many_tables_hold_it():
+    """Section 1 prints 2.91, 14 and 8 once each. A setting column of another table holds the 14 a check
+    holds; two tables' cells hold the one printed 2.91."""
+    made = made_census()
+    copy = coverage.Transcription("AN3935", "s1", ("Table 1",), ("14", "8"), (("rate", "14", ("", "14")),))
+    held = [made_check(FIRST, where="Table 1", row="x8", published="14", resource="an3935-other")]
+    assert coverage.settings([copy], [], made).set_index("section").at["1 Bit Rates", "settings"] == 1
+    assert coverage.settings([copy], held, made).set_index("section").at["1 Bit Rates", "settings"] == 0
+    twice = [made_check(FIRST, where="Table 1", row="8 bytes", published="2.91", resource=r) for r in ("a", "b")]
+    got = coverage.by_section("AN3935", twice, made, []).set_index("section").loc["1 Bit Rates"]
+    assert (got["printed"], got["checked"], got["remaining"]) == (3, 2, 2)  # two cells, one printed number
+
+
 def test_a_result_number_a_check_compares_is_not_counted_as_a_setting():
     """The AM243x UDP table keys its rows by the rate offered, but prints "Max" rates the link reached:
     those the ceiling check compares are results, the others settings."""
