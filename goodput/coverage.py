@@ -566,7 +566,8 @@ def _by_row(census: Census, document: str, pool: list[str]):
 
 
 def settings(copies: Iterable[Transcription], items: Iterable[checks.SourceCheck] = (),
-             census: Census | None = None) -> pd.DataFrame:
+             census: Census | None = None, placed: Iterable[tuple[checks.SourceCheck, str]] | None = None
+             ) -> pd.DataFrame:
     """Per covered section, how many of the numbers it prints are settings (:data:`SETTING_RULE`).
 
     Each number of a transcription's setting cells counts, as :func:`transcribed` counts, for one printed
@@ -576,20 +577,21 @@ def settings(copies: Iterable[Transcription], items: Iterable[checks.SourceCheck
     to the DM642's section). A cell one of ``items`` checks (the same published table, column title and
     printed text) is a result and does not count; nor does a printed number a check holds, wherever its
     value was transcribed (each distinct cell checked takes one printed number of its value in the section
-    :func:`place` puts it in, before any setting). Columns: document, section, settings.
+    :func:`place` puts it in, before any setting; ``placed``: the checks with their sections, when the
+    caller has placed them already). Columns: document, section, settings.
     """
     census = _read(str(census_dir())) if census is None else census
     items = list(items)
+    if placed is None:
+        counted = set(census.sections["document"])
+        placed = [(c, place(c.document, [c.row, c.where], _value(c), census)) for c in items if c.document in counted]
     compared = {(c.resource, c.quantity, c.published) for c in items}
-    taken: Counter = Counter()
-    counted = set(census.sections["document"])
-    for c in cells(items).itertuples():
-        found_ = numbers(c.published)
-        if c.verifies == 1 and len(found_) == 1 and c.document in counted:
-            k = key(found_[0])
-            section = place(c.document, [c.row, c.where], k, census)
-            if section != ELSEWHERE:
-                taken[(c.document, section, k)] += 1
+    here: dict[tuple[str, str], list[checks.SourceCheck]] = {}
+    for c, section in placed:
+        if section != ELSEWHERE:
+            here.setdefault((c.document, section), []).append(c)
+    taken = Counter({(document, section, k): n for (document, section), mine in here.items()
+                     for k, n in _cell_keys(mine)[0].items()})
     found = []
     for t in copies:
         pool = sections_named(t.document, t.where, census)
@@ -621,20 +623,26 @@ def _split(row: dict, settings_: int, held: int | None = None) -> dict:
     return out
 
 
-def _held(printed_: Counter, here: list[checks.SourceCheck]) -> int:
-    """How many of the numbers a section prints (``printed_``: per :func:`key`) the checks placed there
-    hold: a cell checked counts for one printed number of its value, never more than the section prints of
-    that value (two tables transcribing one printed number are one number checked); a cell that verifies
-    more numbers than its own (:data:`CHECKED_RULE`) counts them all."""
-    found = cells(here)
+def _cell_keys(here: list[checks.SourceCheck]) -> tuple[Counter, int]:
+    """The distinct cells ``here`` check (:func:`cells`): how many hold each value (per :func:`key`; a cell
+    printing one number and verifying only it), and how many numbers the others verify."""
     by_key: Counter = Counter()
     other = 0
-    for c in found.itertuples():
+    for c in cells(here).itertuples():
         n = numbers(c.published)
         if c.verifies == 1 and len(n) == 1:
             by_key[key(n[0])] += 1
         else:
             other += c.verifies
+    return by_key, other
+
+
+def _held(printed_: Counter, here: list[checks.SourceCheck]) -> int:
+    """How many of the numbers a section prints (``printed_``: per :func:`key`) the checks placed there
+    hold: a cell checked counts for one printed number of its value, never more than the section prints of
+    that value (two tables transcribing one printed number are one number checked); a cell that verifies
+    more numbers than its own (:data:`CHECKED_RULE`) counts them all."""
+    by_key, other = _cell_keys(here)
     return other + sum(min(v, printed_[k]) for k, v in by_key.items())
 
 
@@ -662,9 +670,9 @@ def by_section(document: str, items: Iterable[checks.SourceCheck] | None = None,
     mine = census.covered(document)
     got = transcribed([t for t in copies if t.document == document], census)
     got = dict(zip(*got.loc[got["document"] == document, ["section", "transcribed"]].T.values))
-    fixed = settings([t for t in copies if t.document == document], items, census)
-    fixed = dict(zip(*fixed.loc[fixed["document"] == document, ["section", "settings"]].T.values))
     placed = [(c, place(document, [c.row, c.where], _value(c), census)) for c in items]
+    fixed = settings([t for t in copies if t.document == document], items, census, placed)
+    fixed = dict(zip(*fixed.loc[fixed["document"] == document, ["section", "settings"]].T.values))
     here = {r.section: [c for c, s in placed if s == r.section] for r in mine.itertuples()}
     rows = [_split(_row(r.section, r.numbers, here[r.section], got.get(r.section, 0)), fixed.get(r.section, 0),
                    _held(census.keys[(document, r.section)], here[r.section])) for r in mine.itertuples()]
@@ -688,15 +696,15 @@ def by_document(items: Iterable[checks.SourceCheck] | None = None, census: Censu
     copies = list(transcriptions() if copies is None else copies)
     counted = set(census.sections["document"])
     got = transcribed([t for t in copies if t.document in counted], census)
-    fixed = settings([t for t in copies if t.document in counted], items, census)
     rows = []
     for document in [d for d in data.documents() if d in counted or any(c.document == d for c in items)]:
         mine = [c for c in items if c.document == document]
+        sections = by_section(document, mine, census, copies) if document in counted else None
         row = _split(_row("", int(census.covered(document)["numbers"].sum()), mine,
                           int(got.loc[got["document"] == document, "transcribed"].sum())),
-                     int(fixed.loc[fixed["document"] == document, "settings"].sum()))
-        if document in counted:
-            row["remaining"] = int(by_section(document, mine, census, copies)["remaining"].sum())
+                     0 if sections is None else int(sections["settings"].sum()))
+        if sections is not None:
+            row["remaining"] = int(sections["remaining"].sum())
         else:
             row.update(dict.fromkeys(["printed", "transcribed", *SETTINGS_COLUMNS]))
         rows.append({"document": document, **{k: v for k, v in row.items() if k != "section"}})
