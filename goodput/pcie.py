@@ -79,6 +79,8 @@ __all__ = ["goodput_formula",
     "an3935_link",
     "link_substitution",
     "SKP_POLICIES",
+    "SKP_SYMBOLS_8B10B",
+    "SKP_WINDOW_8B10B",
     "FLIT_CONVENTIONS",
     "flit_code",
     "evaluate",
@@ -159,9 +161,12 @@ fc_limit = symbol(r"L_{\mathrm{fc}}", positive=True)  #: symbol times between Up
 skp = symbol(r"\sigma", nonnegative=True)  #: share of link time taken by SKP ordered sets
 bit_rate = symbol("B", positive=True)  #: bit rate after line coding, Gbit/s, one direction
 
+#: 8b/10b's SKP ordered set: its symbols (COM and three SKP), and the window the PCIe 1.x base specification
+#: schedules one in: every 1180 to 1538 symbol times (one symbol carries one byte).
+SKP_SYMBOLS_8B10B = 4
+SKP_WINDOW_8B10B = (1180, 1538)
 #: SKP ordered sets as a share of the link's time: (symbols of SKP, per interval) by line code.
-#: 8b/10b: a 4-symbol SKP every 1180 to 1538 symbol times; 128b/130b: one SKP block every
-#: 370 to 375 blocks.
+#: 8b/10b: one every :data:`SKP_WINDOW_8B10B`; 128b/130b: one SKP block every 370 to 375 blocks.
 #: Flit mode's conventions: the line code that counts what of a 256-byte flit as data, by name.
 #: ``tlp``: the 236 TLP bytes (the default: only TLPs carry a transfer's headers and data);
 #: ``dlp``: 242, the data-link payload bytes too, as some references count.
@@ -169,8 +174,8 @@ FLIT_CONVENTIONS = {"tlp": "flit256", "dlp": "flit256dlp"}
 
 SKP_POLICIES = {
     "none": {"8b10b": (0, 1), "128b130b": (0, 1), "flit256": (0, 1), "flit256dlp": (0, 1)},
-    "min": {"8b10b": (4, 1538), "128b130b": (1, 376)},
-    "max": {"8b10b": (4, 1184), "128b130b": (1, 371)},
+    "min": {"8b10b": (SKP_SYMBOLS_8B10B, SKP_WINDOW_8B10B[1]), "128b130b": (1, 376)},
+    "max": {"8b10b": (SKP_SYMBOLS_8B10B, SKP_WINDOW_8B10B[0] + SKP_SYMBOLS_8B10B), "128b130b": (1, 371)},
 }
 
 # --- expressions -----------------------------------------------------------------------------

@@ -140,7 +140,7 @@ PARAMETERS = {
 }
 
 #: The two worked examples of Intel 324611 §3.5: PCIe 1.1 x1, 3DW headers, no ECRC,
-#: 100 transactions of 4 bytes, an SKP at least every 1180 bytes, 500 ns to completion.
+#: 100 transactions of 4 bytes, an SKP at least every 1180 bytes (:data:`INTEL_PLP`), 500 ns to completion.
 INTEL_EXAMPLES = {
     1: {"kind": "write", "n": 100, "size": 4},
     2: {"kind": "read", "n": 100, "size": 4, "t_c": 500.0, "d": 1},
@@ -159,9 +159,10 @@ def _example_numeric(kind: str):
 def evaluate_example(kind: str, n: int, size: int, t_c: float = 0.0, d: int = 0,
                      link: pcie.Link | None = None, t_cpu: float = 0.0) -> dict:
     """Throughput (MB/s) and allocated bandwidth per direction (MB/s and % of the link)."""
-    link = (link or pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")).checked()
+    link = (link or INTEL_LINK).checked()
     names, f = _example_numeric(kind)
-    v = {k: float(x) for k, x in zip(names, f(*pcie._values(link, size), n, t_c, d, 4, 1180, t_cpu))}
+    v = {k: float(x) for k, x in zip(names, f(*pcie._values(link, size), n, t_c, d, INTEL_PLP[plp_bytes],
+                                               INTEL_PLP[plp_interval], t_cpu))}
     link_mbyte_s = 1000 * coding.byte_rate_gbyte_s(link.generation.rate_gtps, link.lanes, link.code)
     out = {"net_mbyte_s": 1000 * v["payload_bytes"] / v["time_ns"], "time_ns": v["time_ns"], "plps": v["plps"]}
     for direction in ("write", "read"):
@@ -401,13 +402,13 @@ def symbol_trace_checks():
 
 # --- §3.5: every step of the worked examples and every tally of their traces ---------------------
 
-#: The PCIe 1.x base specification's window for scheduling an SKP ordered set on an 8b/10b link: one is
-#: due every 1180 to 1538 symbol times (one symbol time carries one byte), the shortest and longest interval.
-SKP_SCHEDULE_SYMBOLS = (1180, 1538)
+#: The PCIe 1.x base specification's window for scheduling an SKP ordered set on an 8b/10b link, the shortest
+#: and longest interval in symbol times (:data:`goodput.pcie.SKP_WINDOW_8B10B`).
+SKP_SCHEDULE_SYMBOLS = pcie.SKP_WINDOW_8B10B
 #: The tutorial's link (PCIe 1.1 x1, 3DW headers, no ECRC, no DLLP in the packet model) and the SKP
 #: ordered set (bytes) and its interval (bytes) its examples count with: the shortest the window allows.
 INTEL_LINK = pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")
-INTEL_PLP = {plp_bytes: 4, plp_interval: SKP_SCHEDULE_SYMBOLS[0]}
+INTEL_PLP = {plp_bytes: pcie.SKP_SYMBOLS_8B10B, plp_interval: SKP_SCHEDULE_SYMBOLS[0]}
 
 _DIRECTION_FIGURE = re.compile(r"^(?P<direction>read|write) direction: (?P<what>.+)$")
 _PACKET_FIGURE = re.compile(r"^(?:(?P<name>\w+) )?(?P<what>TLPs|DLLPs|PLPs|size|payload)$")
