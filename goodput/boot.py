@@ -327,3 +327,30 @@ def xip_least_source_checks():
 
 
 __all__ += ["ONE_IN_TEN", "xip_least_checks"]
+
+
+# --- the SD notes' "the CPU load is faster in this case" (issue 18) -------------------------------------
+
+def sd_cpu_load_checks(boot_table) -> list:
+    """The SD boot's CPU load (table ``am243x-sbl-boot``, or an edited copy) against the OSPI boot's
+    (``prose``, ``<=``): the SD section's note says its CPU load is faster, the SBL copying the appimage from
+    memory where the OSPI boot copies it from the flash."""
+    b = boot_table
+    ospi = b.index[(b["boot"] == "OSPI") & (b["step"] == CPU_LOAD)][0]
+    sd = b.index[(b["boot"] == "SD") & (b["step"] == CPU_LOAD)][0]
+    return [checks.compare(
+        "boot-and-memory", b, sd, "time_ms", float(b.loc[ospi, "time_ms"]),
+        note_row("SD", "CPU load, 'faster in this case'"), kind="prose", relation="<=",
+        note="The note says the CPU load is faster than the OSPI boot's, {model:g} ms: the appimage is copied "
+             "from memory, not from the flash.",
+        off_note="The note says the CPU load is faster than the OSPI boot's {model:g} ms; the table prints "
+                 "{published} ms.")]
+
+
+@checks.provider("boot-and-memory")
+def sd_cpu_load_source_checks():
+    """The SD boot's CPU load against the OSPI boot's, as its note says: faster."""
+    return sd_cpu_load_checks(data.load("am243x-sbl-boot"))
+
+
+__all__ += ["sd_cpu_load_checks"]
