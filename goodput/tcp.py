@@ -180,15 +180,7 @@ def source_checks():
                      f"{{model:.2f}} kbit/s; the "
                      "testee prints it cut to a whole number, {published}.",
             formula=(1000 * message_goodput_expr(), values)))
-    t = data.load("am243x-rndis-iperf")
-    for row in t.itertuples():
-        out.append(checks.compare(
-            "tcp-goodput", t, row.Index, "bandwidth_mbit_s",
-            row.transfer_mbytes * (1 << 20) * 8 / 1e6 / (row.end_s - row.start_s),
-            f"RNDIS iperf {row.start_s:g}-{row.end_s:g} s",
-            off_note=f"{row.transfer_mbytes} MiB in {row.end_s - row.start_s:g} s is {{model:.2f}} Mbit/s, "
-                     "not {published}."))
-    return out
+    return out + rndis_rate_checks(data.load("am243x-rndis-iperf"))
 
 
 #: The most load a CPU can carry, in per cent.
@@ -759,11 +751,32 @@ def rndis_checks(t) -> list:
     return out
 
 
+def rndis_rate_checks(t) -> list:
+    """Each bandwidth of the ``am243x-rndis-iperf`` table (or an edited copy) against the transfer on its row
+    over the row's interval. Iperf prints both from one count of bytes, so an interval's check verifies the
+    transfer it is computed from as well as the bandwidth (``verifies=2``, as a CRC verifies the bytes it is
+    computed from); the whole run's transfer has a check of its own (the sum of the intervals,
+    :func:`rndis_checks`), so its bandwidth's check verifies the bandwidth only."""
+    spans = t["end_s"] - t["start_s"]
+    out = []
+    for row in t.itertuples():
+        whole = spans[row.Index] == spans.max() and (spans < spans.max()).any()
+        out.append(checks.compare(
+            "tcp-goodput", t, row.Index, "bandwidth_mbit_s",
+            row.transfer_mbytes * (1 << 20) * 8 / 1e6 / (row.end_s - row.start_s),
+            f"RNDIS iperf {row.start_s:g}-{row.end_s:g} s",
+            note="" if whole else f"From the row's {t.attrs['printed']['transfer_mbytes'][row.Index]} MBytes: "
+                                  "one count of bytes gives both.",
+            off_note=f"{row.transfer_mbytes} MiB in {row.end_s - row.start_s:g} s is {{model:.2f}} Mbit/s, "
+                     "not {published}.", verifies=1 if whole else 2))
+    return out
+
+
 @checks.provider("tcp-goodput")
 def rndis_source_checks():
     """The RNDIS iperf run against the USB 2.0 bulk ceiling, and its total against its intervals."""
     return rndis_checks(data.load("am243x-rndis-iperf"))
 
 
-__all__ += ["total_of", "rndis_checks", "noncopytcp", "bench_frames", "frame_periods_ms", "frame_sizes_bytes",
+__all__ += ["total_of", "rndis_checks", "rndis_rate_checks", "noncopytcp", "bench_frames", "frame_periods_ms", "frame_sizes_bytes",
             "cache_load_checks"]

@@ -96,6 +96,15 @@ def test_goodput_tcp_rejects_bad_input_with_exit_2(args, words):
 def test_every_rndis_rate_follows_from_its_transfer():
     items = [c for c in checks.collect("tcp-goodput") if c.resource == "am243x-rndis-iperf" and c.kind == "calculated"]
     assert len(items) == 11 and {c.status for c in items} == {"ok"}
+    # an interval's check verifies its transfer too; the whole run's transfer is the sum check's
+    assert [c.verifies for c in items] == [2] * 10 + [1]
+
+
+def test_an_rndis_transfer_off_its_bandwidth_is_caught():
+    t = data.load("am243x-rndis-iperf")
+    i = t.index[t["id"] == 3][0]
+    got = {c.row: c.status for c in tcp.rndis_rate_checks(edited_cell(t, i, "transfer_mbytes", "4.52"))}
+    assert got.pop("RNDIS iperf 3-4 s") == "erratum" and set(got.values()) == {"ok"}
 
 
 @pytest.mark.parametrize("payload, fragments, wire", [(256, 1, 322), (1472, 1, 1538), (1473, 2, 1622),
