@@ -415,6 +415,10 @@ class Transcription:
     #: row: the text of the row's section and table columns and of its other cells), what tells which of the
     #: sections the transcription names printed it.
     settings: tuple[tuple[str, str, tuple[str, str]], ...] = ()
+    #: A table's cells, each as (text as printed, its row as in :attr:`settings`), what tells which of the
+    #: sections the table names printed each of its numbers; a log has none (its numbers count in the sections
+    #: it names, in the document's order).
+    rows: tuple[tuple[str, tuple[str, str]], ...] = ()
 
 
 #: The rule that tells a setting from a result, in one sentence, as the status page states it.
@@ -499,8 +503,10 @@ def transcriptions() -> list[Transcription]:
                 for i in range(len(frame))]
         settings = tuple((frame.attrs["titles"].get(column, column), t, row) for column in setting_columns(frame)
                          if column not in _REFERENCE_COLUMNS for t, row in zip(printed[column], rows))
+        cells_ = tuple((t, row) for column, texts_ in printed.items() if column not in _REFERENCE_COLUMNS
+                       for t, row in zip(texts_, rows))
         out.append(Transcription(p["document"], name, _provenance_texts(p["table"], p["section"]),
-                                 tuple(n for t in texts for n in numbers(t)), settings))
+                                 tuple(n for t in texts for n in numbers(t)), settings, cells_))
     for path in sorted((data.published_dir().parent / "logs" / "published").glob("*.log")):
         header, body = _log_header(path)
         document = _log_document(header.get("source", ""))
@@ -513,14 +519,23 @@ def transcriptions() -> list[Transcription]:
 def transcribed(copies: Iterable[Transcription], census: Census | None = None) -> pd.DataFrame:
     """Per covered section, how many of the numbers it prints a transcription holds.
 
-    A transcription counts in the sections it names (:func:`place`'s names, all of them, in the document's
-    order; one that names none of the census's sections counts nowhere): each number it holds counts for
-    one printed number of the same :func:`key` there that no transcription counted yet. So a section never
-    counts more than it prints, and a condition a long table repeats in every row counts as often as the
-    document prints it. Columns: document, section, transcribed.
+    A transcription counts in the sections it names (:func:`place`'s names, all of them; one that names none
+    of the census's sections counts nowhere): each number it holds counts for one printed number of the same
+    :func:`key` there that no transcription counted yet, a table's first in the sections its row names (as
+    :func:`settings` orders them), a log's in the document's order. So a section never counts more than it
+    prints, and a condition a long table repeats in every row counts as often as the document prints it.
+    Columns: document, section, transcribed.
     """
     census = _read(str(census_dir())) if census is None else census
-    got = _counted(census, ((t.document, sections_named(t.document, t.where, census), t.numbers) for t in copies))
+    found = []
+    for t in copies:
+        pool = sections_named(t.document, t.where, census)
+        if t.rows:
+            order = _by_row(census, t.document, pool)
+            found += [(t.document, order(row), numbers(text)) for text, row in t.rows]
+        else:
+            found.append((t.document, pool, t.numbers))
+    got = _counted(census, found)
     return pd.DataFrame([{"document": d, "section": s, "transcribed": got[(d, s)]} for d, s in census.keys],
                         columns=["document", "section", "transcribed"])
 

@@ -331,6 +331,15 @@ def test_transcribed_counts_each_printed_number_at_most_once_in_the_sections_nam
     }
 
 
+def test_a_tables_number_counts_first_in_the_section_its_row_names():
+    row_21 = coverage.Transcription("AN3935", "an3935-s2", ("§2",), ("5.82",), (), (("5.82", ("§2.1", "5.82")),))
+    log = dataclasses.replace(row_21, rows=())          # a log: no rows, the document's order
+    for copy, section in ((row_21, "2.1 Write Transfer Estimates"), (log, "2 Calculating Bandwidth")):
+        got = coverage.transcribed([copy], made_census())
+        assert dict(zip(got["section"], got["transcribed"])) == {
+            "1 Bit Rates": 0, "2 Calculating Bandwidth": 0, "2.1 Write Transfer Estimates": 0, section: 1}
+
+
 def test_by_section_counts_printed_checked_transcribed_and_each_status():
     got = coverage.by_section("AN3935", MADE_CHECKS, made_census(), MADE_COPIES)
     assert list(got.columns) == ["section", "printed", *coverage.SETTINGS_COLUMNS, "checked", "transcribed",
