@@ -531,8 +531,8 @@ def prose_checks(t) -> list:
     reach = t[(t["device"] == device) & (t["operation"] == "Receive") & (t["throughput_kbit_s"] == best)]
     add("§7 Conclusion", f"{device}: the L2 size below which it cannot reach the best throughput", "L2 cache", "KB",
         floor, reach["l2_cache_kbytes"].min() if len(reach) else 0,
-        f"Its tables show it receiving at the best rate any board reaches, {best:,} kbit/s, with {{model:g}} KB of L2 "
-        "cache, the least it is measured with: the size below which it cannot is at most that.",
+        f"The least L2 cache with which its tables show it receiving at the best rate any board reaches, {best:,} "
+        "kbit/s, is {model:g} KB: the size below which it cannot is at most that.",
         off_note=(f"Its tables show it receiving at the best rate any board reaches, {best:,} kbit/s, with "
                   "{model:g} KB of L2 cache already, less than the {published} KB below which §7 says it cannot."
                   if len(reach) else f"Its tables never show it receiving at the best rate any board reaches, "
