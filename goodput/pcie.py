@@ -39,7 +39,7 @@ from functools import lru_cache
 
 import sympy as sp
 
-from . import checks, coding, data
+from . import checks, coding, data, pcie_crc
 from .command import Arg, Command, report_lines, whole
 from .errors import DataError, ParameterError
 from .symbols import lambdify, maker
@@ -689,7 +689,8 @@ def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_siz
     bit rate from the model at the largest size, the TLPs per ACK from the notes of Tables 2 and 4 (the
     ``write_table`` and ``read_table``), the range of sizes from the measured tables, the bits of the
     Max_Payload_Size field from ``devctl`` (``linux-pci-regs-devctl``, loaded if not given) and its code for
-    the MPS AN3935 sets, in binary as the document prints it."""
+    the MPS AN3935 sets, in binary as the document prints it; the bits of a DLLP's CRC from the CRC
+    :mod:`goodput.pcie_crc` computes (whose bytes the Intel traces' DLLPs reproduce)."""
     high, low = devctl_field(data.load("linux-pci-regs-devctl") if devctl is None else devctl)
     code = coding.CODES["8b10b"]
     link = an3935_link("MSC8156")
@@ -726,6 +727,8 @@ def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_siz
             return float(overhead[0].subs(overhead[1])), overhead
         if key.endswith(("ack-size", "fc-size", "dllp-size")):
             return sizes[dllp], None
+        if key == "dllp-crc-bits":  # the CRC pcie_crc computes, which reproduces every DLLP CRC of Intel's traces
+            return 8 * len(pcie_crc.dllp_crc(bytes(4))), None
         if key.endswith("tlps-per-update"):
             return an3935_data_tlps_per_ack(write_table if kind == "write" else read_table), None
         if key.endswith("large-bandwidth"):
