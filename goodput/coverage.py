@@ -432,10 +432,11 @@ SETTING_RULE = (
 
 def setting_columns(frame: pd.DataFrame) -> list[str]:
     """The columns of a loaded table (:func:`goodput.data.load`) whose numbers are settings by
-    :data:`SETTING_RULE`: its keys, a key's printed form (``size_as_printed`` beside the key ``size_bytes``)
+    :data:`SETTING_RULE`: its keys, a key's printed form (``size_as_printed`` beside the key ``size_bytes``,
+    ``bytes_as_printed`` beside ``bytes``)
     and the columns whose schema field has the role ``"setting"``, in the table's order."""
     keys = frame.attrs.get("keys", [])
-    stems = {k.rsplit("_", 1)[0] for k in keys if "_" in k}
+    stems = {k.rsplit("_", 1)[0] for k in keys if "_" in k} | set(keys)  # size_bytes -> size; bytes -> bytes
     roles = frame.attrs.get("roles", {})
     return [c for c in frame.columns if c in keys or roles.get(c) == "setting"
             or (c.endswith("_as_printed") and c.removesuffix("_as_printed") in stems)]
@@ -562,9 +563,12 @@ def _counted(census: Census, found, taken: Counter | None = None) -> Counter:
 
 def _by_row(census: Census, document: str, pool: list[str]):
     """A function giving, for a table's row (the text of its section and table columns, of its other cells),
-    ``pool`` with the sections the row's section or table column names first, then those its other cells
-    name (a caption, a heading), then those whose headings share the most words with the row (each group in
-    the document's order); ``pool`` as it is when it has one section."""
+    the sections of ``pool`` it may count in: those the row's section or table column names, if it names any of
+    ``pool`` (a row that says where it is printed counts nowhere else), else all of ``pool``; ranked by how the
+    row names them: its section column by number first ("§6.2.1", not a section of the same title elsewhere),
+    then by caption, heading or alias, then as a section above ("§5" names 5.1 too), then those its other cells
+    name, then those whose headings share the most words with the row (the document's order within a rank);
+    ``pool`` as it is when it has one section."""
     if len(pool) < 2:
         return lambda row: pool
     headings = {s: _heading_words(census, document, s) for s in pool}
@@ -574,9 +578,12 @@ def _by_row(census: Census, document: str, pool: list[str]):
         if row not in cache:
             where, rest = row
             by_where, by_rest = _candidates(census, document, where), _candidates(census, document, rest)
+            numbered = {n for k, n in names(where) if k == "§"}
             words = _letters(_words(" ".join(row)))
-            rank = {s: (s not in by_where, s not in by_rest, -len(words & headings[s])) for s in pool}
-            cache[row] = sorted(pool, key=rank.__getitem__)  # stable: the document's order within a rank
+            rank = {s: (_section_number(s) not in numbered, not by_where.get(s, False), s not in by_where,
+                        s not in by_rest, -len(words & headings[s])) for s in pool}
+            mine = [s for s in pool if s in by_where] or pool
+            cache[row] = sorted(mine, key=rank.__getitem__)  # stable: the document's order within a rank
         return cache[row]
     return order
 

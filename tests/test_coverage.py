@@ -495,6 +495,29 @@ def test_a_setting_counts_first_in_the_section_its_row_names():
     assert (got["2 Calculating Bandwidth"], got["2.1 Write Transfer Estimates"]) == (0, 1)  # its section column
 
 
+def test_a_row_that_names_its_section_counts_there_by_number_first_and_nowhere_else():
+    made = made_census()
+
+    def counted(row):
+        copy = coverage.Transcription("AN3935", "t", ("§1", "§2"), (row[1],), (row,))
+        return coverage.settings([copy], [], made).set_index("section")["settings"].to_dict()
+
+    # 2.1 by its number, 2 by its heading's words: the number wins, whatever the document's order
+    assert counted(("rate", "5.82", ("§2.1 Calculating Bandwidth", ""))) == {
+        "1 Bit Rates": 0, "2 Calculating Bandwidth": 0, "2.1 Write Transfer Estimates": 1}
+    # 2.1 prints no 8: a row that says it is printed there counts in no other section the table names
+    assert counted(("size", "8", ("§2.1", ""))) == {
+        "1 Bit Rates": 0, "2 Calculating Bandwidth": 0, "2.1 Write Transfer Estimates": 0}
+    # a row that names none of the table's sections may count in any of them (the first printing its 8)
+    assert counted(("size", "8", ("", "8 bytes")))["1 Bit Rates"] == 1
+
+
+def test_a_keys_printed_form_is_a_setting_whatever_the_keys_name():
+    frame = pd.DataFrame({"bytes": [1024], "bytes_as_printed": ["1 K"], "rate": [1.5]})
+    frame.attrs["keys"] = ["bytes"]
+    assert coverage.setting_columns(frame) == ["bytes", "bytes_as_printed"]
+
+
 def test_a_number_a_check_holds_is_no_setting_and_counts_once_however_many_tables_hold_it():
     """Section 1 prints 2.91, 14 and 8 once each. A setting column of another table holds the 14 a check
     holds; two tables' cells hold the one printed 2.91."""
