@@ -38,7 +38,7 @@ import sympy as sp
 
 from . import checks, data
 from .command import Arg, Command, Ranged
-from .errors import GoodputError, ParameterError
+from .errors import DataError, GoodputError, ParameterError
 from .params import DEFAULT, Parameter
 from .symbols import lambdify, maker
 
@@ -49,6 +49,7 @@ __all__ = ["cpu_clock", "ddr3_rate", "ddr3_width", "tc_count", "tc_width", "tc_d
            "port_bandwidth_expr", "ddr3_bandwidth_expr", "endpoint_bandwidth_expr", "Case", "table_cases",
            "limit_exprs", "copy_limit_exprs", "copy_limits", "evaluate", "bound_expr", "limits", "bound_mb_s", "binding", "shared_bridges",
            "array_commands_expr", "transfer_guidance", "port_rows", "MB_S_IN", "calculation_checks",
+           "KEYSTONE_SETTINGS", "section_settings",
            "edma_ceiling_checks", "read_latency_checks",
            "core_clock", "memory_clock", "read_floor_expr", "READ_ENDPOINTS", "read_floor_checks",
            "baseline_counts", "transfer_kib", "prose_checks", "fabric_checks", "burst_bytes", "pcie_edma_checks",
@@ -531,7 +532,7 @@ def _read_endpoint(source: str, core: str) -> str | None:
 def read_floor_checks(t, t2, conditions) -> list:
     """The single reads of Tables 3 and 4 (``t``: ``keystone2-table3`` or ``keystone2-table4``): each at least one
     clock period of the memory it reaches (:func:`read_floor_expr`), that memory's clock from Table 2 (``t2``)
-    or, for the KeyStone I MSMC, from the test set-up (``conditions``: ``keystone2-s3-1-settings``), in cycles
+    or, for the KeyStone I MSMC, from the test set-up (``conditions``: §3.1's rows of ``keystone2-settings``), in cycles
     of the core that timed it (the set-up's DSP or ARM clock); a read the core's own cache serves at least one
     cycle of that core. The DSP's L1D hit is not checked: Table 3 counts stalls, and a hit does not stall."""
     value = "stalls" if "stalls" in t.columns else "cycles"
@@ -566,9 +567,25 @@ def read_floor_checks(t, t2, conditions) -> list:
     return out
 
 
+#: The published table of the settings SPRABK5's text states, each with its section.
+KEYSTONE_SETTINGS = "keystone2-settings"
+
+
+def section_settings(section: str, t=None):
+    """The rows of the settings table (``t``, or the published :data:`KEYSTONE_SETTINGS`) that ``section`` prints:
+    ``section`` its heading or its number (``"5.1"``); :class:`DataError` if it prints none."""
+    t = data.load(KEYSTONE_SETTINGS) if t is None else t
+    mine = t[(t["section"] == section) | t["section"].str.startswith(section + " ")]
+    if mine.empty:
+        raise DataError(f"{t.attrs.get('provenance', {}).get('resource', KEYSTONE_SETTINGS)}: no settings of "
+                        f"section {section!r}")
+    return mine
+
+
 def baseline_counts() -> dict[str, int]:
-    """How Sec. 5.1 programs its baseline transfers (``keystone2-s5-1-settings``): ACNT, BCNT and CCNT."""
-    t = data.load("keystone2-s5-1-settings").set_index("item")["value"]
+    """How Sec. 5.1 programs its baseline transfers (§5.1's rows of :data:`KEYSTONE_SETTINGS`): ACNT, BCNT and
+    CCNT."""
+    t = section_settings("5.1").set_index("item")["value"]
     return {k: int(t[k]) for k in ("ACNT", "BCNT", "CCNT")}
 
 
@@ -756,9 +773,9 @@ def measured_checks():
     return (edma_ceiling_checks(data.load("keystone2-table6-15"))
             + read_latency_checks(data.load("keystone2-table3")) + read_latency_checks(data.load("keystone2-table4"))
             + read_floor_checks(data.load("keystone2-table3"), data.load("keystone2-table2"),
-                                data.load("keystone2-s3-1-settings"))
+                                section_settings("3.1"))
             + read_floor_checks(data.load("keystone2-table4"), data.load("keystone2-table2"),
-                                data.load("keystone2-s3-1-settings"))
+                                section_settings("3.1"))
             + prose_checks(data.load("keystone2-s2-s5-prose"), data.load("keystone2-table1"))
             + fabric_checks(data.load("keystone2-table1"), data.load("keystone2-s2-s5-prose"))
             + pcie_edma_checks(data.load("keystone2-s6-edma-prose"))

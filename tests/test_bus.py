@@ -339,7 +339,7 @@ def test_a_single_read_faster_than_its_memory_is_caught():
     t = data.load("keystone2-table3")
     i = t.index[(t["source"] == "L2 SRAM") & (t["generation"] == "KeyStone II") & (t["access"] == "single read")][0]
     found = bus.read_floor_checks(edited_cell(t, i, "stalls", "1"), data.load("keystone2-table2"),
-                                  data.load("keystone2-s3-1-settings"))
+                                  bus.section_settings("3.1"))
     assert [(c.row, c.status) for c in found if c.status != "ok"] == [("Table 3: L2 SRAM, KeyStone II", "erratum")]
 
 
