@@ -32,7 +32,7 @@ from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "dllps_per_read",
+__all__ = ["gap_constraints", "transactions", "completion_latency", "plp_bytes", "plp_interval", "dllps_per_read",
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
            "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "TLP_PAYLOAD_BYTES", "published_log",
            "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
@@ -549,6 +549,32 @@ def _trace_figure(trace, quantity: str, printed: float, record_length: float | N
         f"No {name} in this direction of the trace; the size is that of the one in the other direction.")
 
 
+def gap_constraints(trace, gaps) -> int:
+    """How many printed numbers one printed figure verifies when the text states it for several ``gaps`` of a
+    trace (pairs of cycles, one gap each), all held to it: the rank of the equations the gaps make.
+
+    Each gap is read off the cycle numbers as printed on its two sides. :func:`goodput.pcie_analyzer.framing_checks`
+    ties each number of a run between ``...`` lines to the first of the run, so an equation relates the printed
+    figure and the first numbers of the runs its ends lie in; the unknowns are the figure and those first
+    numbers. One gap verifies the figure alone; three gaps that chain four runs (Example 2's request-to-completion
+    times, each across an elision) are three equations, and verify the figure and two of the first cycle numbers
+    after an elision. A gap inside one run adds nothing a run's framing does not already fix."""
+    def run(cycle: int) -> int:
+        found = [i for i, (first, last, *_) in enumerate(trace.runs) if first <= cycle <= last]
+        if len(found) != 1:
+            raise ValueError(f"{trace.path}: cycle {cycle} is in no run of the trace")
+        return found[0]
+
+    rows = []
+    for a, b in gaps:
+        row = [0] * (len(trace.runs) + 1)
+        row[0] = -1                 # the printed figure
+        row[1 + run(b)] += 1        # the first cycle number of the run the gap ends in
+        row[1 + run(a)] -= 1        # and of the one it starts in (the two cancel inside one run)
+        rows.append(row)
+    return int(np.linalg.matrix_rank(np.array(rows, dtype=float))) if rows else 0
+
+
 #: What a §3.5 figure is checked against when it is neither a step of the model nor a trace figure:
 #: the DLLPs the trace shows per TLP of each kind.
 _DLLP_FIGURES = {"DLLPs per write TLP": "MWr", "DLLPs per read request": "MRd", "DLLPs per completion": "CplD"}
@@ -595,6 +621,13 @@ def example_figure_checks(table, traces: dict) -> list:
             out.append(_compare_cell(table, row.Index, value, label, formula=formula, **how))
             continue
         value, note = _trace_figure(trace, row.quantity, float(row.value), lengths.get(row.example))
+        if row.quantity == "read to completion time":
+            gaps = [(r["request_last"], r["request_last"] + r["to_completion"] + 1) for r in pcie_trace.read_timings(trace)
+                    if r["to_completion"] is not None]
+            how["verifies"] = max(1, gap_constraints(trace, gaps))
+            if how["verifies"] > 1:
+                note += (f" The {len(gaps)} gaps span elisions of the trace: held to one printed figure they verify "
+                         f"{how['verifies']} printed numbers, the figure and first cycle numbers after an elision.")
         out.append(_compare_cell(table, row.Index, value, label, note, kind="prose", **how))
     return out
 

@@ -619,3 +619,23 @@ def test_a_wrong_payload_of_the_test_compared_with_is_caught(section):
     row = f"§{section}: TLP payload of the test compared with"
     assert next(c for c in _s4_checks(table) if c.row == row).status == "ok"
     assert next(c for c in _s4_checks(edited_cell(table, i, "value", "8")) if c.row == row).status == "erratum"
+
+
+def test_one_printed_time_held_to_gaps_across_elisions_verifies_the_first_cycle_numbers_after_them():
+    """Example 2's 500 ns is each of three request-to-completion gaps, each across a '...' of the trace: three
+    equations in the printed time and the first cycle numbers of the four runs they chain verify three numbers;
+    a run renumbered by one (its own framing still counting up by one) makes its gap 4 ns off."""
+    traces = _traces()
+    c = next(c for c in pt.example_figure_checks(data.load(FIGURES), traces)
+             if c.row == "Example 2 trace: read to completion time (ns)")
+    assert (c.published, c.verifies, c.status) == ("500", 3, "ok")
+    trace = traces[2]
+    gaps = [(r["request_last"], r["request_last"] + r["to_completion"] + 1) for r in pcie_trace.read_timings(trace)]
+    assert pt.gap_constraints(trace, gaps[:1]) == 1 and pt.gap_constraints(trace, [(0, 5), (2, 9)]) == 1
+    text = pt.published_log(pt.SYMBOL_LOGS[2]).read_text(encoding="utf-8")
+    shifted = "\n".join(f"{int(line[:5]) + 1:05d}{line[5:]}" if line[:5].isdigit() and 144 <= int(line[:5]) <= 198
+                        else line for line in text.splitlines())
+    wrong = {**traces, 2: pcie_trace.parse_text(shifted, pt.SYMBOL_LOGS[2])}
+    c = next(c for c in pt.example_figure_checks(data.load(FIGURES), wrong)
+             if c.row == "Example 2 trace: read to completion time (ns)")
+    assert c.status == "erratum" and c.model == 504
