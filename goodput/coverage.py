@@ -75,7 +75,7 @@ NUMBER_RULE = (
     "hexadecimal numbers they are: RequesterID 0 1c 0 is 0x0, 0x1c and 0x0); "
     "headings, captions, references (Table N, Figure N, Section N, Example N, Test N), list numbering, page "
     "headers and footers, names with digits in them (MSC8156, AM243x, DDR3, EDMA0/1/2/4, TeraNet 3A, a Type "
-    "11 message, Device 2, 10GbE, Visual C++ 2005, the 1s and 0s of a bit stream), dates, revisions, versions, "
+    "11 message, Device 2, 10GbE, a build's stage 2, Visual C++ 2005, the 1s and 0s of a bit stream), dates, revisions, versions, "
     "addresses and identifiers (a process id, an inode, a device or PCI slot number, an interrupt line, a "
     "shell prompt's command number, any number in a file path) are not counted; a table the conversion "
     "printed more than once (as HTML, as a run of its cells and row by row) is counted once.")
@@ -134,9 +134,10 @@ _NOT_NUMBERS = [re.compile(p, f) for p, f in (
     (r"\b(?:Visual (?:Studio|C\+\+)(?: C\+\+)?|Windows Server)\s+\d{4}\b|\bService Pack\s+\d+\b", 0),  # Visual Studio C++ 2005
     (r"\b[01]s and [01]s\b", 0),                                      # the number of 1s and 0s
     # things named by a number: a name with digits and its siblings after slashes (EDMA0/1/2/4, DDR3A/3B), a
-    # word that names by number (TeraNet 3A, Type 9/11/13, Device 2, Level 3, core 1 and 2) and 10GbE
+    # word that names by number (TeraNet 3A, Type 9/11/13, Device 2, Level 3, core 1 and 2, a kernel build's
+    # stage 2) and 10GbE
     (r"\b[A-Za-z]+\d+[A-Za-z]?(?:/\d+[A-Za-z]?)+\b", 0),
-    (r"\b(?:TeraNet|Type|Device|Level|cores?|Timing)\s+\d{1,2}[A-Z]?\b(?:\s*(?:/|,|and|or)\s*\d{1,2}[A-Z]?\b)*", 0),
+    (r"\b(?:TeraNet|Type|Device|Level|cores?|Timing|stage)\s+\d{1,2}[A-Z]?\b(?:\s*(?:/|,|and|or)\s*\d{1,2}[A-Z]?\b)*", 0),
     (r"\b\d+GbE\b", 0),
     (r"\b[0-9a-fA-F]{4}:[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}\.[0-7])?\b", 0),  # PCI buses and slots 0000:08:00.0
     (r"^\s*\d+\s+\$(?=\s|$)", 0),                                     # a shell prompt's command number 538 $

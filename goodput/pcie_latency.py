@@ -211,6 +211,20 @@ def utilization_checks(table) -> list:
             for row in table.itertuples()]
 
 
+def buffer_end_check(demo: dma_demo.DmaDemo) -> checks.SourceCheck:
+    """The last address of the buffer the dma-demo maps (§2) against its first plus the size of the DMA Demo
+    Buffer /proc/iomem shows (§5.5, Figure 18): the program maps the part of the reservation the kernel module
+    provides, whole (``consistency``). Its first address is where the kernel put the mapping; nothing printed
+    fixes it."""
+    first, last = INTEL_IOMEM_BUFFER
+    return checks.check(
+        "pcie-measured", "Intel 324611", "§2 dma-demo output", "dma buf line, last address", "last address of the buffer", "",
+        f"{demo.last_address:#010x}", demo.first_address + (last - first + 1) - 1,
+        f"From {demo.first_address:#x}, the {last - first + 1:#x} bytes of /proc/iomem's DMA Demo Buffer "
+        f"({first:#x}-{last:#x}, Figure 18).", "logs/published/intel-324611-s2-dma-demo.log",
+        kind="consistency", exact=True)
+
+
 def dma_demo_checks(demo: dma_demo.DmaDemo) -> list:
     """The ``dma-demo`` output of §2 against itself and the link: the buffer's size against its addresses,
     each duration against the buffer and its rate, the time the program measured (TSC) at least the time
@@ -221,7 +235,8 @@ def dma_demo_checks(demo: dma_demo.DmaDemo) -> list:
     out = [checks.check("pcie-measured", "Intel 324611", "§2 dma-demo output", "dma buf line", "buffer size", "MB",
                         demo.size_mbyte, nbytes / 1e6,
                         f"Addresses {demo.first_address:#x} to {demo.last_address:#x}, 10^6 bytes a MB.",
-                        resource, kind="consistency")]
+                        resource, kind="consistency"),
+           buffer_end_check(demo)]
     timed = demo.results[demo.results["seconds"] != ""]
     for _, rows in timed.groupby("test", sort=False):
         direction = rows["title"].iloc[0].removeprefix("DMA ").upper()

@@ -118,6 +118,7 @@ def test_the_rule_counts_each_form_of_number_once(text, expected):
     ("as many 1s and 0s as 3s", ["3s"]),
     ("EDMA0/1/2/4 and DDR3A/B over TeraNet 3A, a Type 11 message to Device 2 of core 1 and 2 on 10GbE", []),
     ("C66x Core\t19200 at Level 3 of 12 levels", ["19200", "12"]),                      # names, not a count
+    ("Building modules, stage 2.", []),
     ("a rate of 8 MB/s and 10 /s, not 1/2 of 4/8", ["8", "10", "1", "2", "4", "8"]),
     ("IEEE Standard 1149.1-1990", []),
     ("EDMA0 at CPU/3<sup>(1)</sup> as in [4], RAM[0] = 0;", ["3", "0"]),               # footnotes, citations

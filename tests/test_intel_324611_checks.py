@@ -73,10 +73,11 @@ def test_every_s2_s5_s6_figure_is_checked_with_its_status():
     per_resource = {r: sum(c.resource == r for c in INTEL) for r in
                     ("intel-324611-s2-utilization", "intel-324611-table3", "intel-324611-s2-s6-figures",
                      "logs/published/intel-324611-s2-dma-demo.log")}
-    # 4 percentages; 2 checks per Table 3 cell; 16 figures; the buffer, 4 durations and 4 rates, 2 x 2 TSC-DMA,
+    # 4 percentages; 2 checks per Table 3 cell; 16 figures; the buffer and its last address, 4 durations and 4
+    # rates, 2 x 2 TSC-DMA,
     # the transfer's CRC, and the 3 CPU-only steps and the TSC frequency (demo_step_checks)
     assert per_resource == {"intel-324611-s2-utilization": 4, "intel-324611-table3": 8,
-                            "intel-324611-s2-s6-figures": 16, "logs/published/intel-324611-s2-dma-demo.log": 18}
+                            "intel-324611-s2-s6-figures": 16, "logs/published/intel-324611-s2-dma-demo.log": 19}
     by_row = {(c.resource, c.row, c.kind): c for c in INTEL}
     # 128 bytes in 128 + 20 bytes at 250 MB/s; 4 bytes in 4 + 20
     assert by_row[("intel-324611-table3", "DMA FPGA->MEM", "ceiling")].model == pytest.approx(250 * 128 / 148)
@@ -114,6 +115,15 @@ def test_a_demo_output_whose_numbers_disagree_is_caught():
     assert got[("FPGA->MEM, read call, DMA", "duration", "consistency")] == "erratum"
     assert got[("MEM->FPGA, write call, TSC", "rate", "ceiling")] == "erratum"
     assert got[("MEM->FPGA, TSC against DMA", "rate", "consistency")] == "erratum"
+
+
+def test_the_buffers_last_address_is_its_first_plus_the_iomem_buffer_and_a_wrong_one_is_caught():
+    c = next(c for c in pl.dma_demo_checks(dma_demo.parse(DEMO)) if c.quantity == "last address of the buffer")
+    assert (c.published, c.status, c.verifies) == ("0xb7673fff", "ok", 1)
+    wrong = DEMO.read_text().replace("0x97fb4000-0xb7673fff", "0x97fb4000-0xb7683fff")
+    c = next(c for c in pl.dma_demo_checks(dma_demo.parse_text(wrong, "x.log"))
+             if c.quantity == "last address of the buffer")
+    assert c.status == "erratum" and c.model == 0xb7673fff
 
 
 def test_the_dma_demo_output_parses_into_its_buffer_and_results():
