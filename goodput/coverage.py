@@ -16,7 +16,8 @@ A number is counted by :func:`numbers`, whose rule :data:`NUMBER_RULE` states in
   0``), and these are read, and written, as the hexadecimal numbers they are (``0x0``, ``0x1c``, ``0x0``),
   the form its checks publish them in;
 - not counted: headings and captions (``Table 3. ...``, ``Figure 2. ...``) whole; references ("Table
-  N", "Figure N", "Section N", "§N", "Example N", "Test N", "Step N", "Eqn. N", "[4]", footnote marks);
+  N", "Figure N", "Section N", "§N", "Example N", "Test N", "Step N", "Eqn. N", "[4]", a page "p. 11-9",
+  footnote marks);
   list numbering (``1.`` opening a line); page headers and footers, copyright lines, addresses on the web
   and mail; names with digits in them (MSC8156, TMS320C6678, AM243x, 66AK2H12, DDR3-1600, r5f0-0,
   8b/10b, EDMA0); dates, revisions and versions (``11/2011``, ``Rev. 1``, ``2.6.31``), IP and MAC
@@ -74,7 +75,7 @@ NUMBER_RULE = (
     "bus, device and function an analyzer annotates an ID with, in hexadecimal without 0x, are read as the "
     "hexadecimal numbers they are: RequesterID 0 1c 0 is 0x0, 0x1c and 0x0); "
     "headings, captions, references (Table N, Figure N, Section N, Example N, Test N), list numbering, page "
-    "headers and footers, names with digits in them (MSC8156, AM243x, DDR3, EDMA0/1/2/4, TeraNet 3A, a Type "
+    "headers and footers, a page of another document (p. 11-9), names with digits in them (MSC8156, AM243x, DDR3, EDMA0/1/2/4, TeraNet 3A, a Type "
     "11 message, Device 2, 10GbE, a build's stage 2, Visual C++ 2005, the 1s and 0s of a bit stream), dates, revisions, versions, "
     "addresses and identifiers (a process id, an inode, a device or PCI slot number, an interrupt line, a "
     "shell prompt's command number, any number in a file path) are not counted; a table the conversion "
@@ -98,7 +99,7 @@ CAPTION = re.compile(r"^\s*(?:\*\*)?\s*(?P<kind>Table|Figure)\s+(?P<n>\d+)\s*(?:
 
 _REFERENCE = re.compile(r"""
     (?:\b(?:tables?|figures?|sections?|chapters?|examples?|tests?|steps?|scenarios?|equations?|eqn|egn|appendix)
-       \b\.?\s*|§\s*)                              # the word that names a part of a document
+       \b\.?\s*|§\s*|\bpp?\.\s*)                  # the word that names a part of a document, a page "p. 11-9"
     \d+(?:\.\d+)*                                   # its number
     (?:\s*(?:,|and|or|to|through|-|–)\s*            # more of them: "Tables 9 and 10", "§4-5", "Figure 16 through
        (?:(?:tables?|figures?|sections?|tests?|examples?)\s*)?\d+(?:\.\d+)*)*   # Figure 19"

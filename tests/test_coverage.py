@@ -92,6 +92,7 @@ def test_the_rule_counts_each_form_of_number_once(text, expected):
     ("Tables 9 and 10 show 12800 MB/s", ["12800"]),
     ("the results in the Sections 4.16 and 4.17 show a gain of 3", ["3"]),
     ("run test 12 with 10 iterations", ["10"]),
+    ("For details refer to [7], p. 11-9. Then 2 more", ["2"]),                           # a page of a manual
     ("[Table 7](#) holds 7 rows", ["7"]),
     ("1. Connect both boards", []),                                                     # list numbering
     ("- 2. Configure 4 lanes", ["4"]),
