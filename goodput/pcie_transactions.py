@@ -32,7 +32,7 @@ from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["gap_constraints", "transactions", "completion_latency", "plp_bytes", "plp_interval", "dllps_per_read",
+__all__ = ["gap_constraints", "RAM_BASE_LOG", "ram_base_checks", "transactions", "completion_latency", "plp_bytes", "plp_interval", "dllps_per_read",
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
            "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "TLP_PAYLOAD_BYTES", "published_log",
            "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
@@ -1019,6 +1019,35 @@ def s4_3_menu_source_checks():
     """Intel 324611 §4.3: the access widths the test program's menu prints, against the AHB logs."""
     return s4_3_menu_checks(data.load("intel-324611-s4-3-menu"),
                             {t: ahb_trace.parse(published_log(n)) for t, n in AHB_LOGS.items()})
+
+
+#: The AHB log whose first access shows where RAM[0] of the AHB RAM lies: Test 1 writes RAM[0] first.
+RAM_BASE_LOG = "Test 1"
+
+
+def ram_base_checks(logs: dict) -> list:
+    """The first address of each AHB log (``logs``: parsed, by test) against the first of :data:`RAM_BASE_LOG`'s
+    (``consistency``): each test's code, as the document prints it, starts at RAM[0] (``RAM[i]``, ``p64[i]`` from
+    ``i=0``), so every log starts at the one address of the AHB RAM's first word. The document prints that
+    address in no other place, so Test 1's stays the reference."""
+    base = logs[RAM_BASE_LOG].accesses
+    out = []
+    for test, trace in logs.items():
+        a = trace.accesses
+        if test == RAM_BASE_LOG or not len(a):
+            continue
+        out.append(checks.check(
+            "pcie-reads", "Intel 324611", f"{test} trace", f"access 1 (line {a['line'][0]})", "address of RAM[0]", "",
+            a["addr_text"][0], int(base["addr"][0]),
+            f"The test's loop starts at RAM[0], which the {RAM_BASE_LOG} log shows at {base['addr_text'][0]} "
+            f"(line {base['line'][0]}).", f"logs/published/{AHB_TRACES[test]}", kind="consistency", exact=True))
+    return out
+
+
+@checks.provider("pcie-reads")
+def ram_base_source_checks():
+    """Intel 324611 §4.5-§4.13: the first address of each AHB log, against the RAM[0] of Test 1's."""
+    return ram_base_checks({t: ahb_trace.parse(published_log(n)) for t, n in AHB_LOGS.items()})
 
 
 #: The bit of an AHB log's flags that marks a write: the logs pair a set bit 0 with WRITE, a clear one with READ.

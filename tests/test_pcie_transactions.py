@@ -223,9 +223,10 @@ def test_every_ahb_log_line_and_statistic_has_its_consistency_checks():
     # consecutive addresses (the whole log; the five 16-access cache-line fills of the prefetch trace)
     accesses = {"Test 1": 2, "Test 2": 2, "Test 3": 30, "Test 10": 20, "Test 11": 20, "Test 15 prefetch": 80}
     # and one per word a read test reads back from a write test's log (Tests 2 and 11), and one per chunk
-    # of the prefetch trace for where it starts, and one per access with flags (all but the prefetch trace's)
+    # of the prefetch trace for where it starts, one per access with flags (all but the prefetch trace's), and
+    # one per log but Test 1's for the address of RAM[0] it starts at
     flagged = sum(n for t, n in accesses.items() if t != "Test 15 prefetch")
-    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 8 + 5 + 5 + 2 + 20 + 5 + flagged
+    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 8 + 5 + 5 + 2 + 20 + 5 + flagged + 4
     assert [c.row for c in got if c.status != "ok"] == ["access 2 (line 10)"]
     # a delay check verifies its delay and its timestamp (the first also the first timestamp); the address
     # runs every address after their first
@@ -292,6 +293,17 @@ def test_the_read_tests_read_back_the_words_the_write_tests_wrote_and_a_wrong_on
     logs["Test 11"] = ahb_trace.parse_text(text.replace(old, "addr: 0x02000008, data: 0858993458"), "test11.log")
     wrong = [c for c in pt.read_back_checks(logs) if c.status != "ok"]
     assert [(c.where, c.row) for c in wrong] == [("Test 11 trace", "access 3 (line 7)")]
+
+
+def test_every_ahb_log_starts_at_the_ram_word_test_1_writes_first_and_a_wrong_start_is_caught():
+    got = [c for c in CHECKS if c.quantity == "address of RAM[0]"]
+    assert sorted(c.where for c in got) == ["Test 10 trace", "Test 11 trace", "Test 2 trace", "Test 3 trace"]
+    assert all((c.published, c.status) == ("0x02000000", "ok") for c in got)
+    logs = {t: ahb_trace.parse(pt.published_log(n)) for t, n in pt.AHB_LOGS.items()}
+    text = pt.published_log(pt.AHB_TRACES["Test 3"]).read_text()
+    logs["Test 3"] = ahb_trace.parse_text(text.replace("addr: 0x02000000,", "addr: 0x02000100,", 1), "test3.log")
+    wrong = [c for c in pt.ram_base_checks(logs) if c.status != "ok"]
+    assert [(c.where, c.published) for c in wrong] == [("Test 3 trace", "0x02000100")]
 
 
 # --- §4: the figures the text derives ---------------------------------------------------------------
