@@ -1313,6 +1313,9 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14, menu=None) 
                         f"{entry} makes {count:g}" for entry, count in _loop_accesses(
                             ahb[test], menu, stated[(sec, "iterations of the run shown")]).items()))
                 for sec, test in _S4_RUN_SHOWN.items()) + ".", {}),
+        "cache line": ("prose", lambda v, sec: farthest([n * per_access for n in sizes], v),
+                       "A cache line fill reads the whole line: the chunks of the prefetch trace, accesses "
+                       f"{2 * ahb_trace.TICK_NS:g} ns apart, {per_access} bytes each.", {}),
         "prefetch chunk": ("prose", lambda v, sec: farthest([n * per_access for n in sizes], v),
                            f"Accesses {2 * ahb_trace.TICK_NS:g} ns apart in the prefetch trace, {per_access} bytes each.",
                            {}),
