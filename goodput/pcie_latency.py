@@ -35,13 +35,13 @@ import sympy as sp
 from . import checks, coding, data, pcie, pcie_crc
 from . import pcie_transactions as pt
 from .fit import Bound, Fit, fit
-from .logs import ahb_trace, dma_demo
+from .logs import ahb_trace, dma_demo, kbuild
 from .params import Parameter
 from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["INTEL_RAM_GIB", "INTEL_AHB_PCIE_BASE", "INTEL_RESERVED_MIB", "ahb_address", "physical_address", "s5_address_checks", "crc_terms", "crc_polynomial_checks", "serial_time", "latency_time", "outstanding", "credits", "AN3935_NP_CREDITS", "transfer_time_expr", "latency_bound_expr",
+__all__ = ["BUILD_LOG", "build_checks", "buffer_end_check", "INTEL_RAM_GIB", "INTEL_AHB_PCIE_BASE", "INTEL_RESERVED_MIB", "ahb_address", "physical_address", "s5_address_checks", "crc_terms", "crc_polynomial_checks", "serial_time", "latency_time", "outstanding", "credits", "AN3935_NP_CREDITS", "transfer_time_expr", "latency_bound_expr",
            "latency_bound_gbit_s", "an3935_back_to_back", "an3935_runs", "fit_an3935", "AN3935_BACK_TO_BACK", "BOUNDS", "PARAMETERS"]
 
 serial_time = symbol("t_s", nonnegative=True)  #: ns per transfer that nothing overlaps
@@ -209,6 +209,20 @@ def utilization_checks(table) -> list:
                            share_percent(row.used, row.available), row.resource,
                            f"{row.used} of {row.available}.", kind="consistency")
             for row in table.itertuples()]
+
+
+#: The verbatim output of building the dma-demo and its kernel module (§2).
+BUILD_LOG = "intel-324611-s2-build.log"
+
+
+def build_checks(build: kbuild.KernelBuild) -> list:
+    """The modules kbuild's ``MODPOST`` line says it post-processed (§2's build of the dma-demo) against the
+    modules the same build links (``LD [M]`` lines; ``consistency``)."""
+    return [checks.check(
+        "pcie-measured", "Intel 324611", "§2 build output", f"MODPOST line (line {build.modpost_line})",
+        "modules post-processed", "", build.modpost, len(build.linked),
+        "The modules the build links: " + (", ".join(f.rsplit("/", 1)[-1] for f in build.linked) or "none") + ".",
+        f"logs/published/{BUILD_LOG}", kind="consistency", exact=True)]
 
 
 def buffer_end_check(demo: dma_demo.DmaDemo) -> checks.SourceCheck:
@@ -490,6 +504,7 @@ def intel_dma_source_checks():
     table3 = data.load("intel-324611-table3")
     test14 = data.load("intel-324611-test14")
     return (utilization_checks(data.load("intel-324611-s2-utilization")) + dma_demo_checks(demo)
+            + build_checks(kbuild.parse(pt.published_log(BUILD_LOG)))
             + table3_checks(table3, demo, ahb["Test 3"], ahb["Test 2"], test14, data.load("intel-324611-test15"),
                             data.load("intel-324611-s4-6-s4-7-trace-figures"))
             + s2_s6_figure_checks(data.load("intel-324611-s2-s6-figures"), demo, table3, test14, ahb["Test 2"],

@@ -11,7 +11,7 @@ from goodput import checks, coding, data, pcie_crc
 from goodput import pcie_latency as pl
 from goodput import pcie_transactions as pt
 from goodput.errors import LogFormatError
-from goodput.logs import dma_demo
+from goodput.logs import dma_demo, kbuild
 
 from mutations import edited_cell
 
@@ -124,6 +124,29 @@ def test_the_buffers_last_address_is_its_first_plus_the_iomem_buffer_and_a_wrong
     c = next(c for c in pl.dma_demo_checks(dma_demo.parse_text(wrong, "x.log"))
              if c.quantity == "last address of the buffer")
     assert c.status == "erratum" and c.model == 0xb7673fff
+
+
+def test_modpost_counts_the_one_module_the_build_links_and_a_wrong_count_is_caught():
+    build = kbuild.parse(pt.published_log(pl.BUILD_LOG))
+    assert (build.compiled, build.linked, build.modpost) == (
+        ["/home/irp/dma-demo-1.0/kernel-module/dma_demo.o"], ["/home/irp/dma-demo-1.0/kernel-module/dma_demo.ko"], "1")
+    assert [(c.published, c.model, c.status) for c in pl.build_checks(build)] == [("1", 1, "ok")]
+    text = pt.published_log(pl.BUILD_LOG).read_text()
+    wrong = pl.build_checks(kbuild.parse_text(text.replace("MODPOST 1 modules", "MODPOST 2 modules"), "x.log"))
+    assert [c.status for c in wrong] == ["erratum"]
+
+
+@pytest.mark.parametrize("old, new, words, line", [
+    ("MODPOST 1 modules", "MODPOST one modules", "not a MODPOST line", 22),
+    ("MODPOST 1 modules", "MODPOST 1 modules\nMODPOST 1 modules", "a second MODPOST line", 23),
+    ("MODPOST 1 modules", "", "no 'MODPOST' line", 1),
+    ("LD [M] /home", "LD [M]", "not a module's compile or link line", 24),
+])
+def test_a_malformed_build_output_names_its_line(old, new, words, line):
+    text = pt.published_log(pl.BUILD_LOG).read_text().replace(old, new)
+    with pytest.raises(LogFormatError, match=words) as info:
+        kbuild.parse_text(text, "build.log")
+    assert info.value.line_number == line
 
 
 def test_the_dma_demo_output_parses_into_its_buffer_and_results():
