@@ -390,8 +390,10 @@ def test_the_first_read_of_test_4_is_placed_by_the_analyzers_names():
 
 def test_every_s3_2_figure_is_checked_and_reproduced():
     got = {c.row: c for c in CHECKS if c.resource == "intel-324611-s3-2-overhead"}
-    assert len(got) == len(data.load("intel-324611-s3-2-overhead")) == 18
+    assert len(got) == len(data.load("intel-324611-s3-2-overhead")) == 19
     assert {c.status for c in got.values()} == {"ok"}
+    # '0 to 1024 dwords of data': the read requests of the traces carry none
+    assert (got["data payload at least (dwords)"].model, got["data payload at least (dwords)"].relation) == (0, "<=")
     assert got["header named over the second sum (dwords)"].kind == "consistency"
     assert got["best case formula, byte rate after the physical layer (MB/s)"].model == 250
     # 1 + 2 + 4 + 1 framing bytes with a 12- or 16-byte header, and 4 bytes of ECRC at most
@@ -406,6 +408,7 @@ def test_every_s3_2_figure_is_checked_and_reproduced():
     ("best case throughput with TLP overhead", "MB/s", "248.55"),
     ("header named over the second sum", "dwords", "3"),    # its sum adds a 16-byte header field
     ("best case formula, payload", "bytes", "4092"),
+    ("data payload at least", "dwords", "1"),              # the traces' read requests carry no data
 ])
 def test_a_wrong_s3_2_figure_is_caught(quantity, unit, text):
     table = data.load("intel-324611-s3-2-overhead")
