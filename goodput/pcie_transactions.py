@@ -1127,6 +1127,18 @@ def _per_iteration(menu, test: str) -> int:
     return 1 if np.isnan(count) else int(count)
 
 
+#: The entry of §4.3's menu that turns the log file on.
+_LOG_FILE_ENTRY = "Activate: log file generation"
+
+
+def _menu_key(menu, entry: str) -> float:
+    """The key §4.3's menu prints in brackets before ``entry``."""
+    row = menu[menu["entry"] == entry]
+    if len(row) != 1 or np.isnan(row["key"].iloc[0]):
+        raise ValueError(f"§4.3's menu has no key for the entry {entry!r}")
+    return float(row["key"].iloc[0])
+
+
 def _iterations(trace: ahb_trace.AhbTrace, menu, test: str) -> float:
     """The iterations of ``test``'s loop an AHB log with a statistic block shows."""
     return trace.statistic_accesses / trace.accesses_per_tlp / _per_iteration(menu, test)
@@ -1313,6 +1325,9 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14, menu=None) 
                         f"{entry} makes {count:g}" for entry, count in _loop_accesses(
                             ahb[test], menu, stated[(sec, "iterations of the run shown")]).items()))
                 for sec, test in _S4_RUN_SHOWN.items()) + ".", {}),
+        "menu key that activates log file generation": (
+            "consistency", lambda v, sec: _menu_key(menu, _LOG_FILE_ENTRY),
+            f"§4.3's menu prints '{_LOG_FILE_ENTRY}' under the key {{model:g}}.", {}),
         "cache line": ("prose", lambda v, sec: farthest([n * per_access for n in sizes], v),
                        "A cache line fill reads the whole line: the chunks of the prefetch trace, accesses "
                        f"{2 * ahb_trace.TICK_NS:g} ns apart, {per_access} bytes each.", {}),
@@ -1341,7 +1356,7 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14, menu=None) 
         out.append(checks.compare(
             "pcie-reads", table, row.Index, "value", value(float(printed[row.Index]), row.section), label, note,
             quantity=row.quantity, unit=row.unit, kind=kind,
-            exact=row.unit in (*COUNT_UNITS, "iterations", "test"), **extra))
+            exact=row.unit in (*COUNT_UNITS, "iterations", "test", "key"), **extra))
     return out
 
 

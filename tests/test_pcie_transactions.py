@@ -330,7 +330,7 @@ def _s4_edited(row_label, text):
 
 def test_every_s4_figure_has_one_check_with_its_status():
     got = {c.row: c for c in CHECKS if c.resource == S4}
-    assert len(got) == len(data.load(S4)) == 72
+    assert len(got) == len(data.load(S4)) == 73
     assert {c.kind for r, c in got.items() if "said to occur" in r} == {"ceiling"}
     assert (got["§4.12: iterations of the run shown"].model, got["§4.12: test the run shown is said to be of"].model) \
         == (20 / 2 / 1, 10)
@@ -349,6 +349,7 @@ def test_every_s4_figure_has_one_check_with_its_status():
     ("§4.6: cycles per TLP", "32"),                    # prose: the trace's MWr start every 30 cycles
     ("§4.17: bytes prefetched", "256"),                # prose: 80 accesses of 4 bytes
     ("§4.17: cache line", "32"),                       # prose: the line fills are 16 accesses of 4 bytes
+    ("§4.6: menu key that activates log file generation", "18"),  # §4.3: [17] Activate, [18] Deactivate
     ("§4.12: throughput against the 4-byte writes", "4"),         # consistency: 62.07 / 30.69 MB/s
     ("§4.4: shortest delay between writes", "120"),    # consistency: Test 1 and Test 3 show 110 ns
     ("§4.7: time per trace line", "6"),                # calculated: 10 bits at 2.5 GT/s
