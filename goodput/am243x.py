@@ -243,16 +243,40 @@ def rsa_block_bytes(key_bits: int) -> float:
     return key_bits / BITS_PER_BYTE
 
 
+#: The units the RSA table prints a size in, in bytes.
+SIZE_UNITS = {"B": 1, "KB": 1024}
+
+
+def printed_size(text: str) -> tuple[str, float]:
+    """A size as the crypto tables print it, split into its number as printed and the bytes its unit holds:
+    ``"256.00 B"`` -> ``("256.00", 1)``, ``"32.00 KB"`` -> ``("32.00", 1024)``."""
+    number, _, unit = str(text).strip().partition(" ")
+    if unit.strip() not in SIZE_UNITS:
+        raise ValueError(f"size {text!r}: expected a number and one of {', '.join(SIZE_UNITS)}")
+    checks.printed_value(number)  # refuses what is no number
+    return number, SIZE_UNITS[unit.strip()]
+
+
 def rsa_size_checks(rsa) -> list:
-    """Each size the RSA table (``am243x-rsa``, or an edited copy) prints for an operation against the block of
-    its row's key (:func:`rsa_block_bytes`; ``consistency``, exact: whole bytes)."""
-    return [checks.compare(
-        "latency-and-bandwidth", rsa, row.Index, "size_bytes", rsa_block_bytes(row.key_bits),
-        f"RSA-{row.key_bits} {row.operation}", kind="consistency", exact=True,
-        note=f"One {row.operation} works on a block as long as the {row.key_bits}-bit modulus: {{model:.0f}} bytes.",
-        off_note=f"A {row.key_bits}-bit key's block is {{model:.0f}} bytes, the modulus's length; the table prints "
-                 f"{row.size_as_printed}.")
-        for row in rsa.itertuples()]
+    """Each size the RSA table (``am243x-rsa``, or an edited copy) prints for an operation, as printed
+    (``"256.00 B"``: the number 256.00 in bytes), against the block of its row's key (:func:`rsa_block_bytes`;
+    ``consistency``, exact: whole bytes)."""
+    prov = rsa.attrs["provenance"]
+    out = []
+    for row in rsa.itertuples():
+        text = rsa.attrs["printed"]["size_as_printed"][row.Index]
+        number, unit_bytes = printed_size(text)
+        block = rsa_block_bytes(row.key_bits) / unit_bytes
+        right = checks.verdict(number, block, exact=True) == "ok"
+        out.append(checks.check(
+            "latency-and-bandwidth", prov["document"], prov["table"], f"RSA-{row.key_bits} {row.operation}", "size",
+            "bytes" if unit_bytes == 1 else f"{unit_bytes:g} bytes", number, block, resource=prov["resource"], kind="consistency", exact=True,
+            cell=f"{row.Index} | size_as_printed",
+            note=f"One {row.operation} works on a block as long as the {row.key_bits}-bit modulus: {{model:.0f}} "
+                 "bytes." if right else
+                 f"A {row.key_bits}-bit key's block is {{model:.0f}} bytes, the modulus's length; the table prints "
+                 f"{text}."))
+    return out
 
 
 @checks.provider("latency-and-bandwidth")
@@ -261,16 +285,21 @@ def rsa_size_source_checks():
     return rsa_size_checks(data.load("am243x-rsa"))
 
 
-__all__ += ["BITS_PER_BYTE", "rsa_block_bytes", "rsa_size_checks"]
+__all__ += ["BITS_PER_BYTE", "rsa_block_bytes", "SIZE_UNITS", "printed_size", "rsa_size_checks"]
 
 
 # --- SA2UL AES and SHA: a larger block takes no less time (issue 18) ------------------------------
 
+def rate_in_same_time(size_bytes: float, other_bytes: float, other_rate: float) -> float:
+    """The rate a block of ``size_bytes`` shows when it takes as long as one of ``other_bytes`` did at
+    ``other_rate``: ``other_rate * size_bytes / other_bytes``."""
+    return other_rate * size_bytes / other_bytes
+
+
 def most_rate_for(size_bytes: float, smaller_bytes: float, smaller_rate: float) -> float:
     """The highest rate a block of ``size_bytes`` can show when one of ``smaller_bytes`` ran at
-    ``smaller_rate``: the larger block takes at least as long, so its rate is at most
-    ``smaller_rate * size_bytes / smaller_bytes``."""
-    return smaller_rate * size_bytes / smaller_bytes
+    ``smaller_rate``: the larger block takes at least as long (:func:`rate_in_same_time`)."""
+    return rate_in_same_time(size_bytes, smaller_bytes, smaller_rate)
 
 
 def crypto_size_checks(aes, sha) -> list:
@@ -302,7 +331,7 @@ def crypto_size_source_checks():
     return crypto_size_checks(data.load("am243x-aes-cbc"), data.load("am243x-sha"))
 
 
-__all__ += ["most_rate_for", "crypto_size_checks"]
+__all__ += ["rate_in_same_time", "most_rate_for", "crypto_size_checks"]
 
 
 # --- SA2UL AES: a 256-bit key takes more rounds than a 128-bit one (issue 18) --------------------
@@ -342,3 +371,140 @@ def aes_key_source_checks():
 
 
 __all__ += ["AES_ROUNDS", "aes_key_checks"]
+
+
+# --- RSA and ECDSA rates against each other: a longer key, and more work, take no less time (issue 18) ---
+
+#: The RSA table's operations by the key they use: encryption the public one, decryption the private one.
+RSA_KEYS = {"encryption": "public", "decryption": "private"}
+
+
+def rsa_rate_checks(rsa) -> list:
+    """The four rates of the RSA table (``am243x-rsa``, or an edited copy; ``consistency``), each held to one
+    of its others by one of two rules, no pair compared twice:
+
+    - a longer key takes no less time on the same operation: each of its multiplications works on longer
+      numbers, and there are no fewer of them (the public exponent is the same; the private one is as long as
+      the modulus). So the shorter key's rate is at least the longer key's turned into its block
+      (:func:`rate_in_same_time`), and the longer key's at most the shorter key's so turned.
+    - a public-key operation (encryption) takes no more time than the private-key one (decryption) on the
+      same key and block: a public exponent is short, a private one as long as the modulus. The page does not
+      print the exponents, but its PKA table shows the same engine verifying (public key) 14 and 29 times
+      faster than it signs (private key); a rate against this rule is ``unexplained``.
+
+    The rows are matched to the rules so that each rate has one: encryption of the shorter key against its
+    decryption, encryption of the longer key against the shorter key's, decryption of the shorter key
+    against the longer key's, and decryption of the longer key against its encryption."""
+    printed = rsa.attrs["printed"]["throughput_mbit_s"]
+    rows = {(r.key_bits, r.operation): r for r in rsa.itertuples()}
+    keys = sorted({k for k, _ in rows})
+    if len(keys) != 2 or len(rows) != 4:
+        raise ValueError("am243x-rsa: expected an encryption and a decryption for each of two keys")
+    short, long_ = keys
+    out = []
+
+    def label(r):
+        return f"RSA-{r.key_bits} {r.operation}"
+
+    def by_key(r, other):
+        """``r`` against ``other``, the same operation with the other key."""
+        bound = rate_in_same_time(r.size_bytes, other.size_bytes, other.throughput_mbit_s)
+        longer = r.key_bits > other.key_bits
+        return checks.compare(
+            "latency-and-bandwidth", rsa, r.Index, "throughput_mbit_s", bound, label(r), kind="consistency",
+            relation="<=" if longer else ">=",
+            note=f"{'At most' if longer else 'At least'} {{model:.6f}} Mbit/s: {r.size_as_printed} with a "
+                 f"{r.key_bits}-bit key take {'no less' if longer else 'no more'} time than {other.size_as_printed} "
+                 f"with a {other.key_bits}-bit key at {printed[other.Index]} Mbit/s.",
+            off_note=f"{r.size_as_printed} with a {r.key_bits}-bit key at {{published}} Mbit/s would take "
+                     f"{'less' if longer else 'more'} time than {other.size_as_printed} with a {other.key_bits}-bit key "
+                     f"at {printed[other.Index]} Mbit/s: {'at most' if longer else 'at least'} {{model:.6f}} Mbit/s.")
+
+    def by_exponent(r, other):
+        """``r`` against ``other``, the other operation with the same key and block."""
+        public = RSA_KEYS[r.operation] == "public"
+        return checks.compare(
+            "latency-and-bandwidth", rsa, r.Index, "throughput_mbit_s", other.throughput_mbit_s, label(r),
+            kind="consistency", relation=">=" if public else "<=", otherwise="unexplained",
+            note=f"{'At least' if public else 'At most'} the {other.operation}'s {{model:g}} Mbit/s on the same "
+                 f"key and block: the {RSA_KEYS[r.operation]} exponent is the "
+                 f"{'shorter' if public else 'longer'}, as the PKA table's verifies and signs show.",
+            off_note=f"{'Slower' if public else 'Faster'} than the {other.operation} with the same "
+                     f"{r.key_bits}-bit key and block ({{model:g}} Mbit/s): a {RSA_KEYS[r.operation]}-key operation "
+                     f"{'with a short exponent' if public else 'with an exponent as long as the modulus'} should take "
+                     f"{'less' if public else 'more'} time, as the same engine's PKA table shows (it verifies "
+                     "faster than it signs). The page does not say which exponents the RSA test uses.")
+
+    out.append(by_exponent(rows[(short, "encryption")], rows[(short, "decryption")]))
+    out.append(by_key(rows[(long_, "encryption")], rows[(short, "encryption")]))
+    out.append(by_key(rows[(short, "decryption")], rows[(long_, "decryption")]))
+    out.append(by_exponent(rows[(long_, "decryption")], rows[(long_, "encryption")]))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def rsa_rate_source_checks():
+    """SA2UL RSA: each rate against another of the table's (a longer key, a private key take no less time)."""
+    return rsa_rate_checks(data.load("am243x-rsa"))
+
+
+def ecdsa_rate_checks(pka) -> list:
+    """The four ECDSA signs and verifies per second of the PKA table (``am243x-pka``, or an edited copy;
+    ``consistency``), each held to one of its others by one of two rules, no pair compared twice:
+
+    - a larger curve takes no less time for the same operation: a scalar multiplication over P-384 has more
+      bits to step through than over P-256, each step on longer numbers (``erratum`` if not);
+    - a verify takes no less time than a sign on the same curve: it inverts as a sign does and multiplies two
+      points by scalars where a sign multiplies one (a slow random number for the sign could undo this, which
+      the page does not say: ``unexplained`` if not).
+
+    Matched so that each rate has one: the smaller curve's sign against the larger curve's, the larger curve's
+    verify against the smaller curve's, the smaller curve's verify against its sign and the larger curve's
+    sign against its verify."""
+    e = pka[pka["algorithm"] == "ECDSA"]
+    if e["key_bits"].nunique() != 2 or len(e) != 2:
+        raise ValueError("am243x-pka: expected one ECDSA row for each of two curves")
+    small, large = (e[e["key_bits"] == k].iloc[0] for k in sorted(e["key_bits"]))
+    names = {"sign_per_s": "signs", "verify_per_s": "verifies"}
+    printed = pka.attrs["printed"]
+    out = []
+
+    def by_curve(r, other, column):
+        larger = r["key_bits"] > other["key_bits"]
+        return checks.compare(
+            "latency-and-bandwidth", pka, r.name, column, float(other[column]), f"ECDSA-{r['key_bits']}",
+            kind="consistency", relation="<=" if larger else ">=",
+            note=f"{'At most' if larger else 'At least'} the {{model:g}} {names[column]} a second of P-"
+                 f"{other['key_bits']}: a {'larger' if larger else 'smaller'} curve takes "
+                 f"{'no less' if larger else 'no more'} time.",
+            off_note=f"{'More' if larger else 'Fewer'} {names[column]} a second on P-{r['key_bits']} ({{published}}) "
+                     f"than on P-{other['key_bits']} ({{model:g}}): a {'larger' if larger else 'smaller'} curve "
+                     f"would be {'faster' if larger else 'slower'} on the same engine.")
+
+    def by_work(r, column):
+        verify = column == "verify_per_s"
+        other = "sign_per_s" if verify else "verify_per_s"
+        return checks.compare(
+            "latency-and-bandwidth", pka, r.name, column, float(r[other]), f"ECDSA-{r['key_bits']}",
+            kind="consistency", relation="<=" if verify else ">=", otherwise="unexplained",
+            note=f"{'At most' if verify else 'At least'} the {{model:g}} {names[other]} a second on the same curve: "
+                 "a verify multiplies two points by scalars, a sign one.",
+            off_note=f"{'More verifies than signs' if verify else 'Fewer signs than verifies'} a second on P-"
+                     f"{r['key_bits']} ({printed[column][r.name]} against {printed[other][r.name]}): a verify "
+                     "multiplies two points by scalars, a sign one; only a slow random number for each sign, "
+                     "which the page does not mention, would make a sign the slower.")
+
+    out.append(by_curve(small, large, "sign_per_s"))
+    out.append(by_curve(large, small, "verify_per_s"))
+    out.append(by_work(small, "verify_per_s"))
+    out.append(by_work(large, "sign_per_s"))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def ecdsa_rate_source_checks():
+    """SA2UL PKA ECDSA: each sign and verify rate against another (a larger curve, a verify take no less time)."""
+    return ecdsa_rate_checks(data.load("am243x-pka"))
+
+
+__all__ += ["RSA_KEYS", "rsa_rate_checks", "ecdsa_rate_checks"]

@@ -213,3 +213,144 @@ def xip_source_checks():
 
 
 __all__ += ["CACHED", "UNCACHED", "xip_checks"]
+
+
+# --- the images each boot step reads, against the least its medium's stated speed allows (issue 18) ------
+
+ROM_STEP = "ROM : init + SBL load from flash"
+CPU_LOAD = "SBL : CPU Load"
+#: Data lines and transfers per clock of the OSPI modes a boot media clock is stated with.
+OSPI_MODES = {"Octal DDR": (8, 2), "Octal SDR": (8, 1), "Quad DDR": (4, 2), "Quad SDR": (4, 1)}
+
+
+def media_bytes_s(text: str) -> float:
+    """Bytes per second of a stated OSPI boot media clock: ``"166.667 MHz (Octal DDR mode)"`` -> 166.667 x 10^6
+    clocks, 8 data lines, 2 transfers per clock: 2 bytes per clock."""
+    head, _, mode = text.partition("(")
+    value, unit = head.split()
+    mode = mode.rstrip(")").removesuffix(" mode").strip()
+    if unit != "MHz" or mode not in OSPI_MODES:
+        raise ValueError(f"boot media clock {text!r}: expected '<n> MHz (<mode> mode)', mode one of "
+                         f"{', '.join(OSPI_MODES)}")
+    lines, per_clock = OSPI_MODES[mode]
+    return float(value) * 1e6 * lines * per_clock / 8
+
+
+def least_read_ms(size_text: str, bytes_s: float) -> float:
+    """The least time (ms) ``size_text`` (``"256 KB"``) takes at ``bytes_s``."""
+    return size_bytes(size_text) / bytes_s * 1000
+
+
+def _same_as_ospi(boot_table, index) -> str:
+    """" The step prints the same ... as the OSPI boot's." when it does (a sign the row was copied), else ""."""
+    printed = boot_table.attrs["printed"]["time_ms"]
+    step = boot_table.loc[index, "step"]
+    ospi = boot_table.index[(boot_table["boot"] == "OSPI") & (boot_table["step"] == step)]
+    if len(ospi) and printed[ospi[0]] == printed[index]:
+        return f" The step prints the same {printed[index]} ms as the OSPI boot's."
+    return ""
+
+
+def image_load_checks(boot_table, setup) -> list:
+    """The steps that read an image from the boot medium (tables ``am243x-sbl-boot`` and ``am243x-sbl-setup``,
+    or edited copies) against the least the medium's stated speed allows (``ceiling``, ``>=``): the ROM step
+    reads the SBL's appimage (both boots), and the OSPI boot's CPU load copies the application's appimage
+    straight from the flash, as its note says. The SD boot's CPU load copies from memory (its file read is
+    checked by :func:`sbl_note_checks`). How the ROM reads the SD card the page does not say, so an SD ROM step
+    under the stated speed is ``unexplained``."""
+    out = []
+    for boot, speed_item in (("OSPI", "Boot Media Clock"), ("SD", "SD card read speed")):
+        s = setup[setup["boot"] == boot].set_index("item")["value"]
+        speed = s[speed_item]
+        rate = media_bytes_s(speed) if boot == "OSPI" else read_speed_bytes_s(speed)
+        sizes = [i for i in s.index if i.startswith("Size of ")]
+        sbl = [i for i in sizes if i.startswith("Size of sbl_")]
+        app = [i for i in sizes if not i.startswith("Size of sbl_")]
+        reads = [(ROM_STEP, sbl)] + ([(CPU_LOAD, app)] if boot == "OSPI" else [])
+        for step, items in reads:
+            i = boot_table.index[(boot_table["boot"] == boot) & (boot_table["step"] == step)][0]
+            what = " and ".join(s[x] for x in items)
+            image = " and ".join(x.removeprefix("Size of ") for x in items)
+            least = sum(least_read_ms(s[x], rate) for x in items)
+            out.append(checks.compare(
+                "boot-and-memory", boot_table, i, "time_ms", least, note_row(boot, f"{step}, at the medium's speed"),
+                kind="ceiling", relation=">=", otherwise="unexplained" if boot == "SD" else "erratum",
+                note=f"It reads the {image} ({what}, KB of 1024 bytes) at {speed}"
+                     + (" (MB of 10^6 bytes)" if boot == "SD" else "") + ": at least {model:.3f} ms.",
+                off_note=f"It reads the {image} ({what}, KB of 1024 bytes) at {speed}"
+                         + (" (MB of 10^6 bytes)" if boot == "SD" else "") + ": at least {model:.2f} ms, more than the "
+                         "{published} ms printed."
+                         + (" The page does not say how the ROM reads the card." + _same_as_ospi(boot_table, i)
+                            if boot == "SD" else "")))
+    return out
+
+
+@checks.provider("boot-and-memory")
+def image_load_source_checks():
+    """The ROM's SBL load and the OSPI CPU load against the least their medium's stated speed allows."""
+    return image_load_checks(data.load("am243x-sbl-boot"), data.load("am243x-sbl-setup"))
+
+
+__all__ += ["ROM_STEP", "CPU_LOAD", "OSPI_MODES", "media_bytes_s", "least_read_ms", "image_load_checks"]
+
+
+# --- XIP: the cached run is the least of the runs the 1-in-10 row averages (issue 18) -------------------
+
+ONE_IN_TEN = "Code/Data not cached 1 of 10 iterations"
+
+
+def xip_least_checks(t) -> list:
+    """Each fully cached cycle count of the ``am243x-xip`` table (or an edited copy) against the "1 of 10
+    iterations not cached" row of the same benchmark (``consistency``, ``<=``): that row averages ten runs, the
+    nine cached ones among them, and no run takes fewer cycles than the code fully cached
+    (:func:`xip_checks`), so the cached count is at most the average: the least of what is averaged is at most
+    the average."""
+    out = []
+    for bench, g in t.groupby("benchmark", sort=False):
+        average = g[g["caching"] == ONE_IN_TEN]
+        for index in g.index[g["caching"] == CACHED]:
+            out.append(checks.compare(
+                "boot-and-memory", t, index, "cycles", float(average["cycles"].iloc[0]), f"{bench}: fully cached",
+                kind="consistency", relation="<=", exact=True,
+                note="At most the {model:g} cycles the 1-in-10 row averages over ten runs: the cached run is the "
+                     "least of them.",
+                off_note="More cycles fully cached ({published}) than the average of ten runs of which nine are "
+                         "cached and one is not ({model:g}): some run would have been faster than the code fully "
+                         "cached."))
+    return out
+
+
+@checks.provider("boot-and-memory")
+def xip_least_source_checks():
+    """XIP: each benchmark fully cached takes at most the cycles of its 1-in-10 average."""
+    return xip_least_checks(data.load("am243x-xip"))
+
+
+__all__ += ["ONE_IN_TEN", "xip_least_checks"]
+
+
+# --- the SD notes' "the CPU load is faster in this case" (issue 18) -------------------------------------
+
+def sd_cpu_load_checks(boot_table) -> list:
+    """The SD boot's CPU load (table ``am243x-sbl-boot``, or an edited copy) against the OSPI boot's
+    (``prose``, ``<=``): the SD section's note says its CPU load is faster, the SBL copying the appimage from
+    memory where the OSPI boot copies it from the flash."""
+    b = boot_table
+    ospi = b.index[(b["boot"] == "OSPI") & (b["step"] == CPU_LOAD)][0]
+    sd = b.index[(b["boot"] == "SD") & (b["step"] == CPU_LOAD)][0]
+    return [checks.compare(
+        "boot-and-memory", b, sd, "time_ms", float(b.loc[ospi, "time_ms"]),
+        note_row("SD", "CPU load, 'faster in this case'"), kind="prose", relation="<=",
+        note="The note says the CPU load is faster than the OSPI boot's, {model:g} ms: the appimage is copied "
+             "from memory, not from the flash.",
+        off_note="The note says the CPU load is faster than the OSPI boot's {model:g} ms; the table prints "
+                 "{published} ms.")]
+
+
+@checks.provider("boot-and-memory")
+def sd_cpu_load_source_checks():
+    """The SD boot's CPU load against the OSPI boot's, as its note says: faster."""
+    return sd_cpu_load_checks(data.load("am243x-sbl-boot"))
+
+
+__all__ += ["sd_cpu_load_checks"]

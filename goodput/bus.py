@@ -38,7 +38,7 @@ import sympy as sp
 
 from . import checks, data
 from .command import Arg, Command, Ranged
-from .errors import GoodputError, ParameterError
+from .errors import DataError, GoodputError, ParameterError
 from .params import DEFAULT, Parameter
 from .symbols import lambdify, maker
 
@@ -48,7 +48,9 @@ __all__ = ["cpu_clock", "ddr3_rate", "ddr3_width", "tc_count", "tc_width", "tc_d
            "divider", "transfers", "PARAMETERS", "TC", "TRANSFER_CONTROLLERS", "ENDPOINTS", "FIFO_BYTES",
            "port_bandwidth_expr", "ddr3_bandwidth_expr", "endpoint_bandwidth_expr", "Case", "table_cases",
            "limit_exprs", "copy_limit_exprs", "copy_limits", "evaluate", "bound_expr", "limits", "bound_mb_s", "binding", "shared_bridges",
-           "array_commands_expr", "transfer_guidance", "port_rows", "edma_ceiling_checks", "read_latency_checks",
+           "array_commands_expr", "transfer_guidance", "port_rows", "MB_S_IN", "calculation_checks",
+           "KEYSTONE_SETTINGS", "section_settings",
+           "edma_ceiling_checks", "read_latency_checks",
            "core_clock", "memory_clock", "read_floor_expr", "READ_ENDPOINTS", "read_floor_checks",
            "baseline_counts", "transfer_kib", "prose_checks", "fabric_checks", "burst_bytes", "pcie_edma_checks",
            "section_label", "MEMORY_ITEMS", "port_rate", "memory_prose_checks", "measured_checks"]
@@ -428,15 +430,7 @@ def source_checks():
                               ("comment_result_mb_s", "the result of its worked formula")):
             out.append(checks.compare("keystone-memory-edma", t, row.Index, column, model, label,
                                       off_note=note + f" ({where}).", formula=(port_bandwidth_expr(), values)))
-    t = data.load("keystone2-s2-s5-calculations")
-    for row in t.itertuples():
-        values = {width: row.width_bits, clock: row.clock_mhz, divider: 1, transfers: row.transfers_per_clock}
-        model = row.factor * float(port_bandwidth_expr().subs(values))
-        out.append(checks.compare(
-            "keystone-memory-edma", t, row.Index, "value_mb_s", model, f"§{row.section.split()[0]}: {row.what}",
-            off_note=f"{row.width_bits} bits per cycle at {row.clock_mhz:g} MHz (the clock of Table 1) is "
-                     "{model:g} MB/s, not {published}: the text's figure is 128 bits per cycle at 1 GHz.",
-            formula=(row.factor * port_bandwidth_expr(), values)))
+    out += calculation_checks(data.load("keystone2-s2-s5-calculations"))
     t = data.load("keystone2-table6-15")
     for case, row in zip(table_cases(), t.itertuples()):
         binds = " and ".join(binding(case))
@@ -449,6 +443,29 @@ def source_checks():
             "keystone-memory-edma", t, row.Index, "efficiency_percent",
             100 * row.measured_mb_s / row.theoretical_mb_s, case.label,
             off_note=f"{row.measured_mb_s} / {row.theoretical_mb_s} is {{model:.1f}}%, not {{published}}%."))
+    return out
+
+
+#: A unit the text prints a bandwidth in, in MB/s.
+MB_S_IN = {"MB/s": 1, "GB/s": 1000}
+
+
+def calculation_checks(t) -> list:
+    """The bandwidths the text of Sec. 2, 4 and 5 works out (``t``: ``keystone2-s2-s5-calculations`` or a copy),
+    each as printed and in the unit printed (Sec. 2.1's '16 GB/second'), against the port model on the width,
+    clock and transfers its calculation names."""
+    out = []
+    for row in t.itertuples():
+        values = {width: row.width_bits, clock: row.clock_mhz, divider: 1, transfers: row.transfers_per_clock}
+        scale = MB_S_IN[row.unit_as_printed]
+        model = row.factor * float(port_bandwidth_expr().subs(values)) / scale
+        out.append(checks.compare(
+            "keystone-memory-edma", t, row.Index, "value_as_printed", model, f"§{row.section.split()[0]}: {row.what}",
+            quantity=t.attrs["titles"]["value_mb_s"], unit=row.unit_as_printed,
+            off_note=f"{row.width_bits} bits per cycle at {row.clock_mhz:g} MHz (the clock of Table 1) is "
+                     f"{{model:g}} {row.unit_as_printed}, not {{published}}: the text's figure is 128 bits per cycle "
+                     "at 1 GHz.",
+            formula=(row.factor * port_bandwidth_expr() / scale, values)))
     return out
 
 
@@ -515,7 +532,7 @@ def _read_endpoint(source: str, core: str) -> str | None:
 def read_floor_checks(t, t2, conditions) -> list:
     """The single reads of Tables 3 and 4 (``t``: ``keystone2-table3`` or ``keystone2-table4``): each at least one
     clock period of the memory it reaches (:func:`read_floor_expr`), that memory's clock from Table 2 (``t2``)
-    or, for the KeyStone I MSMC, from the test set-up (``conditions``: ``keystone2-s3-1-settings``), in cycles
+    or, for the KeyStone I MSMC, from the test set-up (``conditions``: §3.1's rows of ``keystone2-settings``), in cycles
     of the core that timed it (the set-up's DSP or ARM clock); a read the core's own cache serves at least one
     cycle of that core. The DSP's L1D hit is not checked: Table 3 counts stalls, and a hit does not stall."""
     value = "stalls" if "stalls" in t.columns else "cycles"
@@ -550,9 +567,25 @@ def read_floor_checks(t, t2, conditions) -> list:
     return out
 
 
+#: The published table of the settings SPRABK5's text states, each with its section.
+KEYSTONE_SETTINGS = "keystone2-settings"
+
+
+def section_settings(section: str, t=None):
+    """The rows of the settings table (``t``, or the published :data:`KEYSTONE_SETTINGS`) that ``section`` prints:
+    ``section`` its heading or its number (``"5.1"``); :class:`DataError` if it prints none."""
+    t = data.load(KEYSTONE_SETTINGS) if t is None else t
+    mine = t[(t["section"] == section) | t["section"].str.startswith(section + " ")]
+    if mine.empty:
+        raise DataError(f"{t.attrs.get('provenance', {}).get('resource', KEYSTONE_SETTINGS)}: no settings of "
+                        f"section {section!r}")
+    return mine
+
+
 def baseline_counts() -> dict[str, int]:
-    """How Sec. 5.1 programs its baseline transfers (``keystone2-s5-1-settings``): ACNT, BCNT and CCNT."""
-    t = data.load("keystone2-s5-1-settings").set_index("item")["value"]
+    """How Sec. 5.1 programs its baseline transfers (§5.1's rows of :data:`KEYSTONE_SETTINGS`): ACNT, BCNT and
+    CCNT."""
+    t = section_settings("5.1").set_index("item")["value"]
     return {k: int(t[k]) for k in ("ACNT", "BCNT", "CCNT")}
 
 
@@ -572,7 +605,8 @@ def _port(t1, master: str, devices: str = "all"):
 def prose_checks(prose, t1) -> list:
     """The numbers of Sec. 2-5's text (``prose``: ``keystone2-s2-s5-prose``) against Table 1 (``t1``) and
     Sec. 5.1's counts: the interface and fabric widths and clocks, the baseline size, the TC bus widths, and
-    the narrow TC of Sec. 5's example (its width and divider, in the text and in the formula, and the clock)."""
+    the narrow TC of Sec. 5's example (its width and divider, in the text and in the formula, and the clock), and
+    the clock dividers of Sec. 2.3's data switch fabrics against Table 1's TCs of their widths."""
     edma0 = _port(t1, "EDMA0(Single TC)", "all but 66AK2E and AM5K2E")
     narrow = _port(t1, "EDMA1(Single TC)")
     arm = _port(t1, "ARM A15 Core")
@@ -604,8 +638,14 @@ def prose_checks(prose, t1) -> list:
             note = "Table 1 clocks EDMA1, EDMA2 and EDMA3 at the CPU clock / {model:g}."
         elif r.item == "CPU clock in the formula":
             model, note = narrow.clock_mhz, "Table 1's CPU clock: {model:g} MHz."
-        elif r.item.startswith("clock divider of the"):
-            continue  # used by fabric_checks: a divider 3 against 2 reads as one unit of rounding
+        elif r.item.startswith("clock divider of the") and r.item.endswith("data switch fabric"):
+            tc = edma0 if "wide" in r.item else narrow  # the TCs on it: Table 1's of the fabric's width
+            model, how = tc.clock_divider, {"kind": "consistency", "exact": True}  # a divider is a count
+            note = (f"Table 1 clocks the {tc.width_bits}-bit TCs on this fabric at the CPU clock / {{model:g}}."
+                    if tc.clock_divider == r.value else
+                    f"Table 1 clocks the {tc.width_bits}-bit TCs that Sec. 2.3 puts on this fabric at the CPU "
+                    "clock / {model:g}, not DSP/{published}: the text and the table disagree (fabric_checks "
+                    "shows the table's bandwidths need its divider).")
         elif r.item in MEMORY_ITEMS:
             continue  # memory_prose_checks: against Table 2
         else:
@@ -733,9 +773,9 @@ def measured_checks():
     return (edma_ceiling_checks(data.load("keystone2-table6-15"))
             + read_latency_checks(data.load("keystone2-table3")) + read_latency_checks(data.load("keystone2-table4"))
             + read_floor_checks(data.load("keystone2-table3"), data.load("keystone2-table2"),
-                                data.load("keystone2-s3-1-settings"))
+                                section_settings("3.1"))
             + read_floor_checks(data.load("keystone2-table4"), data.load("keystone2-table2"),
-                                data.load("keystone2-s3-1-settings"))
+                                section_settings("3.1"))
             + prose_checks(data.load("keystone2-s2-s5-prose"), data.load("keystone2-table1"))
             + fabric_checks(data.load("keystone2-table1"), data.load("keystone2-s2-s5-prose"))
             + pcie_edma_checks(data.load("keystone2-s6-edma-prose"))

@@ -65,7 +65,8 @@ from .errors import DataError
 
 __all__ = ["NUMBER_RULE", "CHECKED_RULE", "SETTING_RULE", "SETTINGS_COLUMNS", "setting_columns", "settings", "CAPTION", "ELSEWHERE", "numbers", "key", "census_dir", "SECTION_COLUMNS",
            "NUMBER_COLUMNS", "Census", "census", "names", "place", "sections_named", "cells", "Transcription",
-           "transcriptions", "transcribed", "by_document", "by_section", "summary_markdown", "documents_html",
+           "transcriptions", "transcribed", "by_document", "by_section", "every_section", "UNCHECKED_COLUMNS", "UNCHECKED_KINDS",
+           "unchecked_path", "unchecked", "unaccounted", "summary_markdown", "documents_html",
            "sections_html"]
 
 #: The counting rule in one sentence, as the status page states it.
@@ -431,6 +432,10 @@ class Transcription:
     #: row: the text of the row's section and table columns and of its other cells), what tells which of the
     #: sections the transcription names printed it.
     settings: tuple[tuple[str, str, tuple[str, str]], ...] = ()
+    #: A table's cells, each as (text as printed, its row as in :attr:`settings`), what tells which of the
+    #: sections the table names printed each of its numbers; a log has none (its numbers count in the sections
+    #: it names, in the document's order).
+    rows: tuple[tuple[str, tuple[str, str]], ...] = ()
 
 
 #: The rule that tells a setting from a result, in one sentence, as the status page states it.
@@ -444,10 +449,11 @@ SETTING_RULE = (
 
 def setting_columns(frame: pd.DataFrame) -> list[str]:
     """The columns of a loaded table (:func:`goodput.data.load`) whose numbers are settings by
-    :data:`SETTING_RULE`: its keys, a key's printed form (``size_as_printed`` beside the key ``size_bytes``)
+    :data:`SETTING_RULE`: its keys, a key's printed form (``size_as_printed`` beside the key ``size_bytes``,
+    ``bytes_as_printed`` beside ``bytes``)
     and the columns whose schema field has the role ``"setting"``, in the table's order."""
     keys = frame.attrs.get("keys", [])
-    stems = {k.rsplit("_", 1)[0] for k in keys if "_" in k}
+    stems = {k.rsplit("_", 1)[0] for k in keys if "_" in k} | set(keys)  # size_bytes -> size; bytes -> bytes
     roles = frame.attrs.get("roles", {})
     return [c for c in frame.columns if c in keys or roles.get(c) == "setting"
             or (c.endswith("_as_printed") and c.removesuffix("_as_printed") in stems)]
@@ -515,8 +521,10 @@ def transcriptions() -> list[Transcription]:
                 for i in range(len(frame))]
         settings = tuple((frame.attrs["titles"].get(column, column), t, row) for column in setting_columns(frame)
                          if column not in _REFERENCE_COLUMNS for t, row in zip(printed[column], rows))
+        cells_ = tuple((t, row) for column, texts_ in printed.items() if column not in _REFERENCE_COLUMNS
+                       for t, row in zip(texts_, rows))
         out.append(Transcription(p["document"], name, _provenance_texts(p["table"], p["section"]),
-                                 tuple(n for t in texts for n in numbers(t)), settings))
+                                 tuple(n for t in texts for n in numbers(t)), settings, cells_))
     for path in sorted((data.published_dir().parent / "logs" / "published").glob("*.log")):
         header, body = _log_header(path)
         document = _log_document(header.get("source", ""))
@@ -529,14 +537,23 @@ def transcriptions() -> list[Transcription]:
 def transcribed(copies: Iterable[Transcription], census: Census | None = None) -> pd.DataFrame:
     """Per covered section, how many of the numbers it prints a transcription holds.
 
-    A transcription counts in the sections it names (:func:`place`'s names, all of them, in the document's
-    order; one that names none of the census's sections counts nowhere): each number it holds counts for
-    one printed number of the same :func:`key` there that no transcription counted yet. So a section never
-    counts more than it prints, and a condition a long table repeats in every row counts as often as the
-    document prints it. Columns: document, section, transcribed.
+    A transcription counts in the sections it names (:func:`place`'s names, all of them; one that names none
+    of the census's sections counts nowhere): each number it holds counts for one printed number of the same
+    :func:`key` there that no transcription counted yet, a table's first in the sections its row names (as
+    :func:`settings` orders them), a log's in the document's order. So a section never counts more than it
+    prints, and a condition a long table repeats in every row counts as often as the document prints it.
+    Columns: document, section, transcribed.
     """
     census = _read(str(census_dir())) if census is None else census
-    got = _counted(census, ((t.document, sections_named(t.document, t.where, census), t.numbers) for t in copies))
+    found = []
+    for t in copies:
+        pool = sections_named(t.document, t.where, census)
+        if t.rows:
+            order = _by_row(census, t.document, pool)
+            found += [(t.document, order(row), numbers(text)) for text, row in t.rows]
+        else:
+            found.append((t.document, pool, t.numbers))
+    got = _counted(census, found)
     return pd.DataFrame([{"document": d, "section": s, "transcribed": got[(d, s)]} for d, s in census.keys],
                         columns=["document", "section", "transcribed"])
 
@@ -563,9 +580,12 @@ def _counted(census: Census, found, taken: Counter | None = None) -> Counter:
 
 def _by_row(census: Census, document: str, pool: list[str]):
     """A function giving, for a table's row (the text of its section and table columns, of its other cells),
-    ``pool`` with the sections the row's section or table column names first, then those its other cells
-    name (a caption, a heading), then those whose headings share the most words with the row (each group in
-    the document's order); ``pool`` as it is when it has one section."""
+    the sections of ``pool`` it may count in: those the row's section or table column names, if it names any of
+    ``pool`` (a row that says where it is printed counts nowhere else), else all of ``pool``; ranked by how the
+    row names them: its section column by number first ("§6.2.1", not a section of the same title elsewhere),
+    then by caption, heading or alias, then as a section above ("§5" names 5.1 too), then those its other cells
+    name, then those whose headings share the most words with the row (the document's order within a rank);
+    ``pool`` as it is when it has one section."""
     if len(pool) < 2:
         return lambda row: pool
     headings = {s: _heading_words(census, document, s) for s in pool}
@@ -575,9 +595,12 @@ def _by_row(census: Census, document: str, pool: list[str]):
         if row not in cache:
             where, rest = row
             by_where, by_rest = _candidates(census, document, where), _candidates(census, document, rest)
+            numbered = {n for k, n in names(where) if k == "§"}
             words = _letters(_words(" ".join(row)))
-            rank = {s: (s not in by_where, s not in by_rest, -len(words & headings[s])) for s in pool}
-            cache[row] = sorted(pool, key=rank.__getitem__)  # stable: the document's order within a rank
+            rank = {s: (_section_number(s) not in numbered, not by_where.get(s, False), s not in by_where,
+                        s not in by_rest, -len(words & headings[s])) for s in pool}
+            mine = [s for s in pool if s in by_where] or pool
+            cache[row] = sorted(mine, key=rank.__getitem__)  # stable: the document's order within a rank
         return cache[row]
     return order
 
@@ -700,23 +723,36 @@ def by_section(document: str, items: Iterable[checks.SourceCheck] | None = None,
                                        *checks.STATUSES])
 
 
+def every_section(items: Iterable[checks.SourceCheck] | None = None, census: Census | None = None,
+                  copies: Iterable[Transcription] | None = None) -> dict[str, pd.DataFrame]:
+    """:func:`by_section` of each document the census counts, in its order (what :func:`by_document` and
+    :func:`sections_html` both show, counted once)."""
+    census = _read(str(census_dir())) if census is None else census
+    items = list(checks.collect() if items is None else items)
+    copies = list(transcriptions() if copies is None else copies)
+    return {d: by_section(d, items, census, copies) for d in census.sections["document"].drop_duplicates()}
+
+
 def by_document(items: Iterable[checks.SourceCheck] | None = None, census: Census | None = None,
-                copies: Iterable[Transcription] | None = None) -> pd.DataFrame:
+                copies: Iterable[Transcription] | None = None,
+                sections: dict[str, pd.DataFrame] | None = None) -> pd.DataFrame:
     """One row per document of the data package that the census counts or a check names, in the package's
     order: document, printed (in its covered sections; missing for a document the census does not count),
     :data:`SETTINGS_COLUMNS` (settings, results, and remaining: the sum of its sections' in :func:`by_section`,
     so a section with more cells checked than results does not hide another's; missing likewise),
     checked (distinct cells), transcribed (missing likewise), and how many checks have each status of
-    :data:`goodput.checks.STATUSES`."""
+    :data:`goodput.checks.STATUSES`. ``sections``: :func:`every_section` of the same checks, census and
+    transcriptions, when the caller has counted it already."""
     census = _read(str(census_dir())) if census is None else census
     items = list(checks.collect() if items is None else items)
     copies = list(transcriptions() if copies is None else copies)
     counted = set(census.sections["document"])
+    every = every_section(items, census, copies) if sections is None else sections
     got = transcribed([t for t in copies if t.document in counted], census)
     rows = []
     for document in [d for d in data.documents() if d in counted or any(c.document == d for c in items)]:
         mine = [c for c in items if c.document == document]
-        sections = by_section(document, mine, census, copies) if document in counted else None
+        sections = every[document] if document in counted else None
         row = _split(_row("", int(census.covered(document)["numbers"].sum()), mine,
                           int(got.loc[got["document"] == document, "transcribed"].sum())),
                      0 if sections is None else int(sections["settings"].sum()))
@@ -730,21 +766,94 @@ def by_document(items: Iterable[checks.SourceCheck] | None = None, census: Censu
     return frame.astype({c: "Int64" for c in ("printed", *SETTINGS_COLUMNS, "transcribed")})
 
 
+# --- the ledger of results no check checks -------------------------------------------------
+
+#: The ledger's columns: the section (as the census names it), how many of its remaining results a row
+#: accounts for, whether a check could fail on them (:data:`UNCHECKED_KINDS`), and which numbers and why.
+UNCHECKED_COLUMNS = ["document", "section", "numbers", "kind", "reason"]
+
+#: The kinds of unchecked result, and what each means, as the status page says it.
+UNCHECKED_KINDS = {
+    "uncheckable": "nothing the document prints or a model of the book gives could make a check of them fail",
+    "not yet": "a check could be written and is not yet",
+}
+
+
+def unchecked_path() -> Path:
+    """The ledger of the remaining results, written by hand: ``data/census/unchecked.csv``."""
+    return census_dir() / "unchecked.csv"
+
+
+def unchecked(census: Census | None = None, path: Path | None = None) -> pd.DataFrame:
+    """The ledger (:data:`UNCHECKED_COLUMNS`): per covered section, how many of its remaining results each row
+    accounts for and why no check checks them. A row naming a section the census does not cover, a count that is
+    not a positive whole number, an unknown kind or an empty reason is a :class:`DataError` naming the file and
+    line; so is a section's reason given twice."""
+    census = _read(str(census_dir())) if census is None else census
+    path = unchecked_path() if path is None else path
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except FileNotFoundError:
+        raise DataError(f"{path}: no ledger of unchecked results here") from None
+    if list(frame.columns) != UNCHECKED_COLUMNS:
+        raise DataError(f"{path}:1: columns {list(frame.columns)} are not {UNCHECKED_COLUMNS}")
+    covered = set(census.keys)
+    seen = set()
+    for line, row in enumerate(frame.itertuples(index=False), start=2):
+        where = f"{path}:{line}"
+        if (row.document, row.section) not in covered:
+            raise DataError(f"{where}: {row.document!r} has no covered section {row.section!r} in the census")
+        if not row.numbers.isdigit() or int(row.numbers) == 0:
+            raise DataError(f"{where}: numbers {row.numbers!r} is not a positive whole number")
+        if row.kind not in UNCHECKED_KINDS:
+            raise DataError(f"{where}: kind {row.kind!r} is not one of {sorted(UNCHECKED_KINDS)}")
+        if not row.reason.strip():
+            raise DataError(f"{where}: no reason given")
+        if (row.document, row.section, row.reason) in seen:
+            raise DataError(f"{where}: the same reason twice for {row.document} / {row.section}")
+        seen.add((row.document, row.section, row.reason))
+    return frame.astype({"numbers": int})
+
+
+def unaccounted(sections: pd.DataFrame, document: str, ledger: pd.DataFrame) -> pd.DataFrame:
+    """Where ``ledger`` and :func:`by_section`'s ``sections`` of ``document`` disagree: one row per section whose
+    remaining results are not the numbers its ledger rows account for (section, remaining, ledger)."""
+    mine = ledger[ledger["document"] == document].groupby("section")["numbers"].sum()
+    counted = sections[sections["section"] != ELSEWHERE].set_index("section")["remaining"]
+    both = pd.DataFrame({"remaining": counted, "ledger": mine}).fillna(0).astype(int)
+    both = both[both["remaining"] != both["ledger"]]
+    return both.rename_axis("section").reset_index()
+
+
 # --- the status page -------------------------------------------------------------------------
 
-def summary_markdown(documents: pd.DataFrame) -> str:
+def _ledger(census: Census | None, ledger: pd.DataFrame | None) -> pd.DataFrame:
+    """``ledger``; if none, the committed one (:func:`unchecked`) for the committed census, an empty one for
+    another census."""
+    if ledger is not None:
+        return ledger
+    return unchecked() if census is None else pd.DataFrame(columns=UNCHECKED_COLUMNS).astype({"numbers": int})
+
+
+def summary_markdown(documents: pd.DataFrame, ledger: pd.DataFrame | None = None) -> str:
     """The status page's sentences over :func:`by_document`'s table: what the census's documents print in
-    their covered sections, how much of it is checked and transcribed, and the counting rule."""
+    their covered sections, how much of it is checked and transcribed, what the ledger of the remaining results
+    (:func:`unchecked`; ``None``: the committed one) says of them, and the counting rule."""
     from .render.display import number
 
+    ledger = _ledger(None, ledger)
     counted = documents[documents["printed"].notna()]
     total, checked, copied, fixed, results, left = (
         int(counted[c].sum()) for c in ("printed", "checked", "transcribed", "settings", "results", "remaining"))
+    kinds = ledger.groupby("kind")["numbers"].sum()
+    why = "; ".join(f"{int(kinds.get(k, 0))} {k}: {meaning}" for k, meaning in UNCHECKED_KINDS.items())
     return (f"The {number(len(counted))} documents whose text we have print {total} numbers in the sections the "
             f"book covers: {fixed} settings (what a row is for) and {results} results. The source checks check "
             f"{checked} printed cells of these documents, which leaves {left} results that no check checks yet "
             f"(counted section by section); the published tables and logs transcribe {copied} of the numbers. "
-            f"The goal is every result. {NUMBER_RULE} {SETTING_RULE} {CHECKED_RULE} The census (`data/census/`) "
+            f"The goal is every result. Each remaining result is in the ledger `data/census/unchecked.csv`, which "
+            f"says section by section which numbers they are and why no check checks them ({why}). "
+            f"{NUMBER_RULE} {SETTING_RULE} {CHECKED_RULE} The census (`data/census/`) "
             "is counted from the documents' text by `tools/census.py`; a check is placed in the section its "
             "row or place names, and one that names none is counted under \"elsewhere\".")
 
@@ -769,18 +878,35 @@ def _statuses(row) -> str:
     return ", ".join(f"{row[s]} {s}" for s in checks.STATUSES if row[s])
 
 
+def _ledger_html(rows: pd.DataFrame) -> str:
+    """A document's rows of the ledger as a list: section, how many, the kind, which numbers and why."""
+    if rows.empty:
+        return ""
+    items = "".join(f"<li>{html.escape(r.section)}: {r.numbers} {html.escape(r.kind)}: {html.escape(r.reason)}</li>"
+                    for r in rows.itertuples())
+    return f"\n<p>The results no check checks, and why:</p>\n<ul>{items}</ul>"
+
+
+def _in_order(rows: pd.DataFrame, sections: list[str]) -> pd.DataFrame:
+    """``rows`` of the ledger in the order of ``sections`` (a stable sort: a section's rows as written)."""
+    return rows.sort_values("section", key=lambda s: s.map(sections.index), kind="stable")
+
+
 def sections_html(items: Iterable[checks.SourceCheck] | None = None, census: Census | None = None,
-                  copies: Iterable[Transcription] | None = None) -> str:
-    """Per document of the census, its sections that print a number or hold a check (:func:`by_section`),
-    in a block the reader opens (``<details>``), and the sections it leaves out and why."""
+                  copies: Iterable[Transcription] | None = None, ledger: pd.DataFrame | None = None,
+                  sections: dict[str, pd.DataFrame] | None = None) -> str:
+    """Per document of the census, its sections that print a number or hold a check (:func:`by_section`;
+    ``sections``: :func:`every_section`, when counted already), in a block the reader opens (``<details>``), the
+    ledger's rows for them (``ledger``; ``None``: the committed one for the committed census, none for another)
+    and the sections it leaves out and why."""
     from .render.display import folded_html, frame_html
 
+    ledger = _ledger(census, ledger)
     census = _read(str(census_dir())) if census is None else census
-    items = list(checks.collect() if items is None else items)
-    copies = list(transcriptions() if copies is None else copies)
+    every = every_section(items, census, copies) if sections is None else sections
     parts = []
     for document in census.sections["document"].drop_duplicates():
-        frame = by_section(document, items, census, copies)
+        frame = every[document]
         frame = frame[(frame["printed"] > 0) | (frame["checked"] > 0)]
         shown = pd.DataFrame({"section": frame["section"], "printed": frame["printed"],
                               **{c: frame[c] for c in SETTINGS_COLUMNS},
@@ -794,5 +920,6 @@ def sections_html(items: Iterable[checks.SourceCheck] | None = None, census: Cen
             f"{int(frame['results'].sum())} results), {int(frame['checked'].sum())} checked, "
             f"{int(frame['remaining'].sum())} results unchecked, {int(frame['transcribed'].sum())} transcribed",
             frame_html(shown.reset_index(drop=True), classes=("goodput-coverage-table",))
+            + _ledger_html(_in_order(ledger[ledger["document"] == document], list(frame["section"])))
             + (f"\n<p>Not counted: {out}.</p>" if out else ""), classes=("goodput-coverage",)))
     return "\n".join(parts)

@@ -39,7 +39,7 @@ from functools import lru_cache
 
 import sympy as sp
 
-from . import checks, coding, data
+from . import checks, coding, data, pcie_crc
 from .command import Arg, Command, report_lines, whole
 from .errors import DataError, ParameterError
 from .symbols import lambdify, maker
@@ -689,7 +689,8 @@ def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_siz
     bit rate from the model at the largest size, the TLPs per ACK from the notes of Tables 2 and 4 (the
     ``write_table`` and ``read_table``), the range of sizes from the measured tables, the bits of the
     Max_Payload_Size field from ``devctl`` (``linux-pci-regs-devctl``, loaded if not given) and its code for
-    the MPS AN3935 sets, in binary as the document prints it."""
+    the MPS AN3935 sets, in binary as the document prints it; the bits of a DLLP's CRC from the CRC
+    :mod:`goodput.pcie_crc` computes (whose bytes the Intel traces' DLLPs reproduce)."""
     high, low = devctl_field(data.load("linux-pci-regs-devctl") if devctl is None else devctl)
     code = coding.CODES["8b10b"]
     link = an3935_link("MSC8156")
@@ -726,6 +727,8 @@ def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_siz
             return float(overhead[0].subs(overhead[1])), overhead
         if key.endswith(("ack-size", "fc-size", "dllp-size")):
             return sizes[dllp], None
+        if key == "dllp-crc-bits":  # the CRC pcie_crc computes, which reproduces every DLLP CRC of Intel's traces
+            return 8 * len(pcie_crc.dllp_crc(bytes(4))), None
         if key.endswith("tlps-per-update"):
             return an3935_data_tlps_per_ack(write_table if kind == "write" else read_table), None
         if key.endswith("large-bandwidth"):
@@ -839,10 +842,10 @@ KEYSTONE_PAYLOAD_RULES = ("best", "inbound from a KeyStone sender", "with EDMA3'
 
 def keystone_payload_checks(t, limits, rates, edma3_burst_bytes: int) -> list:
     """The payload sizes SPRABK5 Sec. 6's text derives (``t``: ``keystone2-s6-pcie-payloads``) from the KeyStone II
-    PCIe peripheral's payload limits the same section states (``limits``: the section's settings table, by
-    section; items ``largest outbound payload`` and ``largest inbound payload``): the payload with the best
-    goodput (:func:`best_payload_bytes`, at most the outbound limit, on :func:`keystone_link` with the lanes of
-    ``rates``), the largest inbound payload from another KeyStone device and the payload an EDMA3 burst of
+    PCIe peripheral's payload limits the same section states (``limits``: the section's settings, by section, as
+    :func:`keystone_payload_limits` gives them; items ``largest outbound payload`` and ``largest inbound
+    payload``): the payload with the best goodput (:func:`best_payload_bytes`, at most the outbound limit, on
+    :func:`keystone_link` with the lanes of ``rates``), the largest inbound payload from another KeyStone device and the payload an EDMA3 burst of
     ``edma3_burst_bytes`` (Sec. 5.3.1) gives (:func:`packet_payload_expr`)."""
     link = keystone_link(int(rates["links"].iloc[0]))
     out = []
@@ -873,11 +876,21 @@ def keystone_payload_checks(t, limits, rates, edma3_burst_bytes: int) -> list:
     return out
 
 
-#: The settings table of each section ``keystone2-s6-pcie-payloads`` draws on, holding its payload limits.
-KEYSTONE_PAYLOAD_LIMITS = {"6.1.2 Packet Size Considerations": "keystone2-s6-1-2-settings",
-                           "6.1.3 EDMA Considerations": "keystone2-s6-1-3-settings",
-                           "6.2 How to Achieve Maximum Throughput With the PCIe Peripheral": "keystone2-s6-2-settings",
-                           "6.3.1 PCIe Read Throughput": "keystone2-s6-1-2-settings"}
+#: For each section ``keystone2-s6-pcie-payloads`` draws on, the section whose rows of ``keystone2-settings`` hold
+#: its payload limits (§6.3.1 relies on the limits §6.1.2 states).
+KEYSTONE_PAYLOAD_LIMITS = {"6.1.2 Packet Size Considerations": "6.1.2 Packet Size Considerations",
+                           "6.1.3 EDMA Considerations": "6.1.3 EDMA Considerations",
+                           "6.2 How to Achieve Maximum Throughput With the PCIe Peripheral":
+                               "6.2 How to Achieve Maximum Throughput With the PCIe Peripheral",
+                           "6.3.1 PCIe Read Throughput": "6.1.2 Packet Size Considerations"}
+
+
+def keystone_payload_limits(settings=None) -> dict:
+    """The payload limits of each section of :data:`KEYSTONE_PAYLOAD_LIMITS`: the rows of ``settings`` (the
+    published ``keystone2-settings``, or a copy) of the section that states them."""
+    from . import bus
+
+    return {section: bus.section_settings(source, settings) for section, source in KEYSTONE_PAYLOAD_LIMITS.items()}
 
 
 @checks.provider("pcie-packets")
@@ -885,7 +898,7 @@ def keystone_payloads():
     """SPRABK5 Sec. 6: the payload sizes its text derives from the peripheral's limits, through the model."""
     from . import bus  # the EDMA transfer controllers' bursts (Sec. 5.3.1)
 
-    limits = {section: data.load(name) for section, name in KEYSTONE_PAYLOAD_LIMITS.items()}
+    limits = keystone_payload_limits()
     return keystone_payload_checks(data.load("keystone2-s6-pcie-payloads"), limits,
                                    data.load("keystone2-s6-pcie-rates"), bus.burst_bytes([3]))
 

@@ -180,14 +180,27 @@ def _report_problem(r) -> str | None:
     return None
 
 
+#: The printed numbers a size's check verifies: its decimal and its hex (:func:`hex_checks`).
+SIZE_FORMS = 2
+
+
+def hex_checks(t) -> list:
+    """Every size SPRAAQ5 §5.1's reports print (``t``: the published ``spraaq5-s5-sizing`` or a copy) in decimal
+    against the same size they print beside it in hex (``calculated``, exact: a count of bytes). The two are
+    printed numbers of their own, and a wrong digit in either fails the check, so it verifies both
+    (:data:`SIZE_FORMS`, the ``verifies`` of :class:`goodput.checks.SourceCheck`)."""
+    return [checks.compare("code-size", t, row.Index, "size_dec", int(row.size_hex, 16),
+                           f"{row.report}: {row.file} {row.section}",
+                           f"Its hex {row.size_hex} is {{model:.0f}} bytes.",
+                           off_note=f"{row.size_hex} is {{model:.0f}}, not {{published}}.",
+                           exact=True, verifies=SIZE_FORMS)
+            for row in t.itertuples()]
+
+
 @checks.provider("code-size")
 def source_checks():
     """Every size SPRAAQ5 §5 prints in decimal against the same size it prints in hex."""
-    t = data.load("spraaq5-s5-sizing")
-    return [checks.compare("code-size", t, row.Index, "size_dec", int(row.size_hex, 16),
-                           f"{row.report}: {row.file} {row.section}",
-                           off_note=f"{row.size_hex} is {{model:g}}, not {{published}}.")
-            for row in t.itertuples()]
+    return hex_checks(data.load("spraaq5-s5-sizing"))
 
 
 #: sectti.pl's section types and the line of its "Totals by section type" that adds each up (N/A: none).
@@ -267,7 +280,7 @@ def address_source_checks():
     return address_checks(data.load("spraaq5-s5-sizing"))
 
 
-__all__ += ["ADDRESS_COLUMNS", "end_address", "address_checks"]
+__all__ += ["SIZE_FORMS", "hex_checks", "ADDRESS_COLUMNS", "end_address", "address_checks"]
 
 
 # --- goodput size --------------------------------------------------------------------------------

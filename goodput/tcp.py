@@ -157,6 +157,13 @@ def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mt
                       "preamble_sfd_gap": gaps}}
 
 
+def run_label(row) -> str:
+    """A run of SPRAAQ5's §6 tables as a check's row names it: its section's number first (the place of the
+    check), then its device, driver architecture, L2 cache and operation."""
+    return (f"§{row.section.split()[0]} {row.device}, {row.architecture}, L2 {row.l2_cache_kbytes} KB, "
+            f"{row.operation.lower()}")
+
+
 @checks.provider("tcp-goodput")
 def source_checks():
     """The NDK's maximum receive throughput, 94,595 kbit/s for 8192-byte frames at 100 Mbit/s."""
@@ -173,22 +180,14 @@ def source_checks():
         line = sum(r["bytes"].values())
         out.append(checks.compare(
             "tcp-goodput", t, row.Index, "throughput_kbit_s", 1000 * r["goodput_mbit_s"],
-            f"{row.device}, {row.architecture}, L2 {row.l2_cache_kbytes} KB, receive",
+            run_label(row),
             off_note=f"{r['message_bytes']} bytes make {r['segments']} segments ({full} x {r['mss_bytes']} + "
                      f"{rest}), {(line - r['message_bytes']) / r['segments']:g} bytes of headers, FCS, preamble "
                      f"and gap each: {r['message_bytes']} / {line:g} x {row.line_rate_mbit_s} Mbit/s is "
                      f"{{model:.2f}} kbit/s; the "
                      "testee prints it cut to a whole number, {published}.",
             formula=(1000 * message_goodput_expr(), values)))
-    t = data.load("am243x-rndis-iperf")
-    for row in t.itertuples():
-        out.append(checks.compare(
-            "tcp-goodput", t, row.Index, "bandwidth_mbit_s",
-            row.transfer_mbytes * (1 << 20) * 8 / 1e6 / (row.end_s - row.start_s),
-            f"RNDIS iperf {row.start_s:g}-{row.end_s:g} s",
-            off_note=f"{row.transfer_mbytes} MiB in {row.end_s - row.start_s:g} s is {{model:.2f}} Mbit/s, "
-                     "not {published}."))
-    return out
+    return out + rndis_rate_checks(data.load("am243x-rndis-iperf"))
 
 
 #: The most load a CPU can carry, in per cent.
@@ -212,7 +211,7 @@ def throughput_table_checks(t) -> list:
     at most the stream ceiling of its link (``ceiling``), its CPU load at most a whole CPU (``consistency``)."""
     out = []
     for row in t.itertuples():
-        label = f"{row.device}, {row.architecture}, L2 {row.l2_cache_kbytes} KB, {row.operation.lower()}"
+        label = run_label(row)
         out.append(checks.compare(
             "tcp-goodput", t, row.Index, "throughput_kbit_s", stream_ceiling_kbit_s(row.line_rate_mbit_s), label,
             f"At most a stream of full {evaluate(row.frame_bytes, row.line_rate_mbit_s)['mss_bytes']}-byte "
@@ -246,8 +245,7 @@ def cache_load_checks(t) -> list:
     for _, g in t.groupby(["device", "architecture", "operation"], sort=False):
         rows = list(g.sort_values("l2_cache_kbytes").itertuples())
         for smaller, row in zip(rows, rows[1:]):
-            label = (f"{row.device}, {row.architecture}, L2 {row.l2_cache_kbytes} KB, {row.operation.lower()}, "
-                     f"against L2 {smaller.l2_cache_kbytes} KB")
+            label = f"{run_label(row)}, against L2 {smaller.l2_cache_kbytes} KB"
             out.append(checks.compare(
                 "tcp-goodput", t, row.Index, "cpu_load_percent", smaller.cpu_load_percent, label,
                 f"At most the {{model:g}} % the same runs load the CPU with {smaller.l2_cache_kbytes} KB of L2 cache.",
@@ -445,10 +443,13 @@ def tester_source_checks():
 KIB = 1024
 
 #: Numbers SPRAAQ5's prose prints about its §6 runs, as printed: where, what, and the printed values.
-#: §6's list of platforms: each board's clock (MHz) and L2 cache sizes (KB), largest first.
-S6_PLATFORMS = {"TMS320DM642 EVM": ("720", ("256", "128", "64")),
-                "TMS320C6455 DSK": ("1000", ("256", "128", "64", "32")),  # printed "1 GHz"
-                "TMS320DM6437 EVM": ("594", ("128", "64", "32"))}
+#: §6's list of platforms: each board's clock (as printed, with its unit) and L2 cache sizes (KB), largest first.
+#: Each of the board's figure captions (:data:`S6_FIGURES`) prints its clock the same way.
+S6_PLATFORMS = {"TMS320DM642 EVM": (("720", "MHz"), ("256", "128", "64")),
+                "TMS320C6455 DSK": (("1", "GHz"), ("256", "128", "64", "32")),
+                "TMS320DM6437 EVM": (("594", "MHz"), ("128", "64", "32"))}
+#: A clock's unit in MHz.
+MHZ_IN = {"MHz": 1, "GHz": 1000}
 #: The captions of §6's figures: (figure, device, architecture, the L2 sizes of the cache figure in KB as listed,
 #: its frame size in KB; the L2 size of the frame-size figure that follows it).
 S6_FIGURES = (("2", "TMS320DM642 EVM", "NIMU", ("64", "128", "256"), "8", "3", "256"),
@@ -459,6 +460,9 @@ S6_FIGURES = (("2", "TMS320DM642 EVM", "NIMU", ("64", "128", "256"), "8", "3", "
 #: §6's setup paragraph: the packet sizes (KB) and the paced rates (ms) of the runs.
 S6_PACKET_KB = ("8", "16", "32", "64")
 S6_PERIODS_MS = ("10", "30")
+#: §7: "the DM642 device will not be able to achieve optimal maximum throughput with L2 cache sizes smaller than
+#: 64 KB": the board and the L2 size (KB) as printed.
+S7_FLOOR = ("TMS320DM642 EVM", "64")
 #: The testee excerpt's (§4.1) "DSP Operating at 594 MHz with 256k L2 Cache".
 CONSOLE_CLOCK_MHZ, CONSOLE_L2_KB = "594", "256"
 
@@ -472,37 +476,59 @@ def _nth_size(measured: list, i: int, whose: str, first: str) -> tuple[float, st
 
 def prose_checks(t) -> list:
     """SPRAAQ5's prose numbers about its runs (``t``: the published ``spraaq5-s6-throughput`` or a copy) against
-    the tables they describe and nonCopyTCP.h (``prose``)."""
+    the tables they describe and nonCopyTCP.h (``prose``): §6's platform list, its figure captions (the clock,
+    L2 sizes and frame size of the runs each plots), its setup, §7's L2 size below which the DM642 cannot reach
+    the best throughput (at most the least L2 cache with which its tables show it reaching it), and the testee
+    excerpt's cache."""
     out = []
 
-    def add(where, row, quantity, unit, printed, model, note, **how):
-        out.append(checks.check("tcp-goodput", "SPRAAQ5", where, row, quantity, unit, printed, model, note,
-                                kind="prose", **how))
+    def add(where, row, quantity, unit, printed, model, note, off_note="", **how):
+        made = checks.check("tcp-goodput", "SPRAAQ5", where, row, quantity, unit, printed, model, note,
+                            kind="prose", **how)
+        out.append(made if made.status == "ok" or not off_note else checks.check(
+            "tcp-goodput", "SPRAAQ5", where, row, quantity, unit, printed, model, off_note, kind="prose", **how))
 
-    for device, (clock, sizes) in S6_PLATFORMS.items():
+    for device, ((clock, unit), sizes) in S6_PLATFORMS.items():
         runs = t[t["device"] == device]
         measured = sorted(set(runs["l2_cache_kbytes"]), reverse=True)
-        add("§6 platform list", device, "DSP clock", "MHz", clock, runs["clock_mhz"].iloc[0],
-            "The clock the sentence above its tables gives: {rounded} MHz.")
+        add("§6 platform list", device, "DSP clock", unit, clock, runs["clock_mhz"].iloc[0] / MHZ_IN[unit],
+            f"The clock the sentence above its tables gives: {{rounded}} {unit}.")
         for i, size in enumerate(sizes):
             add("§6 platform list", f"{device}: L2 size {i + 1} of {len(sizes)}", "L2 cache", "KB", size,
                 *_nth_size(measured, i, "Its tables'", "largest"))
     for fig, device, arch, sizes, frame_kb, next_fig, next_l2 in S6_FIGURES:
         runs = t[(t["device"] == device) & (t["architecture"] == arch)]
         measured = sorted(set(runs["l2_cache_kbytes"]))
+        section = runs["section"].iloc[0].split()[0]  # the captions stand in the section of the table they plot
+        (clock, unit), _ = S6_PLATFORMS[device]
         for i, size in enumerate(sizes):
-            add(f"§6 Figure {fig} caption", f"{device}, {arch}: L2 size {i + 1} of {len(sizes)}", "L2 cache", "KB",
-                size, *_nth_size(measured, i, "Its table's", "smallest"))
-        add(f"§6 Figure {fig} caption", f"{device}, {arch}", "frame size", "KB", frame_kb,
+            add(f"§{section} Figure {fig} caption", f"{device}, {arch}: L2 size {i + 1} of {len(sizes)}", "L2 cache",
+                "KB", size, *_nth_size(measured, i, "Its table's", "smallest"))
+        add(f"§{section} Figure {fig} caption", f"{device}, {arch}", "frame size", "KB", frame_kb,
             runs["frame_bytes"].iloc[0] / KIB, "Its table's frames in KB of 1024 bytes: {rounded} KB.")
-        add(f"§6 Figure {next_fig} caption", f"{device}, {arch}", "L2 cache", "KB", next_l2, max(measured),
+        add(f"§{section} Figure {next_fig} caption", f"{device}, {arch}", "L2 cache", "KB", next_l2, max(measured),
             "The largest L2 cache its table measures: {rounded} KB.")
+        for f in (fig, next_fig):
+            add(f"§{section} Figure {f} caption", f"{device}, {arch}", "DSP clock", unit, clock,
+                runs["clock_mhz"].iloc[0] / MHZ_IN[unit],
+                f"The clock of the runs of its table (the sentence above it): {{rounded}} {unit}.")
     for size, model in zip(S6_PACKET_KB, frame_sizes_bytes()):
         add("§6 setup", f"packet size {size} KB", "packet size", "KB", size, model / KIB,
             "nonCopyTCP.h's frame size in KB of 1024 bytes: {rounded} KB.")
     for period, model in zip(S6_PERIODS_MS, [p for p in frame_periods_ms() if p]):
         add("§6 setup", f"rate {period} ms per packet", "frame period", "ms", period, model,
             "nonCopyTCP.h's frame period: {rounded} ms.")
+    device, floor = S7_FLOOR
+    best = t[t["operation"] == "Receive"]["throughput_kbit_s"].max()
+    reach = t[(t["device"] == device) & (t["operation"] == "Receive") & (t["throughput_kbit_s"] == best)]
+    add("§7 Conclusion", f"{device}: the L2 size below which it cannot reach the best throughput", "L2 cache", "KB",
+        floor, reach["l2_cache_kbytes"].min() if len(reach) else 0,
+        f"The least L2 cache with which its tables show it receiving at the best rate any board reaches, {best:,} "
+        "kbit/s, is {model:g} KB: the size below which it cannot is at most that.",
+        off_note=(f"Its tables show it receiving at the best rate any board reaches, {best:,} kbit/s, with "
+                  "{model:g} KB of L2 cache already, less than the {published} KB below which §7 says it cannot."
+                  if len(reach) else f"Its tables never show it receiving at the best rate any board reaches, "
+                  f"{best:,} kbit/s, with any L2 cache size."), relation="<=")
     boards = t[t["clock_mhz"] == int(CONSOLE_CLOCK_MHZ)]
     add("§4.1 step 7, testee output", "DSP Operating at 594 MHz", "L2 cache", "KB", CONSOLE_L2_KB,
         boards["l2_cache_kbytes"].max(),
@@ -759,11 +785,32 @@ def rndis_checks(t) -> list:
     return out
 
 
+def rndis_rate_checks(t) -> list:
+    """Each bandwidth of the ``am243x-rndis-iperf`` table (or an edited copy) against the transfer on its row
+    over the row's interval. Iperf prints both from one count of bytes, so an interval's check verifies the
+    transfer it is computed from as well as the bandwidth (``verifies=2``, as a CRC verifies the bytes it is
+    computed from); the whole run's transfer has a check of its own (the sum of the intervals,
+    :func:`rndis_checks`), so its bandwidth's check verifies the bandwidth only."""
+    spans = t["end_s"] - t["start_s"]
+    out = []
+    for row in t.itertuples():
+        whole = spans[row.Index] == spans.max() and (spans < spans.max()).any()
+        out.append(checks.compare(
+            "tcp-goodput", t, row.Index, "bandwidth_mbit_s",
+            row.transfer_mbytes * (1 << 20) * 8 / 1e6 / (row.end_s - row.start_s),
+            f"RNDIS iperf {row.start_s:g}-{row.end_s:g} s",
+            note="" if whole else f"From the row's {t.attrs['printed']['transfer_mbytes'][row.Index]} MBytes: "
+                                  "one count of bytes gives both.",
+            off_note=f"{row.transfer_mbytes} MiB in {row.end_s - row.start_s:g} s is {{model:.2f}} Mbit/s, "
+                     "not {published}.", verifies=1 if whole else 2))
+    return out
+
+
 @checks.provider("tcp-goodput")
 def rndis_source_checks():
     """The RNDIS iperf run against the USB 2.0 bulk ceiling, and its total against its intervals."""
     return rndis_checks(data.load("am243x-rndis-iperf"))
 
 
-__all__ += ["total_of", "rndis_checks", "noncopytcp", "bench_frames", "frame_periods_ms", "frame_sizes_bytes",
+__all__ += ["total_of", "rndis_checks", "rndis_rate_checks", "noncopytcp", "bench_frames", "frame_periods_ms", "frame_sizes_bytes",
             "cache_load_checks"]

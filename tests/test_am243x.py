@@ -87,11 +87,17 @@ def test_each_rsa_size_is_its_keys_modulus_in_bytes_and_a_wrong_one_is_an_erratu
            if c.resource == "am243x-rsa" and c.quantity == rsa.attrs["titles"].get("size_bytes", "size_bytes")}
     assert got == {f"RSA-{k} {op}": ("ok", k / 8, "consistency") for k in (2048, 4096)
                    for op in ("encryption", "decryption")}
+    # the number held is the one the page prints, "256.00" of "256.00 B" (the census counts 256.00, not 256)
+    assert {c.published for c in am243x.rsa_size_checks(rsa)} == {"256.00", "512.00"}
     i = rsa.index[(rsa["key_bits"] == 4096) & (rsa["operation"] == "decryption")][0]
-    bad = {c.row: c.status for c in am243x.rsa_size_checks(edited_cell(rsa, i, "size_bytes", "256"))}
+    bad = _edited(rsa, "size_as_printed", i, "256.00 B", "256.00 B")
+    bad = {c.row: c.status for c in am243x.rsa_size_checks(bad)}
     assert bad.pop("RSA-4096 decryption") == "erratum" and set(bad.values()) == {"ok"}
+    assert am243x.printed_size("32.00 KB") == ("32.00", 1024)
     with pytest.raises(ValueError, match="key_bits"):
         am243x.rsa_block_bytes(2047)
+    with pytest.raises(ValueError, match="expected a number"):
+        am243x.printed_size("256.00 bits")
 
 
 def test_every_larger_aes_and_sha_block_takes_no_less_time():
@@ -127,3 +133,46 @@ def test_an_aes_256_rate_above_aes_128s_is_an_erratum():
     found = {c.row: c.status for c in am243x.aes_key_checks(edited_cell(aes, row, "throughput_mbit_s", "240.0"))}
     assert found["AES-256 decryption, 512.00 B"] == "erratum"  # AES-128 prints 236.865693
     assert sum(s == "erratum" for s in found.values()) == 1
+
+
+def test_each_rsa_rate_is_held_to_one_other_and_the_2048_bit_encryption_is_slower_than_its_decryption():
+    rsa = data.load("am243x-rsa")
+    got = {c.row: (c.relation, c.status) for c in am243x.rsa_rate_checks(rsa)}
+    # the shorter key's encryption against its decryption: a public-key operation slower than the private one
+    assert got == {"RSA-2048 encryption": (">=", "unexplained"), "RSA-4096 encryption": ("<=", "ok"),
+                   "RSA-2048 decryption": (">=", "ok"), "RSA-4096 decryption": ("<=", "ok")}
+    [longer] = [c for c in am243x.rsa_rate_checks(rsa) if c.row == "RSA-4096 encryption"]
+    assert longer.model == pytest.approx(0.554973 * 512 / 256)
+    # each rate has one check, and no two checks compare the same pair of cells
+    assert len({c.cell for c in am243x.rsa_rate_checks(rsa)}) == 4
+
+
+def test_an_rsa_rate_off_its_rules_is_caught():
+    rsa = data.load("am243x-rsa")
+    i = rsa.index[(rsa["key_bits"] == 4096) & (rsa["operation"] == "encryption")][0]
+    got = {c.row: c.status for c in am243x.rsa_rate_checks(edited_cell(rsa, i, "throughput_mbit_s", "1.200000"))}
+    assert got["RSA-4096 encryption"] == "erratum"  # more than twice the 2048-bit key's rate on twice the block
+    j = rsa.index[(rsa["key_bits"] == 4096) & (rsa["operation"] == "decryption")][0]
+    got = {c.row: c.status for c in am243x.rsa_rate_checks(edited_cell(rsa, j, "throughput_mbit_s", "0.700000"))}
+    assert got["RSA-4096 decryption"] == "unexplained"  # faster than the public-key operation on the same key
+
+
+def test_ecdsa_rates_keep_to_the_larger_curve_and_the_verify_being_slower():
+    pka = data.load("am243x-pka")
+    got = {(c.row, c.quantity): (c.relation, c.status, c.model) for c in am243x.ecdsa_rate_checks(pka)}
+    assert got == {("ECDSA-256", "signs per second"): (">=", "ok", 586),
+                   ("ECDSA-384", "verifies per second"): ("<=", "ok", 693),
+                   ("ECDSA-256", "verifies per second"): ("<=", "ok", 1136),
+                   ("ECDSA-384", "signs per second"): (">=", "ok", 349)}
+
+
+def test_an_ecdsa_rate_off_its_rules_is_caught():
+    pka = data.load("am243x-pka")
+    i = pka.index[(pka["algorithm"] == "ECDSA") & (pka["key_bits"] == 384)][0]
+    got = {(c.row, c.quantity): c.status
+           for c in am243x.ecdsa_rate_checks(edited_cell(pka, i, "verify_per_s", "700"))}
+    assert got[("ECDSA-384", "verifies per second")] == "erratum"  # P-384 faster than P-256
+    got = {(c.row, c.quantity): c.status
+           for c in am243x.ecdsa_rate_checks(edited_cell(pka, i, "sign_per_s", "300"))}
+    assert got[("ECDSA-384", "signs per second")] == "unexplained"  # a sign slower than a verify
+    assert got[("ECDSA-256", "signs per second")] == "ok"

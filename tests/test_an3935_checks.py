@@ -190,7 +190,8 @@ def test_the_texts_numbers_from_independent_arithmetic():
                                         ("msc8157-clock", "2.5"), ("read-tlps-per-update", "8"),
                                         ("equation-1-coded-bits", "8"), ("equation-2-directions", "4"),
                                         ("mps-field-high-bit", "6"), ("summary-mps-field-low-bit", "4"),
-                                        ("summary-mps-code", "010"), ("summary-mps-code", "000")])
+                                        ("summary-mps-code", "010"), ("summary-mps-code", "000"),
+                                        ("dllp-crc-bits", "32")])
 def test_a_wrong_number_in_the_text_is_an_erratum(key, wrong):
     text = data.load("an3935-text")
     bad = text.copy()

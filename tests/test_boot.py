@@ -18,7 +18,15 @@ def test_totals_add_up_and_the_sd_note_and_xip_averages_are_flagged():
                       "OSPI (AM243X-EVM): each CPU but the M4F": "ok", "SD (SBL SD performance): each CPU but the M4F": "erratum",
                       "SD: File read from SD Card, at the read speed": "ok",
                       # uncached runs take no fewer cycles than cached ones
-                      "FIR: not cached": "ok", "MEMCPY: not cached": "ok"}
+                      "FIR: not cached": "ok", "MEMCPY: not cached": "ok",
+                      # the images the ROM and the OSPI CPU load read, at the medium's stated speed
+                      boot.note_row("OSPI", f"{boot.ROM_STEP}, at the medium's speed"): "ok",
+                      boot.note_row("OSPI", f"{boot.CPU_LOAD}, at the medium's speed"): "ok",
+                      boot.note_row("SD", f"{boot.ROM_STEP}, at the medium's speed"): "unexplained",
+                      # the cached run is the least of the ten the 1-in-10 row averages
+                      "FIR: fully cached": "ok", "MEMCPY: fully cached": "ok",
+                      # the SD note: its CPU load (57.09 ms) is faster than the OSPI boot's (246.53 ms)
+                      "SD (SBL SD performance): CPU load, 'faster in this case'": "ok"}
 
 
 def test_what_if_takes_out_the_phy_tuning_and_the_version_check():
@@ -82,3 +90,45 @@ def test_an_uncached_run_faster_than_the_cached_one_is_an_erratum():
     fir = t.index[(t["benchmark"] == "FIR") & (t["caching"] == boot.UNCACHED)][0]
     found = boot.xip_checks(edited_cell(t, fir, "cycles", "26749"))  # one cycle under the cached 26750
     assert [c.status for c in found] == ["erratum", "ok"]
+
+
+def test_the_rom_and_ospi_cpu_load_read_their_images_no_faster_than_the_medium_allows():
+    found = {c.row: c for c in boot.image_load_checks(data.load("am243x-sbl-boot"), data.load("am243x-sbl-setup"))}
+    # octal DDR at 166.667 MHz moves 2 bytes a clock; the SD card 12.5 x 10^6 bytes a second
+    rom, load, sd = (found[boot.note_row(b, f"{s}, at the medium's speed")] for b, s in (
+        ("OSPI", boot.ROM_STEP), ("OSPI", boot.CPU_LOAD), ("SD", boot.ROM_STEP)))
+    assert rom.model == pytest.approx(256 * 1024 / (166.667e6 * 2) * 1000) and rom.status == "ok"
+    assert load.model == pytest.approx(146 * 1024 / (166.667e6 * 2) * 1000) and load.status == "ok"
+    # the SD ROM step: the 300 KB SBL at 12.5 MBps needs 24.6 ms, the table prints the OSPI ROM step's 12.00
+    assert sd.model == pytest.approx(300 * 1024 / 12.5e6 * 1000) and sd.status == "unexplained"
+    assert "same 12.00 ms as the OSPI boot's" in sd.note
+    assert len(found) == 3 and {c.kind for c in found.values()} == {"ceiling"}
+    with pytest.raises(ValueError, match="boot media clock"):
+        boot.media_bytes_s("166.667 MHz (Hexa DDR mode)")
+
+
+def test_an_ospi_rom_step_faster_than_its_flash_is_caught():
+    t = data.load("am243x-sbl-boot")
+    i = t.index[(t["boot"] == "OSPI") & (t["step"] == boot.ROM_STEP)][0]
+    got = {c.row: c.status for c in boot.image_load_checks(edited_cell(t, i, "time_ms", "0.50"),
+                                                            data.load("am243x-sbl-setup"))}
+    assert got[boot.note_row("OSPI", f"{boot.ROM_STEP}, at the medium's speed")] == "erratum"
+    assert got[boot.note_row("OSPI", f"{boot.CPU_LOAD}, at the medium's speed")] == "ok"
+
+
+def test_a_cached_run_above_its_one_in_ten_average_is_caught():
+    t = data.load("am243x-xip")
+    got = {c.row: (c.status, c.model) for c in boot.xip_least_checks(t)}
+    assert got == {"FIR: fully cached": ("ok", 29552), "MEMCPY: fully cached": ("ok", 1759)}
+    i = t.index[(t["benchmark"] == "MEMCPY") & (t["caching"] == boot.CACHED)][0]
+    got = {c.row: c.status for c in boot.xip_least_checks(edited_cell(t, i, "cycles", "1760"))}
+    assert got == {"FIR: fully cached": "ok", "MEMCPY: fully cached": "erratum"}
+
+
+def test_an_sd_cpu_load_slower_than_the_ospi_one_contradicts_its_note():
+    t = data.load("am243x-sbl-boot")
+    [c] = boot.sd_cpu_load_checks(t)
+    assert (c.model, c.relation, c.kind, c.status) == (246.53, "<=", "prose", "ok")
+    i = t.index[(t["boot"] == "SD") & (t["step"] == boot.CPU_LOAD)][0]
+    [bad] = boot.sd_cpu_load_checks(edited_cell(t, i, "time_ms", "257.09"))
+    assert bad.status == "erratum"

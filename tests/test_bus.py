@@ -1,3 +1,4 @@
+import copy
 import json
 
 import pytest
@@ -248,8 +249,12 @@ def test_the_text_of_sections_2_to_5_against_table_1():
         "bus width of EDMACC0 and EDMACC4 TCs": "ok", "bus width of the other TCs": "ok",
         "width of the narrow TC of the example": "ok", "clock divider of the narrow TC of the example": "ok",
         "width of the narrow TC in the formula": "ok", "CPU clock in the formula": "ok",
-        "clock divider of the narrow TC in the formula": "ok"}
+        "clock divider of the narrow TC in the formula": "ok",
+        "clock divider of the wide data switch fabric": "erratum", "clock divider of the narrow data switch fabric": "ok"}
     assert found["width of the ARM CorePac's interfaces"].model == 256  # Table 1: 256 bits x 1200M/2
+    # Sec. 2.3's DSP/3 for both fabrics; Table 1 clocks the 256-bit TCs at 1200M/2, the 128-bit ones at 1200M/3
+    assert (found["clock divider of the wide data switch fabric"].model,
+            found["clock divider of the narrow data switch fabric"].model) == (2, 3)
     assert (found["clock divider of the narrow TC in the formula"].model, found["CPU clock in the formula"].model) \
         == (3, 1200)  # Table 1: EDMA1-3 at 1200M/3
     assert found["size of the baseline transfers"].model == 1024 * 128 / 1024
@@ -268,17 +273,20 @@ def test_a_text_width_that_disagrees_with_table_1_is_caught():
     prose = data.load("keystone2-s2-s5-prose")
     i = prose.index[prose["item"] == "bus width of the other TCs"][0]
     found = bus.prose_checks(edited_cell(prose, i, "value", "32"), data.load("keystone2-table1"))
-    assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [
-        ("width of the ARM CorePac's interfaces", "erratum"), ("bus width of the other TCs", "erratum")]
+    assert sorted((c.quantity, c.status) for c in found if c.status != "ok") == sorted([
+        ("width of the ARM CorePac's interfaces", "erratum"), ("clock divider of the wide data switch fabric", "erratum"),
+        ("bus width of the other TCs", "erratum")])
 
 
 def test_a_divider_or_clock_of_sec_5s_example_that_disagrees_with_table_1_is_caught():
     prose = data.load("keystone2-s2-s5-prose")
-    for item, wrong in (("clock divider of the narrow TC in the formula", "2"), ("CPU clock in the formula", "1000")):
+    for item, wrong in (("clock divider of the narrow TC in the formula", "2"), ("CPU clock in the formula", "1000"),
+                        ("clock divider of the narrow data switch fabric", "4")):
         i = prose.index[prose["item"] == item][0]
         found = bus.prose_checks(edited_cell(prose, i, "value", wrong), data.load("keystone2-table1"))
-        assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [
-            ("width of the ARM CorePac's interfaces", "erratum"), (item, "erratum")]
+        assert sorted((c.quantity, c.status) for c in found if c.status != "ok") == sorted([
+            ("width of the ARM CorePac's interfaces", "erratum"), ("clock divider of the wide data switch fabric",
+                                                                   "erratum"), (item, "erratum")])
 
 
 def test_the_bursts_sec_6_gives_the_edmas_are_those_of_sec_5_3_1():
@@ -331,5 +339,21 @@ def test_a_single_read_faster_than_its_memory_is_caught():
     t = data.load("keystone2-table3")
     i = t.index[(t["source"] == "L2 SRAM") & (t["generation"] == "KeyStone II") & (t["access"] == "single read")][0]
     found = bus.read_floor_checks(edited_cell(t, i, "stalls", "1"), data.load("keystone2-table2"),
-                                  data.load("keystone2-s3-1-settings"))
+                                  bus.section_settings("3.1"))
     assert [(c.row, c.status) for c in found if c.status != "ok"] == [("Table 3: L2 SRAM, KeyStone II", "erratum")]
+
+
+def test_the_texts_calculations_are_checked_as_printed_in_the_unit_printed():
+    t = data.load("keystone2-s2-s5-calculations")
+    found = {c.row: c for c in bus.calculation_checks(t)}
+    core = found["§2.1: CorePac load/store to L1D (128 bits per cycle)"]
+    assert (core.published, core.unit, core.model, core.status) == ("16", "GB/s", 128 / 8 * 1200 / 1000, "erratum")
+    assert {c.status for row, c in found.items() if c is not core} == {"ok"}
+    start = found["§5.2.5: DDR3 bandwidth the halving starts from"]
+    assert (start.published, start.model) == ("12800", 64 / 8 * 800 * 2)
+    i = t.index[t["what"] == "DDR3 bandwidth the halving starts from"][0]
+    bad = t.copy()
+    bad.attrs = copy.deepcopy(t.attrs)
+    bad.loc[i, "value_as_printed"] = bad.attrs["printed"]["value_as_printed"][i] = "6400"  # a text column
+    wrong = {c.row: c.status for c in bus.calculation_checks(bad)}
+    assert wrong["§5.2.5: DDR3 bandwidth the halving starts from"] == "erratum"

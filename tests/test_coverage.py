@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -13,6 +14,7 @@ import pytest
 
 import census as census_tool  # tools/census.py (pytest puts tools/ on the path)
 from goodput import checks, coverage, data
+from goodput.errors import DataError
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The documents' plain-text conversions: beside the clone, as CI has them.
@@ -337,6 +339,15 @@ def test_transcribed_counts_each_printed_number_at_most_once_in_the_sections_nam
     }
 
 
+def test_a_tables_number_counts_first_in_the_section_its_row_names():
+    row_21 = coverage.Transcription("AN3935", "an3935-s2", ("§2",), ("5.82",), (), (("5.82", ("§2.1", "5.82")),))
+    log = dataclasses.replace(row_21, rows=())          # a log: no rows, the document's order
+    for copy, section in ((row_21, "2.1 Write Transfer Estimates"), (log, "2 Calculating Bandwidth")):
+        got = coverage.transcribed([copy], made_census())
+        assert dict(zip(got["section"], got["transcribed"])) == {
+            "1 Bit Rates": 0, "2 Calculating Bandwidth": 0, "2.1 Write Transfer Estimates": 0, section: 1}
+
+
 def test_by_section_counts_printed_checked_transcribed_and_each_status():
     got = coverage.by_section("AN3935", MADE_CHECKS, made_census(), MADE_COPIES)
     assert list(got.columns) == ["section", "printed", *coverage.SETTINGS_COLUMNS, "checked", "transcribed",
@@ -373,9 +384,15 @@ def test_by_document_counts_only_covered_sections_and_leaves_uncounted_documents
     assert got.at["RFC 5180", "checked"] == 1 and got.loc["RFC 5180", list(checks.STATUSES)].sum() == 1
 
 
-def test_the_status_pages_counts_are_the_checks_and_the_census_counted_directly():
+@pytest.fixture(scope="module")
+def counted_sections():
+    """:func:`coverage.by_section` of every document of the committed census, with every check."""
+    return coverage.every_section()
+
+
+def test_the_status_pages_counts_are_the_checks_and_the_census_counted_directly(counted_sections):
     items = checks.collect()
-    got = coverage.by_document(items).set_index("document")
+    got = coverage.by_document(items, sections=counted_sections).set_index("document")
     for document, row in got.iterrows():
         mine = [c for c in items if c.document == document]
         assert row[list(checks.STATUSES)].sum() == len(mine), document
@@ -396,6 +413,62 @@ def test_the_status_page_shows_a_block_per_document_with_its_sections():
     assert ("<summary>AN3935: 8 printed (1 settings, 7 results), 4 checked, 4 results unchecked, 5 transcribed"
             "</summary>") in shown
     assert shown.count("<tr>") == 1 + 4 and "Not counted: Contents (contents)." in shown
+
+
+# --- the ledger of results no check checks ---------------------------------------------------------
+
+MADE_LEDGER = pd.DataFrame([
+    ["AN3935", "2.1 Write Transfer Estimates", 1, "not yet", "the 7 of the text"],
+    ["AN3935", "1 Bit Rates", 1, "uncheckable", "the 14 of Table 1: a count nothing else prints"],
+    ["AN3935", "2 Calculating Bandwidth", 2, "not yet", "the 8s of Table 2"],
+], columns=coverage.UNCHECKED_COLUMNS)
+
+
+def test_the_ledger_accounts_for_every_remaining_result_of_every_section(counted_sections):
+    ledger = coverage.unchecked()
+    wrong = {d: coverage.unaccounted(sections, d, ledger) for d, sections in counted_sections.items()}
+    said = "\n".join(f"{d}:\n{w.to_string()}" for d, w in wrong.items() if not w.empty)
+    assert not said, f"data/census/unchecked.csv disagrees with the counts:\n{said}"
+
+
+def test_unaccounted_names_a_section_whose_ledger_rows_are_not_its_remaining_results():
+    sections = coverage.by_section("AN3935", MADE_CHECKS, made_census(), MADE_COPIES)
+    assert coverage.unaccounted(sections, "AN3935", MADE_LEDGER).empty
+    short = MADE_LEDGER.drop(index=2)                      # section 2's two remaining results unaccounted
+    long = MADE_LEDGER.assign(numbers=[1, 2, 2])          # section 1 has one remaining, not two
+    assert coverage.unaccounted(sections, "AN3935", short).values.tolist() == [["2 Calculating Bandwidth", 2, 0]]
+    assert coverage.unaccounted(sections, "AN3935", long).values.tolist() == [["1 Bit Rates", 1, 2]]
+
+
+@pytest.mark.parametrize("row, error", [
+    ("AN3935,9 No Such Section,1,not yet,why", "has no covered section '9 No Such Section'"),
+    ("AN3935,Contents,1,not yet,why", "has no covered section 'Contents'"),
+    ("AN3935,1 Bit Rates,0,not yet,why", "numbers '0' is not a positive whole number"),
+    ("AN3935,1 Bit Rates,-1,not yet,why", "numbers '-1' is not a positive whole number"),
+    ("AN3935,1 Bit Rates,1,someday,why", "kind 'someday' is not one of"),
+    ("AN3935,1 Bit Rates,1,not yet,  ", "no reason given"),
+    ("AN3935,2.1 Write Transfer Estimates,1,not yet,the 7 of the text", "the same reason twice"),
+])
+def test_a_wrong_ledger_row_is_an_error_naming_the_file_and_line(tmp_path, row, error):
+    path = tmp_path / "unchecked.csv"
+    path.write_text(MADE_LEDGER.to_csv(index=False) + row + "\n")
+    with pytest.raises(DataError, match=rf"unchecked\.csv:5: .*{re.escape(error)}"):
+        coverage.unchecked(made_census(), path)
+
+
+def test_a_ledger_read_back_is_the_ledger_written(tmp_path):
+    path = tmp_path / "unchecked.csv"
+    path.write_text(MADE_LEDGER.to_csv(index=False))
+    pd.testing.assert_frame_equal(coverage.unchecked(made_census(), path), MADE_LEDGER)
+
+
+def test_the_status_page_lists_a_documents_ledger_rows_in_its_sections_order_and_sums_their_kinds():
+    shown = coverage.sections_html(MADE_CHECKS, made_census(), MADE_COPIES, MADE_LEDGER)
+    listed = re.findall(r"<li>(.*?)</li>", shown)
+    assert listed == ["1 Bit Rates: 1 uncheckable: the 14 of Table 1: a count nothing else prints",
+                      "2 Calculating Bandwidth: 2 not yet: the 8s of Table 2", "2.1 Write Transfer Estimates: 1 not yet: the 7 of the text"]
+    said = coverage.summary_markdown(coverage.by_document(MADE_CHECKS, made_census(), MADE_COPIES), MADE_LEDGER)
+    assert "(1 uncheckable: nothing the document prints" in said and "; 3 not yet: a check could be" in said
 
 
 # --- settings apart from results ----------------------------------------------------------------
@@ -428,6 +501,29 @@ def test_a_setting_counts_first_in_the_section_its_row_names():
     by_column = coverage.Transcription("AN3935", "both", ("§2",), ("5.82",), (("rate", "5.82", ("§2.1", "x4")),))
     got = coverage.settings([by_column], [], made).set_index("section")["settings"]
     assert (got["2 Calculating Bandwidth"], got["2.1 Write Transfer Estimates"]) == (0, 1)  # its section column
+
+
+def test_a_row_that_names_its_section_counts_there_by_number_first_and_nowhere_else():
+    made = made_census()
+
+    def counted(row):
+        copy = coverage.Transcription("AN3935", "t", ("§1", "§2"), (row[1],), (row,))
+        return coverage.settings([copy], [], made).set_index("section")["settings"].to_dict()
+
+    # 2.1 by its number, 2 by its heading's words: the number wins, whatever the document's order
+    assert counted(("rate", "5.82", ("§2.1 Calculating Bandwidth", ""))) == {
+        "1 Bit Rates": 0, "2 Calculating Bandwidth": 0, "2.1 Write Transfer Estimates": 1}
+    # 2.1 prints no 8: a row that says it is printed there counts in no other section the table names
+    assert counted(("size", "8", ("§2.1", ""))) == {
+        "1 Bit Rates": 0, "2 Calculating Bandwidth": 0, "2.1 Write Transfer Estimates": 0}
+    # a row that names none of the table's sections may count in any of them (the first printing its 8)
+    assert counted(("size", "8", ("", "8 bytes")))["1 Bit Rates"] == 1
+
+
+def test_a_keys_printed_form_is_a_setting_whatever_the_keys_name():
+    frame = pd.DataFrame({"bytes": [1024], "bytes_as_printed": ["1 K"], "rate": [1.5]})
+    frame.attrs["keys"] = ["bytes"]
+    assert coverage.setting_columns(frame) == ["bytes", "bytes_as_printed"]
 
 
 def test_a_number_a_check_holds_is_no_setting_and_counts_once_however_many_tables_hold_it():

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+import mutations
 from mutations import FUZZ, mutated_log, parse_or_refuse
 
 from goodput import checks, data, sizing
@@ -213,3 +214,24 @@ def test_an_address_inside_the_section_below_it_is_an_erratum():
     assert found["client.out: .clk run address"].status == "erratum"
     assert "cannot share memory" in found["client.out: .clk run address"].note
     assert found["client.out: .clk load address"].status == "ok"
+
+
+# --- each size in decimal against the same size in hex ----------------------------------------------------
+
+def test_each_printed_size_in_decimal_is_its_hex_and_the_check_verifies_both():
+    t = data.load("spraaq5-s5-sizing")
+    found = sizing.hex_checks(t)
+    assert len(found) == len(t)
+    assert {c.status for c in found} == {"ok"} and {c.verifies for c in found} == {sizing.SIZE_FORMS}
+    far = next(c for c in found if c.row == "client.out: client.out .far")
+    assert (far.published, far.model) == ("403238", 0x00062726)
+
+
+def test_a_wrong_hex_size_fails_the_check_as_a_wrong_decimal_does():
+    t = data.load("spraaq5-s5-sizing")
+    text = t.index[(t["report"] == "stack.lib") & (t["section"] == ".text")][0]
+    wrong_hex = _moved(t, text, "size_hex", "0x00000290")
+    wrong_dec = mutations.edited_cell(t, text, "size_dec", "650")
+    for frame in (wrong_hex, wrong_dec):
+        got = [c.status for c in sizing.hex_checks(frame)]
+        assert got.count("erratum") == 1 and got[list(t.index).index(text)] == "erratum"

@@ -33,6 +33,9 @@ again after changing the rule or the sectioning, and commit what it writes::
     .venv/bin/python tools/census.py --check        # exit 1 if data/census/ is not what it would write
 
 ``tests/test_coverage.py`` recounts from the conversions and fails when the committed census differs.
+
+The third file of ``data/census/``, ``unchecked.csv``, is written by hand, not by this tool: the ledger of the
+results no check checks (``goodput.coverage.unchecked``), which a test holds to the counts section by section.
 """
 
 from __future__ import annotations
