@@ -11,15 +11,20 @@ A number is counted by :func:`numbers`, whose rule :data:`NUMBER_RULE` states in
 - counted: an integer or decimal (``250``, ``2.91``), with thousands separated by commas
   (``94,595`` once), a hexadecimal ``0x0105``, a link width ``x4``, a number with its unit or
   suffix joined to it (``4K``, ``1.2GHz``, ``97%`` once each), and each byte of a PCIe analyzer trace
-  (the ``0F`` of ``D 0F``); a space splits a number (``70 800`` is two);
+  (the ``0F`` of ``D 0F``); a space splits a number (``70 800`` is two); an analyzer annotates a requester's
+  or completer's ID with its bus, device and function in hexadecimal without ``0x`` (``RequesterID : 0 1c
+  0``), and these are read, and written, as the hexadecimal numbers they are (``0x0``, ``0x1c``, ``0x0``),
+  the form its checks publish them in;
 - not counted: headings and captions (``Table 3. ...``, ``Figure 2. ...``) whole; references ("Table
-  N", "Figure N", "Section N", "§N", "Example N", "Test N", "Step N", "Eqn. N", "[4]", footnote marks);
+  N", "Figure N", "Section N", "§N", "Example N", "Test N", "Step N", "Eqn. N", "[4]", a page "p. 11-9",
+  footnote marks);
   list numbering (``1.`` opening a line); page headers and footers, copyright lines, addresses on the web
   and mail; names with digits in them (MSC8156, TMS320C6678, AM243x, 66AK2H12, DDR3-1600, r5f0-0,
   8b/10b, EDMA0); dates, revisions and versions (``11/2011``, ``Rev. 1``, ``2.6.31``), IP and MAC
   addresses, memory ranges (``00000000-0000ffff``) and standards' numbers (IEEE 1149.1-1990);
   identifiers, numbers that name a thing rather than measure it: file paths (the process id of
-  ``/proc/4491/maps``, ``C:\\CCStudio_v3.3``), products named with a year or release (Visual C++ 2005,
+  ``/proc/4491/maps``, ``C:\\CCStudio_v3.3``, ``C:\\Program Files\\Microsoft Visual Studio 8\\Common7``),
+  products named with a year or release (Visual C++ 2005, Visual Studio C++ 2005,
   Service Pack 1), a memory map's fields after its range (file offset, device ``08:02``, inode),
   PCI buses and slots (``0000:08:00.0``), interrupt lines (``IRQ 0``) and a shell prompt's command
   number (``538 $``). An address the text derives (a range's end from its start and size) is printed in
@@ -67,10 +72,12 @@ __all__ = ["NUMBER_RULE", "CHECKED_RULE", "SETTING_RULE", "SETTINGS_COLUMNS", "s
 #: The counting rule in one sentence, as the status page states it.
 NUMBER_RULE = (
     "A number is an integer or decimal as printed (with its unit or suffix joined to it, thousands "
-    "separated by commas, a hexadecimal 0x..., a link width x4 or a byte of an analyzer trace, each once); "
+    "separated by commas, a hexadecimal 0x..., a link width x4 or a byte of an analyzer trace, each once; the "
+    "bus, device and function an analyzer annotates an ID with, in hexadecimal without 0x, are read as the "
+    "hexadecimal numbers they are: RequesterID 0 1c 0 is 0x0, 0x1c and 0x0); "
     "headings, captions, references (Table N, Figure N, Section N, Example N, Test N), list numbering, page "
-    "headers and footers, names with digits in them (MSC8156, AM243x, DDR3, EDMA0/1/2/4, TeraNet 3A, a Type "
-    "11 message, Device 2, 10GbE, Visual C++ 2005, the 1s and 0s of a bit stream), dates, revisions, versions, "
+    "headers and footers, a page of another document (p. 11-9), names with digits in them (MSC8156, AM243x, DDR3, EDMA0/1/2/4, TeraNet 3A, a Type "
+    "11 message, Device 2, 10GbE, a build's stage 2, Visual C++ 2005, the 1s and 0s of a bit stream), dates, revisions, versions, "
     "addresses and identifiers (a process id, an inode, a device or PCI slot number, an interrupt line, a "
     "shell prompt's command number, any number in a file path) are not counted; a table the conversion "
     "printed more than once (as HTML, as a run of its cells and row by row) is counted once.")
@@ -93,7 +100,7 @@ CAPTION = re.compile(r"^\s*(?:\*\*)?\s*(?P<kind>Table|Figure)\s+(?P<n>\d+)\s*(?:
 
 _REFERENCE = re.compile(r"""
     (?:\b(?:tables?|figures?|sections?|chapters?|examples?|tests?|steps?|scenarios?|equations?|eqn|egn|appendix)
-       \b\.?\s*|§\s*)                              # the word that names a part of a document
+       \b\.?\s*|§\s*|\bpp?\.\s*)                  # the word that names a part of a document, a page "p. 11-9"
     \d+(?:\.\d+)*                                   # its number
     (?:\s*(?:,|and|or|to|through|-|–)\s*            # more of them: "Tables 9 and 10", "§4-5", "Figure 16 through
        (?:(?:tables?|figures?|sections?|tests?|examples?)\s*)?\d+(?:\.\d+)*)*   # Figure 19"
@@ -108,7 +115,9 @@ _NOT_NUMBERS = [re.compile(p, f) for p, f in (
     (r"\]\([^)]*\)", 0),                                             # a Markdown link's target ](#)
     (r"\{#[^}]*\}", 0),                                              # a heading's anchor {#DATASHEET}
     (r"(?:https?://|www\.)\S+|\S+@\S+", re.I),                       # addresses on the web and mail
-    (r"\b[A-Za-z]:\\\S*", 0),                                        # Windows paths C:\CCStudio_v3.3 (before LaTeX)
+    # Windows paths C:\CCStudio_v3.3, C:\Program Files\Microsoft Visual Studio 8\Common7 (a folder's name may
+    # hold spaces; before LaTeX)
+    (r"\b[A-Za-z]:\\(?:[\w .()+-]*\\)*\S*", 0),
     (r"\\[A-Za-z]+", 0),                                             # LaTeX commands \text, \times
     (r"\b(?:rev(?:ision)?\.?)\s*[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*", re.I),  # revisions: Rev. 1, revision R2P4
     (rf"\b(?:{_MONTHS})\s+(?:\d{{1,2}},?\s+)?\d{{4}}\b", 0),         # dates: November 2010
@@ -124,12 +133,13 @@ _NOT_NUMBERS = [re.compile(p, f) for p, f in (
     (r"(?<![\w.])(?:/[\w.*-]+){2,}", 0),                             # file paths /proc/4491/maps
     # names of releases: a version after a space, products named with a year or release, bits by their value
     (r"\bv\s+\d+(?:\.\d+)+\b", 0),                                       # Code Composer Studio v 3.3
-    (r"\b(?:Visual (?:Studio|C\+\+)|Windows Server)\s+\d{4}\b|\bService Pack\s+\d+\b", 0),  # Visual C++ 2005
+    (r"\b(?:Visual (?:Studio|C\+\+)(?: C\+\+)?|Windows Server)\s+\d{4}\b|\bService Pack\s+\d+\b", 0),  # Visual Studio C++ 2005
     (r"\b[01]s and [01]s\b", 0),                                      # the number of 1s and 0s
     # things named by a number: a name with digits and its siblings after slashes (EDMA0/1/2/4, DDR3A/3B), a
-    # word that names by number (TeraNet 3A, Type 9/11/13, Device 2, Level 3, core 1 and 2) and 10GbE
+    # word that names by number (TeraNet 3A, Type 9/11/13, Device 2, Level 3, core 1 and 2, a kernel build's
+    # stage 2) and 10GbE
     (r"\b[A-Za-z]+\d+[A-Za-z]?(?:/\d+[A-Za-z]?)+\b", 0),
-    (r"\b(?:TeraNet|Type|Device|Level|cores?|Timing)\s+\d{1,2}[A-Z]?\b(?:\s*(?:/|,|and|or)\s*\d{1,2}[A-Z]?\b)*", 0),
+    (r"\b(?:TeraNet|Type|Device|Level|cores?|Timing|stage)\s+\d{1,2}[A-Z]?\b(?:\s*(?:/|,|and|or)\s*\d{1,2}[A-Z]?\b)*", 0),
     (r"\b\d+GbE\b", 0),
     (r"\b[0-9a-fA-F]{4}:[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}\.[0-7])?\b", 0),  # PCI buses and slots 0000:08:00.0
     (r"^\s*\d+\s+\$(?=\s|$)", 0),                                     # a shell prompt's command number 538 $
@@ -140,6 +150,9 @@ _LIST_NUMBER = re.compile(r"^\s*(?:[-*•]\s+)?(?:\d+[.)]\s+)+")      # "1. ", "
 _COPYRIGHT = re.compile(r"©|\bcopyright\b", re.I)
 #: A byte of a PCIe analyzer trace: "D 0F" (a data symbol and its byte; K symbols have names).
 _SYMBOL = re.compile(r"\bD\s+([0-9A-F]{2})\b")
+#: An analyzer's annotation of a requester's or completer's ID: bus, device and function, in hexadecimal
+#: without "0x" ("RequesterID : 0 1c 0"); read as the hexadecimal numbers they are (0x0, 0x1c, 0x0).
+_ID = re.compile(r"\b(?:Requester|Completer)ID\s*:\s*([0-9A-Fa-f]{1,2})\s+([0-9A-Fa-f]{1,2})\s+([0-7])\b")
 #: Runs of letters, digits and underscores, joined by "." or "," between them (and a "%" after): the candidates.
 _RUN = re.compile(r"[A-Za-z0-9_]+(?:[.,][A-Za-z0-9_]+)*%?")
 #: What stands right before a run that is part of a name: "r5f0-", "DDR3-", "p-" (a whole word: the second
@@ -161,8 +174,9 @@ def _classify(run: str) -> list[str]:
 
 
 def numbers(text: str) -> list[str]:
-    """The numbers ``text`` prints, each as printed (``"94,595"``, ``"1.2GHz"``, ``"x4"``, ``"D 0F"``), by the
-    rule of this module's docstring; a text of several lines is read line by line."""
+    """The numbers ``text`` prints, each as printed (``"94,595"``, ``"1.2GHz"``, ``"x4"``, ``"D 0F"``; an
+    analyzer's ID ``0 1c 0`` as ``"0x0"``, ``"0x1c"``, ``"0x0"``), by the rule of this module's docstring; a text
+    of several lines is read line by line."""
     found: list[str] = []
     for line in text.splitlines():
         if _COPYRIGHT.search(line) or CAPTION.match(line):
@@ -175,6 +189,9 @@ def numbers(text: str) -> list[str]:
         for m in _SYMBOL.finditer(line):
             found_here.append((m.start(), "D " + m.group(1)))
         line = _SYMBOL.sub(lambda m: " " * len(m.group(0)), line)
+        for m in _ID.finditer(line):
+            found_here += [(m.start(g), "0x" + m.group(g)) for g in (1, 2, 3)]
+        line = _ID.sub(lambda m: " " * len(m.group(0)), line)
         for m in _RUN.finditer(line):
             if _NAME_BEFORE.search(line[:m.start()]):
                 continue

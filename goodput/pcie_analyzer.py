@@ -13,7 +13,8 @@ annotation is a number the document prints. Two kinds of check hold them to each
   printed, the CRC was not computed over.
 - **annotation**: each number of each annotation against the field's bits in the packet's bytes
   (:func:`goodput.logs.pcie_trace.decode`). The analyzer prints an ID as bus, device and function in
-  hexadecimal without ``0x`` (``0 1c 0``); the checks write them with it.
+  hexadecimal without ``0x`` (``0 1c 0``); the checks write them with it (a check's printed number is read
+  as decimal unless it starts ``0x``), the form the census counts them in (:data:`goodput.coverage.NUMBER_RULE`).
 
 The annotations of the packets whose symbols the conversion lost (the start of Test 4) are held to each
 other by :func:`lost_packet_checks`: the CRC they print against that of the packet they describe.

@@ -35,13 +35,13 @@ import sympy as sp
 from . import checks, coding, data, pcie, pcie_crc
 from . import pcie_transactions as pt
 from .fit import Bound, Fit, fit
-from .logs import ahb_trace, dma_demo
+from .logs import ahb_trace, dma_demo, kbuild
 from .params import Parameter
 from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["INTEL_RAM_GIB", "INTEL_AHB_PCIE_BASE", "INTEL_RESERVED_MIB", "ahb_address", "physical_address", "s5_address_checks", "crc_terms", "crc_polynomial_checks", "serial_time", "latency_time", "outstanding", "credits", "AN3935_NP_CREDITS", "transfer_time_expr", "latency_bound_expr",
+__all__ = ["BUILD_LOG", "build_checks", "buffer_end_check", "INTEL_RAM_GIB", "INTEL_AHB_PCIE_BASE", "INTEL_RESERVED_MIB", "ahb_address", "physical_address", "s5_address_checks", "crc_terms", "crc_polynomial_checks", "serial_time", "latency_time", "outstanding", "credits", "AN3935_NP_CREDITS", "transfer_time_expr", "latency_bound_expr",
            "latency_bound_gbit_s", "an3935_back_to_back", "an3935_runs", "fit_an3935", "AN3935_BACK_TO_BACK", "BOUNDS", "PARAMETERS"]
 
 serial_time = symbol("t_s", nonnegative=True)  #: ns per transfer that nothing overlaps
@@ -211,6 +211,34 @@ def utilization_checks(table) -> list:
             for row in table.itertuples()]
 
 
+#: The verbatim output of building the dma-demo and its kernel module (§2).
+BUILD_LOG = "intel-324611-s2-build.log"
+
+
+def build_checks(build: kbuild.KernelBuild) -> list:
+    """The modules kbuild's ``MODPOST`` line says it post-processed (§2's build of the dma-demo) against the
+    modules the same build links (``LD [M]`` lines; ``consistency``)."""
+    return [checks.check(
+        "pcie-measured", "Intel 324611", "§2 build output", f"MODPOST line (line {build.modpost_line})",
+        "modules post-processed", "", build.modpost, len(build.linked),
+        "The modules the build links: " + (", ".join(f.rsplit("/", 1)[-1] for f in build.linked) or "none") + ".",
+        f"logs/published/{BUILD_LOG}", kind="consistency", exact=True)]
+
+
+def buffer_end_check(demo: dma_demo.DmaDemo) -> checks.SourceCheck:
+    """The last address of the buffer the dma-demo maps (§2) against its first plus the size of the DMA Demo
+    Buffer /proc/iomem shows (§5.5, Figure 18): the program maps the part of the reservation the kernel module
+    provides, whole (``consistency``). Its first address is where the kernel put the mapping; nothing printed
+    fixes it."""
+    first, last = INTEL_IOMEM_BUFFER
+    return checks.check(
+        "pcie-measured", "Intel 324611", "§2 dma-demo output", "dma buf line, last address", "last address of the buffer", "",
+        f"{demo.last_address:#010x}", demo.first_address + (last - first + 1) - 1,
+        f"From {demo.first_address:#x}, the {last - first + 1:#x} bytes of /proc/iomem's DMA Demo Buffer "
+        f"({first:#x}-{last:#x}, Figure 18).", "logs/published/intel-324611-s2-dma-demo.log",
+        kind="consistency", exact=True)
+
+
 def dma_demo_checks(demo: dma_demo.DmaDemo) -> list:
     """The ``dma-demo`` output of §2 against itself and the link: the buffer's size against its addresses,
     each duration against the buffer and its rate, the time the program measured (TSC) at least the time
@@ -221,7 +249,8 @@ def dma_demo_checks(demo: dma_demo.DmaDemo) -> list:
     out = [checks.check("pcie-measured", "Intel 324611", "§2 dma-demo output", "dma buf line", "buffer size", "MB",
                         demo.size_mbyte, nbytes / 1e6,
                         f"Addresses {demo.first_address:#x} to {demo.last_address:#x}, 10^6 bytes a MB.",
-                        resource, kind="consistency")]
+                        resource, kind="consistency"),
+           buffer_end_check(demo)]
     timed = demo.results[demo.results["seconds"] != ""]
     for _, rows in timed.groupby("test", sort=False):
         direction = rows["title"].iloc[0].removeprefix("DMA ").upper()
@@ -475,6 +504,7 @@ def intel_dma_source_checks():
     table3 = data.load("intel-324611-table3")
     test14 = data.load("intel-324611-test14")
     return (utilization_checks(data.load("intel-324611-s2-utilization")) + dma_demo_checks(demo)
+            + build_checks(kbuild.parse(pt.published_log(BUILD_LOG)))
             + table3_checks(table3, demo, ahb["Test 3"], ahb["Test 2"], test14, data.load("intel-324611-test15"),
                             data.load("intel-324611-s4-6-s4-7-trace-figures"))
             + s2_s6_figure_checks(data.load("intel-324611-s2-s6-figures"), demo, table3, test14, ahb["Test 2"],

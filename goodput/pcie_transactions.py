@@ -32,7 +32,7 @@ from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "dllps_per_read",
+__all__ = ["gap_constraints", "RAM_BASE_LOG", "ram_base_checks", "transactions", "completion_latency", "plp_bytes", "plp_interval", "dllps_per_read",
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
            "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "TLP_PAYLOAD_BYTES", "published_log",
            "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
@@ -549,6 +549,32 @@ def _trace_figure(trace, quantity: str, printed: float, record_length: float | N
         f"No {name} in this direction of the trace; the size is that of the one in the other direction.")
 
 
+def gap_constraints(trace, gaps) -> int:
+    """How many printed numbers one printed figure verifies when the text states it for several ``gaps`` of a
+    trace (pairs of cycles, one gap each), all held to it: the rank of the equations the gaps make.
+
+    Each gap is read off the cycle numbers as printed on its two sides. :func:`goodput.pcie_analyzer.framing_checks`
+    ties each number of a run between ``...`` lines to the first of the run, so an equation relates the printed
+    figure and the first numbers of the runs its ends lie in; the unknowns are the figure and those first
+    numbers. One gap verifies the figure alone; three gaps that chain four runs (Example 2's request-to-completion
+    times, each across an elision) are three equations, and verify the figure and two of the first cycle numbers
+    after an elision. A gap inside one run adds nothing a run's framing does not already fix."""
+    def run(cycle: int) -> int:
+        found = [i for i, (first, last, *_) in enumerate(trace.runs) if first <= cycle <= last]
+        if len(found) != 1:
+            raise ValueError(f"{trace.path}: cycle {cycle} is in no run of the trace")
+        return found[0]
+
+    rows = []
+    for a, b in gaps:
+        row = [0] * (len(trace.runs) + 1)
+        row[0] = -1                 # the printed figure
+        row[1 + run(b)] += 1        # the first cycle number of the run the gap ends in
+        row[1 + run(a)] -= 1        # and of the one it starts in (the two cancel inside one run)
+        rows.append(row)
+    return int(np.linalg.matrix_rank(np.array(rows, dtype=float))) if rows else 0
+
+
 #: What a §3.5 figure is checked against when it is neither a step of the model nor a trace figure:
 #: the DLLPs the trace shows per TLP of each kind.
 _DLLP_FIGURES = {"DLLPs per write TLP": "MWr", "DLLPs per read request": "MRd", "DLLPs per completion": "CplD"}
@@ -595,6 +621,13 @@ def example_figure_checks(table, traces: dict) -> list:
             out.append(_compare_cell(table, row.Index, value, label, formula=formula, **how))
             continue
         value, note = _trace_figure(trace, row.quantity, float(row.value), lengths.get(row.example))
+        if row.quantity == "read to completion time":
+            gaps = [(r["request_last"], r["request_last"] + r["to_completion"] + 1) for r in pcie_trace.read_timings(trace)
+                    if r["to_completion"] is not None]
+            how["verifies"] = max(1, gap_constraints(trace, gaps))
+            if how["verifies"] > 1:
+                note += (f" The {len(gaps)} gaps span elisions of the trace: held to one printed figure they verify "
+                         f"{how['verifies']} printed numbers, the figure and first cycle numbers after an elision.")
         out.append(_compare_cell(table, row.Index, value, label, note, kind="prose", **how))
     return out
 
@@ -988,6 +1021,35 @@ def s4_3_menu_source_checks():
                             {t: ahb_trace.parse(published_log(n)) for t, n in AHB_LOGS.items()})
 
 
+#: The AHB log whose first access shows where RAM[0] of the AHB RAM lies: Test 1 writes RAM[0] first.
+RAM_BASE_LOG = "Test 1"
+
+
+def ram_base_checks(logs: dict) -> list:
+    """The first address of each AHB log (``logs``: parsed, by test) against the first of :data:`RAM_BASE_LOG`'s
+    (``consistency``): each test's code, as the document prints it, starts at RAM[0] (``RAM[i]``, ``p64[i]`` from
+    ``i=0``), so every log starts at the one address of the AHB RAM's first word. The document prints that
+    address in no other place, so Test 1's stays the reference."""
+    base = logs[RAM_BASE_LOG].accesses
+    out = []
+    for test, trace in logs.items():
+        a = trace.accesses
+        if test == RAM_BASE_LOG or not len(a):
+            continue
+        out.append(checks.check(
+            "pcie-reads", "Intel 324611", f"{test} trace", f"access 1 (line {a['line'][0]})", "address of RAM[0]", "",
+            a["addr_text"][0], int(base["addr"][0]),
+            f"The test's loop starts at RAM[0], which the {RAM_BASE_LOG} log shows at {base['addr_text'][0]} "
+            f"(line {base['line'][0]}).", f"logs/published/{AHB_TRACES[test]}", kind="consistency", exact=True))
+    return out
+
+
+@checks.provider("pcie-reads")
+def ram_base_source_checks():
+    """Intel 324611 §4.5-§4.13: the first address of each AHB log, against the RAM[0] of Test 1's."""
+    return ram_base_checks({t: ahb_trace.parse(published_log(n)) for t, n in AHB_LOGS.items()})
+
+
 #: The bit of an AHB log's flags that marks a write: the logs pair a set bit 0 with WRITE, a clear one with READ.
 WRITE_FLAG = 0x1
 
@@ -1063,6 +1125,18 @@ def _per_iteration(menu, test: str) -> int:
         raise ValueError(f"§4.3's menu has no entry {test!r}")
     count = row["accesses_per_iteration"].iloc[0]
     return 1 if np.isnan(count) else int(count)
+
+
+#: The entry of §4.3's menu that turns the log file on.
+_LOG_FILE_ENTRY = "Activate: log file generation"
+
+
+def _menu_key(menu, entry: str) -> float:
+    """The key §4.3's menu prints in brackets before ``entry``."""
+    row = menu[menu["entry"] == entry]
+    if len(row) != 1 or np.isnan(row["key"].iloc[0]):
+        raise ValueError(f"§4.3's menu has no key for the entry {entry!r}")
+    return float(row["key"].iloc[0])
 
 
 def _iterations(trace: ahb_trace.AhbTrace, menu, test: str) -> float:
@@ -1251,6 +1325,12 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14, menu=None) 
                         f"{entry} makes {count:g}" for entry, count in _loop_accesses(
                             ahb[test], menu, stated[(sec, "iterations of the run shown")]).items()))
                 for sec, test in _S4_RUN_SHOWN.items()) + ".", {}),
+        "menu key that activates log file generation": (
+            "consistency", lambda v, sec: _menu_key(menu, _LOG_FILE_ENTRY),
+            f"§4.3's menu prints '{_LOG_FILE_ENTRY}' under the key {{model:g}}.", {}),
+        "cache line": ("prose", lambda v, sec: farthest([n * per_access for n in sizes], v),
+                       "A cache line fill reads the whole line: the chunks of the prefetch trace, accesses "
+                       f"{2 * ahb_trace.TICK_NS:g} ns apart, {per_access} bytes each.", {}),
         "prefetch chunk": ("prose", lambda v, sec: farthest([n * per_access for n in sizes], v),
                            f"Accesses {2 * ahb_trace.TICK_NS:g} ns apart in the prefetch trace, {per_access} bytes each.",
                            {}),
@@ -1276,7 +1356,7 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14, menu=None) 
         out.append(checks.compare(
             "pcie-reads", table, row.Index, "value", value(float(printed[row.Index]), row.section), label, note,
             quantity=row.quantity, unit=row.unit, kind=kind,
-            exact=row.unit in (*COUNT_UNITS, "iterations", "test"), **extra))
+            exact=row.unit in (*COUNT_UNITS, "iterations", "test", "key"), **extra))
     return out
 
 
@@ -1427,6 +1507,16 @@ def s3_2_overhead_checks(table, fields=None) -> list:
     }
     out = []
     for row in table.itertuples():
+        if (row.quantity, row.unit) == ("data payload at least", "dwords"):
+            # no model states a least payload: the analyzer traces show TLPs with none (the read requests)
+            least_seen = min(p.payload_bytes for name in SYMBOL_LOGS.values()
+                             for p in pcie_trace.parse(published_log(name)).packets
+                             if p.kind == "TLP" and p.complete)
+            out.append(checks.compare(
+                "pcie-reads", table, row.Index, "value", least_seen / dword, f"{row.quantity} ({row.unit})",
+                "The least data of a TLP the analyzer traces show whole ({model:g} dwords: the read requests "
+                "carry none).", quantity=row.quantity, unit=row.unit, exact=True, kind="consistency", relation="<="))
+            continue
         value, note, formula = rules[(row.quantity, row.unit)]
         out.append(checks.compare("pcie-reads", table, row.Index, "value", value,
                                   f"{row.quantity} ({row.unit})", note, quantity=row.quantity,

@@ -75,6 +75,9 @@ def test_every_transcription_of_a_counted_document_names_a_section_of_the_census
     ("a x4 link, not x 4 lanes", ["x4", "4"]),
     ("a 4K transfer at 1.2GHz, 97% busy", ["4K", "1.2GHz", "97%"]),
     ("001:\tD 00 D 0F\tSeqNr. : 4057", ["001", "D 00", "D 0F", "4057"]),
+    # an analyzer's ID annotation prints bus, device and function in hex without 0x: read as the hex they are
+    ("003:\tD 00 D 40\tRequesterID : 0 1c 0", ["003", "D 00", "D 40", "0x0", "0x1c", "0x0"]),
+    ("\tCompleterID : 2 0 0\tD 4A\tD 00", ["0x2", "0x0", "0x0", "D 4A", "D 00"]),
     ("70 800ns", ["70", "800ns"]),
     ("the range 0x40000000-0x7FFFFFFF, DDR3-1600", ["0x40000000", "0x7FFFFFFF"]),  # a range's both ends
 ])
@@ -91,6 +94,7 @@ def test_the_rule_counts_each_form_of_number_once(text, expected):
     ("Tables 9 and 10 show 12800 MB/s", ["12800"]),
     ("the results in the Sections 4.16 and 4.17 show a gain of 3", ["3"]),
     ("run test 12 with 10 iterations", ["10"]),
+    ("For details refer to [7], p. 11-9. Then 2 more", ["2"]),                           # a page of a manual
     ("[Table 7](#) holds 7 rows", ["7"]),
     ("1. Connect both boards", []),                                                     # list numbering
     ("- 2. Configure 4 lanes", ["4"]),
@@ -111,9 +115,13 @@ def test_the_rule_counts_each_form_of_number_once(text, expected):
     (r"cd C:\CCStudio_v3.3\ndk_1_92\packages\ti\ndk\lib\c64plus then 2 files", ["2"]),   # a Windows path
     ("Code Composer Studio v 3.3 or NDK v1.92, 4 boards", ["4"]),                        # versions
     ("Visual C++ 2005 Express Service Pack 1 (Windows Server 2003 R2), 2005 frames", ["2005"]),  # products
+    ("Microsoft Visual Studio C++ 2005 Express Edition, 2005 frames", ["2005"]),
+    (r"C:\Program Files\Microsoft Visual Studio 8\Common7\Tools\vsvars32.bat 3 times", ["3"]),  # spaces in a path
+    (r"cd C:\CCStudio v3.3\ndk 1 92\packages\ti\ndk\example\dsk6455\bin", []),
     ("as many 1s and 0s as 3s", ["3s"]),
     ("EDMA0/1/2/4 and DDR3A/B over TeraNet 3A, a Type 11 message to Device 2 of core 1 and 2 on 10GbE", []),
     ("C66x Core\t19200 at Level 3 of 12 levels", ["19200", "12"]),                      # names, not a count
+    ("Building modules, stage 2.", []),
     ("a rate of 8 MB/s and 10 /s, not 1/2 of 4/8", ["8", "10", "1", "2", "4", "8"]),
     ("IEEE Standard 1149.1-1990", []),
     ("EDMA0 at CPU/3<sup>(1)</sup> as in [4], RAM[0] = 0;", ["3", "0"]),               # footnotes, citations

@@ -11,7 +11,7 @@ from goodput import checks, coding, data, pcie_crc
 from goodput import pcie_latency as pl
 from goodput import pcie_transactions as pt
 from goodput.errors import LogFormatError
-from goodput.logs import dma_demo
+from goodput.logs import dma_demo, kbuild
 
 from mutations import edited_cell
 
@@ -73,10 +73,11 @@ def test_every_s2_s5_s6_figure_is_checked_with_its_status():
     per_resource = {r: sum(c.resource == r for c in INTEL) for r in
                     ("intel-324611-s2-utilization", "intel-324611-table3", "intel-324611-s2-s6-figures",
                      "logs/published/intel-324611-s2-dma-demo.log")}
-    # 4 percentages; 2 checks per Table 3 cell; 16 figures; the buffer, 4 durations and 4 rates, 2 x 2 TSC-DMA,
+    # 4 percentages; 2 checks per Table 3 cell; 16 figures; the buffer and its last address, 4 durations and 4
+    # rates, 2 x 2 TSC-DMA,
     # the transfer's CRC, and the 3 CPU-only steps and the TSC frequency (demo_step_checks)
     assert per_resource == {"intel-324611-s2-utilization": 4, "intel-324611-table3": 8,
-                            "intel-324611-s2-s6-figures": 16, "logs/published/intel-324611-s2-dma-demo.log": 18}
+                            "intel-324611-s2-s6-figures": 16, "logs/published/intel-324611-s2-dma-demo.log": 19}
     by_row = {(c.resource, c.row, c.kind): c for c in INTEL}
     # 128 bytes in 128 + 20 bytes at 250 MB/s; 4 bytes in 4 + 20
     assert by_row[("intel-324611-table3", "DMA FPGA->MEM", "ceiling")].model == pytest.approx(250 * 128 / 148)
@@ -114,6 +115,38 @@ def test_a_demo_output_whose_numbers_disagree_is_caught():
     assert got[("FPGA->MEM, read call, DMA", "duration", "consistency")] == "erratum"
     assert got[("MEM->FPGA, write call, TSC", "rate", "ceiling")] == "erratum"
     assert got[("MEM->FPGA, TSC against DMA", "rate", "consistency")] == "erratum"
+
+
+def test_the_buffers_last_address_is_its_first_plus_the_iomem_buffer_and_a_wrong_one_is_caught():
+    c = next(c for c in pl.dma_demo_checks(dma_demo.parse(DEMO)) if c.quantity == "last address of the buffer")
+    assert (c.published, c.status, c.verifies) == ("0xb7673fff", "ok", 1)
+    wrong = DEMO.read_text().replace("0x97fb4000-0xb7673fff", "0x97fb4000-0xb7683fff")
+    c = next(c for c in pl.dma_demo_checks(dma_demo.parse_text(wrong, "x.log"))
+             if c.quantity == "last address of the buffer")
+    assert c.status == "erratum" and c.model == 0xb7673fff
+
+
+def test_modpost_counts_the_one_module_the_build_links_and_a_wrong_count_is_caught():
+    build = kbuild.parse(pt.published_log(pl.BUILD_LOG))
+    assert (build.compiled, build.linked, build.modpost) == (
+        ["/home/irp/dma-demo-1.0/kernel-module/dma_demo.o"], ["/home/irp/dma-demo-1.0/kernel-module/dma_demo.ko"], "1")
+    assert [(c.published, c.model, c.status) for c in pl.build_checks(build)] == [("1", 1, "ok")]
+    text = pt.published_log(pl.BUILD_LOG).read_text()
+    wrong = pl.build_checks(kbuild.parse_text(text.replace("MODPOST 1 modules", "MODPOST 2 modules"), "x.log"))
+    assert [c.status for c in wrong] == ["erratum"]
+
+
+@pytest.mark.parametrize("old, new, words, line", [
+    ("MODPOST 1 modules", "MODPOST one modules", "not a MODPOST line", 22),
+    ("MODPOST 1 modules", "MODPOST 1 modules\nMODPOST 1 modules", "a second MODPOST line", 23),
+    ("MODPOST 1 modules", "", "no 'MODPOST' line", 1),
+    ("LD [M] /home", "LD [M]", "not a module's compile or link line", 24),
+])
+def test_a_malformed_build_output_names_its_line(old, new, words, line):
+    text = pt.published_log(pl.BUILD_LOG).read_text().replace(old, new)
+    with pytest.raises(LogFormatError, match=words) as info:
+        kbuild.parse_text(text, "build.log")
+    assert info.value.line_number == line
 
 
 def test_the_dma_demo_output_parses_into_its_buffer_and_results():

@@ -6,7 +6,7 @@ import pytest
 
 from goodput import hostbench, pages
 from goodput.errors import LogFormatError
-from goodput.logs import ahb_trace, bench, dma_demo, log_lines, ndk_console, pcie_trace, read_log
+from goodput.logs import ahb_trace, bench, dma_demo, kbuild, log_lines, ndk_console, pcie_trace, read_log
 
 LOGS = Path(__file__).resolve().parent.parent / "data" / "logs"
 
@@ -17,6 +17,7 @@ READERS = {
     "bench": (bench.parse, LOGS / "host" / "memcopy.log"),
     "ndk_console": (ndk_console.parse, LOGS / "published" / "spraaq5-testee-console.log"),
     "dma_demo": (dma_demo.parse, LOGS / "published" / "intel-324611-s2-dma-demo.log"),
+    "kbuild": (kbuild.parse, LOGS / "published" / "intel-324611-s2-build.log"),
     "ndk_console tester": (ndk_console.parse_tester, LOGS / "published" / "spraaq5-tester-console.log"),
 }
 

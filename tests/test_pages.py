@@ -58,7 +58,7 @@ def test_sources_page_gives_every_log_a_heading_with_its_source():
     text = pages.logs_markdown()
     for name in ("intel-324611-test3-ahb.log", "intel-324611-example1-symbols.log", "memcopy.log"):
         assert f"\n### {name}\n" in text
-    assert text.count("Copied verbatim from {ref}`Intel 324611 <source-intel-324611>`, §") == 11
+    assert text.count("Copied verbatim from {ref}`Intel 324611 <source-intel-324611>`, §") == 12
     assert "{ref}`TI SPRAAQ5 <source-spraaq5>`, §4.1 Procedure to Execute the Benchmarks" in text
     assert text.index("## Log excerpts from the documents") < text.index("## Logs of our runs")
     assert "build-times.log" not in text  # the status page's

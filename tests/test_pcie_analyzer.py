@@ -159,3 +159,24 @@ def test_a_cut_tlps_sequence_number_is_the_one_its_ack_acknowledges_and_a_wrong_
     assert text.count(old) == 1
     wrong = pcie_analyzer.acknowledged_checks(4, pcie_trace.parse_text(text.replace(old, "SeqNr. : 1712\t"), "test4.log"))
     assert [(c.row, c.status) for c in wrong] == [("TX Cp1D at cycle 57406", "erratum")]
+
+
+def test_each_annotation_check_holds_a_number_the_census_reads_on_its_line():
+    """The census counts what an annotation prints by coverage's rule; each annotation check publishes one of
+    those numbers (an ID's bus, device and function, printed in hex without 0x, are hex numbers to both)."""
+    import re
+
+    from goodput import coverage
+    lines = {}
+    for n, name in pt.SYMBOL_LOGS.items():
+        for line in _text(n).splitlines():
+            m = re.match(r"^\s*(\d+):", line)
+            if m:
+                lines.setdefault((pcie_analyzer.TRACE_NAMES[n] + " trace", int(m.group(1))), []).append(line)
+    annotations = [c for c in PACKETS if c.note.startswith("Annotation at cycle")]
+    ids = [c for c in annotations if c.quantity.startswith(("RequesterID", "CompleterID"))]
+    assert len(ids) == 3 * 23 and {c.published for c in ids} == {"0x0", "0x1c", "0x2"}
+    for c in annotations:
+        cycle = int(re.match(r"Annotation at cycle (\d+)", c.note).group(1))
+        read = {coverage.key(x) for line in lines[(c.where, cycle)] for x in coverage.numbers(line)}
+        assert coverage.key(c.published) in read, (c.where, cycle, c.quantity, c.published)

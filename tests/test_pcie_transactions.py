@@ -223,9 +223,10 @@ def test_every_ahb_log_line_and_statistic_has_its_consistency_checks():
     # consecutive addresses (the whole log; the five 16-access cache-line fills of the prefetch trace)
     accesses = {"Test 1": 2, "Test 2": 2, "Test 3": 30, "Test 10": 20, "Test 11": 20, "Test 15 prefetch": 80}
     # and one per word a read test reads back from a write test's log (Tests 2 and 11), and one per chunk
-    # of the prefetch trace for where it starts, and one per access with flags (all but the prefetch trace's)
+    # of the prefetch trace for where it starts, one per access with flags (all but the prefetch trace's), and
+    # one per log but Test 1's for the address of RAM[0] it starts at
     flagged = sum(n for t, n in accesses.items() if t != "Test 15 prefetch")
-    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 8 + 5 + 5 + 2 + 20 + 5 + flagged
+    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 8 + 5 + 5 + 2 + 20 + 5 + flagged + 4
     assert [c.row for c in got if c.status != "ok"] == ["access 2 (line 10)"]
     # a delay check verifies its delay and its timestamp (the first also the first timestamp); the address
     # runs every address after their first
@@ -294,6 +295,17 @@ def test_the_read_tests_read_back_the_words_the_write_tests_wrote_and_a_wrong_on
     assert [(c.where, c.row) for c in wrong] == [("Test 11 trace", "access 3 (line 7)")]
 
 
+def test_every_ahb_log_starts_at_the_ram_word_test_1_writes_first_and_a_wrong_start_is_caught():
+    got = [c for c in CHECKS if c.quantity == "address of RAM[0]"]
+    assert sorted(c.where for c in got) == ["Test 10 trace", "Test 11 trace", "Test 2 trace", "Test 3 trace"]
+    assert all((c.published, c.status) == ("0x02000000", "ok") for c in got)
+    logs = {t: ahb_trace.parse(pt.published_log(n)) for t, n in pt.AHB_LOGS.items()}
+    text = pt.published_log(pt.AHB_TRACES["Test 3"]).read_text()
+    logs["Test 3"] = ahb_trace.parse_text(text.replace("addr: 0x02000000,", "addr: 0x02000100,", 1), "test3.log")
+    wrong = [c for c in pt.ram_base_checks(logs) if c.status != "ok"]
+    assert [(c.where, c.published) for c in wrong] == [("Test 3 trace", "0x02000100")]
+
+
 # --- §4: the figures the text derives ---------------------------------------------------------------
 
 S4 = "intel-324611-s4-figures"
@@ -318,7 +330,7 @@ def _s4_edited(row_label, text):
 
 def test_every_s4_figure_has_one_check_with_its_status():
     got = {c.row: c for c in CHECKS if c.resource == S4}
-    assert len(got) == len(data.load(S4)) == 71
+    assert len(got) == len(data.load(S4)) == 73
     assert {c.kind for r, c in got.items() if "said to occur" in r} == {"ceiling"}
     assert (got["§4.12: iterations of the run shown"].model, got["§4.12: test the run shown is said to be of"].model) \
         == (20 / 2 / 1, 10)
@@ -336,6 +348,8 @@ def test_every_s4_figure_has_one_check_with_its_status():
 @pytest.mark.parametrize("row, text", [
     ("§4.6: cycles per TLP", "32"),                    # prose: the trace's MWr start every 30 cycles
     ("§4.17: bytes prefetched", "256"),                # prose: 80 accesses of 4 bytes
+    ("§4.17: cache line", "32"),                       # prose: the line fills are 16 accesses of 4 bytes
+    ("§4.6: menu key that activates log file generation", "18"),  # §4.3: [17] Activate, [18] Deactivate
     ("§4.12: throughput against the 4-byte writes", "4"),         # consistency: 62.07 / 30.69 MB/s
     ("§4.4: shortest delay between writes", "120"),    # consistency: Test 1 and Test 3 show 110 ns
     ("§4.7: time per trace line", "6"),                # calculated: 10 bits at 2.5 GT/s
@@ -377,8 +391,10 @@ def test_the_first_read_of_test_4_is_placed_by_the_analyzers_names():
 
 def test_every_s3_2_figure_is_checked_and_reproduced():
     got = {c.row: c for c in CHECKS if c.resource == "intel-324611-s3-2-overhead"}
-    assert len(got) == len(data.load("intel-324611-s3-2-overhead")) == 18
+    assert len(got) == len(data.load("intel-324611-s3-2-overhead")) == 19
     assert {c.status for c in got.values()} == {"ok"}
+    # '0 to 1024 dwords of data': the read requests of the traces carry none
+    assert (got["data payload at least (dwords)"].model, got["data payload at least (dwords)"].relation) == (0, "<=")
     assert got["header named over the second sum (dwords)"].kind == "consistency"
     assert got["best case formula, byte rate after the physical layer (MB/s)"].model == 250
     # 1 + 2 + 4 + 1 framing bytes with a 12- or 16-byte header, and 4 bytes of ECRC at most
@@ -393,6 +409,7 @@ def test_every_s3_2_figure_is_checked_and_reproduced():
     ("best case throughput with TLP overhead", "MB/s", "248.55"),
     ("header named over the second sum", "dwords", "3"),    # its sum adds a 16-byte header field
     ("best case formula, payload", "bytes", "4092"),
+    ("data payload at least", "dwords", "1"),              # the traces' read requests carry no data
 ])
 def test_a_wrong_s3_2_figure_is_caught(quantity, unit, text):
     table = data.load("intel-324611-s3-2-overhead")
@@ -619,3 +636,23 @@ def test_a_wrong_payload_of_the_test_compared_with_is_caught(section):
     row = f"§{section}: TLP payload of the test compared with"
     assert next(c for c in _s4_checks(table) if c.row == row).status == "ok"
     assert next(c for c in _s4_checks(edited_cell(table, i, "value", "8")) if c.row == row).status == "erratum"
+
+
+def test_one_printed_time_held_to_gaps_across_elisions_verifies_the_first_cycle_numbers_after_them():
+    """Example 2's 500 ns is each of three request-to-completion gaps, each across a '...' of the trace: three
+    equations in the printed time and the first cycle numbers of the four runs they chain verify three numbers;
+    a run renumbered by one (its own framing still counting up by one) makes its gap 4 ns off."""
+    traces = _traces()
+    c = next(c for c in pt.example_figure_checks(data.load(FIGURES), traces)
+             if c.row == "Example 2 trace: read to completion time (ns)")
+    assert (c.published, c.verifies, c.status) == ("500", 3, "ok")
+    trace = traces[2]
+    gaps = [(r["request_last"], r["request_last"] + r["to_completion"] + 1) for r in pcie_trace.read_timings(trace)]
+    assert pt.gap_constraints(trace, gaps[:1]) == 1 and pt.gap_constraints(trace, [(0, 5), (2, 9)]) == 1
+    text = pt.published_log(pt.SYMBOL_LOGS[2]).read_text(encoding="utf-8")
+    shifted = "\n".join(f"{int(line[:5]) + 1:05d}{line[5:]}" if line[:5].isdigit() and 144 <= int(line[:5]) <= 198
+                        else line for line in text.splitlines())
+    wrong = {**traces, 2: pcie_trace.parse_text(shifted, pt.SYMBOL_LOGS[2])}
+    c = next(c for c in pt.example_figure_checks(data.load(FIGURES), wrong)
+             if c.row == "Example 2 trace: read to completion time (ns)")
+    assert c.status == "erratum" and c.model == 504

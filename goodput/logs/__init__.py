@@ -10,6 +10,8 @@
     The NDK benchmark testee's console sentences, from TI's document or our testee.
 ``dma_demo``
     The console output of the Intel tutorial's DMA demo program (its buffer, tests and results).
+``kbuild``
+    The console output of building a Linux kernel module (the modules compiled, post-processed and linked).
 
 Every parser reads a file with :func:`read_log` and numbers its lines with
 :func:`log_lines` (module ``text``): a byte that is not UTF-8 and an empty file
@@ -17,7 +19,7 @@ are a :class:`~goodput.errors.LogFormatError` naming the line, like any other
 line a parser cannot read.
 """
 
-from . import ahb_trace, bench, dma_demo, ndk_console, pcie_trace, text
+from . import ahb_trace, bench, dma_demo, kbuild, ndk_console, pcie_trace, text
 from .text import log_lines, read_log
 
-__all__ = ["ahb_trace", "bench", "dma_demo", "ndk_console", "pcie_trace", "text", "read_log", "log_lines"]
+__all__ = ["ahb_trace", "bench", "dma_demo", "kbuild", "ndk_console", "pcie_trace", "text", "read_log", "log_lines"]
