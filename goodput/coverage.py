@@ -75,11 +75,13 @@ NUMBER_RULE = (
     "separated by commas, a hexadecimal 0x..., a link width x4 or a byte of an analyzer trace, each once; the "
     "bus, device and function an analyzer annotates an ID with, in hexadecimal without 0x, are read as the "
     "hexadecimal numbers they are: RequesterID 0 1c 0 is 0x0, 0x1c and 0x0); "
-    "headings, captions, references (Table N, Figure N, Section N, Example N, Test N), list numbering, page "
-    "headers and footers, a page of another document (p. 11-9), names with digits in them (MSC8156, AM243x, DDR3, EDMA0/1/2/4, TeraNet 3A, a Type "
-    "11 message, Device 2, 10GbE, a build's stage 2, Visual C++ 2005, the 1s and 0s of a bit stream), dates, revisions, versions, "
-    "addresses and identifiers (a process id, an inode, a device or PCI slot number, an interrupt line, a "
-    "shell prompt's command number, any number in a file path) are not counted; a table the conversion "
+    "headings, captions, references (Table N, Figure N, Section N, Example N, Test N, a list's steps by number), "
+    "list numbering, page headers and footers, a page of another document (p. 11-9), names with digits in them "
+    "(MSC8156, AM243x, DDR3, EDMA0/1/2/4, TeraNet 3A, a Type 11 message, Device 2, Mailbox 0, 10GbE, a build's "
+    "stage 2, Visual C++ 2005, a project pcie 8156, a part #701204, the 1s and 0s of a bit stream), dates, "
+    "revisions, versions (USB 2.0), a register bit's state (MAR.PC==1), addresses and identifiers (a process id, "
+    "an inode, a device or PCI slot number, an interrupt line, a tool's diagnostic number, a shell prompt's "
+    "command number, any number in a file path) are not counted; a table the conversion "
     "printed more than once (as HTML, as a run of its cells and row by row) is counted once.")
 
 #: How the checked numbers are counted, in one sentence, as the status page states it.
@@ -139,11 +141,18 @@ _NOT_NUMBERS = [re.compile(p, f) for p, f in (
     # word that names by number (TeraNet 3A, Type 9/11/13, Device 2, Level 3, core 1 and 2, a kernel build's
     # stage 2) and 10GbE
     (r"\b[A-Za-z]+\d+[A-Za-z]?(?:/\d+[A-Za-z]?)+\b", 0),
-    (r"\b(?:TeraNet|Type|Device|Level|cores?|Timing|stage)\s+\d{1,2}[A-Z]?\b(?:\s*(?:/|,|and|or)\s*\d{1,2}[A-Z]?\b)*", 0),
+    (r"\b(?:TeraNets?|Type|Device|Level|cores?|Timing|stage|Mailbox)\s+\d{1,2}[A-Z]?\b"
+     r"(?:\s*(?:/|,|and|or)\s*\d{1,2}[A-Z]?\b)*", 0),
     (r"\b\d+GbE\b", 0),
     (r"\b[0-9a-fA-F]{4}:[0-9a-fA-F]{2}(?::[0-9a-fA-F]{2}\.[0-7])?\b", 0),  # PCI buses and slots 0000:08:00.0
     (r"^\s*\d+\s+\$(?=\s|$)", 0),                                     # a shell prompt's command number 538 $
     (r"\bIRQ\s*\d+\b", 0),                                            # interrupt lines IRQ 0
+    (r"\bUSB\s+\d\.\d\b", 0),                                          # a standard's version: USB 2.0
+    (r"--[A-Za-z_]+=\d+", 0),                                         # a tool's option and its id: --diag_suppress=10063
+    (r"#\d{4,}\b", 0),                                                # a part number: Spectrum Digital #701204
+    (r"\bproject\s+[a-z]+\s+\d+\b", 0),                               # a project's name: the project pcie 8156
+    (r"\b[A-Z]+\.[A-Z]+\s*==?\s*\d+\b", 0),                            # a register bit's state: MAR.PC==1
+    (r"\bSubtract\s+\d+\s+from\s+\d+\b", 0),                            # a list's steps by number: Subtract 2 from 1
 )]
 
 _LIST_NUMBER = re.compile(r"^\s*(?:[-*•]\s+)?(?:\d+[.)]\s+)+")      # "1. ", "- 1. ", "6. 6. "

@@ -122,6 +122,11 @@ def test_the_rule_counts_each_form_of_number_once(text, expected):
     ("EDMA0/1/2/4 and DDR3A/B over TeraNet 3A, a Type 11 message to Device 2 of core 1 and 2 on 10GbE", []),
     ("C66x Core\t19200 at Level 3 of 12 levels", ["19200", "12"]),                      # names, not a count
     ("Building modules, stage 2.", []),
+    ("between TeraNets 3A and 3C, to Mailbox 0/1 and then Mailbox 1", []),                 # names by number
+    ("Input media : USB 2.0, -Wl,--diag_suppress=10063 -b 60M", ["60M"]),             # a version, a diagnostic
+    ("a splitter (Spectrum Digital #701204), the project pcie 8156 at 5 Gbps", ["5"]),   # a part, a project
+    ("any address allowed to be cached (MAR.PC==1) in 2 cycles", ["2"]),                 # a register bit's state
+    ("3. Subtract 2 from 1 to get the time of 4 runs", ["4"]),                            # the steps by number
     ("a rate of 8 MB/s and 10 /s, not 1/2 of 4/8", ["8", "10", "1", "2", "4", "8"]),
     ("IEEE Standard 1149.1-1990", []),
     ("EDMA0 at CPU/3<sup>(1)</sup> as in [4], RAM[0] = 0;", ["3", "0"]),               # footnotes, citations
