@@ -891,8 +891,8 @@ def _ledger_html(rows: pd.DataFrame) -> str:
     """A document's rows of the ledger as a list: section, how many, the kind, which numbers and why."""
     if rows.empty:
         return ""
-    items = "".join(f"<li>{html.escape(r.section)}: {r.numbers} {html.escape(r.kind)}: {html.escape(r.reason)}</li>"
-                    for r in rows.itertuples())
+    items = "".join(f"<li><strong>{html.escape(r.section)}</strong> ({r.numbers} {html.escape(r.kind)}): "
+                    f"{html.escape(r.reason)}</li>" for r in rows.itertuples())
     return f"\n<p>The results no check checks, and why:</p>\n<ul>{items}</ul>"
 
 

@@ -470,8 +470,9 @@ def test_a_ledger_read_back_is_the_ledger_written(tmp_path):
 def test_the_status_page_lists_a_documents_ledger_rows_in_its_sections_order_and_sums_their_kinds():
     shown = coverage.sections_html(MADE_CHECKS, made_census(), MADE_COPIES, MADE_LEDGER)
     listed = re.findall(r"<li>(.*?)</li>", shown)
-    assert listed == ["1 Bit Rates: 1 uncheckable: the 14 of Table 1: a count nothing else prints",
-                      "2 Calculating Bandwidth: 2 not yet: the 8s of Table 2", "2.1 Write Transfer Estimates: 1 not yet: the 7 of the text"]
+    assert listed == ["<strong>1 Bit Rates</strong> (1 uncheckable): the 14 of Table 1: a count nothing else prints",
+                      "<strong>2 Calculating Bandwidth</strong> (2 not yet): the 8s of Table 2",
+                      "<strong>2.1 Write Transfer Estimates</strong> (1 not yet): the 7 of the text"]
     said = coverage.summary_markdown(coverage.by_document(MADE_CHECKS, made_census(), MADE_COPIES), MADE_LEDGER)
     assert "(1 uncheckable: nothing the document prints" in said and "; 3 not yet: a check could be" in said
 
