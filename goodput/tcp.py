@@ -17,6 +17,7 @@ wire: the frame's size and its time on the wire are :mod:`goodput.ethernet`'s ex
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 
 import sympy as sp
@@ -441,30 +442,10 @@ def tester_source_checks():
 
 
 KIB = 1024
-
-#: Numbers SPRAAQ5's prose prints about its §6 runs, as printed: where, what, and the printed values.
-#: §6's list of platforms: each board's clock (as printed, with its unit) and L2 cache sizes (KB), largest first.
-#: Each of the board's figure captions (:data:`S6_FIGURES`) prints its clock the same way.
-S6_PLATFORMS = {"TMS320DM642 EVM": (("720", "MHz"), ("256", "128", "64")),
-                "TMS320C6455 DSK": (("1", "GHz"), ("256", "128", "64", "32")),
-                "TMS320DM6437 EVM": (("594", "MHz"), ("128", "64", "32"))}
 #: A clock's unit in MHz.
 MHZ_IN = {"MHz": 1, "GHz": 1000}
-#: The captions of §6's figures: (figure, device, architecture, the L2 sizes of the cache figure in KB as listed,
-#: its frame size in KB; the L2 size of the frame-size figure that follows it).
-S6_FIGURES = (("2", "TMS320DM642 EVM", "NIMU", ("64", "128", "256"), "8", "3", "256"),
-              ("4", "TMS320DM642 EVM", "LL", ("64", "128", "256"), "8", "5", "256"),
-              ("6", "TMS320C6455 DSK", "NIMU", ("32", "64", "128", "256"), "8", "7", "256"),
-              ("8", "TMS320C6455 DSK", "LL", ("32", "64", "128", "256"), "8", "9", "256"),
-              ("10", "TMS320DM6437 EVM", "LL", ("32", "64", "128"), "8", "11", "128"))
-#: §6's setup paragraph: the packet sizes (KB) and the paced rates (ms) of the runs.
-S6_PACKET_KB = ("8", "16", "32", "64")
-S6_PERIODS_MS = ("10", "30")
-#: §7: "the DM642 device will not be able to achieve optimal maximum throughput with L2 cache sizes smaller than
-#: 64 KB": the board and the L2 size (KB) as printed.
-S7_FLOOR = ("TMS320DM642 EVM", "64")
-#: The testee excerpt's (§4.1) "DSP Operating at 594 MHz with 256k L2 Cache".
-CONSOLE_CLOCK_MHZ, CONSOLE_L2_KB = "594", "256"
+#: The published table of what SPRAAQ5's text prints about its §6 runs (:func:`prose_checks`).
+SPRAAQ5_PROSE = "spraaq5-prose"
 
 
 def _nth_size(measured: list, i: int, whose: str, first: str) -> tuple[float, str]:
@@ -474,68 +455,103 @@ def _nth_size(measured: list, i: int, whose: str, first: str) -> tuple[float, st
     return 0, f"{whose} rows measure only {len(measured)} L2 sizes, none number {i + 1}."
 
 
-def prose_checks(t) -> list:
-    """SPRAAQ5's prose numbers about its runs (``t``: the published ``spraaq5-s6-throughput`` or a copy) against
-    the tables they describe and nonCopyTCP.h (``prose``): §6's platform list, its figure captions (the clock,
-    L2 sizes and frame size of the runs each plots), its setup, §7's L2 size below which the DM642 cannot reach
-    the best throughput (at most the least L2 cache with which its tables show it reaching it), and the testee
-    excerpt's cache."""
+def _nth_setting(values: tuple, i: int, what: str, unit: str, scale: float = 1) -> tuple[float, str]:
+    """The ``i``-th of nonCopyTCP.h's ``values`` (divided by ``scale``), and the note saying so (0 if it has
+    fewer)."""
+    if i < len(values):
+        return values[i] / scale, f"nonCopyTCP.h's {what}: {{rounded}} {unit}."
+    return 0, f"nonCopyTCP.h has only {len(values)} {what}s, none number {i + 1}."
+
+
+def prose_checks(t, prose=None) -> list:
+    """SPRAAQ5's prose numbers about its runs (``prose``: the published ``spraaq5-prose`` or a copy, loaded
+    when not given) against the tables they describe (``t``: the published ``spraaq5-s6-throughput`` or a
+    copy) and nonCopyTCP.h: §6's platform list (each board's clock and its L2 sizes, largest first), the
+    sentences introducing its figures (the clock, the L2 sizes, smallest first, and the frame size of a figure
+    of various L2 sizes; the clock and the L2 size, the largest measured, of a figure of various frame sizes),
+    its setup (packet sizes and paced rates), §7's L2 size below which the DM642 cannot reach the best
+    throughput (at most the least L2 cache with which its tables show it reaching it), and the testee
+    excerpt's cache (at most what §6 measures the board of the excerpt's clock with). The checks come in the
+    table's order, each row one check but the testee's clock, which picks the board."""
+    prose = data.load(SPRAAQ5_PROSE) if prose is None else prose
+    printed = prose.attrs["printed"]
+    name = prose.attrs["provenance"]["resource"]
+    # the list each row's number is in (its sentence's numbers of its quantity), and how many numbers it holds
+    place = dict(zip(prose.index, zip(*(data.printed(prose, c) for c in ("section", "place", "device", "quantity")))))
+    listed = Counter(place.values())
     out = []
 
-    def add(where, row, quantity, unit, printed, model, note, off_note="", **how):
-        made = checks.check("tcp-goodput", "SPRAAQ5", where, row, quantity, unit, printed, model, note,
+    def add(where, row, quantity, unit, published, model, note, off_note="", **how):
+        made = checks.check("tcp-goodput", "SPRAAQ5", where, row, quantity, unit, published, model, note,
                             kind="prose", **how)
         out.append(made if made.status == "ok" or not off_note else checks.check(
-            "tcp-goodput", "SPRAAQ5", where, row, quantity, unit, printed, model, off_note, kind="prose", **how))
+            "tcp-goodput", "SPRAAQ5", where, row, quantity, unit, published, model, off_note, kind="prose", **how))
 
-    for device, ((clock, unit), sizes) in S6_PLATFORMS.items():
-        runs = t[t["device"] == device]
-        measured = sorted(set(runs["l2_cache_kbytes"]), reverse=True)
-        add("§6 platform list", device, "DSP clock", unit, clock, runs["clock_mhz"].iloc[0] / MHZ_IN[unit],
-            f"The clock the sentence above its tables gives: {{rounded}} {unit}.")
-        for i, size in enumerate(sizes):
-            add("§6 platform list", f"{device}: L2 size {i + 1} of {len(sizes)}", "L2 cache", "KB", size,
-                *_nth_size(measured, i, "Its tables'", "largest"))
-    for fig, device, arch, sizes, frame_kb, next_fig, next_l2 in S6_FIGURES:
-        runs = t[(t["device"] == device) & (t["architecture"] == arch)]
-        measured = sorted(set(runs["l2_cache_kbytes"]))
-        section = runs["section"].iloc[0].split()[0]  # the captions stand in the section of the table they plot
-        (clock, unit), _ = S6_PLATFORMS[device]
-        for i, size in enumerate(sizes):
-            add(f"§{section} Figure {fig} caption", f"{device}, {arch}: L2 size {i + 1} of {len(sizes)}", "L2 cache",
-                "KB", size, *_nth_size(measured, i, "Its table's", "smallest"))
-        add(f"§{section} Figure {fig} caption", f"{device}, {arch}", "frame size", "KB", frame_kb,
-            runs["frame_bytes"].iloc[0] / KIB, "Its table's frames in KB of 1024 bytes: {rounded} KB.")
-        add(f"§{section} Figure {next_fig} caption", f"{device}, {arch}", "L2 cache", "KB", next_l2, max(measured),
-            "The largest L2 cache its table measures: {rounded} KB.")
-        for f in (fig, next_fig):
-            add(f"§{section} Figure {f} caption", f"{device}, {arch}", "DSP clock", unit, clock,
-                runs["clock_mhz"].iloc[0] / MHZ_IN[unit],
-                f"The clock of the runs of its table (the sentence above it): {{rounded}} {unit}.")
-    for size, model in zip(S6_PACKET_KB, frame_sizes_bytes()):
-        add("§6 setup", f"packet size {size} KB", "packet size", "KB", size, model / KIB,
-            "nonCopyTCP.h's frame size in KB of 1024 bytes: {rounded} KB.")
-    for period, model in zip(S6_PERIODS_MS, [p for p in frame_periods_ms() if p]):
-        add("§6 setup", f"rate {period} ms per packet", "frame period", "ms", period, model,
-            "nonCopyTCP.h's frame period: {rounded} ms.")
-    device, floor = S7_FLOOR
     best = t[t["operation"] == "Receive"]["throughput_kbit_s"].max()
-    reach = t[(t["device"] == device) & (t["operation"] == "Receive") & (t["throughput_kbit_s"] == best)]
-    add("§7 Conclusion", f"{device}: the L2 size below which it cannot reach the best throughput", "L2 cache", "KB",
-        floor, reach["l2_cache_kbytes"].min() if len(reach) else 0,
-        f"The least L2 cache with which its tables show it receiving at the best rate any board reaches, {best:,} "
-        "kbit/s, is {model:g} KB: the size below which it cannot is at most that.",
-        off_note=(f"Its tables show it receiving at the best rate any board reaches, {best:,} kbit/s, with "
-                  "{model:g} KB of L2 cache already, less than the {published} KB below which §7 says it cannot."
-                  if len(reach) else f"Its tables never show it receiving at the best rate any board reaches, "
-                  f"{best:,} kbit/s, with any L2 cache size."), relation="<=")
-    boards = t[t["clock_mhz"] == int(CONSOLE_CLOCK_MHZ)]
-    add("§4.1 step 7, testee output", "DSP Operating at 594 MHz", "L2 cache", "KB", CONSOLE_L2_KB,
-        boards["l2_cache_kbytes"].max(),
-        f"The {boards['device'].iloc[0]}, the only board §6 runs at {CONSOLE_CLOCK_MHZ} MHz, is measured with at "
-        "most {rounded} KB of L2 cache; the excerpt's {published}k is the BCACHE_L2_256K that nonCopyTCP.h "
-        "(§2.1) asks of every C64x+, which §6.3 never reports for this board.",
-        relation="<=", otherwise="unexplained")
+    for r in prose.itertuples():
+        value, unit, i = printed["value"][r.Index], r.unit, r.occurrence - 1
+        where = f"§{r.section.split()[0]} {r.place}"
+        of = f"{i + 1} of {listed[place[r.Index]]}"
+        if r.place == "platform list":
+            runs = t[t["device"] == r.device]
+            if r.quantity == "DSP clock":
+                add(where, r.device, r.quantity, unit, value, runs["clock_mhz"].iloc[0] / MHZ_IN[unit],
+                    f"The clock the sentence above its tables gives: {{rounded}} {unit}.")
+            elif r.quantity == "L2 cache":
+                add(where, f"{r.device}: L2 size {of}", r.quantity, unit, value,
+                    *_nth_size(sorted(set(runs["l2_cache_kbytes"]), reverse=True), i, "Its tables'", "largest"))
+            else:
+                raise ValueError(f"{name} row {r.Index}: the platform list's {r.quantity!r} has no check")
+        elif r.place.startswith("Figure "):
+            runs = t[(t["device"] == r.device) & (t["architecture"] == r.architecture)]
+            measured = sorted(set(runs["l2_cache_kbytes"]))
+            label = f"{r.device}, {r.architecture}"
+            if r.quantity == "DSP clock":
+                add(where, label, r.quantity, unit, value, runs["clock_mhz"].iloc[0] / MHZ_IN[unit],
+                    f"The clock of the runs of its table (the sentence above it): {{rounded}} {unit}.")
+            elif r.quantity == "frame size":
+                add(where, label, r.quantity, unit, value, runs["frame_bytes"].iloc[0] / KIB,
+                    "Its table's frames in KB of 1024 bytes: {rounded} KB.")
+            elif r.quantity == "L2 cache" and r.figure_plots == "L2 cache sizes":
+                add(where, f"{label}: L2 size {of}", r.quantity, unit, value,
+                    *_nth_size(measured, i, "Its table's", "smallest"))
+            elif r.quantity == "L2 cache" and r.figure_plots == "frame sizes":
+                add(where, label, r.quantity, unit, value, max(measured),
+                    "The largest L2 cache its table measures: {rounded} KB.")
+            else:
+                raise ValueError(f"{name} row {r.Index}: a figure's {r.quantity!r} ({r.figure_plots}) has no check")
+        elif r.place == "setup" and r.quantity == "packet size":
+            add(where, f"packet size {value} {unit}", r.quantity, unit, value,
+                *_nth_setting(frame_sizes_bytes(), i, "frame size in KB of 1024 bytes", unit, KIB))
+        elif r.place == "setup" and r.quantity == "frame period":
+            add(where, f"rate {value} {unit} per packet", r.quantity, unit, value,
+                *_nth_setting(tuple(p for p in frame_periods_ms() if p), i, "frame period", unit))
+        elif r.place == "Conclusion" and r.quantity == "L2 cache":
+            reach = t[(t["device"] == r.device) & (t["operation"] == "Receive") & (t["throughput_kbit_s"] == best)]
+            add(where, f"{r.device}: the L2 size below which it cannot reach the best throughput", r.quantity,
+                unit, value, reach["l2_cache_kbytes"].min() if len(reach) else 0,
+                f"The least L2 cache with which its tables show it receiving at the best rate any board reaches, "
+                f"{best:,} kbit/s, is {{model:g}} {unit}: the size below which it cannot is at most that.",
+                off_note=(f"Its tables show it receiving at the best rate any board reaches, {best:,} kbit/s, with "
+                          f"{{model:g}} {unit} of L2 cache already, less than the {{published}} {unit} below which "
+                          "§7 says it cannot." if len(reach) else
+                          f"Its tables never show it receiving at the best rate any board reaches, {best:,} "
+                          "kbit/s, with any L2 cache size."), relation="<=")
+        elif r.place == "step 7, testee output" and r.quantity == "L2 cache":
+            (clock,) = [c for c in prose[(prose["section"] == r.section) & (prose["place"] == r.place)
+                                         & (prose["quantity"] == "DSP clock")].itertuples()]
+            clock_printed = printed["value"][clock.Index]
+            boards = t[t["clock_mhz"] == clock.value * MHZ_IN[clock.unit]]
+            add(where, f"DSP Operating at {clock_printed} {clock.unit}", r.quantity, unit, value,
+                boards["l2_cache_kbytes"].max(),
+                f"The {boards['device'].iloc[0]}, the only board §6 runs at {clock_printed} {clock.unit}, is measured "
+                f"with at most {{rounded}} {unit} of L2 cache; the excerpt's {{published}}k is the BCACHE_L2_256K "
+                "that nonCopyTCP.h (§2.1) asks of every C64x+, which §6.3 never reports for this board.",
+                relation="<=", otherwise="unexplained")
+        elif r.place == "step 7, testee output" and r.quantity == "DSP clock":
+            continue  # picks the board whose tables the excerpt's L2 cache is held to (the row above)
+        else:
+            raise ValueError(f"{name} row {r.Index}: {r.place!r}'s {r.quantity!r} has no check")
     return out
 
 

@@ -314,6 +314,37 @@ def test_a_dm642_floor_above_the_least_cache_that_reaches_the_best_throughput_is
     assert (c.model, c.status) == (32, "erratum") and "less than the 64 KB" in c.note
 
 
+def test_a_wrong_number_in_the_published_prose_table_is_an_erratum():
+    prose, t = data.load("spraaq5-prose"), data.load("spraaq5-s6-throughput")
+
+    def row(place, quantity, occurrence=1, device=None):
+        hit = prose[(prose["place"] == place) & (prose["quantity"] == quantity) & (prose["occurrence"] == occurrence)
+                    & ((prose["device"] == device) if device else True)]
+        (i,) = hit.index
+        return i
+
+    wrong = prose
+    for i, text in ((row("platform list", "DSP clock", device="TMS320DM6437 EVM"), "495"),  # 594 MHz
+                    (row("Figure 6 caption", "L2 cache", 2), "16"),  # 32, 64, 128 and 256 KB
+                    (row("setup", "frame period", 2), "20"),  # 10 and 30 ms
+                    (row("Conclusion", "L2 cache"), "128")):  # below 64 KB it cannot
+        wrong = edited_cell(wrong, i, "value", text)
+    assert {(c.where, c.row) for c in tcp.prose_checks(t) if c.status == "erratum"} == set()
+    bad = {(c.where, c.row, c.published) for c in tcp.prose_checks(t, wrong) if c.status == "erratum"}
+    assert bad == {("§6 platform list", "TMS320DM6437 EVM", "495"),
+                   ("§6.2.1 Figure 6 caption", "TMS320C6455 DSK, NIMU: L2 size 2 of 4", "16"),
+                   ("§6 setup", "rate 20 ms per packet", "20"),
+                   ("§7 Conclusion", "TMS320DM642 EVM: the L2 size below which it cannot reach the best throughput",
+                    "128")}
+
+
+def test_a_prose_row_no_check_reads_is_an_error_naming_the_table_and_row():
+    prose = data.load("spraaq5-prose").copy()
+    prose.loc[0, "quantity"] = "core voltage"
+    with pytest.raises(ValueError, match="spraaq5-prose row 0: the platform list's 'core voltage' has no check"):
+        tcp.prose_checks(data.load("spraaq5-s6-throughput"), prose)
+
+
 def test_the_tester_excerpt_announces_nonCopyTCP_h_runs():
     items = [c for c in checks.collect("tcp-goodput") if c.resource == "logs/published/spraaq5-tester-console.log"]
     assert len(items) == 9 + 7  # nine runs, seven of them paced
