@@ -482,10 +482,11 @@ def prose_checks(t, prose=None) -> list:
     out = []
 
     def add(where, row, quantity, unit, published, model, note, off_note="", **how):
-        made = checks.check("tcp-goodput", "SPRAAQ5", where, row, quantity, unit, published, model, note,
-                            kind="prose", **how)
+        """A check of the value of the row ``r`` of the loop below (its cell of ``prose``)."""
+        how.update(kind="prose", resource=name, cell=f"{r.Index} | value")
+        made = checks.check("tcp-goodput", "SPRAAQ5", where, row, quantity, unit, published, model, note, **how)
         out.append(made if made.status == "ok" or not off_note else checks.check(
-            "tcp-goodput", "SPRAAQ5", where, row, quantity, unit, published, model, off_note, kind="prose", **how))
+            "tcp-goodput", "SPRAAQ5", where, row, quantity, unit, published, model, off_note, **how))
 
     best = t[t["operation"] == "Receive"]["throughput_kbit_s"].max()
     for r in prose.itertuples():
@@ -505,7 +506,7 @@ def prose_checks(t, prose=None) -> list:
         elif r.place.startswith("Figure "):
             runs = t[(t["device"] == r.device) & (t["architecture"] == r.architecture)]
             measured = sorted(set(runs["l2_cache_kbytes"]))
-            label = f"{r.device}, {r.architecture}"
+            label = f"{r.device}, {r.architecture}, {r.place.removesuffix(' caption')}"  # each figure's own row
             if r.quantity == "DSP clock":
                 add(where, label, r.quantity, unit, value, runs["clock_mhz"].iloc[0] / MHZ_IN[unit],
                     f"The clock of the runs of its table (the sentence above it): {{rounded}} {unit}.")

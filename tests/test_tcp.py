@@ -291,12 +291,12 @@ def test_prose_that_names_a_cache_or_clock_the_table_lacks_is_an_erratum():
     assert bad == {("§6 platform list", "TMS320DM642 EVM: L2 size 1 of 3", "L2 cache"),
                    ("§6 platform list", "TMS320DM642 EVM: L2 size 2 of 3", "L2 cache"),
                    ("§6 platform list", "TMS320DM642 EVM: L2 size 3 of 3", "L2 cache"),
-                   ("§6.1.1 Figure 2 caption", "TMS320DM642 EVM, NIMU: L2 size 3 of 3", "L2 cache"),
-                   ("§6.1.1 Figure 3 caption", "TMS320DM642 EVM, NIMU", "L2 cache"),
-                   ("§6.1.2 Figure 4 caption", "TMS320DM642 EVM, LL: L2 size 3 of 3", "L2 cache"),
-                   ("§6.1.2 Figure 5 caption", "TMS320DM642 EVM, LL", "L2 cache"),
+                   ("§6.1.1 Figure 2 caption", "TMS320DM642 EVM, NIMU, Figure 2: L2 size 3 of 3", "L2 cache"),
+                   ("§6.1.1 Figure 3 caption", "TMS320DM642 EVM, NIMU, Figure 3", "L2 cache"),
+                   ("§6.1.2 Figure 4 caption", "TMS320DM642 EVM, LL, Figure 4: L2 size 3 of 3", "L2 cache"),
+                   ("§6.1.2 Figure 5 caption", "TMS320DM642 EVM, LL, Figure 5", "L2 cache"),
                    ("§6 platform list", "TMS320DM642 EVM", "DSP clock"),
-                   *{(f"§6.1.{s} Figure {f} caption", f"TMS320DM642 EVM, {a}", "DSP clock")
+                   *{(f"§6.1.{s} Figure {f} caption", f"TMS320DM642 EVM, {a}, Figure {f}", "DSP clock")
                      for s, a, f in ((1, "NIMU", 2), (1, "NIMU", 3), (2, "LL", 4), (2, "LL", 5))}}
 
 
@@ -332,7 +332,7 @@ def test_a_wrong_number_in_the_published_prose_table_is_an_erratum():
     assert {(c.where, c.row) for c in tcp.prose_checks(t) if c.status == "erratum"} == set()
     bad = {(c.where, c.row, c.published) for c in tcp.prose_checks(t, wrong) if c.status == "erratum"}
     assert bad == {("§6 platform list", "TMS320DM6437 EVM", "495"),
-                   ("§6.2.1 Figure 6 caption", "TMS320C6455 DSK, NIMU: L2 size 2 of 4", "16"),
+                   ("§6.2.1 Figure 6 caption", "TMS320C6455 DSK, NIMU, Figure 6: L2 size 2 of 4", "16"),
                    ("§6 setup", "rate 20 ms per packet", "20"),
                    ("§7 Conclusion", "TMS320DM642 EVM: the L2 size below which it cannot reach the best throughput",
                     "128")}
