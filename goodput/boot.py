@@ -189,21 +189,26 @@ __all__ += ["M4F", "cores", "size_bytes", "read_speed_bytes_s", "sbl_note_checks
 CACHED, UNCACHED = "Code/Data fully cached", "Code/Data not cached"
 
 
+def _against(t, caching: str, reference: str, what: str, **how) -> list:
+    """Each cycle count of the ``am243x-xip`` table (or an edited copy) with ``caching`` against its benchmark's
+    count with ``reference`` (exact: cycles are counted), each row named by its benchmark and ``what``; ``how``:
+    the kind, relation and notes of :func:`goodput.checks.compare`."""
+    out = []
+    for bench, g in t.groupby("benchmark", sort=False):
+        against = float(g.loc[g["caching"] == reference, "cycles"].iloc[0])
+        out += [checks.compare("boot-and-memory", t, index, "cycles", against, f"{bench}: {what}", exact=True, **how)
+                for index in g.index[g["caching"] == caching]]
+    return out
+
+
 def xip_checks(t) -> list:
     """Each uncached cycle count of the ``am243x-xip`` table (or an edited copy) against the same benchmark
     run fully cached (``ceiling``, ``>=``): a cache only saves flash reads, so the cached run is the least the
     code takes, and running it uncached cannot take fewer cycles."""
-    out = []
-    for bench, g in t.groupby("benchmark", sort=False):
-        cached = g[g["caching"] == CACHED]
-        for index in g.index[g["caching"] == UNCACHED]:
-            out.append(checks.compare(
-                "boot-and-memory", t, index, "cycles", float(cached["cycles"].iloc[0]), f"{bench}: not cached",
-                kind="ceiling", relation=">=",
-                note="At least the {model:g} cycles the same code takes fully cached.",
-                off_note="Fewer cycles uncached ({published}) than fully cached ({model:g}): the cache would "
-                         "have made the code slower.", exact=True))
-    return out
+    return _against(t, UNCACHED, CACHED, "not cached", kind="ceiling", relation=">=",
+                    note="At least the {model:g} cycles the same code takes fully cached.",
+                    off_note="Fewer cycles uncached ({published}) than fully cached ({model:g}): the cache would "
+                             "have made the code slower.")
 
 
 @checks.provider("boot-and-memory")
@@ -305,19 +310,12 @@ def xip_least_checks(t) -> list:
     nine cached ones among them, and no run takes fewer cycles than the code fully cached
     (:func:`xip_checks`), so the cached count is at most the average: the least of what is averaged is at most
     the average."""
-    out = []
-    for bench, g in t.groupby("benchmark", sort=False):
-        average = g[g["caching"] == ONE_IN_TEN]
-        for index in g.index[g["caching"] == CACHED]:
-            out.append(checks.compare(
-                "boot-and-memory", t, index, "cycles", float(average["cycles"].iloc[0]), f"{bench}: fully cached",
-                kind="consistency", relation="<=", exact=True,
-                note="At most the {model:g} cycles the 1-in-10 row averages over ten runs: the cached run is the "
-                     "least of them.",
-                off_note="More cycles fully cached ({published}) than the average of ten runs of which nine are "
-                         "cached and one is not ({model:g}): some run would have been faster than the code fully "
-                         "cached."))
-    return out
+    return _against(t, CACHED, ONE_IN_TEN, "fully cached", kind="consistency", relation="<=",
+                    note="At most the {model:g} cycles the 1-in-10 row averages over ten runs: the cached run is the "
+                         "least of them.",
+                    off_note="More cycles fully cached ({published}) than the average of ten runs of which nine are "
+                             "cached and one is not ({model:g}): some run would have been faster than the code fully "
+                             "cached.")
 
 
 @checks.provider("boot-and-memory")
