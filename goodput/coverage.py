@@ -65,7 +65,7 @@ from .errors import DataError
 
 __all__ = ["NUMBER_RULE", "CHECKED_RULE", "SETTING_RULE", "SETTINGS_COLUMNS", "setting_columns", "settings", "CAPTION", "ELSEWHERE", "numbers", "key", "census_dir", "SECTION_COLUMNS",
            "NUMBER_COLUMNS", "Census", "census", "names", "place", "sections_named", "cells", "Transcription",
-           "transcriptions", "transcribed", "by_document", "by_section", "every_section", "UNCHECKED_COLUMNS", "UNCHECKED_KINDS",
+           "row_numbers", "transcriptions", "transcribed", "by_document", "by_section", "every_section", "UNCHECKED_COLUMNS", "UNCHECKED_KINDS",
            "unchecked_path", "unchecked", "unaccounted", "summary_markdown", "documents_html",
            "sections_html"]
 
@@ -441,10 +441,11 @@ class Transcription:
     #: row: the text of the row's section and table columns and of its other cells), what tells which of the
     #: sections the transcription names printed it.
     settings: tuple[tuple[str, str, tuple[str, str]], ...] = ()
-    #: A table's cells, each as (text as printed, its row as in :attr:`settings`), what tells which of the
-    #: sections the table names printed each of its numbers; a log has none (its numbers count in the sections
-    #: it names, in the document's order).
-    rows: tuple[tuple[str, tuple[str, str]], ...] = ()
+    #: A table's rows, each as (its numbers, the row as in :attr:`settings`), what tells which of the sections the
+    #: table names printed each of its numbers; a log has none (its numbers count in the sections it names, in
+    #: the document's order). A value beside its printed form or the sentence it is quoted from is one printed
+    #: number (:func:`row_numbers`).
+    rows: tuple[tuple[tuple[str, ...], tuple[str, str]], ...] = ()
 
 
 #: The rule that tells a setting from a result, in one sentence, as the status page states it.
@@ -514,26 +515,55 @@ def _log_document(source: str) -> str | None:
     return None
 
 
+def _copies(column: str, columns) -> bool:
+    """Whether a table's ``column`` copies other cells of its row rather than transcribe printed numbers of its
+    own: the sentence the row is read from (``quote``), or a cell's printed form (``as_printed`` beside
+    ``value``, ``bytes_as_printed`` beside ``bytes``; not ``calculation_as_printed``, a column of its own)."""
+    stem = column.removesuffix("as_printed").removesuffix("_")
+    return column == "quote" or (column.endswith("as_printed") and (stem in columns or not stem and "value" in columns))
+
+
+def row_numbers(cells: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+    """The numbers a table's row transcribes, from its ``(column, text)`` cells: every number of its own cells,
+    and of the cells that copy them (:func:`_copies`: the sentence quoted, a cell's printed form) each
+    :func:`key` only as often as the copy holding it most holds it beyond the row's own cells
+    (``[("value", "64"), ("quote", "avoid 64 byte payloads")]`` hold one 64)."""
+    columns = {c for c, _ in cells}
+    own: list[str] = []
+    copied: Counter = Counter()
+    extra: dict[str, list[str]] = {}
+    for column, text in cells:
+        found = numbers(str(text))
+        if not _copies(column, columns):
+            own += found
+            continue
+        here = Counter(key(n) for n in found)
+        for k, c in here.items():
+            if c > copied[k]:
+                extra[k] = [n for n in found if key(n) == k]
+                copied[k] = c
+    mine = Counter(key(n) for n in own)
+    return tuple(own) + tuple(n for k, found in extra.items() for n in found[mine[k]:])
+
+
 def transcriptions() -> list[Transcription]:
     """Every transcription of a document: each published table (the text of every cell as printed, but
-    for columns that name a table or section) and each verbatim log in ``data/logs/published/`` whose
-    ``# source:`` header names a document."""
+    for columns that name a place in the document; each row's numbers once per copy, :func:`row_numbers`) and
+    each verbatim log in ``data/logs/published/`` whose ``# source:`` header names a document."""
     out = []
     for name in data.names():
         frame = data.load(name)
         p = frame.attrs["provenance"]
-        texts = [t for column, cells_ in frame.attrs["printed"].items() if column not in _REFERENCE_COLUMNS
-                 for t in cells_]
         printed = frame.attrs["printed"]
         rows = [(" ".join(_reference(c, printed[c][i]) for c in printed if c in _REFERENCE_COLUMNS),
                  " ".join(str(printed[c][i]) for c in printed if c not in _REFERENCE_COLUMNS))
                 for i in range(len(frame))]
         settings = tuple((frame.attrs["titles"].get(column, column), t, row) for column in setting_columns(frame)
                          if column not in _REFERENCE_COLUMNS for t, row in zip(printed[column], rows))
-        cells_ = tuple((t, row) for column, texts_ in printed.items() if column not in _REFERENCE_COLUMNS
-                       for t, row in zip(texts_, rows))
+        held = tuple((row_numbers([(c, printed[c][i]) for c in printed if c not in _REFERENCE_COLUMNS]), row)
+                     for i, row in enumerate(rows))
         out.append(Transcription(p["document"], name, _provenance_texts(p["table"], p["section"]),
-                                 tuple(n for t in texts for n in numbers(t)), settings, cells_))
+                                 tuple(n for found, _ in held for n in found), settings, held))
     for path in sorted((data.published_dir().parent / "logs" / "published").glob("*.log")):
         header, body = _log_header(path)
         document = _log_document(header.get("source", ""))
@@ -559,7 +589,7 @@ def transcribed(copies: Iterable[Transcription], census: Census | None = None) -
         pool = sections_named(t.document, t.where, census)
         if t.rows:
             order = _by_row(census, t.document, pool)
-            found += [(t.document, order(row), numbers(text)) for text, row in t.rows]
+            found += [(t.document, order(row), held) for held, row in t.rows]
         else:
             found.append((t.document, pool, t.numbers))
     got = _counted(census, found)

@@ -345,12 +345,23 @@ def test_transcribed_counts_each_printed_number_at_most_once_in_the_sections_nam
 
 
 def test_a_tables_number_counts_first_in_the_section_its_row_names():
-    row_21 = coverage.Transcription("AN3935", "an3935-s2", ("§2",), ("5.82",), (), (("5.82", ("§2.1", "5.82")),))
+    row_21 = coverage.Transcription("AN3935", "an3935-s2", ("§2",), ("5.82",), (), ((("5.82",), ("§2.1", "5.82")),))
     log = dataclasses.replace(row_21, rows=())          # a log: no rows, the document's order
     for copy, section in ((row_21, "2.1 Write Transfer Estimates"), (log, "2 Calculating Bandwidth")):
         got = coverage.transcribed([copy], made_census())
         assert dict(zip(got["section"], got["transcribed"])) == {
             "1 Bit Rates": 0, "2 Calculating Bandwidth": 0, "2.1 Write Transfer Estimates": 0, section: 1}
+
+
+@pytest.mark.parametrize("cells, expected", [
+    ([("value", "64"), ("quote", "Avoid 64 byte payload size")], ("64",)),           # the sentence quoted
+    ([("value", "64"), ("quote", "64 KB, lower limit of 64 KB")], ("64", "64")),      # it prints two 64s
+    ([("bytes", "8"), ("bytes_as_printed", "8"), ("notes", "1 TLP (8)")], ("8", "1", "8")),  # notes: a column
+    ([("bytes", "8"), ("calculation_as_printed", "8 * 8 / (8 + 20)")], ("8", "8", "8", "8", "20")),
+    ([("value", "1200"), ("as_printed", "1.2 GHz")], ("1200", "1.2")),                 # another form, counted
+])
+def test_a_rows_copy_of_its_own_cells_transcribes_no_second_number(cells, expected):
+    assert sorted(coverage.row_numbers(cells)) == sorted(expected)
 
 
 def test_by_section_counts_printed_checked_transcribed_and_each_status():
