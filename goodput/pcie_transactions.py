@@ -870,8 +870,8 @@ def _address_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> list:
 
 
 def ahb_consistency_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> list:
-    """An AHB log against itself (``consistency``): each printed delay against the difference of its
-    timestamps; the smallest delay against one AHB clock period; in the statistic block, min <= average
+    """An AHB log against itself (``consistency``): the first access's delay against none (no access before
+    it), each other printed delay against the difference of its timestamps; the smallest delay against one AHB clock period; in the statistic block, min <= average
     <= max, and each interval against the throughput printed from it (``4 k`` bytes per TLP of ``k``
     accesses)."""
     out = []
@@ -879,6 +879,10 @@ def ahb_consistency_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> l
     where = f"{test} trace"
     a = trace.accesses
     from_ticks = ahb_trace.delays_from_timestamps(trace)
+    out.append(checks.check(
+        "pcie-reads", "Intel 324611", where, f"access 1 (line {a['line'][0]})", "delay since the previous access",
+        "ns", a["delay_text"][0], 0.0, "No access comes before the first: the log has nothing to time it from.",
+        resource, kind="consistency", exact=True))
     for i in range(1, len(a)):
         # the delay and its access's timestamp (the first check also the first timestamp): a wrong timestamp
         # makes its own delay and the next one disagree with the timestamps

@@ -219,24 +219,27 @@ def _ahb_checks(test, old=None, new=None):
 
 def test_every_ahb_log_line_and_statistic_has_its_consistency_checks():
     got = [c for c in CHECKS if c.kind == "consistency" and c.resource.endswith("-ahb.log")]
-    # one per delay after the first, one for the smallest delay, eight per statistic block, one per run of
+    # one per delay (the first's against none before it), one for the smallest delay, eight per statistic block, one per run of
     # consecutive addresses (the whole log; the five 16-access cache-line fills of the prefetch trace)
     accesses = {"Test 1": 2, "Test 2": 2, "Test 3": 30, "Test 10": 20, "Test 11": 20, "Test 15 prefetch": 80}
     # and one per word a read test reads back from a write test's log (Tests 2 and 11), and one per chunk
     # of the prefetch trace for where it starts, one per access with flags (all but the prefetch trace's), and
     # one per log but Test 1's for the address of RAM[0] it starts at
     flagged = sum(n for t, n in accesses.items() if t != "Test 15 prefetch")
-    assert len(got) == sum(n - 1 + 1 for n in accesses.values()) + 5 * 8 + 5 + 5 + 2 + 20 + 5 + flagged + 4
+    assert len(got) == sum(n + 1 for n in accesses.values()) + 5 * 8 + 5 + 5 + 2 + 20 + 5 + flagged + 4
     assert [c.row for c in got if c.status != "ok"] == ["access 2 (line 10)"]
     # a delay check verifies its delay and its timestamp (the first also the first timestamp); the address
     # runs every address after their first
     delays = [c for c in got if c.quantity == "delay since the previous access" and c.row.startswith("access")]
-    assert sum(c.verifies for c in delays) == sum(2 * (n - 1) + 1 for n in accesses.values())
+    assert sum(c.verifies for c in delays) == sum(2 * (n - 1) + 2 for n in accesses.values())
     runs = [c for c in got if c.quantity == "address of the last access"]
     assert sum(c.verifies for c in runs) == sum(n - 1 for n in accesses.values()) - 4  # 4 jumps between fills
 
 
 @pytest.mark.parametrize("test, old, new, row, quantity", [
+    # a first access timed from an access before it, which there is not
+    ("Test 1", "timestamp:      543 [          0 ns]", "timestamp:      543 [         10 ns]", "access 1 (",
+     "delay since"),
     # a delay that is not the difference of its timestamps (1873 - 1852 = 21 ticks)
     ("Test 3", "timestamp: 1873 [ 210 ns]", "timestamp: 1873 [ 220 ns]", "access 2", "delay since"),
     # a minimum above the average
