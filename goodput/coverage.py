@@ -45,7 +45,9 @@ Of the numbers printed, some are *settings*, what a row is for (a data size, a k
 not what it reports; no check can check one without comparing it with itself. :func:`settings` counts
 them by :data:`SETTING_RULE`, from what the data package already says (a table's key columns, a column
 whose schema gives it the role ``"setting"``), never from a list of numbers; a cell a check compares is a
-result. The *remaining* numbers are the results no check checks yet.
+result. The *remaining* numbers are the results no check checks yet; the ledger (:func:`unchecked`,
+``data/census/unchecked.csv``) accounts for each, section by section: which numbers, and why no check can fail
+on them or that none does yet.
 """
 
 from __future__ import annotations
