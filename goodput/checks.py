@@ -284,10 +284,12 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
           printed: str, model: float, note: str = "", resource: str = "", formula=None, *,
           kind: str = "calculated", relation: str = "=", approximate: float | None = None,
           convention: Convention | None = None, spread: Spread | None = None,
-          otherwise: str = "erratum", exact: bool = False, verifies: int = 1, cell: str = "") -> SourceCheck:
+          otherwise: str = "erratum", exact: bool = False, verifies: int = 1, cell: str = "",
+          off_note: str = "") -> SourceCheck:
     """A check of one printed number against ``model`` (the general form of :func:`compare`).
 
-    ``note`` may name ``{model}``, ``{published}`` and ``{rounded}``. ``formula`` is
+    ``note`` may name ``{model}``, ``{published}`` and ``{rounded}``; ``off_note``, if given, is the note
+    instead when the status is not ``ok`` (what the disagreement is, where ``note`` says why they agree). ``formula`` is
     ``(expr, values)``: the model expression the value comes from and its numbers;
     it is printed into the check (and must give ``model``). ``kind`` is one of :data:`KINDS`;
     ``relation`` one of :data:`RELATIONS` (``"<="``: the printed value may be at most ``model``);
@@ -309,7 +311,7 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
     def fill(text: str) -> str:
         return text.format(model=model, published=printed, rounded=round_like(model, printed))
 
-    note = fill(note)
+    note = fill(off_note if off_note and status != "ok" else note)
     if status == "convention":
         note = " ".join(filter(None, (note, fill(convention.rule).rstrip(".")
                                       + f", which gives {round_like(convention.value, printed)}.")))
@@ -336,20 +338,14 @@ def compare(chapter: str, table: pd.DataFrame, index, column: str, model: float,
     document and table, and it keeps each cell's text as printed. ``note`` may
     name ``{model}``, ``{published}`` and ``{rounded}`` (the model's value at the
     printed precision); they are filled in, so a note never types a number.
-    ``off_note`` is a note used only when the status is not ``ok``; ``formula`` and ``how`` (``kind``,
+    ``off_note`` is the note when the status is not ``ok``, as for :func:`check`; ``formula`` and ``how`` (``kind``,
     ``relation``, ``approximate``, ``convention``, ``spread``, ``otherwise``, ``exact``) as for :func:`check`.
     """
     prov = table.attrs["provenance"]
-    printed = table.attrs["printed"][column][index]
-
-    def made(text: str) -> SourceCheck:
-        return check(chapter, prov["document"], prov["table"], row_label or str(index),
-                     quantity or table.attrs["titles"].get(column, column),
-                     unit or table.attrs["units"].get(column, ""),
-                     printed, model, text, prov["resource"], formula, cell=f"{index} | {column}", **how)
-
-    first = made(note)
-    return made(off_note) if off_note and first.status != "ok" else first
+    return check(chapter, prov["document"], prov["table"], row_label or str(index),
+                 quantity or table.attrs["titles"].get(column, column), unit or table.attrs["units"].get(column, ""),
+                 table.attrs["printed"][column][index], model, note, prov["resource"], formula,
+                 cell=f"{index} | {column}", off_note=off_note, **how)
 
 
 def collect(chapter: str | None = None) -> list[SourceCheck]:

@@ -173,3 +173,11 @@ def test_an_exact_value_one_off_is_off_however_large():
     assert checks.verdict("0xDADBAE34", 0xDADBAE33, exact=True) == "erratum"
     assert checks.verdict("1072902963", 1072902963.0, exact=True) == "ok"
     assert checks.verdict("0x0684c516", 0x0684C516, exact=True) == "ok"
+
+
+def test_a_checks_off_note_replaces_its_note_only_when_it_disagrees():
+    def made(printed):
+        return checks.check("pcie-packets", "AN3935", "Table 1", "8 bytes", "bandwidth", "Gbit/s", printed, 2.91,
+                            "Agrees: {model:g}.", off_note="The model gives {model:g}, not {published}.")
+    assert made("2.91").note == "Agrees: 2.91."
+    assert made("3.91").status == "erratum" and made("3.91").note == "The model gives 2.91, not 3.91."
