@@ -107,7 +107,7 @@ __all__ = ["goodput_formula",
     "receiver_limit",
     "packet_payload_expr",
     "best_payload_bytes",
-    "keystone_payload_checks",
+    "keystone_payload_checks", "KEYSTONE_LIMITS_FROM", "keystone_payload_limits",
 ]
 
 
@@ -876,21 +876,17 @@ def keystone_payload_checks(t, limits, rates, edma3_burst_bytes: int) -> list:
     return out
 
 
-#: For each section ``keystone2-s6-pcie-payloads`` draws on, the section whose rows of ``keystone2-settings`` hold
-#: its payload limits (§6.3.1 relies on the limits §6.1.2 states).
-KEYSTONE_PAYLOAD_LIMITS = {"6.1.2 Packet Size Considerations": "6.1.2 Packet Size Considerations",
-                           "6.1.3 EDMA Considerations": "6.1.3 EDMA Considerations",
-                           "6.2 How to Achieve Maximum Throughput With the PCIe Peripheral":
-                               "6.2 How to Achieve Maximum Throughput With the PCIe Peripheral",
-                           "6.3.1 PCIe Read Throughput": "6.1.2 Packet Size Considerations"}
+#: The sections of ``keystone2-s6-pcie-payloads`` that rely on the payload limits another section states
+#: (§6.3.1 on §6.1.2's); every other section's limits are its own rows of ``keystone2-settings``.
+KEYSTONE_LIMITS_FROM = {"6.3.1 PCIe Read Throughput": "6.1.2 Packet Size Considerations"}
 
 
-def keystone_payload_limits(settings=None) -> dict:
-    """The payload limits of each section of :data:`KEYSTONE_PAYLOAD_LIMITS`: the rows of ``settings`` (the
-    published ``keystone2-settings``, or a copy) of the section that states them."""
+def keystone_payload_limits(sections, settings=None) -> dict:
+    """The payload limits of each of ``sections``: the rows of ``settings`` (the published ``keystone2-settings``,
+    or a copy) of the section that states them (itself, or the one :data:`KEYSTONE_LIMITS_FROM` names)."""
     from . import bus
 
-    return {section: bus.section_settings(source, settings) for section, source in KEYSTONE_PAYLOAD_LIMITS.items()}
+    return {s: bus.section_settings(KEYSTONE_LIMITS_FROM.get(s, s), settings) for s in dict.fromkeys(sections)}
 
 
 @checks.provider("pcie-packets")
@@ -898,8 +894,8 @@ def keystone_payloads():
     """SPRABK5 Sec. 6: the payload sizes its text derives from the peripheral's limits, through the model."""
     from . import bus  # the EDMA transfer controllers' bursts (Sec. 5.3.1)
 
-    limits = keystone_payload_limits()
-    return keystone_payload_checks(data.load("keystone2-s6-pcie-payloads"), limits,
+    payloads = data.load("keystone2-s6-pcie-payloads")
+    return keystone_payload_checks(payloads, keystone_payload_limits(payloads["section"]),
                                    data.load("keystone2-s6-pcie-rates"), bus.burst_bytes([3]))
 
 

@@ -280,8 +280,8 @@ def test_a_pcie_number_of_the_keystone_text_without_a_model_is_refused():
 def keystone_payloads(table=None):
     from goodput import bus, data
 
-    limits = pcie.keystone_payload_limits()
-    return pcie.keystone_payload_checks(data.load("keystone2-s6-pcie-payloads") if table is None else table, limits,
+    table = data.load("keystone2-s6-pcie-payloads") if table is None else table
+    return pcie.keystone_payload_checks(table, pcie.keystone_payload_limits(table["section"]),
                                         data.load("keystone2-s6-pcie-rates"), bus.burst_bytes([3]))
 
 
