@@ -247,7 +247,8 @@ def least_read_ms(size_text: str, bytes_s: float) -> float:
 
 
 def _same_as_ospi(boot_table, index) -> str:
-    """" The step prints the same ... as the OSPI boot's." when it does (a sign the row was copied), else ""."""
+    """A sentence saying the step prints the same time as the OSPI boot's (a sign the row was copied) when it
+    does, else ""."""
     printed = boot_table.attrs["printed"]["time_ms"]
     step = boot_table.loc[index, "step"]
     ospi = boot_table.index[(boot_table["boot"] == "OSPI") & (boot_table["step"] == step)]
