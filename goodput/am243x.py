@@ -271,7 +271,8 @@ def rsa_size_checks(rsa) -> list:
             "latency-and-bandwidth", prov["document"], prov["table"], f"RSA-{row.key_bits} {row.operation}", "size",
             "bytes" if unit_bytes == 1 else f"{unit_bytes:g} bytes", number, block, resource=prov["resource"],
             kind="consistency", exact=True, cell=f"{row.Index} | size_as_printed",
-            note=f"One {row.operation} works on a block as long as the {row.key_bits}-bit modulus: {{model:.0f}} bytes.",
+            note=f"One {row.operation} works on a block as long as the {row.key_bits}-bit modulus: {{model:.0f}} "
+                 "bytes.",
             off_note=f"A {row.key_bits}-bit key's block is {{model:.0f}} bytes, the modulus's length; the table prints "
                      f"{text}."))
     return out

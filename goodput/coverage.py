@@ -67,7 +67,8 @@ from .errors import DataError
 
 __all__ = ["NUMBER_RULE", "CHECKED_RULE", "SETTING_RULE", "SETTINGS_COLUMNS", "setting_columns", "settings", "CAPTION", "ELSEWHERE", "numbers", "key", "census_dir", "SECTION_COLUMNS",
            "NUMBER_COLUMNS", "Census", "census", "names", "place", "sections_named", "cells", "Transcription",
-           "row_numbers", "transcriptions", "transcribed", "by_document", "by_section", "every_section", "UNCHECKED_COLUMNS", "UNCHECKED_KINDS",
+           "row_numbers", "transcriptions", "transcribed", "by_document", "by_section", "every_section",
+           "UNCHECKED_COLUMNS", "UNCHECKED_KINDS",
            "unchecked_path", "unchecked", "unaccounted", "summary_markdown", "documents_html",
            "sections_html"]
 
@@ -137,7 +138,8 @@ _NOT_NUMBERS = [re.compile(p, f) for p, f in (
     (r"(?<![\w.])(?:/[\w.*-]+){2,}", 0),                             # file paths /proc/4491/maps
     # names of releases: a version after a space, products named with a year or release, bits by their value
     (r"\bv\s+\d+(?:\.\d+)+\b", 0),                                       # Code Composer Studio v 3.3
-    (r"\b(?:Visual (?:Studio|C\+\+)(?: C\+\+)?|Windows Server)\s+\d{4}\b|\bService Pack\s+\d+\b", 0),  # Visual Studio C++ 2005
+    # Visual C++ 2005, Visual Studio C++ 2005, Service Pack 1
+    (r"\b(?:Visual (?:Studio|C\+\+)(?: C\+\+)?|Windows Server)\s+\d{4}\b|\bService Pack\s+\d+\b", 0),
     (r"\b[01]s and [01]s\b", 0),                                      # the number of 1s and 0s
     # things named by a number: a name with digits and its siblings after slashes (EDMA0/1/2/4, DDR3A/3B), a
     # word that names by number (TeraNet 3A, Type 9/11/13, Device 2, Level 3, core 1 and 2, a kernel build's
@@ -150,7 +152,7 @@ _NOT_NUMBERS = [re.compile(p, f) for p, f in (
     (r"^\s*\d+\s+\$(?=\s|$)", 0),                                     # a shell prompt's command number 538 $
     (r"\bIRQ\s*\d+\b", 0),                                            # interrupt lines IRQ 0
     (r"\bUSB\s+\d\.\d\b", 0),                                          # a standard's version: USB 2.0
-    (r"--[A-Za-z_]+=\d+", 0),                                         # a tool's option and its id: --diag_suppress=10063
+    (r"--[A-Za-z_]+=\d+", 0),                                         # a tool's diagnostic: --diag_suppress=10063
     (r"#\d{4,}\b", 0),                                                # a part number: Spectrum Digital #701204
     (r"\bproject\s+[a-z]+\s+\d+\b", 0),                               # a project's name: the project pcie 8156
     (r"\b[A-Z]+\.[A-Z]+\s*==?\s*\d+\b", 0),                            # a register bit's state: MAR.PC==1

@@ -262,8 +262,8 @@ def address_checks(t) -> list:
             size = int(t.loc[j, "size_dec"])
             here, under = f"{printed[i]} ({address} in decimal)", f"{t.loc[j, 'section']} ({printed[j]} + {size} bytes"
             out.append(checks.check(
-                "code-size", prov["document"], prov["table"], f"{t.loc[i, 'report']}: {t.loc[i, 'section']} {what} address",
-                f"{what} address", "byte address", printed[i], end_address(below, size),
+                "code-size", prov["document"], prov["table"],
+                f"{t.loc[i, 'report']}: {t.loc[i, 'section']} {what} address", f"{what} address", "byte address", printed[i], end_address(below, size),
                 f"{here}: at or after the end of {under} = {{model:.0f}}), the section below it.", prov["resource"],
                 kind="consistency", relation=">=", exact=True,
                 off_note=f"{here}, inside {under} ends at {{model:.0f}}): two sections of one program cannot share "

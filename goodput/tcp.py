@@ -827,5 +827,5 @@ def rndis_source_checks():
     return rndis_checks(data.load("am243x-rndis-iperf"))
 
 
-__all__ += ["total_of", "rndis_checks", "rndis_rate_checks", "noncopytcp", "bench_frames", "frame_periods_ms", "frame_sizes_bytes",
-            "cache_load_checks"]
+__all__ += ["total_of", "rndis_checks", "rndis_rate_checks", "noncopytcp", "bench_frames", "frame_periods_ms",
+            "frame_sizes_bytes", "cache_load_checks"]
