@@ -7,7 +7,7 @@ one upward (the page's canvas colour below them all). For every text a chart dra
 label or title, a legend's labels: vega's scenegraph, whichever renderer drew it) it takes the item's fill
 against the chart's background, or the effective background of the chart's element where the chart has
 none. Each text whose ratio falls below AA (4.5:1; 3:1 for large text, 24 px or 18.66 px bold) is a
-violation; so is chart text under 12 px.
+violation; so is chart text under 12 px, and a button, select or input of the text column under 13 px.
 """
 
 from __future__ import annotations
@@ -108,6 +108,12 @@ CONTRAST_SWEEP = r"""
     fg.a *= opacityOf(el);
     judge(name(el), node.textContent.trim(), fg, backgroundOf(el), parseFloat(style.fontSize),
           Number(style.fontWeight) >= 700);
+  }
+  // a control a reader operates is set in 13 px at least
+  for (const el of document.querySelectorAll("article.bd-article button, article.bd-article select, article.bd-article input")) {
+    if (!el.getClientRects().length || getComputedStyle(el).visibility !== "visible") continue;
+    const px = parseFloat(getComputedStyle(el).fontSize);
+    if (px < 13 - 0.01) out.push({where: name(el), text: (el.textContent || el.value || "").trim().slice(0, 60), fontSize: px, need: "13 px"});
   }
   for (const view of window.__views || []) {
     const host = view.container();
