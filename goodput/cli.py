@@ -64,7 +64,8 @@ def _command(sub, name: str, run, json_flag: bool = True, **texts):
 
 
 def _add_model_command(sub, name: str, module: str, texts: dict, arguments) -> None:
-    """A model's subcommand, as :mod:`goodput.cli_spec` declares it: its result as JSON or as its lines."""
+    """A model's subcommand, as :mod:`goodput.cli_spec` declares it: its result as JSON or as its lines
+    (``arguments`` empty: only its name and texts, for a parser that will not parse its arguments)."""
 
     def run(args) -> int:
         run_, lines = _implementation(name, module)
@@ -173,14 +174,17 @@ def _os_reason(exc: Exception, path: Path) -> str:
     return reason if filename in (None, str(path)) else f"{filename}: {reason}"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand; with ``command``, one that gives the other model subcommands no
+    arguments (it parses the same command lines that start with ``command`` and prints the same help,
+    and is quicker to build)."""
     parser = argparse.ArgumentParser(
         prog="goodput",
         description="Models of embedded interconnect throughput, checked against their sources.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, texts, arguments) in cli_spec.COMMANDS.items():
-        _add_model_command(sub, name, module, texts, arguments)
+        _add_model_command(sub, name, module, texts, arguments if command in (None, name) else ())
     _add_checks(sub)
     _add_export(sub)
     return parser
@@ -199,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv[0] if argv and argv[0] in cli_spec.COMMANDS else None)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

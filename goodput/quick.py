@@ -2,7 +2,7 @@
 
 A model's subcommand normally imports its module (sympy, pandas, every source check) and calls its
 ``COMMAND``: a second or more before the first number. The subcommands here compute the same result
-from :mod:`goodput.cli_spec`, which ``tools/gen_cli_spec.py`` writes from the model: its constants,
+from :mod:`goodput.quick_spec`, which ``tools/gen_cli_spec.py`` writes from the model: its constants,
 its :class:`~goodput.params.Parameter` declarations and its numeric functions printed from the
 model's sympy expressions. What is written here is the glue the model's ``evaluate`` also has (which
 checks, in which order, which keys): ``tests/test_quick_commands.py`` runs each subcommand both
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from . import cli_spec as spec
+from . import quick_spec as spec
 from .command import report_lines
 from .errors import ParameterError
 
