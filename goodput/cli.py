@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import io
 import json
 import math
 import os
 import sys
 from pathlib import Path
-
-import importlib
 
 from . import cli_spec
 from .errors import GoodputError, ParameterError
@@ -175,9 +174,9 @@ def _os_reason(exc: Exception, path: Path) -> str:
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser of every subcommand; with ``command``, one that gives the other model subcommands no
-    arguments (it parses the same command lines that start with ``command`` and prints the same help,
-    and is quicker to build)."""
+    """The parser of every subcommand; with ``command``, one that gives the model subcommands other than
+    ``command`` no arguments (it parses the command lines that start with ``command`` as the whole
+    parser does, and is quicker to build)."""
     parser = argparse.ArgumentParser(
         prog="goodput",
         description="Models of embedded interconnect throughput, checked against their sources.",
@@ -204,7 +203,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser(argv[0] if argv and argv[0] in cli_spec.COMMANDS else None)
+    # a command line that starts with a subcommand parses only that one's arguments, and one that starts
+    # with -h prints the list of subcommands and stops: neither needs the other subcommands' arguments
+    first = argv[0] if argv else None
+    parser = build_parser(first if first in (*cli_spec.COMMANDS, "-h", "--help") else None)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

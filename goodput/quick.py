@@ -15,10 +15,52 @@ from __future__ import annotations
 import re
 
 from . import quick_spec as spec
-from .command import report_lines
+from .command import goodput_line, report_lines
 from .errors import ParameterError
 
 __all__ = ["COMMANDS"]
+
+
+# --- goodput coding (goodput.coding.link_rates) ---------------------------------------------------
+
+_C = spec.CODING
+
+
+def _coding_code(key) -> tuple[str, int, int]:
+    try:
+        return _C["codes"][key]
+    except (KeyError, TypeError):
+        raise ParameterError("code", key, "one of " + ", ".join(_C["codes"])) from None
+
+
+def _coding_checked(line_rate_gbaud, n_lanes) -> tuple[float, int]:
+    return _C["parameters"]["line_rate_gbaud"].check(line_rate_gbaud), _C["parameters"]["lanes"].check(n_lanes)
+
+
+def _coding_bit_rate(line_rate_gbaud, n_lanes, key) -> float:
+    _name, data_bits, coded_bits = _coding_code(key)
+    return spec.coding_bit_rate(*_coding_checked(line_rate_gbaud, n_lanes), data_bits, coded_bits)
+
+
+def _coding_run(args) -> dict:
+    _name, data_bits, coded_bits = _coding_code(args.code)
+    rate, n = _coding_checked(args.line_rate_gbaud, args.lanes)
+    return {
+        "code": args.code,
+        "line_rate_gbaud": rate,
+        "lanes": n,
+        "signalling_rate_gbaud": rate * n,
+        "goodput_gbit_s": _coding_bit_rate(rate, n, args.code),
+        "goodput_gbyte_s": spec.coding_byte_rate(*_coding_checked(rate, n), data_bits, coded_bits),
+        "efficiency": spec.coding_efficiency(data_bits, coded_bits),
+    }
+
+
+def _coding_lines(args, r: dict) -> list[str]:
+    return [f"{_C['codes'][r['code']][0]} on {r['lanes']} x {r['line_rate_gbaud']:g} Gbaud "
+            f"({r['signalling_rate_gbaud']:g} Gbaud in all)",
+            f"  efficiency  {r['efficiency']:.6f}",
+            f"  goodput     {r['goodput_gbit_s']:.6g} Gbit/s = {1000 * r['goodput_gbyte_s']:.6g} MB/s per direction"]
 
 
 # --- goodput ethernet (goodput.ethernet.evaluate) ------------------------------------------------
@@ -108,13 +150,6 @@ def _pcie_skp_share(link: dict) -> float:
     raise ParameterError("skp", skp, "none, min, max, or A/B symbols, integers with A < B < 10**9, e.g. 4/1538")
 
 
-def _pcie_bit_rate(rate_gtps: float, lanes: int, code: str) -> float:
-    data_bits, coded_bits = _P["codes"][code]
-    parameters = _P["coding_parameters"]
-    return spec.coding_bit_rate(parameters["line_rate_gbaud"].check(rate_gtps), parameters["lanes"].check(lanes),
-                                data_bits, coded_bits)
-
-
 def _pcie_values(link: dict, size: int) -> tuple:
     policy, n = _pcie_dllp_policy(link)
     gen, lanes, mps = link["gen"], link["lanes"], link["mps"]
@@ -127,10 +162,10 @@ def _pcie_values(link: dict, size: int) -> tuple:
     else:
         ack, fc = 1, 1
     code = _pcie_code(link)
-    data_bits, coded_bits = _P["codes"][code]
+    _name, data_bits, coded_bits = _coding_code(code)
     sizes = [int(v) for v in spec.pcie_sizes(gen, link["addr"] // 32 + 2, int(link["ecrc"]))]
     return (size, mps, link["mrrs"], link["rcb"], *sizes, max(n, 1), ack, fc, _pcie_skp_share(link),
-            _pcie_bit_rate(_P["generations"][gen][0], lanes, code), lanes, data_bits, coded_bits)
+            _coding_bit_rate(_P["generations"][gen][0], lanes, code), lanes, data_bits, coded_bits)
 
 
 def _pcie_function(what: str, *variant) -> callable:
@@ -189,5 +224,29 @@ def _pcie_lines(args, r: dict) -> list[str]:
                         f"{' (both directions)' if args.duplex else ''}: {r['tlps']} TLPs", r)
 
 
+# --- goodput spi (goodput.spi.evaluate) ----------------------------------------------------------
+
+_S = spec.SPI
+
+
+def _spi_run(args) -> dict:
+    parameters = _S["parameters"]
+    if args.word_bits == 0:
+        raise ParameterError("word_bits", args.word_bits, parameters["word_bits"].describe_range())
+    values = tuple(parameters[name].check(value) for name, value in (
+        ("words", args.words), ("word_bits", args.word_bits), ("clock_mhz", args.clock_mhz),
+        ("gap_ns", args.gap_ns), ("spaced", 0 if args.continuous else 1)))
+    total, clocks, throughput = spec.spi_transfer(*values), spec.spi_clock(*values), spec.spi_throughput(*values)
+    return {"words": values[0], "word_bits": values[1], "clock_mhz": values[2], "gap_ns": values[3],
+            "spaced": values[4], "clock_time_us": clocks, "gap_time_us": total - clocks, "transfer_time_us": total,
+            "goodput_mbit_s": throughput, "goodput_gbit_s": throughput / 1000, "efficiency": throughput / values[2]}
+
+
+def _spi_lines(args, r: dict) -> list[str]:
+    return [f"{r['words']} words of {r['word_bits']} bits at {r['clock_mhz']:g} MHz: {r['transfer_time_us']:.6g} us "
+            f"({r['clock_time_us']:.6g} us of clocks, {r['gap_time_us']:.6g} us of gaps)", goodput_line(r)]
+
+
 #: The quick subcommands: name -> (run, lines), as a model's ``COMMAND`` has them.
-COMMANDS = {"ethernet": (_ethernet_run, _ethernet_lines), "pcie": (_pcie_run, _pcie_lines)}
+COMMANDS = {"coding": (_coding_run, _coding_lines), "pcie": (_pcie_run, _pcie_lines),
+            "ethernet": (_ethernet_run, _ethernet_lines), "spi": (_spi_run, _spi_lines)}

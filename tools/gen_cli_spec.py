@@ -33,7 +33,7 @@ import sympy as sp  # noqa: E402
 from sympy.core.sorting import ordered  # noqa: E402
 from sympy.printing.pycode import PythonCodePrinter  # noqa: E402
 
-from goodput import chapters, checks, coding, command, ethernet, pcie, pcie_spec  # noqa: E402
+from goodput import chapters, checks, coding, command, ethernet, pcie, pcie_spec, spi  # noqa: E402
 from goodput.params import Parameter  # noqa: E402
 
 CLI_SPEC = ROOT / "goodput" / "cli_spec.py"
@@ -145,6 +145,25 @@ def function(name: str, args: dict, expr) -> str:
 
 # --- the quick subcommands' constants and functions ----------------------------------------------
 
+def _coding() -> tuple[dict, list[str]]:
+    c = coding
+    constants = {"codes": {k: (code.name, code.data_bits, code.coded_bits) for k, code in c.CODES.items()},
+                 "parameters": dict(c.PARAMETERS)}
+    args = {"rate": c.line_rate, "lanes": c.lanes, "data_bits": c.data_bits, "coded_bits": c.coded_bits}
+    functions = [function("coding_bit_rate", args, c.bit_rate_expr()),
+                 function("coding_byte_rate", args, c.byte_rate_expr()),
+                 function("coding_efficiency", {"data_bits": c.data_bits, "coded_bits": c.coded_bits},
+                          c.efficiency_expr())]
+    return constants, functions
+
+
+def _spi() -> tuple[dict, list[str]]:
+    args = {"words": spi.words, "word_bits": spi.word_bits, "clock": spi.clock, "gap": spi.gap, "spaced": spi.spaced}
+    functions = [function(f"spi_{key}", args, expr()) for key, expr in (
+        ("clock", spi.clock_time_expr), ("transfer", spi.transfer_time_expr), ("throughput", spi.throughput_expr))]
+    return {"parameters": dict(spi.PARAMETERS)}, functions
+
+
 def _ethernet() -> tuple[dict, list[str]]:
     e = ethernet
     values = e.VALUES
@@ -191,8 +210,6 @@ def _pcie() -> tuple[dict, list[str]]:
         "max_transfer_bytes": p.MAX_TRANSFER_BYTES, "flit_conventions": dict(p.FLIT_CONVENTIONS),
         "skp_policies": p.SKP_POLICIES, "dllp_pattern": p._DLLP.pattern, "skp_pattern": p._SKP.pattern,
         "link": {f.name: f.default for f in dataclasses.fields(p.Link)},
-        "codes": {k: (c.data_bits, c.coded_bits) for k, c in coding.CODES.items()},
-        "coding_parameters": dict(coding.PARAMETERS),
         "latency_limits": {tuple(map(int, k)): tuple(map(int, v)) for k, v in pcie_spec._table().items()},
         "breakdown": {},
     }
@@ -215,14 +232,11 @@ def _pcie() -> tuple[dict, list[str]]:
     sizes = p.size_exprs(gen, dwords, ecrc_on)
     functions.append(function("pcie_sizes", {"gen": gen, "header_dwords": dwords, "ecrc_on": ecrc_on},
                               [sizes[s] for s in (p.header, p.cpl_header, p.framing, p.ecrc, p.dllp)]))
-    functions.append(function("coding_bit_rate", {"rate": coding.line_rate, "lanes": coding.lanes,
-                                                  "data_bits": coding.data_bits, "coded_bits": coding.coded_bits},
-                              coding.bit_rate_expr()))
     return constants, functions
 
 
 #: The quick subcommands: each one's constants and numeric functions.
-QUICK = {"ethernet": _ethernet, "pcie": _pcie}
+QUICK = {"coding": _coding, "pcie": _pcie, "ethernet": _ethernet, "spi": _spi}
 
 
 def render() -> dict[Path, str]:
