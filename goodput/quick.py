@@ -168,7 +168,7 @@ def _pcie_values(link: dict, size: int) -> tuple:
             _coding_bit_rate(_P["generations"][gen][0], lanes, code), lanes, data_bits, coded_bits)
 
 
-def _pcie_function(what: str, *variant) -> callable:
+def _pcie_function(what: str, *variant):
     return getattr(spec, "_".join(["pcie", what, *(str(v).replace("-", "_") for v in variant)]))
 
 
