@@ -341,12 +341,31 @@
     // left: a bottom legend starts where the plot does, after the y axis (its labels and title), then its symbol
     const host = typeof el === "string" ? document.querySelector(el) : el;
     if (host && host.clientWidth && host.clientWidth < 600) {
+      const limit = Math.max(80, host.clientWidth - 150);
       spec.config.legend = Object.assign({}, spec.config.legend || {}, {
-        columns: 1, labelLimit: Math.max(80, host.clientWidth - 150),
+        columns: 1, labelLimit: limit,
         layout: {bottom: {direction: "vertical", anchor: "start"}, top: {direction: "vertical", anchor: "start"}}});
+      // a label longer than that (a link and its settings) goes on one line per comma-separated part
+      wrapLegendLabels(spec, Math.floor(limit / 7));
     }
     spec.config = themed(spec.config);
     return spec;
+  }
+
+  const LEGEND_CHANNELS = ["color", "fill", "stroke", "shape", "strokeDash", "size", "opacity"];
+
+  /* Every legend of ``spec`` (any layer or concatenated view) breaks a label of more than ``chars`` characters
+     after its commas, unless the chart gives its labels an expression of its own. */
+  function wrapLegendLabels(spec, chars) {
+    if (!spec || typeof spec !== "object") return;
+    for (const channel of LEGEND_CHANNELS) {
+      const enc = spec.encoding && spec.encoding[channel];
+      if (!enc || enc.legend === null || (enc.legend && enc.legend.labelExpr)) continue;
+      enc.legend = Object.assign({}, enc.legend || {}, {
+        labelExpr: `length(datum.label) > ${chars} ? split(datum.label, ', ') : datum.label`});
+    }
+    for (const key of ["layer", "vconcat", "hconcat", "concat"]) (spec[key] || []).forEach(s => wrapLegendLabels(s, chars));
+    if (spec.spec) wrapLegendLabels(spec.spec, chars);
   }
 
   /* Whether ``spec`` is one view (or layers of one), which can take its column's width. */
