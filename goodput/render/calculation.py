@@ -537,7 +537,10 @@ class Calculation:
                                                            "order": [way for _, way in self.order]}})
         signals = [{"name": s.name, "value": self.defaults()[s.name]} for s in self.inputs]
         signals += [{"name": c.name, "value": c.value} for c in self.choices]
-        return {"name": self.name, "title": self.title, "columns": columns,
+        # the page folds a long table to the headline's rows first, or to the top of a ranked table's order
+        fold = {"lead": {k: v.item() if hasattr(v, "item") else v for k, v in self.headline.items()},
+                "ranked": bool(self.order)}
+        return {"name": self.name, "title": self.title, "columns": columns, "fold": fold,
                 "keys": {sig["name"]: prefix + sig["name"] for sig in signals},
                 "vega": {"signals": signals,
                          "data": [{"name": "rows", "values": self._page_records(), "transform": transforms}]}}
