@@ -649,12 +649,11 @@
     let unfolded = false;
     let shown = [];
     const refold = () => {
-      const keep = unfolded ? null : foldedRows(shown, spec.fold);
-      for (const tr of body.children) tr.hidden = keep !== null && !keep.has(tr.dataset.row);
-      const long = foldedRows(shown, spec.fold);
-      foot.hidden = long === null;
+      const fold = foldedRows(shown, spec.fold);
+      for (const tr of body.children) tr.hidden = fold !== null && !unfolded && !fold.has(tr.dataset.row);
+      foot.hidden = fold === null;
       toggle.setAttribute("aria-expanded", String(unfolded));
-      toggle.textContent = unfolded ? `Show ${long ? long.size : shown.length} rows` : `Show all ${shown.length} rows`;
+      toggle.textContent = unfolded ? `Show ${fold ? fold.size : shown.length} rows` : `Show all ${shown.length} rows`;
     };
     toggle.addEventListener("click", () => { unfolded = !unfolded; refold(); });
     // on a phone each row is a card (goodput-live.css), as any table wider than its column is
