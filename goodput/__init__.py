@@ -8,7 +8,9 @@ models
     (``coding`` for line codes, ``pcie`` for PCI Express packets, ``can`` for CAN FD...)
 model machinery
     ``params`` (ranged inputs), ``symbols`` (distinct sympy symbols), ``command`` (a model's
-    subcommand), ``cli`` (the ``goodput`` command), ``fit`` (fitting free parameters; time = fixed
+    subcommand), ``cli`` (the ``goodput`` command), ``cli_spec`` and ``quick_spec`` (written by
+    ``tools/gen_cli_spec.py`` from the models: what the command reads to start without sympy), ``quick``
+    (the subcommands that run without their model module), ``fit`` (fitting free parameters; time = fixed
     cost + bytes / bandwidth), ``precision`` (the digits every machine agrees on),
     ``spreadsheet`` (the spreadsheet printer)
 data and checks

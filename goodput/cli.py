@@ -1,6 +1,11 @@
 """The ``goodput`` command: a subcommand for each model that declares one (its module's ``COMMAND``,
 found through :mod:`goodput.chapters`), plus ``checks`` and ``export``.
 
+The parser is built from :mod:`goodput.cli_spec` (``tools/gen_cli_spec.py`` writes it from the
+``COMMAND`` declarations), so no model module, sympy or pandas is imported before the arguments are
+parsed. A subcommand then imports only what it runs: :mod:`goodput.quick` where it has a quick
+version of the subcommand, else its model module and its ``COMMAND``.
+
 Exit status: 0 on success, 2 on a bad parameter (the message names the
 parameter and its allowed range), as argparse does for bad usage, and 1 when
 the output cannot be written (a full disk, a closed pipe).
@@ -10,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import io
 import json
 import math
@@ -17,8 +23,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import chapters, checks
-from .command import Command
+from . import cli_spec
 from .errors import GoodputError, ParameterError
 
 __all__ = ["main", "build_parser"]
@@ -57,16 +62,29 @@ def _command(sub, name: str, run, json_flag: bool = True, **texts):
     return p
 
 
-def _add_model_command(sub, command: Command) -> None:
-    """A model's subcommand (its module's ``COMMAND``): its result as JSON or as its lines."""
+def _add_model_command(sub, name: str, module: str, texts: dict, arguments) -> None:
+    """A model's subcommand, as :mod:`goodput.cli_spec` declares it: its result as JSON or as its lines
+    (``arguments`` empty: only its name and texts, for a parser that will not parse its arguments)."""
 
     def run(args) -> int:
-        result = command.run(args)
-        return _output(args, result, command.lines(args, result))
+        run_, lines = _implementation(name, module)
+        result = run_(args)
+        return _output(args, result, lines(args, result))
 
-    p = _command(sub, command.name, run, help=command.help, description=command.description)
-    for argument in command.arguments:
-        argument.add_to(p)
+    p = _command(sub, name, run, **texts)
+    for flags, options in arguments:
+        p.add_argument(*flags, **options)
+
+
+def _implementation(name: str, module: str):
+    """``(run, lines)`` of the subcommand ``name``: its quick version if it has one, else its model's
+    ``COMMAND`` (importing the model module ``module``)."""
+    from . import quick  # the numeric functions of the quick subcommands, loaded only to run one
+
+    if name in quick.COMMANDS:
+        return quick.COMMANDS[name]
+    command = importlib.import_module(f"goodput.{module}").COMMAND
+    return command.run, command.lines
 
 
 def _add_checks(sub) -> None:
@@ -76,11 +94,13 @@ def _add_checks(sub) -> None:
                              "model value, tolerance implied by the printed precision, status.")
     p.add_argument("--format", choices=("csv", "json"), default="csv")
     p.add_argument("--chapter", help="only this chapter's checks")
-    p.add_argument("--status", choices=checks.STATUSES, help="only checks with this status")
-    p.add_argument("--kind", choices=checks.KINDS, help="only checks of this kind")
+    p.add_argument("--status", choices=cli_spec.CHECK_STATUSES, help="only checks with this status")
+    p.add_argument("--kind", choices=cli_spec.CHECK_KINDS, help="only checks of this kind")
 
 
 def _run_checks(args) -> int:
+    from . import checks  # every model and its source checks: only for this subcommand
+
     try:
         items = checks.collect(args.chapter)
     except KeyError as exc:
@@ -153,15 +173,17 @@ def _os_reason(exc: Exception, path: Path) -> str:
     return reason if filename in (None, str(path)) else f"{filename}: {reason}"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand; with ``command``, one that gives the model subcommands other than
+    ``command`` no arguments (it parses the command lines that start with ``command`` as the whole
+    parser does, and is quicker to build)."""
     parser = argparse.ArgumentParser(
         prog="goodput",
         description="Models of embedded interconnect throughput, checked against their sources.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for chapter in chapters.CHAPTERS:
-        for command in chapter.commands():
-            _add_model_command(sub, command)
+    for name, (module, texts, arguments) in cli_spec.COMMANDS.items():
+        _add_model_command(sub, name, module, texts, arguments if command in (None, name) else ())
     _add_checks(sub)
     _add_export(sub)
     return parser
@@ -180,7 +202,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    # a command line that starts with a subcommand parses only that one's arguments, and one that starts
+    # with -h prints the list of subcommands and stops: neither needs the other subcommands' arguments
+    first = argv[0] if argv else None
+    parser = build_parser(first if first in (*cli_spec.COMMANDS, "-h", "--help") else None)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

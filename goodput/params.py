@@ -11,10 +11,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-
-import sympy as sp
+from typing import TYPE_CHECKING
 
 from .errors import ParameterError
+
+if TYPE_CHECKING:  # the symbol is only stored: the command line builds parameters without sympy
+    import sympy as sp
 
 __all__ = ["Parameter", "DEFAULT"]
 

@@ -45,6 +45,8 @@ BUILD_STEPS = {
     "prose_page": "`make book` after touching one prose page (book/how-to-read.md)",
     "one_notebook": "`make book` after editing a code cell of notebooks/pcie-packets.ipynb",
     "make_test": "`make test`: every test, nbval and the browser at two widths included",
+    "cli_help": "`goodput --help`, the command's start (median of 3)",
+    "cli_pcie_write": "`goodput pcie write --gen 3 --lanes 8 --size 4096 --json` (median of 3)",
 }
 
 

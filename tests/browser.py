@@ -41,7 +41,7 @@ CAPTURE_VIEWS = """
 
 
 @contextmanager
-def opened(browser, url, viewport=None, permissions=(), wait_until="load", init_script=None):
+def opened(browser, url, viewport=None, permissions=(), wait_until="load", init_script=None, color_scheme=None):
     """``url`` open in a fresh context, closed on leaving: (page, log of foreign/failed requests and errors).
 
     The page is handed over at its ``load`` event (every script, style sheet and image in it loaded);
@@ -49,9 +49,11 @@ def opened(browser, url, viewport=None, permissions=(), wait_until="load", init_
     ``wait_until="networkidle"`` to wait for every late request as well. A request to another host
     is recorded (chromium resolves no other host, see CHROMIUM_ARGS), not intercepted: a route
     through Python would cost every request a round trip. ``init_script`` replaces the script that
-    captures each vega View the page draws (:data:`CAPTURE_VIEWS`).
+    captures each vega View the page draws (:data:`CAPTURE_VIEWS`). ``color_scheme`` ("light" or "dark") is
+    the reader's system setting, which the book's theme follows.
     """
-    context = browser.new_context(viewport=viewport or WIDTHS["1366px"])
+    context = browser.new_context(viewport=viewport or WIDTHS["1366px"],
+                                  **({"color_scheme": color_scheme} if color_scheme else {}))
     if permissions:
         context.grant_permissions(list(permissions), origin=f"{urlparse(url).scheme}://{urlparse(url).netloc}")
     page = context.new_page()

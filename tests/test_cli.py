@@ -119,11 +119,11 @@ def test_careless_input_exits_2_with_one_line_naming_what_is_wrong(args, words, 
 
 
 def test_a_result_that_is_not_finite_is_refused_not_printed(monkeypatch, capsys):
-    from goodput import cli, spi
+    from goodput import cli, quick
 
-    evaluate = spi.evaluate
-    monkeypatch.setattr(spi, "evaluate", lambda *args: {**evaluate(*args), "transfer_time_us": math.inf,
-                                                         "efficiency": math.nan})
+    run, lines = quick.COMMANDS["spi"]  # what `goodput spi` runs
+    monkeypatch.setitem(quick.COMMANDS, "spi", (lambda args: {**run(args), "transfer_time_us": math.inf,
+                                                               "efficiency": math.nan}, lines))
     for json_flag in ([], ["--json"]):
         with pytest.raises(SystemExit) as exit_:
             cli.main(["spi", "--words", "4", "--bits", "8", *json_flag])

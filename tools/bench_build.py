@@ -12,9 +12,12 @@ Steps, in order:
 - ``prose_page``: `make book` after touching one prose page;
 - ``one_notebook``: `make book` after editing a code cell of one chapter's notebook (it is executed
   again); the notebook is restored afterwards and the book rebuilt, untimed;
-- ``make_test``: `make test` (skipped with --no-test).
+- ``make_test``: `make test` (skipped with --no-test);
+- ``cli_help`` and ``cli_pcie_write``: how long the ``goodput`` command takes to start, the median of
+  three runs of ``goodput --help`` and of ``goodput pcie write --gen 3 --lanes 8 --size 4096 --json``
+  (with --cli-only, these two alone, after `make venv`).
 
-Usage: python tools/bench_build.py [--no-test] [--output FILE]
+Usage: python tools/bench_build.py [--no-test | --cli-only] [--output FILE]
 A step that fails stops the benchmark with exit status 1, naming the step and the file holding
 the command's output; nothing is written to --output then.
 """
@@ -26,6 +29,7 @@ import json
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -38,7 +42,11 @@ PROSE_PAGE = ROOT / "book" / "how-to-read.md"
 NOTEBOOK = ROOT / "notebooks" / "pcie-packets.ipynb"  # among the longest chapters to execute
 OUTPUT = ROOT / "data" / "logs" / "host" / "build-times.log"
 #: The steps, in order (goodput.status.BUILD_STEPS says what each runs, for the status page).
-STEPS = ("clean_book", "nothing_changed", "prose_page", "one_notebook", "make_test")
+STEPS = ("clean_book", "nothing_changed", "prose_page", "one_notebook", "make_test", "cli_help", "cli_pcie_write")
+#: The command lines the cli_ steps time, each run this many times (the median is kept).
+CLI_COMMANDS = {"cli_help": ["--help"],
+                "cli_pcie_write": ["pcie", "write", "--gen", "3", "--lanes", "8", "--size", "4096", "--json"]}
+CLI_RUNS = 3
 
 
 class StepFailed(Exception):
@@ -55,6 +63,24 @@ def _make(target: str, step: str, logs: Path) -> int:
     if done.returncode != 0:
         raise StepFailed(f"step {step}: `make {target}` exited {done.returncode}; its output is in {out}")
     return ms
+
+
+def cli_times(goodput: Path = ROOT / ".venv" / "bin" / "goodput", runs: int = CLI_RUNS) -> list[tuple[str, int]]:
+    """``(step, ms)`` for each of :data:`CLI_COMMANDS`: the median wall time of ``runs`` runs of the
+    installed ``goodput`` script, each a new process, its output discarded."""
+    out = []
+    for step, args in CLI_COMMANDS.items():
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            done = subprocess.run([str(goodput), *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  text=True)
+            times.append(round((time.perf_counter() - start) * 1000))
+            if done.returncode != 0:
+                raise StepFailed(f"step {step}: `goodput {' '.join(args)}` exited {done.returncode}: "
+                                 f"{done.stderr.strip()}")
+        out.append((step, statistics.median(times)))
+    return out
 
 
 def _edited(notebook: dict) -> dict:
@@ -99,15 +125,21 @@ def header(command: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-test", action="store_true", help="leave out the make_test step")
+    parser.add_argument("--cli-only", action="store_true", help="only the goodput command's start-up steps")
     parser.add_argument("--output", type=Path, default=OUTPUT, help=f"the log to write (default: {OUTPUT})")
     args = parser.parse_args(argv)
 
     logs = Path(tempfile.mkdtemp(prefix="bench-build-"))
-    lines = header("python tools/bench_build.py" + (" --no-test" if args.no_test else ""))
+    lines = header("python tools/bench_build.py" + (" --no-test" if args.no_test else "")
+                   + (" --cli-only" if args.cli_only else ""))
     lines.append(f"BENCH-CONFIG bench=build cores={os.cpu_count()} usable_cores={len(os.sched_getaffinity(0))}")
     original = NOTEBOOK.read_text(encoding="utf-8")
     try:
         _make("venv", "environment_venv", logs)
+        if args.cli_only:
+            _write(lines, cli_times(), args.output)
+            shutil.rmtree(logs, ignore_errors=True)
+            return 0
         _make("assets", "environment_assets", logs)
         shutil.rmtree(ROOT / "_build", ignore_errors=True)
         results = [("clean_book", _make("book", "clean_book", logs)),
@@ -123,14 +155,11 @@ def main(argv: list[str] | None = None) -> int:
         _make("book", "restored", logs)
         if not args.no_test:
             results.append(("make_test", _make("test", "make_test", logs)))
+        results += cli_times()
     except StepFailed as failed:
         print(f"bench_build: {failed}", file=sys.stderr)
         return 1
-    lines += [f"BENCH-RESULT bench=build step={step} wall_ms={ms}" for step, ms in results]
-    lines.append("BENCH-DONE bench=build status=ok")
-    text = "\n".join(lines) + "\n"
-    print(text, end="")
-    args.output.write_text(text, encoding="utf-8")
+    _write(lines, results, args.output)
     # The status page shows the new figures: rebuild what reads them (the status page alone).
     try:
         _make("book", "status_page", logs)
@@ -139,6 +168,15 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     shutil.rmtree(logs, ignore_errors=True)
     return 0
+
+
+def _write(lines: list[str], results: list[tuple[str, int]], output: Path) -> None:
+    """Print the log (``lines``, the header, then a BENCH-RESULT line per step) and write it to ``output``."""
+    lines = lines + [f"BENCH-RESULT bench=build step={step} wall_ms={ms}" for step, ms in results]
+    lines.append("BENCH-DONE bench=build status=ok")
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+    output.write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -55,9 +55,15 @@
   // --- a list of links (goodput.render.charts.LinkList) ----------------------------------------
 
   /* "pcie:3:4:256:0,srio:5:4:0": each link's family and its settings' values, as goodput.choose.encode writes. */
+  const MAX_LINKS = 16;              // a chart of more curves than this cannot be read, and each costs its rows
+  const notes = new Map();           // key -> what the page left out of the address's value
+
   function parseLinks(control, raw) {
     const links = [];
-    for (const item of raw.split(",").filter(Boolean)) {
+    const items = raw.split(",").filter(Boolean);
+    const note = items.length > MAX_LINKS
+      ? `${control.label}: the chart takes ${MAX_LINKS} links; the first ${MAX_LINKS} of the ${items.length} in the address are shown` : "";
+    for (const item of items.slice(0, MAX_LINKS)) {
       const [key, ...values] = item.split(":");
       const family = control.families.find(f => f.key === key);
       if (!family || values.length !== family.settings.length) {
@@ -73,7 +79,7 @@
       }
       links.push({family, chosen});
     }
-    return {value: links.map(encodeLink).join(","), links};
+    return {value: links.map(encodeLink).join(","), links, note};
   }
 
   function encodeLink(link) {
@@ -144,19 +150,25 @@
       declared.set(control.key, control);
       const fromAddress = query.has(control.key) ? parse(control, query.get(control.key)) : null;
       state.set(control.key, fromAddress && !fromAddress.error ? fromAddress.value : control.value);
+      if (fromAddress && fromAddress.note) notes.set(control.key, fromAddress.note);
     }
     return state.get(control.key);
   }
 
-  function writeAddress() {
-    if (lab) return;
+  /* The page's address for the current state: every input away from its default, the other keys kept. */
+  function addressOfState() {
     const params = new URLSearchParams(window.location.search);
     for (const [key, control] of declared) {
       if (sameValue(state.get(key), control.value)) params.delete(key);
       else params.set(key, String(state.get(key)));
     }
     const search = params.toString();
-    const url = window.location.pathname + (search ? "?" + search : "") + window.location.hash;
+    return window.location.pathname + (search ? "?" + search : "") + window.location.hash;
+  }
+
+  function writeAddress() {
+    if (lab) return;
+    const url = addressOfState();
     if (url === window.location.pathname + window.location.search + window.location.hash) return;
     try {
       window.history.replaceState(window.history.state, "", url);
@@ -216,17 +228,56 @@
     return figures.get(root);
   }
 
-  function darkMode() { return document.documentElement.dataset.theme === "dark"; }
+  /* Whether the page is dark: the book's theme (pydata-sphinx-theme resolves its "auto" mode to data-theme once
+     its script runs; until then the reader's system setting), or JupyterLab's theme. */
+  function darkMode() {
+    if (lab) return Boolean(document.body) && document.body.dataset.jpThemeLight === "false";
+    const theme = document.documentElement.dataset.theme;
+    if (theme === "dark" || theme === "light") return theme === "dark";
+    return window.matchMedia("(prefers-color-scheme: dark)").matches;
+  }
 
-  const DARK = {
-    background: null,
-    axis: {domainColor: "#9aa0a6", gridColor: "#3c4043", tickColor: "#9aa0a6", labelColor: "#e8eaed", titleColor: "#e8eaed"},
-    legend: {labelColor: "#e8eaed", titleColor: "#e8eaed"},
-    title: {color: "#e8eaed", subtitleColor: "#bdc1c6"},
-    view: {stroke: "#5f6368"},
-    text: {color: "#e8eaed"},
-    rule: {color: "#bdc1c6"},
+  /* What every chart's text is drawn at: no label under 12 px, on any page or width. */
+  const TEXT_SIZES = {
+    axis: {labelFontSize: 12, titleFontSize: 13},
+    legend: {labelFontSize: 12, titleFontSize: 12},
+    header: {labelFontSize: 12, titleFontSize: 13},
+    title: {fontSize: 15, subtitleFontSize: 13},
+    text: {fontSize: 12},
   };
+
+  /* Each theme's chart colours: text that reads at AA contrast (4.5:1) on the page's own background (the chart
+     has none of its own, so the page shows through), grid lines that stay in the background. */
+  const THEMES = {
+    light: {
+      axis: {domainColor: "#6e7781", gridColor: "#e4e6e8", tickColor: "#6e7781", labelColor: "#32373c", titleColor: "#1f2328"},
+      legend: {labelColor: "#32373c", titleColor: "#1f2328"},
+      header: {labelColor: "#32373c", titleColor: "#1f2328"},
+      title: {color: "#1f2328", subtitleColor: "#4d545c"},
+      view: {stroke: "#d0d4d8"},
+      text: {color: "#1f2328"},
+    },
+    dark: {
+      axis: {domainColor: "#9aa0a6", gridColor: "#3c4043", tickColor: "#9aa0a6", labelColor: "#e8eaed", titleColor: "#e8eaed"},
+      legend: {labelColor: "#e8eaed", titleColor: "#e8eaed"},
+      header: {labelColor: "#e8eaed", titleColor: "#e8eaed"},
+      title: {color: "#e8eaed", subtitleColor: "#bdc1c6"},
+      view: {stroke: "#5f6368"},
+      text: {color: "#e8eaed"},
+      rule: {color: "#bdc1c6"},
+    },
+  };
+
+  /* ``config`` with the text sizes and the page's theme over it, key by key (what the chart sets otherwise stays). */
+  function themed(config) {
+    const theme = THEMES[darkMode() ? "dark" : "light"];
+    const out = Object.assign({}, config, {background: null});
+    for (const key of new Set([...Object.keys(TEXT_SIZES), ...Object.keys(theme)])) {
+      out[key] = Object.assign({}, config[key] || {}, theme[key] || {});
+      for (const [size, least] of Object.entries(TEXT_SIZES[key] || {})) out[key][size] = Math.max(least, Number(out[key][size]) || 0);
+    }
+    return out;
+  }
 
   /* ``text`` in lines of at most ``chars`` characters, broken between words. */
   function lines(text, chars) {
@@ -294,7 +345,7 @@
         columns: 1, labelLimit: Math.max(80, host.clientWidth - 150),
         layout: {bottom: {direction: "vertical", anchor: "start"}, top: {direction: "vertical", anchor: "start"}}});
     }
-    if (darkMode()) spec.config = Object.assign(spec.config, DARK, {axis: Object.assign({}, spec.config.axis, DARK.axis)});
+    spec.config = themed(spec.config);
     return spec;
   }
 
@@ -318,18 +369,56 @@
       const value = state.get(control.key);
       if (!sameValue(current, value)) e.view.signal(control.signal, value);
     }
-    return e.view.runAsync();
+    return e.view.runAsync().then(() => showLinkReadout(e));
   }
 
   function run(e) {
+    const host = typeof e.el === "string" ? document.querySelector(e.el) : e.el;
     const promise = e.embed(e.el, prepare(e.spec, e.figure, e.el), e.opt).then(result => {
       if (!isSingle(e.spec)) result.view.container().classList.add("goodput-wide");
       if (e.view) e.view.finalize();
       e.view = result.view;
       return applyToView(e).then(() => result);
     });
+    follow(e, host);
     pending = Promise.all([pending, promise.catch(() => undefined)]).then(() => undefined);
     return promise;
+  }
+
+  /* A chart follows its column: when the width it was drawn for changes (a window resized, a phone turned, the
+     sidebar shown or hidden), it is drawn again for the new width, at the same state, a moment after the change
+     settles. Vega's own fit to its container listens to the window alone and reads a column that is still being
+     laid out, which left charts far wider than their column after a window was narrowed and widened again. */
+  const RESIZE_SETTLE_MS = 120;
+  const resizing = typeof ResizeObserver === "function" ? new ResizeObserver(entries => {
+    for (const entry of entries) {
+      const e = entry.target.goodputEmbed;
+      if (!e || Math.round(entry.contentRect.width) === e.width) continue;
+      clearTimeout(e.resizeTimer);
+      // settled() waits for the redraw too
+      if (!e.resized) {
+        let done;
+        e.resized = new Promise(resolve => { done = resolve; });
+        e.resizedDone = done;
+        pending = Promise.all([pending, e.resized]).then(() => undefined);
+      }
+      e.resizeTimer = setTimeout(() => {
+        const done = e.resizedDone;
+        e.resized = e.resizedDone = null;
+        const redraw = Math.round(entry.target.clientWidth) !== e.width ? run(e).catch(() => undefined) : null;
+        Promise.resolve(redraw).then(done);
+      }, RESIZE_SETTLE_MS);
+    }
+  }) : null;
+
+  function follow(e, host) {
+    const column = host && host.parentElement;
+    if (!column) return;
+    e.width = Math.round(column.clientWidth);
+    if (resizing && column.goodputEmbed !== e) {
+      column.goodputEmbed = e;
+      resizing.observe(column);
+    }
   }
 
   function wrap(embed) {
@@ -346,13 +435,19 @@
   if (lab) lab.embed = wrap(lab.vegaEmbed);
   else if (window.vegaEmbed) window.vegaEmbed = wrap(window.vegaEmbed);
 
-  // the theme's mode switch: every chart is drawn again in the new mode, at the same state
+  // the theme's mode switch (the book's, the system's, JupyterLab's): every chart is drawn again in the new
+  // mode, at the same state
   let dark = darkMode();
-  new MutationObserver(() => {
+  const redrawIfThemeChanged = () => {
     if (darkMode() === dark) return;
     dark = darkMode();
     embeds.forEach(run);
-  }).observe(document.documentElement, {attributes: true, attributeFilter: ["data-theme"]});
+  };
+  new MutationObserver(redrawIfThemeChanged).observe(document.documentElement, {attributes: true, attributeFilter: ["data-theme"]});
+  if (lab && document.body) {
+    new MutationObserver(redrawIfThemeChanged).observe(document.body, {attributes: true, attributeFilter: ["data-jp-theme-light"]});
+  }
+  window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", redrawIfThemeChanged);
 
   // --- controls -------------------------------------------------------------------------------
 
@@ -464,6 +559,7 @@
     });
     const presets = (control.presets || []).map(p => h("button", {
       type: "button", class: "goodput-preset", "data-value": String(p.value), text: p.label,
+      "aria-label": `${control.label} ${p.label}${control.unit && !String(p.label).includes(control.unit) ? " " + control.unit : ""}`,
       onclick: () => { errorEl.textContent = ""; set(control.key, p.value); },
     }));
     watch(control.key, value => {
@@ -474,7 +570,7 @@
     });
     const unit = control.unit ? h("span", {class: "goodput-unit", text: control.unit}) : null;
     return [h("span", {class: "goodput-number-row"}, box, unit, range),
-            presets.length ? h("span", {class: "goodput-presets", role: "group", "aria-label": "standard values"}, ...presets) : null];
+            presets.length ? h("span", {class: "goodput-presets", role: "group", "aria-label": `${control.label}: standard values`}, ...presets) : null];
   }
 
   /* The composer: one row per link (its family, a select per setting, "Remove"), then a family and "Add a
@@ -510,8 +606,11 @@
       const chosen = Object.fromEntries(family.settings.map(s => [s.name, s.default]));
       write([...current(), {family, chosen}]);
     }});
+    errorEl.textContent = notes.get(control.key) || "";
     watch(control.key, () => {
       const links = current();
+      add.disabled = links.length >= MAX_LINKS;
+      add.title = add.disabled ? `at most ${MAX_LINKS} links` : "";
       const focused = list.contains(document.activeElement) ? document.activeElement : null;
       const focusAt = focused ? at(focused) : -1;
       // a row of the same family at the same place is kept, its selects set; others are drawn anew
@@ -580,7 +679,7 @@
 
   function copyLinkButton() {
     const button = h("button", {type: "button", class: "goodput-copy-link", text: "Copy link to these values"});
-    button.addEventListener("click", () => copyText(window.location.href, button));
+    button.addEventListener("click", () => copyText(new URL(addressOfState(), window.location.href).href, button));
     return button;
   }
 
@@ -689,18 +788,116 @@
     return {table, render};
   }
 
+  // --- readouts: a figure's result in one line, kept in view on a phone --------------------------
+
+  const chosenCases = new Map();   // a calculation's name -> the row its "your link" box shows
+  const tableReadouts = [];        // {name, el, rows} of every figure with a calculated table
+  const mirrors = [];              // {el, keys} of every figure with neither table nor list of links
+  let boxReadout = null;           // {el, keys}: the first "your link" box's readout
+
+  function readoutElement() {
+    return h("p", {class: "goodput-readout", role: "status"});
+  }
+
+  function caseText(spec, row) {
+    return spec.columns.filter(c => c.kind === "case").map(c => `${c.heading} ${row[c.key]}`).join(", ");
+  }
+
+  /* ``row``'s case and its first two values: "bytes 1024: writes (Gbit/s) 14.629 · reads (Gbit/s) 13.653". */
+  function showRow(el, spec, row) {
+    if (!row) return;
+    const parts = [h("span", {class: "goodput-readout-case", text: `${caseText(spec, row)}: `})];
+    spec.columns.filter(c => c.kind === "value").slice(0, 2).forEach((c, i) => {
+      if (i) parts.push(" · ");
+      parts.push(`${c.heading} `, h("strong", {text: cellText(row[c.key])}));
+    });
+    el.replaceChildren(...parts);
+  }
+
+  function showTableReadout(r) {
+    const chosen = chosenCases.get(r.name);
+    showRow(r.el, r.spec, r.rows.find(row => String(row.row_index) === chosen) || r.rows[0]);
+  }
+
+  /* A figure that shows neither a table nor links (a breakdown of one transfer) reads out what the box
+     computes, when the two share an input. */
+  function showMirrors() {
+    if (!boxReadout) return;
+    for (const m of mirrors) {
+      if (m.keys.some(k => boxReadout.keys.includes(k))) m.el.replaceChildren(...[...boxReadout.el.childNodes].map(n => n.cloneNode(true)));
+    }
+  }
+
+  /* A chart of the reader's links reads out its extremes at one point of its x axis (4096, or its largest). */
+  function showLinkReadout(e) {
+    const control = e.figure && e.figure.spec.controls.find(c => c.kind === "links");
+    const el = e.figure && e.figure.readout;
+    if (!control || !el || !e.view) return;
+    const x = spreadColumns(control)[0];
+    const view = namedViews(e.spec, control.dataset)[0];
+    const encoding = view && (view.encoding || ((view.layer || []).find(l => l.encoding) || {}).encoding);
+    if (!x || !encoding || !encoding.y) return;
+    const y = encoding.y.field;
+    const byLink = new Map();
+    const walk = node => {
+      for (const item of (node && node.items) || []) {
+        const d = item.datum;
+        if (d && typeof d === "object" && "link" in d && x in d && y in d && Number.isFinite(d[y])) {
+          if (!byLink.has(d.link)) byLink.set(d.link, new Map());
+          byLink.get(d.link).set(d[x], d[y]);
+        }
+        walk(item);
+      }
+    };
+    walk(e.view.scenegraph().root);
+    const sizes = [...new Set([...byLink.values()].flatMap(m => [...m.keys()]))];
+    if (!sizes.length) { el.textContent = ""; return; }
+    const at = sizes.includes(4096) ? 4096 : Math.max(...sizes);
+    const values = [...byLink].filter(([, m]) => m.has(at)).map(([link, m]) => [link, m.get(at)]).sort((a, b) => b[1] - a[1]);
+    const value = v => String(Number(v.toPrecision(4)));
+    const head = `At ${encoding.x && encoding.x.title || x} ${at}, ${encoding.y.title || y}: `;
+    const [high, low] = [values[0], values[values.length - 1]];
+    el.replaceChildren(h("span", {class: "goodput-readout-case", text: head}),
+      ...(values.length === 1 ? [`${high[0]} `, h("strong", {text: value(high[1])})]
+        : ["highest ", `${high[0]} `, h("strong", {text: value(high[1])}), " · lowest ", `${low[0]} `,
+           h("strong", {text: value(low[1])}), ` (of ${values.length} links)`]));
+  }
+
+  /* How far down a sticky readout stops: under the theme's header where it stays on screen (a phone's). */
+  function stickyTop() {
+    let top = 0;
+    for (const el of document.querySelectorAll(".bd-header, .bd-header-article")) {
+      const style = getComputedStyle(el);
+      if ((style.position === "sticky" || style.position === "fixed") && el.offsetHeight) {
+        top = Math.max(top, (parseFloat(style.top) || 0) + el.offsetHeight);
+      }
+    }
+    document.documentElement.style.setProperty("--goodput-sticky-top", `${top}px`);
+  }
+
   function buildFigure(fig) {
     if (fig.built) return;
     fig.built = true;
     const controls = fig.root.querySelector(".goodput-controls");
     panel(controls, fig.spec.controls);
     if (!lab) controls.append(h("div", {class: "goodput-panel-actions"}, copyLinkButton()));
+    fig.readout = readoutElement();
+    controls.before(fig.readout);
     if (fig.spec.table) {
       const holder = fig.root.querySelector(".goodput-calc");
       const {table, render} = tableElement(fig.spec.table);
       holder.append(h("div", {class: "goodput-calc-scroll"}, table));
-      fig.table = new Table(fig.spec.table, render);
+      const readout = {name: fig.spec.table.name, spec: fig.spec.table, el: fig.readout, rows: []};
+      tableReadouts.push(readout);
+      fig.table = new Table(fig.spec.table, rows => {
+        render(rows);
+        readout.rows = rows;
+        showTableReadout(readout);
+      });
       pending = Promise.all([pending, fig.table.refresh()]).then(() => undefined);
+    } else if (!fig.spec.controls.some(c => c.kind === "links")) {
+      mirrors.push({el: fig.readout, keys: fig.spec.controls.map(c => c.key)});
+      showMirrors();
     }
   }
 
@@ -717,6 +914,9 @@
     pick.addEventListener("change", () => { chosen = pick.value; show(); });
     const list = h("dl", {class: "goodput-yours-list"});
     values.replaceChildren(h("label", {class: "goodput-yours-pick"}, h("span", {text: "For "}), pick), list);
+    const readout = readoutElement();
+    root.querySelector(".goodput-controls").before(readout);
+    if (!boxReadout) boxReadout = {el: readout, keys: spec.controls.map(c => c.key)};
     const show = () => {
       const row = rows.find(r => String(r.row_index) === chosen) || rows[0];
       if (!row) return;
@@ -727,6 +927,10 @@
         h("dd", {"data-column": c.key.slice(5), class: c.kind === "value" ? "goodput-value" : "goodput-calculation"},
           c.kind === "value" ? h("strong", {text: cellText(row[c.key])}) : h("code", {text: row[c.key]}))]));
       root.dataset.row = chosen;
+      showRow(readout, spec.table, row);
+      chosenCases.set(spec.table.name, chosen);
+      tableReadouts.filter(r => r.name === spec.table.name).forEach(showTableReadout);
+      if (boxReadout && boxReadout.el === readout) showMirrors();
     };
     const record = {root, spec, built: true};
     record.table = new Table(spec.table, shown => {
@@ -741,15 +945,18 @@
       // no address to copy in JupyterLab: the button goes, and the " · " before it
       copy.hidden = true;
       if (copy.previousSibling && copy.previousSibling.nodeType === Node.TEXT_NODE) copy.previousSibling.textContent = "";
-    } else copy.addEventListener("click", event => copyText(window.location.href, event.currentTarget));
+    } else copy.addEventListener("click", event => copyText(new URL(addressOfState(), window.location.href).href, event.currentTarget));
     pending = Promise.all([pending, record.table.refresh()]).then(() => undefined);
   }
 
   function start() {
+    stickyTop();
+    window.addEventListener("resize", stickyTop);
     document.querySelectorAll(".goodput-yours").forEach(buildYours);
     document.querySelectorAll(".goodput-live").forEach(root => buildFigure(figureRecord(root)));
     writeAddress();
     for (const e of embeds) if (!e.figure) e.figure = figureOf(e.el);
+    embeds.forEach(showLinkReadout);
   }
 
   /* One figure or box, shown after the page was read (JupyterLab: by a cell that ran). */
@@ -757,6 +964,7 @@
     if (root.matches(".goodput-yours")) buildYours(root);
     else if (root.matches(".goodput-live")) buildFigure(figureRecord(root));
     for (const e of embeds) if (!e.figure) e.figure = figureOf(e.el);
+    embeds.forEach(showLinkReadout);
   }
 
   /* JupyterLab: the chapter's figures as the book numbers them. A figure is a code cell whose metadata

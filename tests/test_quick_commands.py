@@ -1,0 +1,225 @@
+"""The command starts without sympy, pandas or altair, and its quick subcommands (goodput.quick) print what
+their models print.
+
+goodput/cli_spec.py and goodput/quick_spec.py are written by tools/gen_cli_spec.py from the models; these
+tests hold them to what the tool writes now, the numeric functions in quick_spec to the models' own, and
+each quick subcommand's output to the same subcommand run through its model's COMMAND in this process.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import json
+import subprocess
+import sys
+
+import pytest
+
+from goodput import cli, cli_spec, coding, ethernet, pcie, quick, quick_spec, spi
+
+import gen_cli_spec
+from command import call
+
+HEAVY = ("sympy", "pandas", "altair", "numpy")
+
+
+def _imported_by(*args: str) -> set[str]:
+    """The heavy packages ``python -m goodput args...`` has imported when it exits, in a new interpreter."""
+    code = ("import runpy, sys\n"
+            "try:\n"
+            "    runpy.run_module('goodput', run_name='__main__', alter_sys=True)\n"
+            "except SystemExit:\n"
+            "    pass\n"
+            f"sys.stderr.write('\\nimported:' + ' '.join(m for m in {HEAVY!r} if m in sys.modules))\n")
+    p = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120)
+    return set(p.stderr.rpartition("\nimported:")[2].split())
+
+
+@pytest.mark.parametrize("args", [
+    ["--help"],
+    ["pcie", "--help"],
+    ["ethernet", "--frame", "64", "--rate-gbit-s", "10", "--json"],
+    ["ethernet", "--frame", "1518", "--stack", "tcp4ts"],
+    ["pcie", "write", "--gen", "3", "--lanes", "8", "--size", "4096", "--json"],
+    ["pcie", "read", "--gen", "2", "--size", "1500", "--dllp", "spec"],
+    ["pcie", "write", "--gen", "9", "--size", "64"],  # refused: the error path too
+    ["coding", "--code", "8b10b", "--rate-gbaud", "2.5", "--lanes", "4", "--json"],
+    ["spi", "--words", "400", "--bits", "8", "--clock-mhz", "50"],
+], ids=" ".join)
+def test_the_command_and_its_quick_subcommands_import_no_sympy_pandas_or_altair(args):
+    assert _imported_by(*args) == set()
+
+
+def test_a_subcommand_without_a_quick_version_still_runs_through_its_model():
+    assert "usb" not in quick.COMMANDS and "sympy" in _imported_by("usb", "--json")
+
+
+def test_the_generated_modules_are_what_the_generator_writes_from_the_models_now():
+    for path, text in gen_cli_spec.render().items():
+        assert path.read_text(encoding="utf-8") == text, f"{path.name} is stale: run python tools/gen_cli_spec.py"
+
+
+def test_every_quick_subcommand_is_a_model_subcommand_of_the_spec():
+    assert set(quick.COMMANDS) <= set(cli_spec.COMMANDS) and set(quick.COMMANDS) == set(gen_cli_spec.QUICK)
+
+
+# --- the numeric functions printed from the models, against the models' own lambdified functions ---
+
+def test_ethernet_functions_agree_with_the_model_over_a_grid():
+    grid = itertools.product((64, 65, 100, 1518, 9018, 16000), (0.001, 0.1, 1.0, 2.5, 10.0, 400.0),
+                             (0, ethernet.VLAN_TAG_BYTES), (0, 28, 72), (ethernet.WIRE, ethernet.FRAME_ONLY))
+    for values in grid:
+        for name in ("line", "payload", "frames", "counted"):
+            assert getattr(quick_spec, f"ethernet_{name}")(*values) == ethernet._numeric(name)(*values), (name, values)
+    for vlan_tag, stack in itertools.product((False, True), ethernet.STACKS.values()):
+        assert quick_spec.ethernet_headers(ethernet.VLAN_TAG_BYTES if vlan_tag else 0, stack.header_bytes) \
+            == ethernet._frame_headers(stack, vlan_tag)
+
+
+def _links():
+    for gen, lanes, addr, ecrc, dllp, skp, split, flit in itertools.product(
+            pcie.GENERATIONS, (1, 4, 32), (32, 64), (False, True), ("none", "spec", "every:3", "every-any:2"),
+            ("none", "min", "4/1538"), ("mps", "rcb"), ("tlp", "dlp")):
+        link = pcie.Link(gen=gen, lanes=lanes, mps=512, mrrs=256, rcb=128, addr=addr, ecrc=ecrc, dllp=dllp,
+                         skp=skp, split=split, flit=flit)
+        try:
+            yield link.checked()
+        except ValueError:  # not a link the model takes (min SKP in flit mode, x32 with spec limits...)
+            continue
+
+
+def test_pcie_functions_agree_with_the_model_over_a_grid():
+    checked = 0
+    for link, size, kind, duplex in itertools.product(_links(), (1, 100, 4096, 10 ** 6), ("write", "read"),
+                                                      (False, True)):
+        policy = link.dllp_policy()[0]
+        values = pcie._values(link, size)
+        goodput, parts, tlps, names = pcie._numeric(kind, policy, duplex, link.split)
+        variant = (kind, policy, duplex, link.split)
+        assert getattr(quick_spec, gen_cli_spec.pcie_function_name("goodput", *variant))(*values) == goodput(*values)
+        assert list(getattr(quick_spec, gen_cli_spec.pcie_function_name("parts", *variant))(*values)) \
+            == list(parts(*values))
+        assert getattr(quick_spec, f"pcie_tlps_{kind}_{link.split}")(*values) == tlps(*values)
+        name = policy.replace("-", "_")
+        assert getattr(quick_spec, f"pcie_time_share_{name}")(*values) == pcie._time_share(policy)(*values)
+        assert getattr(quick_spec, f"pcie_dllp_share_{name}")(*values) == pcie._dllp_share(policy)(*values)
+        checked += 1
+    assert checked > 1000
+
+
+def test_pcie_sizes_and_the_bit_rate_agree_with_the_model():
+    for gen, dwords, ecrc_on in itertools.product(pcie.GENERATIONS, (3, 4), (0, 1)):
+        sizes = pcie.size_exprs(gen, dwords, ecrc_on)
+        assert quick_spec.pcie_sizes(gen, dwords, ecrc_on) == tuple(
+            int(sizes[s]) for s in (pcie.header, pcie.cpl_header, pcie.framing, pcie.ecrc, pcie.dllp))
+
+
+def test_line_code_and_spi_functions_agree_with_the_models_over_a_grid():
+    for rate, lanes, code in itertools.product((0.001, 2.5, 3.125, 8.0, 10.3125, 64.0), (1, 3, 32),
+                                               coding.CODES.values()):
+        bits = (code.data_bits, code.coded_bits)
+        assert quick_spec.coding_bit_rate(rate, lanes, *bits) == coding.bit_rate_gbit_s(rate, lanes, code.key)
+        assert quick_spec.coding_byte_rate(rate, lanes, *bits) == coding.byte_rate_gbyte_s(rate, lanes, code.key)
+        assert quick_spec.coding_efficiency(*bits) == coding.efficiency(code.key)
+    for values in itertools.product((1, 2, 400, 1 << 20), (4, 8, 32), (0.001, 50, 200), (0, 160, 10000), (0, 1)):
+        for name in ("clock", "transfer", "throughput"):
+            assert getattr(quick_spec, f"spi_{name}")(*values) == spi._numeric(name)(*values), (name, values)
+
+
+# --- each quick subcommand against the same subcommand through its model's COMMAND ----------------
+
+def _through_the_model(name: str, module: str):
+    command = importlib.import_module(f"goodput.{module}").COMMAND
+    return command.run, command.lines
+
+
+LONG = "1" * 5000
+
+ETHERNET = [
+    [*frame, *rate, *stack, *flags]
+    for frame in (["--frame", "64"], ["--frame", "65"], ["--frame", "1518"], ["--frame", "16000"])
+    for rate in ([], ["--rate-gbit-s", "0.1"], ["--rate-gbit-s", "2.5"], ["--rate-gbit-s", "400"])
+    for stack in ([], ["--stack", "tcp4ts"], ["--stack", "udp6"])
+    for flags in ([], ["--vlan"], ["--frame-only"], ["--vlan", "--frame-only"])
+] + [
+    ["--frame", "63"], ["--frame", "16001"], ["--frame", "1e3"], ["--frame", "64.5"], ["--frame", "\u0663"],
+    ["--frame", "64", "--stack", "tcp6ts"], ["--frame", "100", "--stack", "ipx"], ["--frame", "100", "--stack", ""],
+    ["--frame", "100", "--rate-gbit-s", "0"], ["--frame", "100", "--rate-gbit-s", "nan"],
+    ["--frame", "1518", "--rate-gbit-s", "5e-324"], ["--frame", "1518", "--rate-gbit-s", LONG], ["--frame", LONG],
+]
+
+PCIE = [
+    [kind, *gen, *lanes, "--size", size, *more]
+    for kind in ("write", "read")
+    for gen in ([], ["--gen", "2"], ["--gen", "3"], ["--gen", "6"])
+    for lanes in ([], ["--lanes", "8"])
+    for size in ("1", "1500", "4096", "1e6")
+    for more in ([], ["--duplex"], ["--dllp", "spec"], ["--dllp", "every-any:2", "--skp", "max"],
+                 ["--addr", "64", "--ecrc", "--mps", "128", "--mrrs", "4096"], ["--split", "rcb", "--rcb", "128"],
+                 ["--dllp", "none", "--skp", "4/1538", "--flit", "dlp", "--duplex"])
+] + [
+    ["write", "--size", "0"], ["write", "--size", "4294967297"], ["write", "--size", "1_000"],
+    ["write", "--size", LONG], ["write", "--size", "100", "--gen", "7"], ["write", "--size", "100", "--gen", "x"],
+    ["write", "--size", "100", "--gen", "\u0663"], ["write", "--size", "100", "--lanes", "3"],
+    ["write", "--size", "100", "--mps", "100"], ["read", "--size", "100", "--mrrs", "64"],
+    ["read", "--size", "100", "--rcb", "32"], ["write", "--size", "100", "--addr", "48"],
+    ["write", "--size", "100", "--flit", "both"], ["write", "--size", "100", "--split", "half"],
+    ["write", "--size", "100", "--dllp", "every:0"], ["write", "--size", "100", "--dllp", "every:1025"],
+    ["write", "--size", "100", "--dllp", "every:\u00b2"], ["write", "--size", "100", "--dllp", "every:" + LONG],
+    ["write", "--size", "100", "--skp", "9/8"], ["write", "--size", "100", "--skp", "\u00b2/4"],
+    ["write", "--size", "100", "--skp", "1/" + LONG], ["write", "--size", "100", "--gen", "6", "--skp", "min"],
+    ["write", "--size", "100", "--skp", "999/1000", "--dllp", "spec"],
+    ["write", "--size", "100", "--skp", "97/100", "--dllp", "spec"],
+    ["write", "--size", "100", "--gen", "6", "--dllp", "spec", "--lanes", "32"],
+    ["write", "--size", "100", "--lanes", "32", "--dllp", "spec"], ["erase", "--size", "100"], ["write"],
+]
+
+
+CODING = [
+    ["--code", code, *rate, *lanes]
+    for code in ("8b10b", "8b9b", "64b66b", "128b130b", "flit256dlp")
+    for rate in (["--rate-gbaud", r] for r in ("0.001", "2.5", "10.3125", "64"))
+    for lanes in ([], ["--lanes", "4"], ["--lanes", "32"])
+] + [
+    ["--code", "xyz", "--rate-gbaud", "2.5"], ["--code", "", "--rate-gbaud", "2.5"], ["--code", "8b10b"],
+    ["--code", "8b10b", "--rate-gbaud", "-1"], ["--code", "8b10b", "--rate-gbaud", "64.1"],
+    ["--code", "8b10b", "--rate-gbaud", "nan"], ["--code", "8b10b", "--rate-gbaud", "1e400"],
+    ["--code", "8b10b", "--rate-gbaud", "2.5", "--lanes", "0"],
+    ["--code", "8b10b", "--rate-gbaud", "2.5", "--lanes", "1_6"],
+    ["--code", "8b10b", "--rate-gbaud", "2.5", "--lanes", "3.5"], ["--code", "xyz", "--rate-gbaud", "-1"],
+]
+
+SPI = [
+    ["--words", words, "--bits", bits, *clock, *gap, *continuous]
+    for words in ("1", "400", "1048576")
+    for bits in ("4", "8", "32")
+    for clock in ([], ["--clock-mhz", "0.001"], ["--clock-mhz", "48"], ["--clock-mhz", "200"])
+    for gap in ([], ["--gap-ns", "0"], ["--gap-ns", "10000"])
+    for continuous in ([], ["--continuous"])
+] + [
+    ["--words", "0", "--bits", "8"], ["--words", "4", "--bits", "0"], ["--words", "4", "--bits", "33"],
+    ["--words", "4", "--bits", "8", "--clock-mhz", "1e-320"], ["--words", "4", "--bits", "8", "--gap-ns", "-1"],
+    ["--words", "4.5", "--bits", "8"], ["--words", "4", "--bits", "\u0663"], ["--words", "4"],
+]
+
+
+@pytest.mark.parametrize("argv", [["coding", *a] for a in CODING] + [["pcie", *a] for a in PCIE]
+                         + [["ethernet", *a] for a in ETHERNET] + [["spi", *a] for a in SPI], ids=" ".join)
+def test_a_quick_subcommand_prints_and_refuses_what_its_model_does(argv, monkeypatch):
+    outputs = []
+    for how in (cli._implementation, _through_the_model):
+        monkeypatch.setattr(cli, "_implementation", how)
+        outputs += [(call(*argv, "--json"), call(*argv))]
+    (quick_json, quick_text), (model_json, model_text) = outputs
+    assert vars(quick_json) == vars(model_json) and vars(quick_text) == vars(model_text)
+    assert quick_json.stdout.startswith("{") if quick_json.returncode == 0 else quick_json.stderr
+
+
+def test_the_comparison_sees_a_quick_subcommand_that_differs_from_its_model(monkeypatch):
+    argv = ("ethernet", "--frame", "64", "--json")
+    run, lines = quick.COMMANDS["ethernet"]
+    monkeypatch.setitem(quick.COMMANDS, "ethernet", (lambda args: {**run(args), "efficiency": 0.5}, lines))
+    changed = call(*argv).stdout
+    monkeypatch.setattr(cli, "_implementation", _through_the_model)
+    assert json.loads(changed) != json.loads(call(*argv).stdout)

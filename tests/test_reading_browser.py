@@ -1,0 +1,232 @@
+"""What a reader reads, in chromium, on every page of the built book, at 1366 px and at 390 px.
+
+- Every visible text (the page's and the text its charts draw) reads at WCAG AA contrast in the light and
+  the dark theme: on load in one, then after the reader's system switches to the other (the theme follows it).
+- Every chart takes its column's width again after the window is narrowed and widened, or a phone turned.
+- On a phone, a figure's or box's result stays in view while the reader operates its controls.
+- The page's small promises: "Copy link" copies what the page shows now, a list of links in the address is
+  capped, an address that cannot be decoded breaks nothing, each preset names what it sets.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from goodput.render import calculations
+
+from browser import WIDTHS, errors, live_ready, opened, operate, settle, state
+from legibility import CONTRAST_SWEEP
+from test_live_figures import _another
+
+pytestmark = pytest.mark.book
+
+HTML = Path(__file__).resolve().parent.parent / "_build" / "html"
+PAGES = sorted(str(p.relative_to(HTML)) for p in HTML.rglob("*.html") if p.parent.name in ("notebooks", "book"))
+CHART_PAGES = [p for p in PAGES if "vegaEmbed(" in (HTML / p).read_text(encoding="utf-8")]
+# The theme a page opens in at each width; the sweep then switches it to the other.
+FIRST_THEME = {"1366px": "light", "390px": "dark"}
+
+
+# The theme eases its colours from one mode to the next; the sweep reads them where they end.
+NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; animation: none !important; }"
+
+
+def _ready(page):
+    page.add_style_tag(content=NO_TRANSITIONS)
+    if page.locator(".goodput-live, .goodput-yours, .vega-embed").count():
+        live_ready(page)
+    page.evaluate("() => document.fonts.ready")
+
+
+def _theme_is(page, mode):
+    page.wait_for_function("(mode) => document.documentElement.dataset.theme === mode", arg=mode, timeout=5000)
+    if page.evaluate("() => window.goodputLive !== undefined"):
+        settle(page)
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+@pytest.mark.parametrize("page_path", PAGES)
+def test_every_text_reads_at_aa_contrast_in_both_themes(browser, book_url, page_path, width):
+    first = FIRST_THEME[width]
+    second = "dark" if first == "light" else "light"
+    with opened(browser, book_url + page_path, viewport=WIDTHS[width], color_scheme=first) as (page, log):
+        _ready(page)
+        _theme_is(page, first)
+        assert page.evaluate(CONTRAST_SWEEP) == [], f"{first} theme"
+        # the reader's system switches: the theme follows it, and every chart is drawn again in it
+        page.emulate_media(color_scheme=second)
+        _theme_is(page, second)
+        assert page.evaluate(CONTRAST_SWEEP) == [], f"{second} theme"
+        assert errors(log) == []
+
+
+# Each chart against its column: [chart's drawn width, its column's width] where the chart is wider, or
+# narrower by more than vega-embed's menu button beside it. A concatenation of views has widths of its own
+# and scrolls inside its column (goodput-live.js marks it wide): it has only to be drawn.
+CHARTS_OFF_COLUMN = """
+() => [...document.querySelectorAll('.vega-embed')].filter(e => e.getClientRects().length).map(e => {
+  const drawn = e.querySelector('canvas, svg.marks');
+  const column = e.parentElement.getBoundingClientRect().width;
+  const width = drawn ? drawn.getBoundingClientRect().width : 0;
+  return {id: e.id || e.closest('[id]').id, width: Math.round(width), column: Math.round(column),
+          wide: Boolean(e.querySelector('.goodput-wide')) || e.classList.contains('goodput-wide')};
+}).filter(c => c.wide ? c.width < 50 : (c.width > c.column + 1 || c.width < c.column - 60))
+"""
+
+RESIZES = {"1366px": [683, 1366], "390px": [844, 390]}
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+@pytest.mark.parametrize("page_path", CHART_PAGES)
+def test_every_chart_takes_its_columns_width_after_the_window_is_resized(browser, book_url, page_path, width):
+    with opened(browser, book_url + page_path, viewport=WIDTHS[width]) as (page, log):
+        _ready(page)
+        assert page.evaluate(CHARTS_OFF_COLUMN) == []
+        height = WIDTHS[width]["height"]
+        for w in RESIZES[width]:
+            page.set_viewport_size({"width": w, "height": height})
+            try:
+                page.wait_for_function(f"() => ({CHARTS_OFF_COLUMN})().length === 0", timeout=5000)
+            except Exception:
+                pass
+            settle(page)
+            assert page.evaluate(CHARTS_OFF_COLUMN) == [], f"after resizing to {w} px"
+        assert errors(log) == []
+
+
+# Where a figure's or box's one-line result is, against the viewport.
+READOUT = """
+(scope) => {
+  const el = document.querySelector(scope + ' .goodput-readout');
+  if (!el) return null;
+  const r = el.getBoundingClientRect();
+  return {top: r.top, bottom: r.bottom, height: window.innerHeight, text: el.textContent,
+          values: [...el.querySelectorAll('strong')].map(s => s.textContent)};
+}
+"""
+
+
+def _in_view(readout):
+    return readout is not None and readout["text"] and readout["top"] >= 0 and readout["bottom"] <= readout["height"]
+
+
+def _box_values(page):
+    """The your-link box's first two values as its list shows them."""
+    return page.evaluate("""() => [...document.querySelectorAll('.goodput-yours dd.goodput-value')]
+      .slice(0, 2).map(d => d.textContent)""")
+
+
+@pytest.mark.parametrize("chapter", list(calculations.CHAPTERS))
+def test_on_a_phone_the_boxs_result_stays_in_view_while_its_controls_are_operated(browser, book_url, chapter):
+    calc = calculations.get(chapter)
+    with opened(browser, book_url + f"notebooks/{chapter}.html", viewport=WIDTHS["390px"]) as (page, log):
+        live_ready(page)
+        for item in (*calc.inputs, *calc.choices):
+            value = _another(calc, item, state(page)[item.name])
+            operate(page, item.name, value, scope=".goodput-yours")
+            readout = page.evaluate(READOUT, ".goodput-yours")
+            assert _in_view(readout), (item.name, readout)
+            assert readout["values"] == _box_values(page), item.name
+        assert errors(log) == []
+
+
+@pytest.mark.parametrize("chapter", list(calculations.CHAPTERS))
+def test_on_a_phone_the_figures_result_stays_in_view_while_its_controls_are_operated(browser, book_url, chapter):
+    calc = calculations.get(chapter)
+    figure = f"#{calc.figure_id()}"
+    with opened(browser, book_url + f"notebooks/{chapter}.html", viewport=WIDTHS["390px"]) as (page, log):
+        live_ready(page)
+        keys = page.evaluate("(f) => [...document.querySelectorAll(f + ' .goodput-control')].map(c => c.dataset.key)",
+                             figure)
+        for item in (*calc.inputs, *calc.choices):
+            key = calc.prefix + item.name
+            if key not in keys:
+                continue
+            operate(page, key, _another(calc, item, state(page)[key]), scope=figure)
+            readout = page.evaluate(READOUT, figure)
+            assert _in_view(readout), (key, readout)
+            # the figure reads out the case its box shows, with the same numbers
+            assert readout["values"] == _box_values(page), key
+        assert errors(log) == []
+
+
+def test_a_chart_of_the_readers_links_reads_out_its_extremes_in_view_on_a_phone(browser, book_url):
+    with opened(browser, book_url + "notebooks/choose-a-link.html", viewport=WIDTHS["390px"]) as (page, log):
+        live_ready(page, 2)
+        figure = "#figure-compare"
+        before = page.evaluate(READOUT, figure)
+        assert before["text"].startswith("At transfer size (bytes) 4096")
+        links = page.locator(f"{figure} .goodput-link")
+        count = links.count()
+        last = links.nth(count - 1)
+        last.scroll_into_view_if_needed()
+        last.locator(".goodput-link-remove").click()
+        settle(page)
+        after = page.evaluate(READOUT, figure)
+        assert _in_view(after), after
+        assert f"(of {count - 1} links)" in after["text"] or count - 1 == 1
+        # its numbers are the chart's: the highest and lowest goodput of the links at 4096 bytes
+        drawn = page.evaluate("""() => {
+          const out = [];
+          const walk = n => { for (const i of (n && n.items) || []) {
+            const d = i.datum; if (d && d.link !== undefined && d.size_bytes === 4096 && Number.isFinite(d.goodput_mbyte_s)) out.push(d.goodput_mbyte_s);
+            walk(i); } };
+          const view = window.__views.filter(v => document.querySelector('#figure-compare').contains(v.container())).pop();
+          walk(view.scenegraph().root);
+          return out; }""")
+        want = [max(drawn), min(drawn)] if len(set(drawn)) > 1 else [max(drawn)]
+        assert [float(v) for v in after["values"]] == [pytest.approx(v, rel=5e-4) for v in want]
+        assert errors(log) == []
+
+
+def test_copy_link_right_after_a_change_copies_the_new_state(browser, book_url):
+    with opened(browser, book_url + "notebooks/tcp-goodput.html",
+                permissions=("clipboard-read", "clipboard-write")) as (page, log):
+        live_ready(page)
+        box = page.locator(".goodput-yours")
+        for mtu in (1280, 9000, 576):
+            # no wait between the change and the copy: the page rewrites its address a moment later
+            box.locator('.goodput-control[data-key="mtu_bytes"] input.goodput-number').fill(str(mtu))
+            box.locator('.goodput-control[data-key="mtu_bytes"] input.goodput-number').press("Enter")
+            box.locator(".goodput-copy-link").click()
+            copied = page.evaluate("() => navigator.clipboard.readText()")
+            assert parse_qs(urlparse(copied).query).get("mtu_bytes") == [str(mtu)], copied
+        assert errors(log) == []
+
+
+def test_a_list_of_links_in_the_address_is_cut_to_sixteen_with_a_note(browser, book_url):
+    many = ",".join(["pcie:3:4:256:0", "srio:5:4:0"] * 1500)
+    with opened(browser, book_url + f"notebooks/choose-a-link.html?links={many}",
+                viewport=WIDTHS["390px"]) as (page, log):
+        live_ready(page, 2)
+        assert page.locator("#figure-compare .goodput-link").count() == 16
+        assert len(state(page)["links"].split(",")) == 16
+        note = page.locator('#figure-compare .goodput-control[data-key="links"] .goodput-error').text_content()
+        assert "16" in note and "3000" in note
+        assert page.locator("#figure-compare .goodput-link-add").is_disabled()
+        assert errors(log) == []
+
+
+@pytest.mark.parametrize("page_path", ["notebooks/pcie-packets.html", "notebooks/choose-a-link.html",
+                                       "book/intro.html", "notebooks/srio.html"])
+def test_an_address_that_cannot_be_decoded_breaks_nothing(browser, book_url, page_path):
+    for tail in ("?lanes=%E0%A4%A&links=%E0%A4%A#%E0%A4%A", "?%=%%#%", "?links=pcie:%ZZ#figure-%E0"):
+        with opened(browser, book_url + page_path + tail) as (page, log):
+            _ready(page)
+            assert errors(log) == [], tail
+
+
+def test_every_preset_names_the_input_it_sets(browser, book_url):
+    with opened(browser, book_url + "notebooks/pcie-packets.html") as (page, log):
+        live_ready(page)
+        groups = page.evaluate("""() => [...document.querySelectorAll('.goodput-presets')].map(g => ({
+          label: g.closest('.goodput-control').querySelector('.goodput-label').textContent,
+          group: g.getAttribute('aria-label'),
+          buttons: [...g.querySelectorAll('button')].map(b => b.getAttribute('aria-label'))}))""")
+        assert groups
+        for g in groups:
+            assert g["group"].startswith(g["label"])
+            assert all(b.startswith(g["label"] + " ") for b in g["buttons"]), g
