@@ -1,7 +1,11 @@
 """Every chapter's calculated table: the sympy outputs equal goodput's numeric functions, the
-calculation column is the formula that gives the value, and the inputs keep to their ranges."""
+calculation column is the formula that gives the value, reads as a person writes it and is the same in
+the page, and the inputs keep to their ranges."""
+
+import re
 
 import pytest
+import vl_convert as vlc
 
 from goodput.errors import ParameterError
 from goodput.render import calculations
@@ -28,7 +32,7 @@ def test_outputs_equal_goodputs_numeric_functions(calc, point):
             assert value == pytest.approx(numeric[name], rel=1e-9, abs=1e-12), (case, name)
 
 
-@pytest.mark.parametrize("point", ["defaults", "high", "third"])
+@pytest.mark.parametrize("point", ["defaults", "low", "high", "third"])
 def test_the_calculation_column_is_the_formula_that_gives_the_value(calc, point):
     inputs = calc.input_values(**points(calc)[point])
     first = calc.outputs[0].name
@@ -38,6 +42,70 @@ def test_the_calculation_column_is_the_formula_that_gives_the_value(calc, point)
     for case in calc.records():
         text = calc.formula_text(inputs, case)
         assert sheet_eval("=" + text, {}) == pytest.approx(calc.evaluate(inputs, case)[first], rel=1e-12), text
+
+
+#: What a person does not write in a formula of numbers, each with an example of it.
+MACHINE_WRITTEN = {
+    "a zero term or factor": re.compile(r"(?<![\w.])0(?![\w.])\s*[-+*/]|[-+*/]\s*0(?![\w.])"),  # 8*0 + 4, 4 + 0
+    "a factor or divisor 1": re.compile(r"(?<![\w.])1(?:\.0+)?\s*\*|[*/]\s*1(?:\.0+)?(?![\w.])"),  # 1*4, 4/1
+    "a sign after a sign": re.compile(r"[-+]\s*[-+]"),  # 4 + -2, 4 - -2
+    "a negative number in parentheses": re.compile(r"\(\s*-\s*[\d.]"),  # (-1/4)
+    "a whole number written as a float": re.compile(r"(?<![\w.])\d+\.0+(?![\d])"),  # 4.0
+}
+
+
+def test_the_patterns_of_machine_written_formulas_find_what_they_name():
+    samples = {"a zero term or factor": ["8*0 + 4", "4 + 0", "(0 + 4)/2"],
+               "a factor or divisor 1": ["1*4", "4*1", "4/1", "1.0*8"],
+               "a sign after a sign": ["4 + -2", "4 - -2", "4 +-2"],
+               "a negative number in parentheses": ["34/8 + (-1/4)", "2*(-3)"],
+               "a whole number written as a float": ["4.0*8", "160.0"]}
+    fine = ["MAX(0, 1500 - 18)", "10*8/0.5", "0.25*4", "100 - 1", "2*10/21", "1/50", "-4 + 2"]
+    for name, pattern in MACHINE_WRITTEN.items():
+        assert all(pattern.search(s) for s in samples[name]), name
+        assert not any(pattern.search(s) for s in fine), name
+
+
+@pytest.mark.parametrize("point", ["defaults", "low", "high", "third"])
+def test_the_calculation_column_reads_as_a_person_writes_it(calc, point):
+    if not calc.formula_column:
+        return
+    inputs = calc.input_values(**points(calc)[point])
+    for case in calc.records():
+        text = calc.formula_text(inputs, case)
+        found = [name for name, pattern in MACHINE_WRITTEN.items() if pattern.search(text)]
+        assert not found, f"{calc.chapter}, row {case['row_index']}: {', '.join(found)} in {text}"
+
+
+def _page_formulas(calc, inputs) -> dict[int, str]:
+    """Each row's calculation as the page's Vega dataflow prints it at ``inputs`` (Vega run by vl-convert)."""
+    spec = calc.table_spec()["vega"]
+    spec = {**spec, "signals": [{**s, "value": inputs.get(s["name"], s["value"])} for s in spec["signals"]],
+            "marks": [{"type": "text", "from": {"data": "rows"},
+                       "encode": {"enter": {"text": {"signal": "datum.row_index + '|' + datum.cell_calculation"}}}}]}
+    texts = {}
+
+    def walk(node):
+        for item in node.get("items", []):
+            if isinstance(item, dict):
+                if "|" in str(item.get("text", "")):
+                    row, text = str(item["text"]).split("|", 1)
+                    texts[int(row)] = text
+                walk(item)
+
+    walk(vlc.vega_to_scenegraph(spec)["scenegraph"])
+    return texts
+
+
+@pytest.mark.parametrize("point", ["defaults", "low", "high", "third"])
+def test_the_page_prints_the_calculation_python_prints(calc, point):
+    if not calc.formula_column:
+        return
+    inputs = calc.input_values(**points(calc)[point])
+    page = _page_formulas(calc, inputs)
+    assert len(page) == len(calc.cases)
+    for case in calc.records():
+        assert page[case["row_index"]] == calc.formula_text(inputs, case)
 
 
 def test_the_python_table_prints_the_rows_and_values(calc):

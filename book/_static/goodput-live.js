@@ -732,12 +732,48 @@
     return typeof text === "string" ? text.replace(/\u2212/g, "-") : text;
   }
 
+  /* A long calculated table shows FOLD_ROWS rows until the reader asks for all; one only a couple of rows
+     longer is shown whole (a button to reveal two rows costs as much room as they do). */
+  const FOLD_ROWS = 8;
+  const FOLD_SLACK = 2;
+
+  /* The rows a folded table shows, by row_index: first the rows of the case the "your link" box opens on
+     (spec.fold.lead, the headline: every transaction at 256 bytes), then, in a table ranked by its values
+     (spec.fold.ranked, recomputed with the state), the top of the ranking, else rows spread evenly over the
+     rest, so that each group of cases keeps a row. Null when the table is short enough to show whole. */
+  function foldedRows(rows, fold) {
+    if (rows.length <= FOLD_ROWS + FOLD_SLACK) return null;
+    const lead = Object.entries((fold && fold.lead) || {});
+    const isLead = r => lead.length > 0 && lead.every(([k, v]) => sameValue(r[k], v));
+    const keep = rows.filter(isLead).slice(0, FOLD_ROWS);
+    const rest = rows.filter(r => !isLead(r));
+    const room = FOLD_ROWS - keep.length;
+    if (fold && fold.ranked) keep.push(...rest.slice(0, room));
+    else for (let i = 0; i < room; i++) keep.push(rest[Math.floor((i + 0.5) * rest.length / room)]);
+    return new Set(keep.map(r => String(r.row_index)));
+  }
+
   function tableElement(spec) {
     const head = h("tr", {}, ...spec.columns.map(c => h("th", {
       scope: "col", class: c.kind === "case" ? "goodput-case" : c.kind === "value" ? "goodput-value" : "goodput-calculation",
       text: c.heading})));
     const body = h("tbody");
-    const table = h("table", {class: "goodput-calc-table", "data-name": spec.name}, h("thead", {}, head), body);
+    const id = `goodput-calc-${++uid}`;
+    const toggle = h("button", {type: "button", class: "goodput-calc-unfold", "aria-controls": id, "aria-expanded": "false"});
+    const foot = h("tfoot", {class: "goodput-calc-fold", hidden: true},
+                   h("tr", {}, h("td", {colspan: String(spec.columns.length)}, toggle)));
+    const table = h("table", {class: "goodput-calc-table", "data-name": spec.name, id}, h("thead", {}, head), body, foot);
+    // folded until the reader unfolds it; the fold is chosen again from each new set of rows
+    let unfolded = false;
+    let shown = [];
+    const refold = () => {
+      const fold = foldedRows(shown, spec.fold);
+      for (const tr of body.children) tr.hidden = fold !== null && !unfolded && !fold.has(tr.dataset.row);
+      foot.hidden = fold === null;
+      toggle.setAttribute("aria-expanded", String(unfolded));
+      toggle.textContent = unfolded ? `Show ${fold ? fold.size : shown.length} rows` : `Show all ${shown.length} rows`;
+    };
+    toggle.addEventListener("click", () => { unfolded = !unfolded; refold(); });
     // on a phone each row is a card (goodput-live.css), as any table wider than its column is
     const cards = () => table.classList.toggle("goodput-cards", PHONE.matches);
     PHONE.addEventListener("change", cards);
@@ -765,6 +801,8 @@
         }
         return cell;
       }))));
+      shown = rows;
+      refold();
     };
     return {table, render};
   }

@@ -30,10 +30,9 @@ from typing import Any, Callable, Mapping, Sequence
 import altair as alt
 import pandas as pd
 import sympy as sp
-from sympy.printing.precedence import precedence
 
 from ..precision import stable
-from ..spreadsheet import SpreadsheetPrinter, number_text
+from ..spreadsheet import number_text
 from .charts import Choice, LiveModel, Slider, live_model
 from .live import LiveFigure, YourLink
 from .vega import vega_expr
@@ -85,70 +84,245 @@ def value_text(value: float, digits: int) -> str:
     return "0" if text == "-0" else text
 
 
-class _Marked(SpreadsheetPrinter):
-    """The spreadsheet printer with markers for symbols and Piecewise branches.
-
-    A symbol prints as ``\x00i\x00`` (its number goes in later); a Piecewise as
-    ``\x01k\x01``, branch ``k`` keeping each condition with its printed expression,
-    so the calculation column can show only the branch in effect.
-    """
-
-    def __init__(self, symbols: Sequence[sp.Symbol]):
-        super().__init__({s: f"\x00{i}\x00" for i, s in enumerate(symbols)})
-        self.symbols = list(symbols)
-        self.branches: list[list[tuple[Any, str]]] = []
-
-    def parenthesize(self, item, level, strict=False):
-        """A Piecewise whose branch binds looser than its place (a sum in a product) in parentheses: its
-        marker stands for whichever branch is in effect."""
-        if isinstance(item, sp.Piecewise) and any(precedence(e) < level or (strict and precedence(e) == level)
-                                                  for e, _ in item.args):
-            return f"({self._print(item)})"
-        return super().parenthesize(item, level, strict)
-
-    def _print_Piecewise(self, expr):
-        if expr.args[-1].cond != sp.true:
-            raise ValueError("a Piecewise needs a final (expr, True) branch")
-        self.branches.append([(c, self._print(e)) for e, c in expr.args])
-        return f"\x01{len(self.branches) - 1}\x01"
-
-
 @dataclass(frozen=True)
 class _Branch:
-    """A Piecewise in a template: (condition, pieces) in order, the last condition true."""
+    """A choice in a template: (condition, pieces) in order, the first whose condition holds printed, the
+    last condition true. A Piecewise is one; so is a term dropped where its value is zero."""
 
     arms: tuple
 
 
-def _pieces(text: str, printer: _Marked) -> list:
-    """Split printed ``text`` into literal strings, symbols and :class:`_Branch` nodes."""
-    out: list = []
-    for i, chunk in enumerate(text.split("\x01")):
-        if i % 2:
-            out.append(_Branch(tuple((c, _pieces(t, printer)) for c, t in printer.branches[int(chunk)])))
+def _branch(*arms) -> list:
+    """Pieces choosing among ``arms`` (condition, pieces), the conditions folded where they are known: an
+    arm after a true one is never printed, an arm whose condition is false never."""
+    kept = []
+    for cond, pieces in arms:
+        if cond == sp.false:
             continue
-        for j, part in enumerate(chunk.split("\x00")):
-            out.append(printer.symbols[int(part)] if j % 2 else part)
-    return [p for p in out if p != ""]
+        kept.append((cond, list(pieces)))
+        if cond == sp.true:
+            break
+    if not kept or kept[-1][0] != sp.true:
+        raise ValueError("a choice in a formula needs a final arm for every other case")
+    if len(kept) == 1:
+        return kept[0][1]
+    if all(pieces == kept[0][1] for _, pieces in kept):
+        return kept[0][1]
+    return [_Branch(tuple((c, tuple(p)) for c, p in kept))]
 
 
-def _template(expr: sp.Expr, symbols: Sequence[sp.Symbol]) -> list:
-    """``expr`` printed as a formula: literal text, the symbols standing in it, and its branches."""
-    printer = _Marked(symbols)
-    return _pieces(printer.doprint(expr), printer)
+@dataclass(frozen=True)
+class _Shown:
+    """A sub-expression as the calculation column prints it, with when its printing changes.
+
+    ``pieces`` is its text where it is neither zero nor one; ``zero`` when it is zero by its own terms
+    (a sum drops it, a product is zero with it), ``one`` when it is the factor 1 (a product drops it),
+    ``grouped`` when it needs parentheses as a factor (a sum of two terms or more, or a negative). Each is
+    a sympy condition on the symbols' values (``sp.true`` or ``sp.false`` where it is known)."""
+
+    pieces: list
+    zero: Any = sp.false
+    one: Any = sp.false
+    grouped: Any = sp.false
+    #: Whether it is a product or quotient: under a fraction bar it needs parentheses.
+    quotient: Any = sp.false
+
+
+def _any(*conds):
+    return sp.Or(*conds) if conds else sp.false
+
+
+def _all(*conds):
+    return sp.And(*conds) if conds else sp.true
+
+
+def _chosen(arms) -> list:
+    """For the arms (expr, cond) of a Piecewise, when each is the one in effect (its condition and no earlier)."""
+    out, earlier = [], []
+    for _e, c in arms:
+        out.append(sp.And(c, *[sp.Not(b) for b in earlier]))
+        earlier.append(c)
+    return out
+
+
+class _Readable:
+    """Prints a formula for the calculation column as a person writes it, for every value of its symbols.
+
+    The text is a template (:func:`_fill` puts numbers in it, :meth:`Calculation._formula_vega` makes it
+    a Vega expression): a term whose value is zero is left out of its sum (``8*0 + 4`` reads ``4``), a
+    factor whose value is 1 out of its product, a sum's negative terms come after its positive ones with
+    their ``-`` (``1518 - 18``, not ``-18 + 1518``), a fraction is written ``x/4`` (not ``x*(1/4)`` or
+    ``(-1/4)``) and a whole float without its ``.0``. Where a symbol can be 0 or 1 (``can_be``), the
+    template chooses between the texts as the page's values change; a Piecewise prints the arm in
+    effect. The printed formula is the expression's value, each choice one its symbols' values decide.
+    """
+
+    def __init__(self, can_be: Callable[[sp.Symbol, float], bool]):
+        self.can_be = can_be
+
+    def formula(self, expr: sp.Expr) -> list:
+        """The template of ``expr`` as a whole formula: ``0`` where all of it is left out."""
+        return self.alone(self.shown(sp.sympify(expr)))
+
+    @staticmethod
+    def alone(node: _Shown) -> list:
+        return _branch((node.zero, ["0"]), (node.one, ["1"]), (sp.true, node.pieces))
+
+    @staticmethod
+    def factor(node: _Shown) -> list:
+        return _branch((node.grouped, ["(", *node.pieces, ")"]), (sp.true, node.pieces))
+
+    def shown(self, expr) -> _Shown:
+        if isinstance(expr, sp.Symbol):
+            return _Shown([expr], self._equals(expr, 0), self._equals(expr, 1))
+        if isinstance(expr, sp.Number):
+            return self._number(expr)
+        if isinstance(expr, sp.Add):
+            return self._sum(expr)
+        if isinstance(expr, sp.Mul) or (isinstance(expr, sp.Pow) and expr.exp.is_Integer and expr.exp < 0):
+            return self._product(expr)
+        if isinstance(expr, sp.Pow):
+            if expr.exp == sp.Rational(1, 2):
+                return _Shown(["SQRT(", *self.formula(expr.base), ")"])
+            base = self.shown(expr.base)
+            return _Shown(["(", *self.alone(base), ")^(", *self.formula(expr.exp), ")"],
+                          zero=base.zero if expr.exp.is_positive else sp.false, one=base.one)
+        if isinstance(expr, (sp.floor, sp.ceiling)):
+            arg = self.shown(expr.args[0])  # the floor and ceiling of 0 are 0
+            name = "FLOOR" if isinstance(expr, sp.floor) else "CEILING"
+            return _Shown([f"{name}(", *self.alone(arg), ", 1)"], zero=arg.zero)
+        if isinstance(expr, (sp.Min, sp.Max)):
+            args = [self.formula(a) for a in expr.args]
+            return _Shown([f"{'MIN' if isinstance(expr, sp.Min) else 'MAX'}(",
+                           *[p for k, a in enumerate(args) for p in ([", "] if k else []) + a], ")"])
+        if isinstance(expr, sp.Piecewise):
+            return self._piecewise(expr)
+        raise ValueError(f"the calculation column cannot print {type(expr).__name__}: {expr}")
+
+    def _equals(self, symbol: sp.Symbol, value: int):
+        return sp.Eq(symbol, value, evaluate=False) if self.can_be(symbol, value) else sp.false
+
+    @staticmethod
+    def _number(x: sp.Number) -> _Shown:
+        if x.is_Rational and x.q != 1:
+            text = f"{abs(int(x.p))}/{int(x.q)}"
+            return _Shown(["-" + text] if x.is_negative else [text], grouped=sp.true if x.is_negative else sp.false,
+                          quotient=sp.true)
+        else:
+            text = number_text(abs(float(x)))
+        if x.is_negative:
+            return _Shown(["-" + text], grouped=sp.true)
+        # a Float is not == an Integer in sympy: compared as Python numbers, 1.0 is the factor 1
+        return _Shown([text], zero=sp.true if float(x) == 0 else sp.false,
+                      one=sp.true if float(x) == 1 else sp.false)
+
+    def _sum(self, expr: sp.Add) -> _Shown:
+        terms = expr.as_ordered_terms()
+        terms = [t for t in terms if not t.could_extract_minus_sign()] + \
+                [t for t in terms if t.could_extract_minus_sign()]
+        pieces, shown_before, shown, quotients = [], [], [], []
+        for t in terms:
+            negative = t.could_extract_minus_sign()
+            node = self.shown(-t if negative else t)
+            quotients.append(sp.And(sp.Not(node.zero), node.quotient))
+            later = _any(*shown_before)
+            if negative:
+                sign = _branch((later, [" - "]), (sp.true, ["-"]))
+                body = self.factor(node)  # "a - (b + c)"
+            else:
+                sign = _branch((later, [" + "]), (sp.true, []))
+                body = node.pieces
+            pieces += _branch((node.zero, []), (sp.true, sign + body))
+            shown.append((sp.Not(node.zero), negative))
+            shown_before.append(sp.Not(node.zero))
+        several = _any(*[sp.And(a, b) for i, (a, _) in enumerate(shown) for b, _ in shown[i + 1:]])
+        leading_minus = _any(*[sp.And(s, *[sp.Not(o) for o, _ in shown[:i]])
+                               for i, (s, negative) in enumerate(shown) if negative])
+        grouped = sp.Or(several, leading_minus)
+        # a sum left with one product is that product: under a fraction bar it needs its parentheses
+        return _Shown(pieces, zero=_all(*[sp.Not(s) for s, _ in shown]), grouped=grouped,
+                      quotient=sp.Or(grouped, *quotients))
+
+    def _product(self, expr) -> _Shown:
+        coefficient, rest = expr.as_coeff_Mul()
+        negative = coefficient.is_negative
+        coefficient = abs(coefficient)
+        numerator, denominator = [], []
+        if coefficient.is_Rational:
+            numerator.append(self._number(sp.Integer(coefficient.p)))
+            denominator.append(self._number(sp.Integer(coefficient.q)))
+        else:
+            numerator.append(self._number(coefficient))
+        for f in rest.as_ordered_factors():
+            if isinstance(f, sp.Pow) and f.exp.is_Integer and f.exp < 0:
+                denominator.append(self.shown(f.base if f.exp == -1 else f.base ** -f.exp))
+            elif isinstance(f, sp.Piecewise) and all(e.is_Rational for e, _ in f.args):
+                arms = list(zip(f.args, _chosen(f.args)))
+                numerator.append(self._choice([(c, now, self._number(sp.Integer(e.p))) for (e, c), now in arms]))
+                denominator.append(self._choice([(c, now, self._number(sp.Integer(e.q))) for (e, c), now in arms]))
+            else:
+                numerator.append(self.shown(f))
+        top, top_one, top_several = self._joined(numerator)
+        bottom, bottom_one, bottom_several = self._joined(denominator, under=True)
+        pieces = (["-"] if negative else []) + _branch((top_one, ["1"]), (sp.true, top)) + _branch(
+            (bottom_one, []), (bottom_several, ["/(", *bottom, ")"]), (sp.true, ["/", *bottom]))
+        return _Shown(pieces, zero=_any(*[n.zero for n in numerator]),
+                      one=sp.false if negative else sp.And(top_one, bottom_one),
+                      grouped=sp.true if negative else sp.false,
+                      quotient=sp.true if negative else sp.Or(sp.Not(bottom_one), top_several))
+
+    def _joined(self, factors: list[_Shown], under: bool = False):
+        """The factors left of (or ``under``) a fraction bar joined by ``*``, those that are 1 left out;
+        when all are 1; when more than one is printed."""
+        pieces, printed = [], []
+        for node in factors:
+            star = _branch((_any(*printed), ["*"]), (sp.true, []))
+            # under the bar a lone product or fraction needs parentheses: x/(F/256) is not x/F/256
+            wrap = sp.Or(node.grouped, node.quotient) if under else node.grouped
+            body = _branch((wrap, ["(", *node.pieces, ")"]), (sp.true, node.pieces))
+            pieces += _branch((node.one, []), (sp.true, star + body))
+            printed.append(sp.Not(node.one))
+        several = _any(*[sp.And(a, b) for i, a in enumerate(printed) for b in printed[i + 1:]])
+        return pieces, _all(*[sp.Not(p) for p in printed]), several
+
+    def _choice(self, arms) -> _Shown:
+        """A Piecewise's arms (condition, condition in effect, printed arm) as one printed node."""
+        return _Shown(_branch(*[(c, n.pieces) for c, _now, n in arms[:-1]], (sp.true, arms[-1][2].pieces)),
+                      zero=_any(*[sp.And(now, n.zero) for _c, now, n in arms]),
+                      one=_any(*[sp.And(now, n.one) for _c, now, n in arms]),
+                      grouped=_any(*[sp.And(now, n.grouped) for _c, now, n in arms]),
+                      quotient=_any(*[sp.And(now, n.quotient) for _c, now, n in arms]))
+
+    def _piecewise(self, expr: sp.Piecewise) -> _Shown:
+        if expr.args[-1].cond != sp.true:
+            raise ValueError("a Piecewise needs a final (expr, True) branch")
+        return self._choice([(c, now, self.shown(e)) for (e, c), now in zip(expr.args, _chosen(expr.args))])
 
 
 def _fill(pieces: list, subs: Mapping[sp.Symbol, float]) -> str:
     """The template with numbers in place of symbols, each branch replaced by the one in effect."""
+    numbers = {s: sp.sympify(v) for s, v in subs.items()}
+    return _filled(pieces, subs, numbers, {})
+
+
+def _filled(pieces, subs, numbers, known: dict) -> str:
     out = []
     for p in pieces:
         if isinstance(p, str):
             out.append(p)
         elif isinstance(p, _Branch):
-            out.append(next(_fill(t, subs) for c, t in p.arms if c == sp.true or bool(c.subs(subs))))
+            out.append(next(_filled(t, subs, numbers, known) for c, t in p.arms if _holds(c, numbers, known)))
         else:
             out.append(number_text(subs[p]))
     return "".join(out)
+
+
+def _holds(cond, numbers, known: dict) -> bool:
+    """Whether ``cond`` holds at ``numbers`` (the symbols' values as sympy numbers): put in by ``xreplace``,
+    which evaluates each relation as it rebuilds it, ``subs``'s answer without its cost; each condition once."""
+    if cond not in known:
+        known[cond] = cond == sp.true or bool(cond.xreplace(numbers))
+    return known[cond]
 
 
 @dataclass(frozen=True)
@@ -290,8 +464,22 @@ class Calculation:
         return _fill(self._template(), self.substitution(inputs, case))
 
     def _template(self) -> list:
-        expr = self.outputs[0].expr
-        return _template(expr, sorted(expr.free_symbols, key=str))
+        if "_readable" not in self.__dict__:  # printed once: a frozen dataclass keeps it beside its fields
+            object.__setattr__(self, "_readable", _Readable(self._can_be).formula(self.outputs[0].expr))
+        return self.__dict__["_readable"]
+
+    def _can_be(self, symbol: sp.Symbol, value: float) -> bool:
+        """Whether ``symbol`` (an input, a case column or an earlier output) can take ``value`` in the table."""
+        for s in self.inputs:
+            if s.parameter.symbol == symbol:
+                try:
+                    s.check(value)
+                except ValueError:
+                    return False
+                return True
+        if symbol in self.fields:
+            return bool((self.cases[self.fields[symbol]] == value).any())
+        return True
 
     def records(self) -> list[dict]:
         return [dict(r, **{ROW: i}) for i, r in enumerate(self.cases.to_dict(orient="records"))]
@@ -349,7 +537,10 @@ class Calculation:
                                                            "order": [way for _, way in self.order]}})
         signals = [{"name": s.name, "value": self.defaults()[s.name]} for s in self.inputs]
         signals += [{"name": c.name, "value": c.value} for c in self.choices]
-        return {"name": self.name, "title": self.title, "columns": columns,
+        # the page folds a long table to the headline's rows first, or to the top of a ranked table's order
+        fold = {"lead": {k: v.item() if hasattr(v, "item") else v for k, v in self.headline.items()},
+                "ranked": bool(self.order)}
+        return {"name": self.name, "title": self.title, "columns": columns, "fold": fold,
                 "keys": {sig["name"]: prefix + sig["name"] for sig in signals},
                 "vega": {"signals": signals,
                          "data": [{"name": "rows", "values": self._page_records(), "transform": transforms}]}}
