@@ -934,7 +934,7 @@
     const list = h("dl", {class: "goodput-yours-list"});
     values.replaceChildren(h("label", {class: "goodput-yours-pick"}, h("span", {text: "For "}), pick), list);
     const readout = readoutElement();
-    root.querySelector(".goodput-controls").before(readout);
+    root.querySelector(".goodput-yours-title").after(readout);
     if (!boxReadout) boxReadout = {el: readout, keys: spec.controls.map(c => c.key)};
     const show = () => {
       const row = rows.find(r => String(r.row_index) === chosen) || rows[0];
