@@ -30,7 +30,7 @@ def test_every_cell_names_its_heading_for_the_phone_layout():
 def test_an_index_that_holds_data_is_a_column_and_floats_show_the_digits_they_hold():
     frame = pd.DataFrame({"rate": [26.2144, 1520.0]}, index=pd.Index([8, 16], name="size_bytes"))
     text = frame_html(frame)
-    assert '<th style="text-align: right">size_bytes</th>' in text
+    assert '<th style="text-align: right">Size (bytes)</th>' in text
     assert ">26.2144<" in text and ">1520<" in text and ">1520.0<" not in text
 
 

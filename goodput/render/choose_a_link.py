@@ -111,9 +111,11 @@ def measured() -> pd.DataFrame:
 
 
 def comparison_chart(configs=DEFAULT_LINKS, height: int = 360, with_measured: bool = True,
-                     title: str = "Goodput against transfer size, every link you add") -> LiveFigure:
+                     title: str = "Goodput against transfer size, every link you add",
+                     controls_below: bool = False) -> LiveFigure:
     """The comparison: goodput (log) and efficiency against transfer size (log) for the composed links,
-    recomputed in the page from the model's expressions; the measured points on the same axes."""
+    recomputed in the page from the model's expressions; the measured points on the same axes. The list of
+    links is composed above the chart, or under it (``controls_below``) where the chart opens a page."""
     fields = _FIELDS
     goodput = vega_expr(choose.goodput_expr(), fields=fields)
     efficiency = vega_expr(100 * choose.efficiency_expr(), fields=fields)
@@ -142,7 +144,8 @@ def comparison_chart(configs=DEFAULT_LINKS, height: int = 360, with_measured: bo
                                          alt.Tooltip("mbyte_s:Q", title="MB/s measured", format=".4~g")])
         layers.append(points)
         controls.append(shown)
-    return LiveFigure.of_layers(layers, controls, title, {"height": height}, figure_id="figure-compare")
+    return LiveFigure.of_layers(layers, controls, title, {"height": height}, figure_id="figure-compare",
+                                controls_below=controls_below)
 
 
 # --- the solver -----------------------------------------------------------------------------------

@@ -20,7 +20,8 @@ import re
 import numpy as np
 import pandas as pd
 
-__all__ = ["frame_html", "folded_html", "Folded", "show_frames", "prose", "number", "count", "part", "tenths"]
+__all__ = ["frame_html", "column_heading", "UNITS", "folded_html", "Folded", "show_frames", "prose", "number", "count",
+           "part", "tenths"]
 
 _RIGHT = ' style="text-align: right"'
 _LEFT = ' style="text-align: left"'
@@ -59,8 +60,53 @@ def _style(column: pd.Series) -> str:
     return _PROSE if any(len(c) > _PROSE_CHARACTERS for c in cells) else _LEFT
 
 
+#: The unit a column name ends in (its last one or two words, ``bandwidth_gbit_s``), as a heading shows it.
+UNITS = {
+    "gbit_s": "Gbit/s", "mbit_s": "Mbit/s", "kbit_s": "kbit/s",
+    "gbyte_s": "GB/s", "mbyte_s": "MB/s", "mb_s": "MB/s",
+    "gbaud": "Gbaud", "mhz": "MHz",
+    "s": "s", "ms": "ms", "us": "us", "ns": "ns",
+    "bytes": "bytes", "kbytes": "KB", "mbytes": "MiB", "bits": "bits", "dwords": "dwords",
+    "symbol_times": "symbol times", "percent": "%",
+}
+#: Words of a column name a heading spells otherwise than in lower case.
+_WORDS = {"ack": "ACK", "addr": "address", "ccs": "CCS", "cpu": "CPU", "dec": "decimal", "dma": "DMA",
+          "edma": "EDMA", "hex": "hexadecimal", "id": "ID", "l2": "L2", "mcusdk": "MCU+SDK", "mps": "MPS",
+          "pcie": "PCIe", "phy": "PHY", "sha": "SHA", "srio": "SRIO", "tc": "TC", "tcs": "TCs", "tlp": "TLP",
+          "updatefc": "UpdateFC"}
+# A name as a data file spells a column: lower-case words joined by "_" (a heading written for
+# the reader, "at 32 KiB" or "status", is none and stays as it is).
+_COLUMN_NAME = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+
+def column_heading(name: str) -> str:
+    """The heading of a column a data file names with its unit last: ``bandwidth_gbit_s`` -> ``"Bandwidth
+    (Gbit/s)"``, ``time_ms`` -> ``"Time (ms)"``, ``frames_per_s`` -> ``"Frames per second"``,
+    ``latency_as_printed_ns`` -> ``"Latency as printed (ns)"``; a unit alone is its own heading (``gbit_s``
+    -> ``"Gbit/s"``). A name that is not of words joined by ``_`` (a heading already, ``"status"``, ``"at 32
+    KiB"``, a single word such as ``"bytes"``) is returned as it is."""
+    if "_" in name and name in UNITS:  # a unit alone (gbit_s): the unit is the heading
+        return UNITS[name]
+    if not _COLUMN_NAME.fullmatch(name):
+        return name
+    words = name.split("_")
+    unit = ""
+    if words[-2:] == ["per", "s"] and len(words) > 2:
+        words = words[:-2] + ["per", "second"]
+    else:
+        for n in (2, 1):
+            if len(words) > n and "_".join(words[-n:]) in UNITS:
+                unit, words = UNITS["_".join(words[-n:])], words[:-n]
+                break
+    text = " ".join(_WORDS.get(w, w) for w in words)
+    text = text[0].upper() + text[1:]
+    return f"{text} ({unit})" if unit else text
+
+
 def _heading(column) -> str:
-    return " ".join(str(c) for c in column if str(c)) if isinstance(column, tuple) else str(column)
+    if isinstance(column, tuple):
+        return " ".join(column_heading(str(c)) for c in column if str(c))
+    return column_heading(str(column))
 
 
 def frame_html(frame: pd.DataFrame, row_ids=None, cells=None, classes=(), attrs=None) -> str:

@@ -9,14 +9,15 @@
   expressions the chart evaluates, so the table's numbers and the chart's are
   one computation;
 - an empty panel the book's script (``book/_static/goodput-live.js``) fills with
-  the controls, above the chart so it is always in view;
+  the controls, above the chart so it is always in view (under it for a page that opens
+  with the chart, ``controls_below``);
 - altair's chart output, sized to the column;
 - the place for the calculated table, an HTML table the script fills and
   refreshes on every input.
 
-:class:`YourLink` is the box at the top of a chapter: the chapter's controls (the
-same state as every figure on the page), the values of one case, and a link down
-to the figure. The page state lives in the address (``?lanes=8``), so a link
+:class:`YourLink` is the box at the top of a chapter: the values of one case, the
+chapter's controls under them (the same state as every figure on the page), and a
+link down to the figure. The page state lives in the address (``?lanes=8``), so a link
 reproduces what its sender saw.
 
 In JupyterLab nothing puts the book's scripts on the page, so each figure and box
@@ -182,10 +183,14 @@ class LiveFigure:
         same name (two fits of the same model on one page).
     figure_id : str, optional
         The element's id (a link target); a numbered one otherwise.
+    controls_below : bool
+        The panel under the chart instead of above it: for a page that opens with the chart, whose
+        controls are many (a list of links to compose) and would push the chart out of the first screen.
     """
 
     def __init__(self, chart, controls: Sequence[Slider | Choice], title: str,
-                 calculation: "Calculation | None" = None, prefix: str = "", figure_id: str | None = None):
+                 calculation: "Calculation | None" = None, prefix: str = "", figure_id: str | None = None,
+                 controls_below: bool = False):
         names = [c.name for c in controls]
         if len(set(names)) != len(names):
             raise ValueError(f"{title}: a control is declared twice: {names}")
@@ -195,6 +200,7 @@ class LiveFigure:
         self.calculation = calculation
         self.prefix = prefix
         self.id = figure_id or f"goodput-figure-{next(_ids)}"
+        self.controls_below = controls_below
 
     @classmethod
     def of_layers(cls, layers: Sequence, controls: Sequence[Slider | Choice], title: str,
@@ -221,15 +227,19 @@ class LiveFigure:
         if self.calculation is not None:
             table = (f'<div class="goodput-calc" aria-live="polite"><p class="goodput-calc-title">'
                      f'{html.escape(self.calculation.title)}</p></div>')
+        controls = f'<div class="goodput-controls"><p class="goodput-no-script">{html.escape(NO_SCRIPT)}</p></div>'
+        chart = f'<div class="goodput-chart">{_chart_html(self.chart)}</div>'
         return (f'<div class="goodput-live" id="{self.id}" role="figure" aria-labelledby="{self.id}-caption">'
                 f'<p class="goodput-caption" id="{self.id}-caption">{html.escape(self.title)}</p>'
                 f'{_json_script(self.spec(), "goodput-live-spec")}{lab_loader()}'
-                f'<div class="goodput-controls"><p class="goodput-no-script">{html.escape(NO_SCRIPT)}</p></div>'
-                f'<div class="goodput-chart">{_chart_html(self.chart)}</div>{table}</div>')
+                + (chart + controls if self.controls_below else controls + chart) + f'{table}</div>')
 
 
 class YourLink:
-    """The box at the top of a chapter: its controls, one case's values, a link to the derivation."""
+    """The box at the top of a chapter: one case's values, the controls under them, a link to the figure.
+
+    The values come first, under the box's title: a chapter with many inputs (PCI Express has eight)
+    would otherwise push its answer out of the first screen."""
 
     def __init__(self, calculation: "Calculation", target: str):
         self.calculation = calculation
@@ -249,8 +259,8 @@ class YourLink:
         return (f'<aside class="goodput-yours" aria-label="your link">'
                 f'<p class="goodput-yours-title">Your link: {html.escape(calc.title)}</p>'
                 f'{_json_script(self.spec(), "goodput-yours-spec")}{lab_loader()}'
-                f'<div class="goodput-controls"><p class="goodput-no-script">{html.escape(NO_SCRIPT)}</p></div>'
                 f'<div class="goodput-yours-values" aria-live="polite"></div>'
+                f'<div class="goodput-controls"><p class="goodput-no-script">{html.escape(NO_SCRIPT)}</p></div>'
                 f'<p class="goodput-yours-links"><a href="#{html.escape(self.target)}">How this is '
                 f'calculated</a> · <button type="button" class="goodput-copy-link">Copy link to these '
                 f'values</button></p></aside>')

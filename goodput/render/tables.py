@@ -179,7 +179,8 @@ def provenance_sentence(table: pd.DataFrame) -> str:
 
 
 def published_vs_model(name: str, column: str, chapter: str) -> pd.DataFrame:
-    """A published table as printed, with the model's value and the check's status beside ``column``."""
+    """A published table as printed, with the model's value (``model_<column>``) and the check's status beside
+    ``column``."""
     table = data.load(name)
     title = table.attrs["titles"][column]
     items = [c for c in checks.collect(chapter) if c.resource == name and c.quantity == title]
@@ -187,7 +188,7 @@ def published_vs_model(name: str, column: str, chapter: str) -> pd.DataFrame:
         raise ValueError(f"{chapter} checks {len(items)} cells of {name}.{column}, the table has {len(table)}")
     shown = pd.DataFrame({c: table.attrs["printed"][c] for c in table.columns
                           if not (c.endswith("_as_printed") and c != "calculation_as_printed")})
-    shown[f"{column} (model)"] = [f"{c.model:.4f}" for c in items]
+    shown[f"model_{column}"] = [f"{c.model:.4f}" for c in items]  # headed "Model bandwidth (Gbit/s)"
     shown["status"] = [c.status for c in items]
     return shown
 
