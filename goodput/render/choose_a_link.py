@@ -211,6 +211,17 @@ def solver_chart() -> LiveFigure:
                      title="The book's configurations at your transfer size: goodput against the rate you need (red line)")
 
 
+def binding_sentence(found: dict) -> str:
+    """The landing page's sentence on the overhead that binds most configurations (``found`` is
+    :func:`headline`'s): one overhead named once when it binds most at both sizes."""
+    small = f"{found['small_binding_count']} of {found['small_count']} configurations at {found['small_bytes']} bytes"
+    large = f"{found['large_binding_count']} of {found['large_count']} at {found['large_bytes'] // 1024} KiB"
+    if found["small_binding"] == found["large_binding"]:
+        return f"The overhead that costs most is the {found['small_binding']}, at both sizes: for {small} and {large}."
+    return (f"The overhead that costs most is the {found['small_binding']} for {small}, and the "
+            f"{found['large_binding']} for {large}.")
+
+
 def headline(size_small: int = 64, size_large: int = 65536) -> dict:
     """What the landing page says the book finds, at a small and at a large transfer: the lowest and highest
     share of its raw rate a configuration of :data:`goodput.choose.CATALOG` delivers (percent, stable digits;
