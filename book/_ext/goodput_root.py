@@ -5,9 +5,9 @@ The book's first page is ``book/intro`` (``_toc.yml``'s root), so nothing is bui
 sphinx-external-toc writes one when the build ends, a ``<meta http-equiv="Refresh">`` to the first
 page, which drops whatever followed the address (``?links=...`` the landing page's chart reads,
 ``#a-heading``) and is never rewritten once it exists. This writes the root page on every build, before
-sphinx-external-toc looks (which then leaves it alone): a script that replaces the address with the
-first page's plus the query and fragment as they came, and, without scripts, the same refresh and a
-link. The first page's address is relative, so the site works from a sub-path and from ``file://``.
+sphinx-external-toc looks (which then leaves it alone): a script that, once the page has loaded (leaving
+earlier aborts the page's own request), replaces the address with the first page's plus the query and
+fragment as they came, so Back does not return to it; without scripts, the same refresh and a link. The first page's address is relative, so the site works from a sub-path and from ``file://``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ PAGE = """<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <title>{title}</title>
-<script>location.replace({target_js} + location.search + location.hash);</script>
+<script>addEventListener("load", () => location.replace({target_js} + location.search + location.hash));</script>
 <noscript><meta http-equiv="Refresh" content="0; url={target}"></noscript>
 </head>
 <body>
