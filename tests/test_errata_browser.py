@@ -7,10 +7,11 @@ import html
 import re
 from collections import Counter
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from goodput import checks
+from goodput import chapters, checks
 
 from browser import WIDTHS, errors, opened
 
@@ -225,4 +226,142 @@ def test_a_cell_of_the_errata_page_leads_to_its_row_in_the_chapter_and_back(brow
         assert back.get_attribute("id") == GROUP_ID
         page.wait_for_timeout(100)  # the sort script brings the row back into view after adding its tools
         assert back.evaluate("r => { const b = r.getBoundingClientRect(); return b.top >= 0 && b.top < innerHeight; }")
+        assert errors(log) == []
+
+
+# --- a table where it fits, a filter over what the rows show, the state in the address ------------------
+
+LAYOUT = """(selector) => { const table = document.querySelector(selector); const holder = table.parentElement;
+  const cards = table.classList.contains('goodput-cards');
+  table.classList.remove('goodput-cards');
+  const width = table.style.width;
+  table.style.width = 'min-content';  // its narrowest: every cell wrapped as far as its words allow
+  const narrowest = table.getBoundingClientRect().width;
+  table.style.width = width;
+  if (cards) table.classList.add('goodput-cards');
+  return {cards, display: getComputedStyle(table).display, narrowest, column: holder.clientWidth,
+          width: table.getBoundingClientRect().width};
+}"""
+
+
+@pytest.mark.parametrize("table", [TABLE, "table.goodput-unexplained-table"])
+def test_the_errata_tables_are_tables_at_a_laptops_width_and_cards_on_a_phone(browser, book_url, table):
+    with opened(browser, book_url + "book/errata.html", viewport=WIDTHS["1366px"]) as (page, log):
+        page.wait_for_timeout(200)  # goodput-tables.js lays the tables out after a frame
+        wide = page.evaluate(LAYOUT, table)
+        # the cause, not the threshold: at its narrowest the table fits its column
+        assert wide["narrowest"] <= wide["column"], wide
+        assert not wide["cards"] and wide["display"] == "table" and wide["width"] <= wide["column"] + 1, wide
+        page.set_viewport_size(WIDTHS["390px"])
+        page.wait_for_timeout(200)
+        narrow = page.evaluate(LAYOUT, table)
+        assert narrow["cards"] and narrow["narrowest"] > narrow["column"], narrow
+        assert errors(log) == []
+
+
+def _searchable(group) -> str:
+    """What a row of the errata page shows, as the checks give it."""
+    first = group[0]
+    return " ".join([first.document, first.where, first.chapter, chapters.get(first.chapter).title.split(":")[0],
+                     first.note or "", *(f"{c.row} {c.quantity} {c.unit} {c.published} {c.model}" for c in group)])
+
+
+def _filtered(page, text):
+    tools = page.locator(".goodput-table-tools").first
+    tools.get_by_label("Filter").fill(text)
+    return page.evaluate(f"""() => [...document.querySelectorAll('{TABLE} tbody tr')].filter(r => !r.hidden)
+      .map(r => r.id)""")
+
+
+def test_the_errata_filter_matches_every_visible_column(browser, book_url):
+    groups = checks.groups(c for c in checks.collect() if c.status == "erratum")
+    srio = [checks.group_anchor(g) for g in groups if g[0].chapter == "srio"]
+    assert srio, "the check is void without a row of the SRIO chapter"
+    with opened(browser, book_url + "book/errata.html") as (page, log):
+        names = page.evaluate(f"() => {HEADINGS}")
+        rows = page.evaluate(f"""() => [...document.querySelectorAll('{TABLE} tbody tr')]
+          .map(r => [r.id, [...r.cells].map(c => c.textContent.replace(/\\s+/g, ' ').trim())])""")
+        for ident, cells in rows[:: max(1, len(rows) // 8)]:
+            for heading, cell in zip(names, cells):
+                assert ident in _filtered(page, cell), (heading, cell)
+        # the chapter as a reader calls it (its page, srio.html), upper case as they type it
+        shown = _filtered(page, "SRIO")
+        assert set(srio) <= set(shown)
+        by_id = {checks.group_anchor(g): g for g in groups}
+        assert all(by_id[i][0].chapter == "srio" or "srio" in _searchable(by_id[i]).lower() for i in shown)
+        # the chapter's name as the column shows it, a document, and the table's verdict
+        title = chapters.get("srio").title.split(":")[0]
+        assert set(_filtered(page, title.lower())) >= set(srio)
+        document = GROUP[0].document
+        shown = _filtered(page, document)
+        assert {i for i, g in by_id.items() if g[0].document == document} <= set(shown)
+        assert all(document.lower() in _searchable(by_id[i]).lower() for i in shown)
+        assert len(_filtered(page, "erratum")) == len(groups)
+        assert errors(log) == []
+
+
+def _query(page) -> dict:
+    """The keys of the page's address as the page holds it now (page.url follows a replaced address late)."""
+    return parse_qs(urlparse(page.evaluate("location.href")).query)
+
+
+def _state(page):
+    """What the first errata table's tools and headings show: (filter, chapter chosen, sorted by, rows shown)."""
+    tools = page.locator(".goodput-table-tools").first
+    return (tools.get_by_label("Filter").input_value(), tools.get_by_label("chapter").input_value(),
+            page.evaluate(f"""() => [...document.querySelectorAll('{TABLE} thead th')]
+              .filter(th => th.hasAttribute('aria-sort')).map(th => th.textContent.trim() + ' ' + th.getAttribute('aria-sort'))"""),
+            page.evaluate(f"""() => [...document.querySelectorAll('{TABLE} tbody tr')].filter(r => !r.hidden).map(r => r.id)"""))
+
+
+def test_the_errata_filter_and_order_live_in_the_address_and_come_back_with_back_and_a_shared_link(browser, book_url):
+    srio = chapters.get("srio").title.split(":")[0]
+    with opened(browser, book_url + "book/errata.html?theme=kept") as (page, log):
+        tools = page.locator(".goodput-table-tools").first
+        tools.get_by_label("Filter").fill("SRIO")
+        _sort_button(page, "printed").click()
+        _sort_button(page, "printed").click()
+        tools.get_by_label("chapter").select_option(label=srio)
+        state = _state(page)
+        assert state[:3] == ("SRIO", srio, ["printed descending"]) and state[3]
+        query = _query(page)
+        assert query == {"filter": ["SRIO"], "sort": ["-printed"], "chapter": [srio], "theme": ["kept"]}
+        # to the chapter of the first row shown, and Back
+        page.locator(f"#{state[3][0]} a[href*='notebooks/srio.html']").first.click()
+        page.wait_for_load_state("load")
+        assert "/notebooks/srio.html" in page.url
+        page.go_back(wait_until="load")
+        page.wait_for_timeout(100)
+        assert _state(page) == state and _query(page) == query
+        shared = page.evaluate("location.href")
+        assert errors(log) == []
+    with opened(browser, shared, viewport=WIDTHS["390px"]) as (page, log):
+        assert _state(page) == state
+        tools = page.locator(".goodput-table-tools").first
+        tools.get_by_label("Filter").fill("")
+        _sort_button(page, "printed").click()  # descending -> ascending
+        assert _query(page) == {"sort": ["printed"], "chapter": [srio], "theme": ["kept"]}
+        # the second table keeps its state under keys of its own
+        second = page.locator(".goodput-table-tools").nth(1)
+        second.get_by_label("Filter").fill("boot")
+        assert _query(page)["unexplained-filter"] == ["boot"]
+        assert tools.get_by_label("Filter").input_value() == ""
+        assert errors(log) == []
+
+
+@pytest.mark.parametrize("address", [
+    "book/errata.html#%E0%A4%A",
+    "book/errata.html#%",
+    "book/errata.html?filter=%E0%A4%A&sort=%ZZ&chapter=no+such+chapter&unexplained-sort=-nothing#%E0%A4%A",
+    "book/errata.html?q=srio",  # every page's search script reads q
+    "book/errata.html?q&sort&&=x#",
+])
+def test_a_malformed_fragment_or_query_on_the_errata_page_raises_no_error(browser, book_url, address):
+    with opened(browser, book_url + address) as (page, log):
+        page.wait_for_timeout(200)
+        tools = page.locator(".goodput-table-tools").first
+        assert tools.locator(".goodput-table-count").text_content().endswith(" rows")
+        tools.get_by_label("Filter").fill("")  # the page still works
+        rows = page.evaluate(VISIBLE_ROWS)
+        assert len(rows) == len(checks.groups(c for c in checks.collect() if c.status == "erratum"))
         assert errors(log) == []
