@@ -45,8 +45,10 @@ DRAWN = """(index) => {
   };
   walk(view.scenegraph().root);
   const figure = document.getElementById('figure-compare').getBoundingClientRect();
+  // a label the page broke into lines (on a phone, after each comma) reads as its lines joined again
+  const lines = t => [...t.querySelectorAll('tspan')].map(s => s.textContent);
   const legend = [...view.container().querySelectorAll('.role-legend-label text')].map(t => ({
-    text: t.textContent, right: t.getBoundingClientRect().right - figure.right}));
+    text: lines(t).length ? lines(t).join(', ') : t.textContent, right: t.getBoundingClientRect().right - figure.right}));
   const measured = [];
   const points = (node) => {
     for (const item of (node && node.items) || []) {

@@ -34,6 +34,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from goodput.render import calculations
 
 from browser import marks, opened, operate, settle, table_cells
 
@@ -215,7 +216,9 @@ def test_a_chapter_runs_in_jupyterlab_with_its_myst_live_figure_and_python_panel
         page.keyboard.type("30")
         page.keyboard.press("Enter")
         panel.locator("td", has_text=printed(transfer_us(400, 8, 30))).first.wait_for(timeout=30_000)
-        assert "400*8/30 + 1*(160/1000 + (1/30))*(400 - 1)" in panel.inner_text()
+        spi = calculations.get("spi")
+        at_30 = dict(spi.defaults(), clock_mhz=30)
+        assert spi.formula_text(at_30, spi.records()[0]) in panel.inner_text()
 
     print(f"JupyterLab: {CHAPTER} ran in {ran:.1f} s; opened, ran and operated in {time.monotonic() - started:.1f} s")
 
