@@ -412,7 +412,7 @@
   const resizing = typeof ResizeObserver === "function" ? new ResizeObserver(entries => {
     for (const entry of entries) {
       const e = entry.target.goodputEmbed;
-      if (!e || Math.round(entry.contentRect.width) === e.width) continue;
+      if (!e || Math.round(entry.target.clientWidth) === e.width) continue;
       clearTimeout(e.resizeTimer);
       // settled() waits for the redraw too
       if (!e.resized) {
