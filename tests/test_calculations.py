@@ -97,6 +97,7 @@ def _page_formulas(calc, inputs) -> dict[int, str]:
     return texts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("point", ["defaults", "low", "high", "third"])
 def test_the_page_prints_the_calculation_python_prints(calc, point):
     if not calc.formula_column:

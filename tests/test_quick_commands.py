@@ -89,6 +89,7 @@ def _links():
             continue
 
 
+@pytest.mark.slow
 def test_pcie_functions_agree_with_the_model_over_a_grid():
     checked = 0
     for link, size, kind, duplex in itertools.product(_links(), (1, 100, 4096, 10 ** 6), ("write", "read"),
@@ -204,6 +205,7 @@ SPI = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["coding", *a] for a in CODING] + [["pcie", *a] for a in PCIE]
                          + [["ethernet", *a] for a in ETHERNET] + [["spi", *a] for a in SPI], ids=" ".join)
 def test_a_quick_subcommand_prints_and_refuses_what_its_model_does(argv, monkeypatch):
