@@ -926,7 +926,6 @@
     spec.controls.forEach(declare);
     panel(root.querySelector(".goodput-controls"), spec.controls);
     const values = root.querySelector(".goodput-yours-values");
-    const caseColumns = spec.table.columns.filter(c => c.kind === "case");
     const pick = h("select", {class: "goodput-yours-case", "aria-label": "case"});
     let rows = [];
     let chosen = String(spec.case);
@@ -955,7 +954,7 @@
     record.table = new Table(spec.table, shown => {
       rows = shown;
       pick.replaceChildren(...shown.map(r => h("option", {value: String(r.row_index),
-        text: caseColumns.map(c => `${c.heading} ${r[c.key]}`).join(", ")})));
+        text: caseText(spec.table, r)})));
       show();
     });
     figures.set(root, record);
