@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
@@ -177,6 +178,27 @@ def provenance(name: str) -> dict:
     }
 
 
+class Printed(Mapping):
+    """Each column's cells as printed, read-only. pandas deep-copies a frame's ``attrs`` into every frame
+    an operation makes from it (a row, a selection); a copy of this is itself, so selecting a row does not
+    copy the whole table's text."""
+
+    def __init__(self, columns: dict[str, tuple[str, ...]]):
+        self._columns = columns
+
+    def __getitem__(self, column: str) -> tuple[str, ...]:
+        return self._columns[column]
+
+    def __iter__(self):
+        return iter(self._columns)
+
+    def __len__(self) -> int:
+        return len(self._columns)
+
+    def __deepcopy__(self, memo):
+        return self
+
+
 def load(name: str) -> pd.DataFrame:
     """Table ``name`` as a DataFrame typed by its schema, provenance in ``attrs``."""
     r = _resource(name)
@@ -211,7 +233,7 @@ def load(name: str) -> pd.DataFrame:
     frame.attrs["provenance"] = provenance(name)
     frame.attrs["units"] = {f["name"]: f.get("unit", "") for f in schema}
     frame.attrs["titles"] = {f["name"]: f.get("title", f["name"]) for f in schema}
-    frame.attrs["printed"] = {c: list(raw[c]) for c in raw.columns}
+    frame.attrs["printed"] = Printed({c: tuple(raw[c]) for c in raw.columns})
     frame.attrs["keys"] = list(r["schema"].get("primaryKey", []))
     frame.attrs["roles"] = {f["name"]: f["role"] for f in schema if "role" in f}
     return frame

@@ -6,13 +6,13 @@ real log (line edits, inserted text, changed bytes that may not be UTF-8, a cut)
 a :class:`~goodput.errors.LogFormatError` naming the file and one of its lines.
 """
 
-import copy
 import io
 import os
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+from goodput import data
 from goodput.errors import LogFormatError
 
 #: The fuzz of every parser: the same examples on every run, a few seconds per parser. `make test`
@@ -86,11 +86,25 @@ def parse_or_refuse(parse, raw: bytes, path):
         return None
 
 
-def edited_cell(frame, index, column, text):
-    """A copy of a published frame (:func:`goodput.data.load`) with one cell printed, and read, as ``text``:
-    the deliberately wrong row a source check must catch."""
-    t = frame.copy()
-    t.attrs = copy.deepcopy(frame.attrs)
-    t.loc[index, column] = float(text)
-    t.attrs["printed"][column][index] = text
+_READ_AS_PRINTED = object()
+
+
+def edited_cell(frame, index, column, text, value=_READ_AS_PRINTED):
+    """A copy of a published frame (:func:`goodput.data.load`) with one cell printed as ``text`` and read as
+    ``value`` (``float(text)`` unless given): the deliberately wrong row a source check must catch."""
+    t = reprinted(frame, index, column, text)
+    t.loc[index, column] = float(text) if value is _READ_AS_PRINTED else value
     return t
+
+
+def reprinted(frame, index, column, text):
+    """A copy of a published frame with one cell's print replaced by ``text`` and its value left as it was."""
+    printed = {c: list(cells) for c, cells in frame.attrs["printed"].items()}
+    printed[column][index] = text
+    return with_printed(frame.copy(), printed)
+
+
+def with_printed(frame, printed):
+    """``frame`` printed as ``printed`` (each column's cells as text): the published print is read-only."""
+    frame.attrs = {**frame.attrs, "printed": data.Printed({c: tuple(cells) for c, cells in printed.items()})}
+    return frame

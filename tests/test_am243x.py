@@ -7,11 +7,7 @@ from mutations import edited_cell
 
 
 def _edited(t, column, index, value, text):
-    bad = t.copy()
-    bad.attrs = {**t.attrs, "printed": {k: list(v) for k, v in t.attrs["printed"].items()}}
-    bad.loc[index, column] = value
-    bad.attrs["printed"][column][index] = text
-    return bad
+    return edited_cell(t, index, column, text, value)
 
 
 def _status(resource, kind):

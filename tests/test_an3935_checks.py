@@ -1,13 +1,13 @@
 """AN3935's measured tables held to their ceilings and to each other (pcie-measured), and the numbers of its
 text recomputed (pcie-packets): the statuses of the real checks, and a deliberately wrong cell caught."""
 
-import copy
 import re
 
 import pytest
 
 from goodput import checks, coverage, data, pcie_spec
 from goodput.errors import DataError, ParameterError
+from mutations import edited_cell, reprinted
 
 MEASURED = checks.collect("pcie-measured")
 AN3935 = [c for c in MEASURED if c.document == "AN3935"]
@@ -16,16 +16,11 @@ AN3935 = [c for c in MEASURED if c.document == "AN3935"]
 def edited(name, where, value):
     """Table ``name`` with the measured cell ``where`` (column: value, ...) printed as ``value``."""
     t = data.load(name)
-    copy_ = t.copy()
-    copy_.attrs = copy.deepcopy(t.attrs)
-    rows = copy_[copy_["series"] == "measured"]
+    rows = t[t["series"] == "measured"]
     for column, wanted in where.items():
         rows = rows[rows[column] == wanted]
     assert len(rows) == 1, where
-    i = rows.index[0]
-    copy_.at[i, "gbit_s"] = float(value)
-    copy_.attrs["printed"]["gbit_s"][i] = value
-    return copy_
+    return edited_cell(t, rows.index[0], "gbit_s", value)
 
 
 def tables(**changed):
@@ -194,10 +189,8 @@ def test_the_texts_numbers_from_independent_arithmetic():
                                         ("dllp-crc-bits", "32")])
 def test_a_wrong_number_in_the_text_is_an_erratum(key, wrong):
     text = data.load("an3935-text")
-    bad = text.copy()
-    bad.attrs = copy.deepcopy(text.attrs)
-    i = bad.index[bad["id"] == key][0]
-    bad.attrs["printed"]["value"][i] = wrong
+    i = text.index[text["id"] == key][0]
+    bad = reprinted(text, i, "value", wrong)
     (c,) = [c for c in text_checks(bad) if c.row == key]
     assert c.status == "erratum"
 
@@ -205,7 +198,6 @@ def test_a_wrong_number_in_the_text_is_an_erratum(key, wrong):
 def test_a_number_of_the_text_without_a_model_is_refused():
     text = data.load("an3935-text")
     bad = text.copy()
-    bad.attrs = copy.deepcopy(text.attrs)
     bad.at[bad.index[0], "id"] = "mystery"
     with pytest.raises(KeyError, match="mystery"):
         text_checks(bad)
@@ -327,7 +319,6 @@ def test_the_max_payload_size_field_follows_linux_and_a_table_that_does_not_is_r
 
 
 def test_a_transfer_rate_table_1_misstates_is_caught():
-    from mutations import edited_cell
 
     t = data.load("an3935-table1")
     assert [(c.row, c.published, c.status) for c in pcie.an3935_transfer_rate_checks(t)] == [

@@ -55,11 +55,8 @@ def test_the_sd_read_speed_bounds_the_file_read_and_a_faster_read_is_caught():
     b, n, s = data.load("am243x-sbl-boot"), data.load("am243x-sbl-notes"), data.load("am243x-sbl-setup")
     [read] = [c for c in boot.sbl_note_checks(b, n, s) if c.kind == "ceiling"]
     assert read.model == pytest.approx(34 * 1024 / 12.5e6 * 1000)
-    bad = b.copy()
-    bad.attrs = {**b.attrs, "printed": {k: list(v) for k, v in b.attrs["printed"].items()}}
     i = b.index[(b["boot"] == "SD") & (b["step"] == "SBL : File read from SD Card")][0]
-    bad.loc[i, "time_ms"] = 1.2
-    bad.attrs["printed"]["time_ms"][i] = "1.20"
+    bad = edited_cell(b, i, "time_ms", "1.20")
     [read] = [c for c in boot.sbl_note_checks(bad, n, s) if c.kind == "ceiling"]
     assert read.status == "erratum"
 
@@ -67,11 +64,8 @@ def test_the_sd_read_speed_bounds_the_file_read_and_a_faster_read_is_caught():
 def test_a_per_cpu_time_above_the_shared_cpu_load_is_caught():
     from goodput import data
     b, n, s = data.load("am243x-sbl-boot"), data.load("am243x-sbl-notes"), data.load("am243x-sbl-setup")
-    bad = n.copy()
-    bad.attrs = {**n.attrs, "printed": {k: list(v) for k, v in n.attrs["printed"].items()}}
     i = n.index[(n["boot"] == "OSPI") & (n["what"] == "each CPU but the M4F")][0]
-    bad.loc[i, "value_ms"] = 70.0
-    bad.attrs["printed"]["value_ms"][i] = "70"
+    bad = edited_cell(n, i, "value_ms", "70")
     got = {c.row: c.status for c in boot.sbl_note_checks(b, bad, s)}
     assert got["OSPI (AM243X-EVM): each CPU but the M4F"] == "erratum"
     assert boot.cores(s, "SD") == ["r5f0-0"] and len(boot.cores(s, "OSPI")) == 5

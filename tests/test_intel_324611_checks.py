@@ -1,7 +1,6 @@
 """Intel 324611's figures outside the pcie-reads chapter: §3.1's full-duplex rate (line-coding), and
 §2, §5 and §6 (pcie-measured): each reproduced or flagged, and a wrong figure caught."""
 
-import copy
 import zlib
 
 import pandas as pd
@@ -13,16 +12,11 @@ from goodput import pcie_transactions as pt
 from goodput.errors import LogFormatError
 from goodput.logs import dma_demo, kbuild
 
-from mutations import edited_cell
+from mutations import edited_cell, reprinted, with_printed
 
 
 def _edited(name, column, index, text):
-    table = data.load(name)
-    wrong = table.copy()
-    wrong.attrs = copy.deepcopy(table.attrs)
-    wrong.attrs["printed"][column][index] = text
-    wrong.loc[index, column] = float(text)
-    return wrong
+    return edited_cell(data.load(name), index, column, text)
 
 
 def test_the_full_duplex_figure_is_both_directions_of_250_mbyte_s():
@@ -220,9 +214,7 @@ def test_a_wrong_crc_term_is_caught(index, text, row):
 def test_a_term_the_generator_lacks_is_caught():
     table = data.load("intel-324611-s5-1-crc")
     extra = pd.concat([table, table.tail(1)], ignore_index=True)
-    extra.attrs = copy.deepcopy(table.attrs)
-    for column in extra.attrs["printed"]:
-        extra.attrs["printed"][column].append(extra.attrs["printed"][column][-1])
+    with_printed(extra, {column: [*cells, cells[-1]] for column, cells in table.attrs["printed"].items()})
     got = pl.crc_polynomial_checks(extra)
     assert (got[-1].model, got[-1].status) == (-1, "erratum")
 
@@ -247,9 +239,7 @@ def test_every_s5_address_is_checked_from_the_settings():
 ])
 def test_a_wrong_s5_address_is_caught(index, text):
     table = data.load("intel-324611-s5-addresses")
-    wrong = table.copy()
-    wrong.attrs = copy.deepcopy(table.attrs)
-    wrong.attrs["printed"]["value"][index] = text
+    wrong = reprinted(table, index, "value", text)
     got = [c.status for c in pl.s5_address_checks(wrong)]
     assert got[index] == "erratum" and got.count("erratum") == 1
 
@@ -283,11 +273,7 @@ FIGURES = "intel-324611-measured-figures"
 
 def _edited_text(table, index, column, text):
     """``table`` with a text column's cell printed, and read, as ``text`` (``edited_cell`` for a string column)."""
-    wrong = table.copy()
-    wrong.attrs = copy.deepcopy(table.attrs)
-    wrong.loc[index, column] = text
-    wrong.attrs["printed"][column][index] = text
-    return wrong
+    return edited_cell(table, index, column, text, value=text)
 
 
 def _figure_checks(table):

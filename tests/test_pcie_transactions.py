@@ -1,11 +1,10 @@
-import copy
 
 import pytest
 
 from goodput import checks, data, pcie, pcie_transactions as pt
 from goodput.logs import ahb_trace, pcie_trace
 
-from mutations import edited_cell
+from mutations import edited_cell, reprinted
 
 CHECKS = checks.collect("pcie-reads")
 FIGURES = "intel-324611-s3-5-figures"
@@ -140,13 +139,9 @@ def _traces():
 
 def _edited(table, row_label, text):
     """A copy of the figures table with one printed value replaced, as if the document printed ``text``."""
-    t = table.copy()
-    t.attrs = copy.deepcopy(table.attrs)
     i = next(r.Index for r in table.itertuples()
              if f"Example {r.example}{' trace' if r.basis == 'trace' else ''}: {r.quantity} ({r.unit})" == row_label)
-    t.attrs["printed"]["value"][i] = text
-    t.loc[i, "value"] = float(text)
-    return t
+    return edited_cell(table, i, "value", text)
 
 
 def test_every_s3_5_figure_has_one_check_with_its_status():
@@ -182,9 +177,7 @@ def test_a_number_printed_with_a_space_is_checked_whole_and_verifies_each_part()
     assert len(spaced) == 4 and {(c.verifies, c.status) for c in spaced} == {(2, "ok")}
     table = data.load(FIGURES)
     i = next(r.Index for r in table.itertuples() if r.quantity == "total transfer time" and r.example == 2)
-    wrong = edited_cell(table, i, "value", "70800")
-    wrong.loc[i, "value"] = 70900.0
-    wrong.attrs["printed"]["value"][i] = "70 900"                 # the model's 100 x (80 + 500 + 32 + 96) = 70800
+    wrong = edited_cell(table, i, "value", "70 900", value=70900.0)  # the model's 100 x (80 + 500 + 32 + 96) = 70800
     c = next(c for c in pt.example_figure_checks(wrong, _traces()) if c.row == "Example 2: total transfer time (ns)")
     assert (c.published, c.verifies, c.status) == ("70900", 2, "erratum")
 
@@ -322,13 +315,9 @@ def _s4_checks(table):
 
 def _s4_edited(row_label, text):
     table = data.load(S4)
-    t = table.copy()
-    t.attrs = copy.deepcopy(table.attrs)
     i = next(r.Index for r in table.itertuples()
              if row_label.startswith(f"§{r.section}: {r.quantity}" + (f" #{r.occurrence}" if r.occurrence > 1 else "")))
-    t.attrs["printed"]["value"][i] = text
-    t.loc[i, "value"] = float(text)
-    return t
+    return edited_cell(table, i, "value", text)
 
 
 def test_every_s4_figure_has_one_check_with_its_status():
@@ -382,10 +371,8 @@ def test_the_first_read_of_test_4_is_placed_by_the_analyzers_names():
         "request_first": 57258, "request_last": 57277, "to_completion": 57406 - 57277 - 1,
         "to_next_request": 57648 - 57429 - 1, "to_next_request_start": 57648 - 57258}
     table = data.load("intel-324611-s4-6-s4-7-trace-figures")
-    wrong = table.copy()
-    wrong.attrs = copy.deepcopy(table.attrs)
     i = next(r.Index for r in table.itertuples() if (r.test, r.quantity, r.occurrence) == (4, "read to completion time", 1))
-    wrong.attrs["printed"]["value"][i] = "540"
+    wrong = reprinted(table, i, "value", "540")
     got = {c.row: c.status for c in pt.test4_first_read_checks(wrong, trace)}
     assert got["Test 4: read to completion time #1 (ns)"] == "erratum"
 
@@ -416,10 +403,8 @@ def test_every_s3_2_figure_is_checked_and_reproduced():
 ])
 def test_a_wrong_s3_2_figure_is_caught(quantity, unit, text):
     table = data.load("intel-324611-s3-2-overhead")
-    wrong = table.copy()
-    wrong.attrs = copy.deepcopy(table.attrs)
     i = next(r.Index for r in table.itertuples() if (r.quantity, r.unit) == (quantity, unit))
-    wrong.attrs["printed"]["value"][i] = text
+    wrong = reprinted(table, i, "value", text)
     got = {c.row: c.status for c in pt.s3_2_overhead_checks(wrong)}
     assert got[f"{quantity} ({unit})"] == "erratum"
 
@@ -571,9 +556,7 @@ def test_a_prefetch_chunk_that_starts_off_its_line_is_caught(tmp_path, old, new,
 
 def test_a_wrong_address_named_for_the_prefetch_order_is_caught():
     table = data.load("intel-324611-s4-17-prefetch")
-    wrong = copy.deepcopy(table)
-    wrong.attrs = copy.deepcopy(table.attrs)
-    wrong.attrs["printed"]["value"][1] = "0x02000040"   # read before 0x020000c0, not after it
+    wrong = reprinted(table, 1, "value", "0x02000040")   # read before 0x020000c0, not after it
     got = pt.prefetch_chunk_checks(ahb_trace.parse(PREFETCH), ahb_trace.parse(pt.published_log(pt.AHB_TRACES["Test 1"])),
                                    wrong)
     assert {c.quantity: c.status for c in got if c.kind == "prose"}["the lower chunk read after it"] == "erratum"
@@ -601,8 +584,7 @@ def test_the_run_a_section_shows_is_named_by_its_loop():
     i = next(r.Index for r in menu.itertuples() if r.entry == "Test 10")
     swapped = edited_cell(menu, i, "accesses_per_iteration", "64")
     j = next(r.Index for r in menu.itertuples() if r.entry == "Test 12")
-    swapped.loc[j, "accesses_per_iteration"] = float("nan")
-    swapped.attrs["printed"]["accesses_per_iteration"][j] = ""
+    swapped = edited_cell(swapped, j, "accesses_per_iteration", "", value=float("nan"))
     ahb = {test: ahb_trace.parse(pt.published_log(name)) for test, name in pt.AHB_TRACES.items()}
     got = pt.s4_figure_checks(data.load(S4), ahb, pcie_trace.parse(pt.published_log(pt.SYMBOL_LOGS[3])),
                               data.load("intel-324611-s4-6-s4-7-trace-figures"), data.load("intel-324611-test14"),

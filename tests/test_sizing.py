@@ -1,4 +1,3 @@
-import copy
 import re
 import struct
 import subprocess
@@ -10,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 import mutations
-from mutations import FUZZ, mutated_log, parse_or_refuse
+from mutations import FUZZ, edited_cell, mutated_log, parse_or_refuse
 
 from goodput import checks, data, sizing
 from goodput.errors import DataError, LogFormatError
@@ -187,13 +186,9 @@ def test_a_total_below_its_printed_sections_is_an_erratum():
 # --- client.out's addresses: no section inside the one below it -------------------------------------------
 
 def _moved(frame, index, column, text):
-    """A copy of the published sizing table with one address cell printed as ``text`` (hex, so
-    :func:`mutations.edited_cell`, which reads a number, does not fit)."""
-    t = frame.copy()
-    t.attrs = copy.deepcopy(frame.attrs)
-    t.loc[index, column] = text
-    t.attrs["printed"][column][index] = text
-    return t
+    """A copy of the published sizing table with one address cell printed as ``text`` (hex: read as
+    printed, not as a number)."""
+    return edited_cell(frame, index, column, text, value=text)
 
 
 def test_each_printed_address_of_client_out_is_past_the_end_of_the_section_below_it():

@@ -8,6 +8,7 @@ from goodput.errors import ParameterError
 from goodput.render import spi as spi_charts
 
 from command import call
+from mutations import edited_cell, reprinted
 
 
 def test_the_datasheets_64_us_and_every_throughput_are_reproduced():
@@ -95,12 +96,8 @@ def test_a_time_below_the_clocks_and_gaps_and_a_wrong_word_count_are_caught():
     t = data.load("am243x-mcspi")
     ok = {c.row: c.status for c in spi.mcspi_time_checks(t) if c.kind == "ceiling"}
     assert ok["400 x 8 bits, polled"] == "ok"
-    bad = t.copy()
-    bad.attrs = {**t.attrs, "printed": {k: list(v) for k, v in t.attrs["printed"].items()}}
     i = t.index[(t["word_bits"] == 8) & (t["mode"] == "polled")][0]
-    bad.loc[i, "transfer_time_us"] = 100.0
-    bad.attrs["printed"]["transfer_time_us"][i] = "100.00"
-    bad.attrs["printed"]["words"][i] = "300"
+    bad = reprinted(edited_cell(t, i, "transfer_time_us", "100.00"), i, "words", "300")
     got = {(c.row, c.kind): c.status for c in spi.mcspi_time_checks(bad)}
     assert got[("400 x 8 bits, polled", "ceiling")] == "erratum"
     assert got[("8-bit words", "consistency")] == "erratum"

@@ -8,7 +8,7 @@ from goodput import checks, data, ethernet, tcp
 from goodput.errors import ParameterError
 
 from command import call
-from mutations import edited_cell
+from mutations import edited_cell, reprinted
 
 
 def test_an_8192_byte_write_makes_six_segments_and_the_ndks_94595():
@@ -212,10 +212,7 @@ def test_every_s6_cpu_load_is_at_most_a_whole_cpu():
 
 
 def test_an_s6_row_above_the_line_ceiling_or_a_whole_cpu_is_an_erratum():
-    t = data.load("spraaq5-s6-throughput").copy(deep=True)
-    t.attrs = {k: (json.loads(json.dumps(v)) if k == "printed" else v) for k, v in t.attrs.items()}
-    t.attrs["printed"]["throughput_kbit_s"][3] = "94950"
-    t.attrs["printed"]["cpu_load_percent"][5] = "101"
+    t = reprinted(reprinted(data.load("spraaq5-s6-throughput"), 3, "throughput_kbit_s", "94950"), 5, "cpu_load_percent", "101")
     got = {(c.row, c.kind): c.status for c in tcp.throughput_table_checks(t)}
     assert got[("§6.1.1 TMS320DM642 EVM, NIMU, L2 64 KB, transmit", "ceiling")] == "erratum"
     assert got[("§6.1.1 TMS320DM642 EVM, NIMU, L2 256 KB, transmit", "consistency")] == "erratum"
@@ -393,19 +390,13 @@ def test_cpsw_udp_loads_and_losses_are_shares_and_the_158_mbit_s_maximum_is_unex
 
 def test_a_tcp_rate_above_its_ceiling_and_a_load_above_100_percent_are_caught():
     t = data.load("am243x-cpsw-tcp-iperf")
-    bad = t.copy()
-    bad.attrs = {**t.attrs, "printed": {k: list(v) for k, v in t.attrs["printed"].items()}}
-    bad.loc[0, "bandwidth_mbit_s"] = 96.1
-    bad.attrs["printed"]["bandwidth_mbit_s"][0] = "96.1"
-    bad.attrs["printed"]["cpu_load_percent"][1] = "101.5"
+    bad = reprinted(edited_cell(t, 0, "bandwidth_mbit_s", "96.1"), 1, "cpu_load_percent", "101.5")
     got = {(c.row, c.kind): c.status for c in tcp.cpsw_tcp_checks(bad)}
     assert got[("am64x/243x EVM, RX", "ceiling")] == "erratum"
     assert got[("am64x/243x EVM, TX", "consistency")] == "erratum"
     assert got[("am64x/243x EVM, TX", "ceiling")] == "ok"
     u = data.load("am243x-cpsw-udp")
-    bad = u.copy()
-    bad.attrs = {**u.attrs, "printed": {k: list(v) for k, v in u.attrs["printed"].items()}}
-    bad.attrs["printed"]["loss_percent"][0] = "141"
+    bad = reprinted(u, 0, "loss_percent", "141")
     got = {(c.row, c.quantity): c.status for c in tcp.cpsw_udp_checks(bad)}
     assert got[("TX am64x/243x EVM, 1500 B, 25 Mbit/s", "packet loss")] == "erratum"
     assert got[("TX am64x/243x EVM, 1500 B, 25 Mbit/s", "CPU load")] == "ok"
@@ -423,11 +414,8 @@ def test_rndis_rates_keep_under_the_bulk_ceiling_and_the_total_is_its_intervals(
 
 def test_an_rndis_total_off_its_intervals_is_caught():
     t = data.load("am243x-rndis-iperf")
-    bad = t.copy()
-    bad.attrs = {**t.attrs, "printed": {k: list(v) for k, v in t.attrs["printed"].items()}}
     i = t.index[t["id"] == 10][0]
-    bad.loc[i, "transfer_mbytes"] = 43.5
-    bad.attrs["printed"]["transfer_mbytes"][i] = "43.5"
+    bad = edited_cell(t, i, "transfer_mbytes", "43.5")
     [total] = [c for c in tcp.rndis_checks(bad) if c.kind == "consistency"]
     assert total.status == "erratum"
 
