@@ -180,6 +180,8 @@ def transfer_time_expr() -> sp.Expr:
 def _numeric(name: str):
     if name == "classical time":
         return lambdify((data_bytes, extended, arbitration_rate, stuffing), classical_frame_time_expr(), "math")
+    if name == "phase bits":
+        return tuple(lambdify((data_bytes, extended, stuffing), e, "math") for e in phase_bits_expr())
     expr = {"time": frame_time_expr(), "rate": messages_per_s_expr()}[name]
     return lambdify((data_bytes, extended, arbitration_rate, data_rate, stuffing), expr, "math")
 
@@ -260,9 +262,7 @@ def frame_bits(n: int, extended_id: bool, stuffing_share: float = DEFAULT) -> tu
     """(nominal-rate bits, data-rate bits) of one frame and its intermission."""
     n = _length(n)
     s = PARAMETERS["stuffing"].check(stuffing_share)
-    subs = {data_bytes: n, extended: 1 if extended_id else 0, stuffing: s}
-    nominal, fast = phase_bits_expr()
-    return float(nominal.subs(subs)), float(fast.subs(subs))
+    return tuple(float(f(n, 1 if extended_id else 0, s)) for f in _numeric("phase bits"))
 
 
 def evaluate(n: int, extended_id: bool = False, arbitration_mbit_s: float = DEFAULT,
@@ -295,9 +295,9 @@ def transfer_time_us(size_bytes: int, extended_id: bool = False, arbitration_mbi
     if isinstance(size_bytes, bool) or not isinstance(size_bytes, int) or size_bytes < 1:
         raise ParameterError("size_bytes", size_bytes, "a whole number of bytes, at least 1")
     full, rest = divmod(size_bytes, DATA_LENGTHS[-1])
-    frames = [DATA_LENGTHS[-1]] * full + ([min(n for n in DATA_LENGTHS if n >= rest)] if rest else [])
-    return sum(evaluate(n, extended_id, arbitration_mbit_s, data_mbit_s, stuffing_share)["frame_time_us"]
-               for n in frames)
+    frames = [(full, DATA_LENGTHS[-1])] + ([(1, min(n for n in DATA_LENGTHS if n >= rest))] if rest else [])
+    return sum(count * evaluate(n, extended_id, arbitration_mbit_s, data_mbit_s, stuffing_share)["frame_time_us"]
+               for count, n in frames if count)
 
 
 def _evaluate_classical(n: int, extended_id: bool, arbitration_mbit_s, data_mbit_s, stuffing_share) -> dict:

@@ -175,6 +175,7 @@ def provider(chapter: str):
         funcs = _providers.setdefault(chapter, [])
         if func.__qualname__ not in {f.__qualname__ for f in funcs}:
             funcs.append(func)
+            _collected.pop(chapter, None)
         return func
 
     return register
@@ -356,7 +357,18 @@ def collect(chapter: str | None = None) -> list[SourceCheck]:
         raise KeyError(f"no source checks registered for chapter {chapter!r}; "
                        f"known: {', '.join(c for c in chapters.ids() if c in _providers)}")
     wanted = [c.id for c in chapters.CHAPTERS if c.id in _providers] if chapter is None else [chapter]
-    return [c for ch in wanted for func in _providers[ch] for c in func()]
+    return [c for ch in wanted for c in _chapter_checks(ch)]
+
+
+#: Each chapter's checks, made once a process: a provider reads only the committed data and the models,
+#: and a check is frozen. Registering another provider of a chapter drops the chapter's.
+_collected: dict[str, tuple[SourceCheck, ...]] = {}
+
+
+def _chapter_checks(chapter: str) -> tuple[SourceCheck, ...]:
+    if chapter not in _collected:
+        _collected[chapter] = tuple(c for func in _providers[chapter] for c in func())
+    return _collected[chapter]
 
 
 _COLUMNS = [f.name for f in fields(SourceCheck)]

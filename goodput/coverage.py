@@ -58,7 +58,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 import pandas as pd
 
@@ -239,6 +239,16 @@ SECTION_COLUMNS = ["document", "section", "covered", "captions", "aliases", "fir
 NUMBER_COLUMNS = ["document", "line", "number"]
 
 
+class _Heading(NamedTuple):
+    """A covered section as a text may name it: its heading, its number, its captions (``("Table", "16")``)
+    and its titles (heading without number, and aliases) as :func:`_words` of more than two letters."""
+
+    section: str
+    number: str
+    captions: frozenset
+    titles: tuple[str, ...]
+
+
 @dataclass(frozen=True, eq=False)
 class Census:
     """The census's two tables: ``sections`` (one row per section of each document, in its order: document,
@@ -256,8 +266,30 @@ class Census:
                 raise DataError(f"census columns {list(frame.columns)} are not {columns}")
 
     def covered(self, document: str) -> pd.DataFrame:
-        """The covered sections of ``document``, in its order."""
-        return self.sections[(self.sections["document"] == document) & (self.sections["covered"] == "yes")]
+        """The covered sections of ``document``, in its order (one frame a document: read, never change it)."""
+        if document not in self._covered:
+            self._covered[document] = self.sections[(self.sections["document"] == document)
+                                                    & (self.sections["covered"] == "yes")]
+        return self._covered[document]
+
+    @cached_property
+    def _covered(self) -> dict[str, pd.DataFrame]:
+        return {}
+
+    def headings(self, document: str) -> list[_Heading]:
+        """The covered sections of ``document`` as :func:`_candidates` matches a text against them."""
+        if document not in self._headings:
+            self._headings[document] = [
+                _Heading(row.section, _section_number(row.section),
+                         frozenset(tuple(c.split(" ", 1)) for c in row.captions.split("; ") if c),
+                         tuple(w for w in (_words(t) for t in [re.sub(r"^\d+(?:\.\d+)*\s+", "", row.section)]
+                                           + [a for a in row.aliases.split("; ") if a]) if len(w.strip()) > 2))
+                for row in self.covered(document).itertuples()]
+        return self._headings[document]
+
+    @cached_property
+    def _headings(self) -> dict[str, list[_Heading]]:
+        return {}
 
     @cached_property
     def keys(self) -> dict[tuple[str, str], Counter]:
@@ -343,15 +375,12 @@ def _candidates(census: Census, document: str, text: str) -> dict[str, bool]:
     named = names(text)
     words = _words(text)
     out = {}
-    for row in census.covered(document).itertuples():
-        number = _section_number(row.section)
-        captions = {tuple(c.split(" ", 1)) for c in row.captions.split("; ") if c}
-        titles = [re.sub(r"^\d+(?:\.\d+)*\s+", "", row.section)] + [a for a in row.aliases.split("; ") if a]
-        itself = bool(captions & named) or (number and ("§", number) in named) or any(
-            len(_words(t).strip()) > 2 and _words(t) in words for t in titles)
-        above = number and any(k == "§" and number.startswith(n + ".") for k, n in named)
+    for h in census.headings(document):
+        itself = bool(h.captions & named) or (h.number and ("§", h.number) in named) or any(
+            t in words for t in h.titles)
+        above = h.number and any(k == "§" and h.number.startswith(n + ".") for k, n in named)
         if itself or above:
-            out[row.section] = bool(itself)
+            out[h.section] = bool(itself)
     return out
 
 
