@@ -49,6 +49,7 @@ check table.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import math
@@ -60,7 +61,7 @@ from typing import Callable, Iterable
 import pandas as pd
 import sympy as sp
 
-from . import chapters
+from . import cache, chapters
 from .spreadsheet import number_formula
 
 __all__ = [
@@ -360,15 +361,26 @@ def collect(chapter: str | None = None) -> list[SourceCheck]:
     return [c for ch in wanted for c in _chapter_checks(ch)]
 
 
-#: Each chapter's checks, made once a process: a provider reads only the committed data and the models,
-#: and a check is frozen. Registering another provider of a chapter drops the chapter's.
+#: Each chapter's checks, made once: a provider reads only the package's code and the committed data, and a
+#: check is frozen, so they are kept for the process and on disk for the next (:func:`goodput.cache.kept`,
+#: under the providers' names). Registering another provider of a chapter drops the chapter's.
 _collected: dict[str, tuple[SourceCheck, ...]] = {}
 
 
 def _chapter_checks(chapter: str) -> tuple[SourceCheck, ...]:
     if chapter not in _collected:
-        _collected[chapter] = tuple(c for func in _providers[chapter] for c in func())
+        funcs = _providers[chapter]
+        names = hashlib.sha256(" ".join(f"{f.__module__}.{f.__qualname__}" for f in funcs).encode()).hexdigest()[:8]
+        _collected[chapter] = cache.kept(f"checks-{chapter}-{names}",
+                                         lambda: tuple(c for func in funcs for c in func()))
     return _collected[chapter]
+
+
+def collect_afresh(chapter: str | None = None) -> list[SourceCheck]:
+    """:func:`collect`, every provider run again in this process (what the kept checks are held to)."""
+    _collected.clear()
+    with cache.off():
+        return collect(chapter)
 
 
 _COLUMNS = [f.name for f in fields(SourceCheck)]

@@ -1,0 +1,93 @@
+"""What one process works out, kept on disk for the next: results that depend only on the package's code
+and the repository's data (every source check: seconds of sympy a process), under a key made of both.
+
+A result is stored under ``$GOODPUT_CACHE`` (else ``$XDG_CACHE_HOME/goodput``, else ``~/.cache/goodput``) as
+``<name>-<key>.pickle``, where the key hashes every file of the ``goodput`` package and of ``data/``, the
+Python version and the versions of the libraries a result is computed with. A change to any of them is a
+new key, so a stored result is never older than what it comes from. Nothing is stored with
+``GOODPUT_CACHE=off``, nor while ``$GOODPUT_DATA`` points the tables elsewhere (a test's own data).
+A file that cannot be read is computed again; one that cannot be written is not kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from contextlib import contextmanager
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Callable, TypeVar
+
+__all__ = ["folder", "key", "kept", "off"]
+
+T = TypeVar("T")
+
+#: The libraries whose version can change a stored result (sympy prints the formulas, pandas reads the tables).
+LIBRARIES = ("sympy", "numpy", "pandas", "mpmath")
+
+_PACKAGE = Path(__file__).resolve().parent
+_DATA = _PACKAGE.parent / "data"
+
+
+_off = False
+
+
+@contextmanager
+def off():
+    """Within it, every result is computed (and none stored)."""
+    global _off
+    was, _off = _off, True
+    try:
+        yield
+    finally:
+        _off = was
+
+
+def folder() -> Path | None:
+    """Where results are kept, or None when they are not."""
+    chosen = os.environ.get("GOODPUT_CACHE", "")
+    if _off or chosen == "off" or os.environ.get("GOODPUT_DATA"):
+        return None
+    if chosen:
+        return Path(chosen)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "goodput"
+
+
+@lru_cache(maxsize=1)
+def key() -> str:
+    """A hash of what a result may depend on: the package's files, the data's, Python's and the libraries'
+    versions."""
+    h = hashlib.sha256(sys.version.encode())
+    for name in LIBRARIES:
+        h.update(f"\0{name}={metadata.version(name)}".encode())
+    files = sorted(p for root in (_PACKAGE, _DATA) for p in root.rglob("*")
+                   if p.is_file() and "__pycache__" not in p.parts)
+    for path in files:
+        h.update(b"\0" + str(path.relative_to(_PACKAGE.parent)).encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:20]
+
+
+def kept(name: str, compute: Callable[[], T]) -> T:
+    """``compute()``, or what it returned in an earlier process with the same :func:`key`."""
+    where = folder()
+    if where is None:
+        return compute()
+    path = where / f"{name}-{key()}.pickle"
+    try:
+        with path.open("rb") as f:
+            return pickle.load(f)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        pass
+    result = compute()
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("wb", dir=where, prefix=f".{name}-", delete=False) as f:
+            pickle.dump(result, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(f.name, path)
+    except (OSError, pickle.PicklingError):
+        pass
+    return result

@@ -1,0 +1,78 @@
+"""Results kept on disk between processes (goodput.cache) are what computing them again gives."""
+
+import pytest
+
+from goodput import cache, checks
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    """A package and a data folder of their own, and a cache folder."""
+    package, data = tmp_path / "goodput", tmp_path / "data"
+    package.mkdir()
+    data.mkdir()
+    (package / "model.py").write_text("RATE = 1\n")
+    (data / "table.csv").write_text("a\n1\n")
+    monkeypatch.setattr(cache, "_PACKAGE", package)
+    monkeypatch.setattr(cache, "_DATA", data)
+    monkeypatch.setenv("GOODPUT_CACHE", str(tmp_path / "kept"))
+    monkeypatch.delenv("GOODPUT_DATA", raising=False)
+    cache.key.cache_clear()
+    yield package, data
+    cache.key.cache_clear()
+
+
+def test_a_change_to_any_file_of_the_package_or_the_data_is_another_key(tree):
+    package, data = tree
+    first = cache.key()
+    for path, text in ((package / "model.py", "RATE = 2\n"), (data / "table.csv", "a\n2\n"),
+                       (package / "render" / "new.py", "")):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text)
+        cache.key.cache_clear()
+        assert cache.key() != first
+        first = cache.key()
+
+
+def test_a_result_is_computed_once_and_read_back_after(tree):
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return {"value": len(calls)}
+
+    assert cache.kept("thing", compute) == {"value": 1}
+    assert cache.kept("thing", compute) == {"value": 1} and len(calls) == 1
+    assert cache.kept("other", compute) == {"value": 2}
+
+
+def test_a_file_that_cannot_be_read_is_computed_again(tree):
+    cache.kept("thing", lambda: 1)
+    [path] = cache.folder().glob("thing-*.pickle")
+    path.write_bytes(b"not a pickle")
+    assert cache.kept("thing", lambda: 2) == 2
+    assert cache.kept("thing", lambda: 3) == 2  # kept again
+
+
+def test_nothing_is_kept_when_it_is_off_or_the_tables_are_a_tests_own(tree, monkeypatch, tmp_path):
+    monkeypatch.setenv("GOODPUT_CACHE", "off")
+    assert cache.folder() is None and cache.kept("thing", lambda: 1) == 1 and cache.kept("thing", lambda: 2) == 2
+    monkeypatch.setenv("GOODPUT_CACHE", str(tmp_path / "kept"))
+    monkeypatch.setenv("GOODPUT_DATA", str(tmp_path))
+    assert cache.folder() is None
+    monkeypatch.delenv("GOODPUT_DATA")
+    with cache.off():
+        assert cache.folder() is None
+    assert cache.folder() == tmp_path / "kept"
+
+
+def test_a_folder_that_cannot_be_written_still_gives_the_result(tree, monkeypatch, tmp_path):
+    (tmp_path / "a file").write_text("")
+    monkeypatch.setenv("GOODPUT_CACHE", str(tmp_path / "a file" / "kept"))
+    assert cache.kept("thing", lambda: 5) == 5
+
+
+@pytest.mark.slow
+def test_the_kept_checks_are_every_provider_run_again():
+    kept = checks.collect()
+    assert checks.collect_afresh() == kept
