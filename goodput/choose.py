@@ -28,7 +28,7 @@ from typing import Callable, Mapping, Sequence
 
 import sympy as sp
 
-from . import can, coding, hyperlink, pcie, spi, srio, tcp, usb
+from . import cache, can, coding, hyperlink, pcie, spi, srio, tcp, usb
 from .command import Arg, Command, Ranged
 from .errors import ParameterError
 from .params import Parameter
@@ -157,6 +157,12 @@ def _merge(selector: sp.Symbol, breakdowns: Sequence[Mapping[str, sp.Expr]]) -> 
     return {name: _choose(selector, [b[name] for b in breakdowns]) for name in breakdowns[0]}
 
 
+def _kept_parts(key: str, build: Callable[[], dict[str, sp.Expr]]) -> dict[str, sp.Expr]:
+    """A family's parts, built once and kept between processes (:func:`goodput.cache.kept`): building the
+    seven families' took most of this module's import (2 s)."""
+    return cache.kept(f"choose-parts-{key}", build)
+
+
 # --- PCI Express (pcie-packets) -----------------------------------------------------------------
 
 #: The transaction a link's configuration moves data with (its family's list: writes or reads, ...).
@@ -195,7 +201,7 @@ PCIE = Family(
      Setting("lanes", coding.lanes, "lanes", tuple((n, f"x{n}") for n in pcie.LANES[:-1]), 4),
      Setting("mps", pcie.mps, "max payload size", tuple((n, f"MPS {n}") for n in pcie.SIZES_POW2), 256),
      Setting("transaction", transaction, "transaction", ((0, "writes"), (1, "reads")), 0)),
-    _pcie_parts(), _pcie_numeric,
+    _kept_parts("pcie", _pcie_parts), _pcie_numeric,
     "3-DW headers, no ECRC, an ACK and UpdateFC per 4 TLPs, no SKP; reads in requests of at most "
     f"{_PCIE_LINK.mrrs} bytes, their completions counted in the data's direction")
 
@@ -231,7 +237,7 @@ SRIO = Family(
              tuple((r, f"{r:g} Gbaud") for r in srio.LINE_RATES_GBAUD), 5),
      Setting("lanes", coding.lanes, "lanes", tuple((n, f"x{n}") for n in srio.LANES), 4),
      Setting("transaction", transaction, "transaction", ((0, "NWRITE"), (1, "NREAD")), 0)),
-    _srio_parts(),
+    _kept_parts("srio", _srio_parts),
     lambda v, n: 125 * srio.goodput_gbit_s(_SRIO_KINDS[int(v["transaction"])], v["line_rate_gbaud"],
                                            int(v["lanes"]), n),
     "16-bit device IDs, 34-bit addresses, one control symbol per packet (and an acknowledgement of each "
@@ -256,7 +262,7 @@ HYPERLINK = Family(
     (Setting("line_rate_gbaud", coding.line_rate, "line rate per lane",
              tuple((r, f"{r:g} Gbaud") for r in (3.125, 6.25, 10, 12.5)), 12.5),
      Setting("lanes", coding.lanes, "lanes", tuple((n, f"x{n}") for n in range(1, 5)), 4)),
-    _hyperlink_parts(),
+    _kept_parts("hyperlink", _hyperlink_parts),
     lambda v, n: 125 * hyperlink.goodput_gbit_s(v["line_rate_gbaud"], int(v["lanes"]), n),
     f"{hyperlink.PARAMETERS['packet_bytes'].default}-byte packets with {hyperlink.CONTROL_BYTES} control bytes each")
 
@@ -289,7 +295,7 @@ ETHERNET = Family(
     (Setting("line_rate_mbit_s", tcp.line_rate, "line rate",
              ((10, "10 Mbit/s"), (100, "100 Mbit/s"), (1000, "1 Gbit/s"), (10000, "10 Gbit/s")), 1000),
      Setting("stack", _stack, "protocol", tuple((i, name) for i, (name, _, _) in enumerate(_STACKS)), 0)),
-    _ethernet_parts(), _ethernet_numeric,
+    _kept_parts("ethernet", _ethernet_parts), _ethernet_numeric,
     f"MTU {tcp.PARAMETERS['mtu_bytes'].default}, no TCP options, no VLAN tag; each message its own segments "
     "(or datagram, in IP fragments)", max_size=tcp.PARAMETERS["message_bytes"].maximum)
 
@@ -316,7 +322,7 @@ SPI = Family(
      Setting("word_bits", spi.word_bits, "word", tuple((w, f"{w}-bit words") for w in (8, 16, 32)), 32),
      Setting("spaced", spi.spaced, "between words",
              ((1, f"{spi.GAP_NS} ns gaps"), (0, "continuous")), 1)),
-    _spi_parts(), _spi_numeric,
+    _kept_parts("spi", _spi_parts), _spi_numeric,
     f"the AM243x MCSPI's gap of {spi.GAP_NS} ns and one bit time between words, or none (continuous DMA)")
 
 
@@ -336,7 +342,7 @@ CAN_FD = Family(
              ((0.5, "500 kbit/s"), (1, "1 Mbit/s")), 1),
      Setting("data_mbit_s", can.data_rate, "data rate",
              tuple((r, f"data {r:g} Mbit/s") for r in (1, 2, 5, 8)), 5)),
-    _can_parts(),
+    _kept_parts("can", _can_parts),
     lambda v, n: n / can.transfer_time_us(n, False, v["arbitration_mbit_s"], v["data_mbit_s"]),
     "11-bit identifiers, no dynamic stuff bits; full 64-byte frames and one padded to a DLC length")
 
@@ -364,7 +370,7 @@ USB = Family(
     "usb", "USB", "usb-superspeed",
     (Setting("generation", usb.generation, "generation", ((1, "3.x Gen 1 (5 Gbit/s)"), (2, "3.x Gen 2 (10 Gbit/s)")),
              2),),
-    _usb_parts(), lambda v, n: 125 * usb.goodput_gbit_s(generation=int(v["generation"]), transfer_bytes=n),
+    _kept_parts("usb", _usb_parts), lambda v, n: 125 * usb.goodput_gbit_s(generation=int(v["generation"]), transfer_bytes=n),
     "bulk transfers in 1024-byte packets, bursts of 16, LGOOD and LCRD counted",
     max_size=usb.PARAMETERS["transfer_bytes"].maximum)
 
