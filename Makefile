@@ -25,7 +25,7 @@ EXT_STAMP := _build/.extensions-stamp
 # Each chapter's workbook, exported before the build so the pages can link it for download.
 WORKBOOKS := _build/workbooks/.complete
 
-.PHONY: book test test-fast test-other-cpu serve lab refresh lock clean venv assets chromium libreoffice qemu workbooks capture firmware
+.PHONY: book test test-fast test-other-cpu serve lab refresh lock clean venv assets chromium libreoffice qemu workbooks capture firmware bench
 
 ## book: build the HTML book into _build/html (sets everything up first)
 book: $(HTML)
@@ -87,6 +87,10 @@ LAB_PORT ?= 8888
 lab: $(STAMP) $(VENDOR) $(WORKBOOKS)
 	$(BIN)/jupyter lab --ip 127.0.0.1 --port $(LAB_PORT) --ServerApp.root_dir=. --LabApp.expose_app_in_browser=True \
 	  --LabApp.default_url=/lab/tree/$(FIRST_CHAPTER).ipynb $$(if [ "$$(id -u)" = 0 ]; then echo --allow-root; fi)
+
+## bench: time the loop against its budgets (clean book, rebuilds, first control, test-fast, test, the command); writes data/logs/host/build-times.log
+bench: $(STAMP) chromium
+	$(BIN)/python tools/bench_build.py
 
 ## capture: build the benchmark firmware and capture its logs into data/logs/host (root for the shaped link) and, with QEMU, data/logs/qemu
 capture:

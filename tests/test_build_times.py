@@ -1,5 +1,7 @@
 """The build benchmark's log (tools/bench_build.py) and the status page's table of it."""
 
+import re
+
 import pytest
 
 from goodput import status
@@ -27,12 +29,10 @@ def test_the_committed_log_times_every_step_on_a_machine_it_names():
     frame = status.build_times()
     header = frame.attrs["header"]
     flags = header["command"].split()
-    steps = [s for s in bench_build.STEPS if not ("--no-test" in flags and s == "make_test")]
+    steps = [s for s in bench_build.STEPS if not ("--no-test" in flags and s in ("make_test", "make_test_fast"))]
     if "--cli-only" in flags:
         steps = list(bench_build.CLI_COMMANDS)
-    # a log written before the benchmark timed the goodput command has no cli_ steps
-    older = [s for s in steps if s not in bench_build.CLI_COMMANDS]
-    assert list(frame["step"]) in (steps, older)
+    assert list(frame["step"]) == steps
     assert all(ms > 0 for ms in frame["wall_ms"])
     assert {"host", "cpu", "kernel", "python", "command", "date", "git"} <= set(header)
     assert header["cpu"].endswith(" cores") and header["command"].startswith("python tools/bench_build.py")
@@ -43,8 +43,8 @@ def test_the_table_gives_seconds_and_the_log_itself(tmp_path):
     path = tmp_path / "build-times.log"
     path.write_text(LOG.format(step="prose_page"))
     text = status.build_times_markdown(path)
-    assert "| `make book` with no _build/: every notebook executed | 61.23 |" in text
-    assert "| `make book` after touching one prose page (book/how-to-read.md) | 0.95 |" in text
+    assert "| `make book` with no _build/: every notebook executed | 61.23 | 90 | within |" in text
+    assert "| `make book` after touching one prose page (book/how-to-read.md) | 0.95 | 5 | within |" in text
     assert "Some CPU, 2 cores" in text and "abc1234" in text
     assert "BENCH-RESULT bench=build step=prose_page wall_ms=950" in text
 
@@ -93,3 +93,26 @@ def test_an_edited_notebook_has_new_code_and_keeps_the_rest():
     assert edited["cells"][1]["source"] != notebook["cells"][1]["source"]
     assert edited["cells"][1]["source"].startswith("x = 1\nx")
     assert notebook["cells"][1]["source"] == ["x = 1\n", "x"]  # the original is left as it was
+
+
+def test_a_step_over_its_budget_says_by_how_much_and_one_without_a_budget_says_nothing(tmp_path):
+    path = tmp_path / "build-times.log"
+    path.write_text(LOG.format(step="cli_help").replace("wall_ms=61234", "wall_ms=180000"))
+    text = status.build_times_markdown(path)
+    assert "every notebook executed | 180.00 | 90 | **over**, 2.0 times |" in text
+    assert "(median of 3) | 0.95 | 0.3 | **over**, 3.2 times |" in text
+    path.write_text(LOG.format(step="nothing_changed"))
+    assert "| `make book` again, nothing changed | 0.95 |  |  |" in status.build_times_markdown(path)
+
+
+def test_every_budget_is_of_a_step_and_the_readme_states_each(root):
+    assert set(status.BUDGETS) <= set(bench_build.STEPS)
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    stated = dict(re.findall(r"^\| `(\w+)` \| [^|]* \| ([\d.]+) s \|$", readme, flags=re.M))
+    assert stated == {step: f"{budget:g}" for step, budget in status.BUDGETS.items()}
+
+
+@pytest.mark.book
+def test_the_first_control_is_timed_from_navigation_in_the_built_book():
+    ms = bench_build.first_control_ms(chapters=("spi",), loads=1)
+    assert 0 < ms < 30000

@@ -1,9 +1,12 @@
-"""How long a writer waits: clean `make book`, rebuilds after one change, and `make test`, timed.
+"""How long a writer and a reader wait: clean `make book`, rebuilds after one change, the tests, the
+command's start and a live figure's first control, timed (`make bench`).
 
 A benchmark, not a test: it runs the README's commands in this checkout and prints what each took,
 in the firmware's log format (a ``# key: value`` header naming the machine, then BENCH- lines that
 goodput.logs.bench parses), and writes the same text to data/logs/host/build-times.log, which the
-book's status page shows. The environment (`make venv assets`) is set up first and not timed.
+book's status page shows beside each step's budget (goodput.status.BUDGETS). The environment
+(`make venv assets`) is set up first and not timed. Results kept between processes
+(goodput.cache) start empty: the run keeps them in a folder of its own (GOODPUT_CACHE).
 
 Steps, in order:
 
@@ -12,7 +15,10 @@ Steps, in order:
 - ``prose_page``: `make book` after touching one prose page;
 - ``one_notebook``: `make book` after editing a code cell of one chapter's notebook (it is executed
   again); the notebook is restored afterwards and the book rebuilt, untimed;
-- ``make_test``: `make test` (skipped with --no-test);
+- ``first_control``: the first control of a live figure drawn, after navigation, in headless chromium
+  on a local server: per chapter of :data:`FIRST_CONTROL_CHAPTERS` the median of three loads, the
+  slowest chapter's kept;
+- ``make_test_fast`` and ``make_test``: `make test-fast` and `make test` (both skipped with --no-test);
 - ``cli_help`` and ``cli_pcie_write``: how long the ``goodput`` command takes to start, the median of
   three runs of ``goodput --help`` and of ``goodput pcie write --gen 3 --lanes 8 --size 4096 --json``
   (with --cli-only, these two alone, after `make venv`).
@@ -42,11 +48,15 @@ PROSE_PAGE = ROOT / "book" / "how-to-read.md"
 NOTEBOOK = ROOT / "notebooks" / "pcie-packets.ipynb"  # among the longest chapters to execute
 OUTPUT = ROOT / "data" / "logs" / "host" / "build-times.log"
 #: The steps, in order (goodput.status.BUILD_STEPS says what each runs, for the status page).
-STEPS = ("clean_book", "nothing_changed", "prose_page", "one_notebook", "make_test", "cli_help", "cli_pcie_write")
+STEPS = ("clean_book", "nothing_changed", "prose_page", "one_notebook", "first_control", "make_test_fast",
+         "make_test", "cli_help", "cli_pcie_write")
 #: The command lines the cli_ steps time, each run this many times (the median is kept).
 CLI_COMMANDS = {"cli_help": ["--help"],
                 "cli_pcie_write": ["pcie", "write", "--gen", "3", "--lanes", "8", "--size", "4096", "--json"]}
 CLI_RUNS = 3
+#: The chapters whose first control first_control times, each loaded this many times (the median is kept).
+FIRST_CONTROL_CHAPTERS = ("pcie-packets", "tcp-goodput", "srio")
+FIRST_CONTROL_LOADS = 3
 
 
 class StepFailed(Exception):
@@ -81,6 +91,61 @@ def cli_times(goodput: Path = ROOT / ".venv" / "bin" / "goodput", runs: int = CL
                                  f"{done.stderr.strip()}")
         out.append((step, statistics.median(times)))
     return out
+
+
+# Run before the page's own scripts: the time (performance.now(), from navigation) of the first frame in
+# which a live figure's control is laid out.
+_FIRST_CONTROL = """
+(() => {
+  const look = () => {
+    const control = document.querySelector('.goodput-control');
+    if (control && control.getClientRects().length) window.__goodputFirstControl = performance.now();
+    else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+})();
+"""
+
+
+def first_control_ms(html: Path = ROOT / "_build" / "html", chapters=FIRST_CONTROL_CHAPTERS,
+                     loads: int = FIRST_CONTROL_LOADS) -> int:
+    """The slowest of ``chapters``' medians over ``loads`` loads: ms from navigation to the first frame
+    with a live figure's control laid out, at 1366 px in headless chromium, the book served on 127.0.0.1."""
+    import functools
+    import http.server
+    import threading
+
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from browser import CHROMIUM, CHROMIUM_ARGS
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(html)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    medians = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for chapter in chapters:
+                times = []
+                for _ in range(loads):
+                    context = browser.new_context(viewport={"width": 1366, "height": 768})
+                    page = context.new_page()
+                    page.add_init_script(_FIRST_CONTROL)
+                    page.goto(f"http://127.0.0.1:{server.server_address[1]}/notebooks/{chapter}.html")
+                    page.wait_for_function("() => window.__goodputFirstControl !== undefined", timeout=30000)
+                    times.append(page.evaluate("() => window.__goodputFirstControl"))
+                    context.close()
+                medians.append(statistics.median(times))
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    return round(max(medians))
 
 
 def _edited(notebook: dict) -> dict:
@@ -130,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     logs = Path(tempfile.mkdtemp(prefix="bench-build-"))
+    os.environ["GOODPUT_CACHE"] = str(logs / "goodput-cache")  # every make below starts with nothing kept
     lines = header("python tools/bench_build.py" + (" --no-test" if args.no_test else "")
                    + (" --cli-only" if args.cli_only else ""))
     lines.append(f"BENCH-CONFIG bench=build cores={os.cpu_count()} usable_cores={len(os.sched_getaffinity(0))}")
@@ -153,7 +219,9 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             NOTEBOOK.write_text(original, encoding="utf-8")
         _make("book", "restored", logs)
+        results.append(("first_control", first_control_ms()))
         if not args.no_test:
+            results.append(("make_test_fast", _make("test-fast", "make_test_fast", logs)))
             results.append(("make_test", _make("test", "make_test", logs)))
         results += cli_times()
     except StepFailed as failed:
