@@ -116,24 +116,35 @@ FORMULAS = """async () => {
 }"""
 
 
-@pytest.mark.parametrize("page_path", PAGES)
-def test_every_page_loads_offline_without_errors(browser, book_url, page_path):
+def loads_offline(page, log, book_url):
+    """The page (opened at the network's idle, its charts drawn and tables computed) loaded nothing from another
+    host, nothing failed, no console error; its formulas are static KaTeX with their fonts, no math script.
+    Run by tests/test_page_tour_browser.py on its pages, and below on the rest."""
+    found = page.evaluate(FORMULAS)  # after the fonts the page uses have loaded or failed
+    assert found["katex"] == found["math"], "a formula that is not static KaTeX HTML"
+    assert [s for s in found["scripts"] if re.search(r"mathjax|katex|tex-(mml-)?(chtml|svg)", s, re.I)] == []
+    assert found["globals"] == ["undefined", "undefined"], "a math script ran"
+    assert all(f.startswith(book_url) for f in found["fonts"]), "a font from another host"
+    assert found["brokenFonts"] == []
+    if found["math"]:
+        assert found["katexFonts"] > 0 and any("/_static/katex/fonts/" in f for f in found["fonts"])
+    assert log["foreign"] == [], "requests to other hosts"
+    assert log["failed"] == [], "failed requests"
+    assert errors(log) == [], "console errors"
+    assert page.locator(".error").filter(has_text="Error loading script").count() == 0
+
+
+#: The pages tests/test_page_tour_browser.py does not open (the index, search and the like).
+UNTOURED = [p for p in PAGES if Path(p).parent.name not in ("notebooks", "book")]
+
+
+@pytest.mark.parametrize("page_path", UNTOURED)
+def test_every_other_page_loads_offline_without_errors(browser, book_url, page_path):
     # the network idle: every request made, index.html's redirect followed
     with opened(browser, book_url + page_path, wait_until="networkidle") as (page, log):
         if page.locator(".goodput-live, .vega-embed").count():
             live_ready(page)  # every chart drawn, every table computed
-        found = page.evaluate(FORMULAS)  # after the fonts the page uses have loaded or failed
-        assert found["katex"] == found["math"], "a formula that is not static KaTeX HTML"
-        assert [s for s in found["scripts"] if re.search(r"mathjax|katex|tex-(mml-)?(chtml|svg)", s, re.I)] == []
-        assert found["globals"] == ["undefined", "undefined"], "a math script ran"
-        assert all(f.startswith(book_url) for f in found["fonts"]), "a font from another host"
-        assert found["brokenFonts"] == []
-        if found["math"]:
-            assert found["katexFonts"] > 0 and any("/_static/katex/fonts/" in f for f in found["fonts"])
-        assert log["foreign"] == [], "requests to other hosts"
-        assert log["failed"] == [], "failed requests"
-        assert errors(log) == [], "console errors"
-        assert page.locator(".error").filter(has_text="Error loading script").count() == 0
+        loads_offline(page, log, book_url)
 
 
 def test_a_request_to_another_host_is_recorded_and_never_reaches_it(browser, book_url):

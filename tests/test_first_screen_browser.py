@@ -4,6 +4,8 @@ At 1366x900 every chapter with a model shows its "your link" box's headline valu
 screen and its first live chart within two screens; the landing page shows its comparison chart inside
 the first screen at 1366x900 and at 390x844. And no chapter offers a "Show code cell source" toggle on
 a cell whose code only imports or only hands values to a display helper (:func:`plumbing`).
+
+The checks of a page are functions here; tests/test_page_tour_browser.py runs them on each page it opens.
 """
 
 from __future__ import annotations
@@ -12,16 +14,6 @@ import ast
 import json
 from pathlib import Path
 
-import pytest
-
-from goodput import chapters
-from goodput.render import calculations
-
-from browser import WIDTHS, live_ready, opened
-
-pytestmark = pytest.mark.book
-
-MODEL_CHAPTERS = list(calculations.CHAPTERS)
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
 # Where the first screen ends and what lies in it: the box's headline value (the first value of its
@@ -44,13 +36,11 @@ def geometry(page) -> dict:
     return page.evaluate(GEOMETRY)
 
 
-@pytest.mark.parametrize("chapter", MODEL_CHAPTERS)
-def test_a_chapter_shows_its_headline_in_the_first_screen_and_its_live_chart_in_the_second(
-        browser, book_url, chapter):
-    with opened(browser, f"{book_url}notebooks/{chapter}.html", WIDTHS["1366px"]) as (page, log):
-        live_ready(page)
-        page.wait_for_selector(".goodput-yours dd.goodput-value strong")
-        g = geometry(page)
+def headline_in_the_first_screen(page, chapter):
+    """At 1366x900, the box's headline value inside the first screen and the first live chart within two
+    screens. Run by tests/test_page_tour_browser.py on every chapter with a model, as the page loads."""
+    page.wait_for_selector(".goodput-yours dd.goodput-value strong")
+    g = geometry(page)
     assert g["headline_top"] is not None, f"{chapter}: the box shows no value"
     assert 0 <= g["headline_top"] and g["headline_bottom"] <= g["viewport"], \
         f"{chapter}: the box's headline value is at {g['headline_top']:.0f}-{g['headline_bottom']:.0f} px, " \
@@ -60,11 +50,10 @@ def test_a_chapter_shows_its_headline_in_the_first_screen_and_its_live_chart_in_
         f"{chapter}: the first live chart starts at {g['chart_top']:.0f} px, beyond two screens ({2 * g['viewport']} px)"
 
 
-@pytest.mark.parametrize("width", list(WIDTHS))
-def test_the_landing_page_shows_its_comparison_chart_in_the_first_screen(browser, book_url, width):
-    with opened(browser, f"{book_url}book/intro.html", WIDTHS[width]) as (page, log):
-        live_ready(page)
-        g = geometry(page)
+def landing_chart_in_the_first_screen(page, width):
+    """The landing page's comparison chart inside the first screen. Run by tests/test_page_tour_browser.py on
+    book/intro.html at each width, as the page loads."""
+    g = geometry(page)
     assert g["chart_top"] is not None, "the landing page has no live chart"
     assert g["chart_bottom"] <= g["viewport"], \
         f"at {width} the comparison chart spans {g['chart_top']:.0f}-{g['chart_bottom']:.0f} px, " \
@@ -165,14 +154,13 @@ def _toggled_code(page) -> list[str]:
     })""")
 
 
-@pytest.mark.parametrize("chapter", chapters.ids())
-def test_no_chapter_puts_a_toggle_on_code_that_only_imports_or_displays(browser, book_url, chapter):
+def no_toggle_on_plumbing(page, chapter):
+    """The chapter offers no "Show code cell source" toggle on code that only imports or displays
+    (:func:`plumbing`). Run by tests/test_page_tour_browser.py on every chapter."""
     notebook = json.loads((NOTEBOOKS / f"{chapter}.ipynb").read_text(encoding="utf-8"))
     helpers = helper_names(notebook)
-    with opened(browser, f"{book_url}notebooks/{chapter}.html", WIDTHS["1366px"],
-                wait_until="domcontentloaded") as (page, log):
-        toggled = _toggled_code(page)
-        toggles = page.locator("summary", has_text="Show code cell source").count()
+    toggled = _toggled_code(page)
+    toggles = page.locator("summary", has_text="Show code cell source").count()
     assert toggles == len(toggled), f"{chapter}: {toggles} toggles, {len(toggled)} hidden-input cells found"
     shown = [code.strip().splitlines()[0] for code in toggled if plumbing(code, helpers)]
     assert not shown, f"{chapter}: toggles on code that only imports or displays: {shown}"

@@ -4,12 +4,12 @@ Every chapter with a model: every control is inside the viewport when scrolled t
 no figure, table or equation is wider than the text column; each control operates through its own
 element (click, typed number, select, arrow keys) and afterwards the chart, the calculated table and
 the "your link" box all equal goodput's numeric functions; the address carries the state and a link
-restores it; a value typed outside the range is refused with a message.
+restores it; a value typed outside the range is refused with a message. The checks of a whole page are
+functions here (controls_in_view, controls_operate_as_the_model); tests/test_page_tour_browser.py runs them
+on each chapter it opens.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
@@ -25,8 +25,6 @@ from test_spreadsheet_printer import sheet_eval
 
 pytestmark = pytest.mark.book
 
-CHAPTERS = list(calculations.CHAPTERS)
-HTML = Path(__file__).resolve().parent.parent / "_build" / "html"
 
 # What is wider than the text column: a figure, a table, a chart or an equation (that scrolls sideways).
 WIDE = """
@@ -79,20 +77,8 @@ LAYOUT = """
 """
 
 
-# The pages without a model's live figure; the chapters with one get LAYOUT (which includes WIDE)
-# in test_every_control_is_in_view_then_operates_and_chart_table_and_box_follow_the_model.
-PAGES = sorted(str(p.relative_to(HTML)) for p in HTML.rglob("*.html")
-               if p.parent.name in ("notebooks", "book") and not (p.parent.name == "notebooks"
-                                                                   and p.stem in CHAPTERS))
-
-
-@pytest.mark.parametrize("width", list(WIDTHS))
-@pytest.mark.parametrize("page_path", PAGES)
-def test_no_figure_table_or_equation_is_wider_than_the_column(browser, book_url, page_path, width):
-    with opened(browser, book_url + page_path, viewport=WIDTHS[width]) as (page, log):
-        if page.locator(".goodput-live, .vega-embed").count():
-            live_ready(page)
-        assert page.evaluate(WIDE) == []
+# The pages without a model's live figure get WIDE, the chapters with one LAYOUT (which includes it), in
+# tests/test_page_tour_browser.py.
 
 
 def _figure_view(page, figure_id):
@@ -162,28 +148,27 @@ def _another(calc, item, current):
     raise AssertionError(f"{item.name} has one value")
 
 
-@pytest.mark.parametrize("width", list(WIDTHS))
-@pytest.mark.parametrize("chapter", CHAPTERS)
-def test_every_control_is_in_view_then_operates_and_chart_table_and_box_follow_the_model(
-        browser, book_url, chapter, width):
-    calc = calculations.get(chapter)
-    with opened(browser, book_url + f"notebooks/{chapter}.html", viewport=WIDTHS[width]) as (page, log):
-        live_ready(page)
-        # as the page loads: every control in view and uncovered, nothing wider than the column
-        assert page.locator(".goodput-yours .goodput-control").count() >= 1, "no controls in the your-link box"
-        assert page.locator(".goodput-live .goodput-control").count() >= 1
-        assert page.evaluate(LAYOUT) == []
-        assert errors(log) == []
-        # then each control, operated as a reader does
+def controls_in_view(page, log):
+    """Every control in view when scrolled to and uncovered, nothing wider than the column (:data:`LAYOUT`).
+    Run by tests/test_page_tour_browser.py on every chapter with a model, as the page loads."""
+    assert page.locator(".goodput-yours .goodput-control").count() >= 1, "no controls in the your-link box"
+    assert page.locator(".goodput-live .goodput-control").count() >= 1
+    assert page.evaluate(LAYOUT) == []
+    assert errors(log) == []
+
+
+def controls_operate_as_the_model(page, log, calc):
+    """Each control of the figure, operated as a reader does: afterwards the chart, the calculated table and the
+    box equal the model. Run by tests/test_page_tour_browser.py on every chapter with a model."""
+    _check_against_the_model(page, calc)
+    figure = f"#{calc.figure_id()}"
+    for item in (*calc.inputs, *calc.choices):
+        key = calc.prefix + item.name
+        value = _another(calc, item, state(page)[key])
+        operate(page, key, value, scope=figure)
+        assert state(page)[key] == value, item.name
         _check_against_the_model(page, calc)
-        figure = f"#{calc.figure_id()}"
-        for item in (*calc.inputs, *calc.choices):
-            key = calc.prefix + item.name
-            value = _another(calc, item, state(page)[key])
-            operate(page, key, value, scope=figure)
-            assert state(page)[key] == value, item.name
-            _check_against_the_model(page, calc)
-        assert errors(log) == []
+    assert errors(log) == []
 
 
 def test_arrow_keys_move_a_slider_and_segmented_buttons(browser, book_url):

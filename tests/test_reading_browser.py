@@ -6,6 +6,8 @@
 - On a phone, a figure's or box's result stays in view while the reader operates its controls.
 - The page's small promises: "Copy link" copies what the page shows now, a list of links in the address is
   capped, an address that cannot be decoded breaks nothing, each preset names what it sets.
+
+The checks of a whole page are functions here; tests/test_page_tour_browser.py runs them on each page it opens.
 """
 
 from __future__ import annotations
@@ -14,8 +16,6 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-
-from goodput.render import calculations
 
 from browser import WIDTHS, errors, live_ready, opened, operate, settle, state
 from legibility import CONTRAST_SWEEP
@@ -47,20 +47,21 @@ def _theme_is(page, mode):
         settle(page)
 
 
-@pytest.mark.parametrize("width", list(WIDTHS))
-@pytest.mark.parametrize("page_path", PAGES)
-def test_every_text_reads_at_aa_contrast_in_both_themes(browser, book_url, page_path, width):
+def contrast_in_both_themes(page, log, width):
+    """Every text reads at AA contrast in the theme the page opened in (:data:`FIRST_THEME`, the reader's
+    system setting), then in the other after the system switches to it; then the system switches back.
+    Run by tests/test_page_tour_browser.py on every page at each width."""
     first = FIRST_THEME[width]
     second = "dark" if first == "light" else "light"
-    with opened(browser, book_url + page_path, viewport=WIDTHS[width], color_scheme=first) as (page, log):
-        _ready(page)
-        _theme_is(page, first)
-        assert page.evaluate(CONTRAST_SWEEP) == [], f"{first} theme"
-        # the reader's system switches: the theme follows it, and every chart is drawn again in it
-        page.emulate_media(color_scheme=second)
-        _theme_is(page, second)
-        assert page.evaluate(CONTRAST_SWEEP) == [], f"{second} theme"
-        assert errors(log) == []
+    _theme_is(page, first)
+    assert page.evaluate(CONTRAST_SWEEP) == [], f"{first} theme"
+    # the reader's system switches: the theme follows it, and every chart is drawn again in it
+    page.emulate_media(color_scheme=second)
+    _theme_is(page, second)
+    assert page.evaluate(CONTRAST_SWEEP) == [], f"{second} theme"
+    page.emulate_media(color_scheme=first)
+    _theme_is(page, first)
+    assert errors(log) == []
 
 
 # Each chart against its column: [chart's drawn width, its column's width] where the chart is wider, or
@@ -79,22 +80,20 @@ CHARTS_OFF_COLUMN = """
 RESIZES = {"1366px": [683, 1366], "390px": [844, 390]}
 
 
-@pytest.mark.parametrize("width", list(WIDTHS))
-@pytest.mark.parametrize("page_path", CHART_PAGES)
-def test_every_chart_takes_its_columns_width_after_the_window_is_resized(browser, book_url, page_path, width):
-    with opened(browser, book_url + page_path, viewport=WIDTHS[width]) as (page, log):
-        _ready(page)
-        assert page.evaluate(CHARTS_OFF_COLUMN) == []
-        height = WIDTHS[width]["height"]
-        for w in RESIZES[width]:
-            page.set_viewport_size({"width": w, "height": height})
-            try:
-                page.wait_for_function(f"() => ({CHARTS_OFF_COLUMN})().length === 0", timeout=5000)
-            except Exception:
-                pass
-            settle(page)
-            assert page.evaluate(CHARTS_OFF_COLUMN) == [], f"after resizing to {w} px"
-        assert errors(log) == []
+def charts_follow_resizes(page, log, width):
+    """Every chart takes its column's width as loaded, and again after each of the window's :data:`RESIZES`
+    (the last back to ``width``). Run by tests/test_page_tour_browser.py on every page with a chart."""
+    assert page.evaluate(CHARTS_OFF_COLUMN) == []
+    height = WIDTHS[width]["height"]
+    for w in RESIZES[width]:
+        page.set_viewport_size({"width": w, "height": height})
+        try:
+            page.wait_for_function(f"() => ({CHARTS_OFF_COLUMN})().length === 0", timeout=5000)
+        except Exception:
+            pass
+        settle(page)
+        assert page.evaluate(CHARTS_OFF_COLUMN) == [], f"after resizing to {w} px"
+    assert errors(log) == []
 
 
 # Where a figure's or box's one-line result is, against the viewport.
@@ -119,38 +118,29 @@ def _box_values(page):
       .slice(0, 2).map(d => d.textContent)""")
 
 
-@pytest.mark.parametrize("chapter", list(calculations.CHAPTERS))
-def test_on_a_phone_the_boxs_result_stays_in_view_while_its_controls_are_operated(browser, book_url, chapter):
-    calc = calculations.get(chapter)
-    with opened(browser, book_url + f"notebooks/{chapter}.html", viewport=WIDTHS["390px"]) as (page, log):
-        live_ready(page)
-        for item in (*calc.inputs, *calc.choices):
-            value = _another(calc, item, state(page)[item.name])
-            operate(page, item.name, value, scope=".goodput-yours")
-            readout = page.evaluate(READOUT, ".goodput-yours")
-            assert _in_view(readout), (item.name, readout)
-            assert readout["values"] == _box_values(page), item.name
-        assert errors(log) == []
-
-
-@pytest.mark.parametrize("chapter", list(calculations.CHAPTERS))
-def test_on_a_phone_the_figures_result_stays_in_view_while_its_controls_are_operated(browser, book_url, chapter):
-    calc = calculations.get(chapter)
+def phone_readouts_stay_in_view(page, log, calc):
+    """On a phone (390 px), the box's and then the figure's one-line result stays in view while each of their
+    controls is operated, and reads the box's numbers. Run by tests/test_page_tour_browser.py on every
+    chapter with a model."""
+    for item in (*calc.inputs, *calc.choices):
+        value = _another(calc, item, state(page)[item.name])
+        operate(page, item.name, value, scope=".goodput-yours")
+        readout = page.evaluate(READOUT, ".goodput-yours")
+        assert _in_view(readout), (item.name, readout)
+        assert readout["values"] == _box_values(page), item.name
     figure = f"#{calc.figure_id()}"
-    with opened(browser, book_url + f"notebooks/{chapter}.html", viewport=WIDTHS["390px"]) as (page, log):
-        live_ready(page)
-        keys = page.evaluate("(f) => [...document.querySelectorAll(f + ' .goodput-control')].map(c => c.dataset.key)",
-                             figure)
-        for item in (*calc.inputs, *calc.choices):
-            key = calc.prefix + item.name
-            if key not in keys:
-                continue
-            operate(page, key, _another(calc, item, state(page)[key]), scope=figure)
-            readout = page.evaluate(READOUT, figure)
-            assert _in_view(readout), (key, readout)
-            # the figure reads out the case its box shows, with the same numbers
-            assert readout["values"] == _box_values(page), key
-        assert errors(log) == []
+    keys = page.evaluate("(f) => [...document.querySelectorAll(f + ' .goodput-control')].map(c => c.dataset.key)",
+                         figure)
+    for item in (*calc.inputs, *calc.choices):
+        key = calc.prefix + item.name
+        if key not in keys:
+            continue
+        operate(page, key, _another(calc, item, state(page)[key]), scope=figure)
+        readout = page.evaluate(READOUT, figure)
+        assert _in_view(readout), (key, readout)
+        # the figure reads out the case its box shows, with the same numbers
+        assert readout["values"] == _box_values(page), key
+    assert errors(log) == []
 
 
 def test_a_chart_of_the_readers_links_reads_out_its_extremes_in_view_on_a_phone(browser, book_url):

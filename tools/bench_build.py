@@ -107,10 +107,8 @@ _FIRST_CONTROL = """
 """
 
 
-def first_control_ms(html: Path = ROOT / "_build" / "html", chapters=FIRST_CONTROL_CHAPTERS,
-                     loads: int = FIRST_CONTROL_LOADS) -> int:
-    """The slowest of ``chapters``' medians over ``loads`` loads: ms from navigation to the first frame
-    with a live figure's control laid out, at 1366 px in headless chromium, the book served on 127.0.0.1."""
+def first_control_ms(html: Path = ROOT / "_build" / "html") -> int:
+    """:func:`first_control_times` of the book built in ``html``, served on 127.0.0.1, in headless chromium."""
     import functools
     import http.server
     import threading
@@ -126,25 +124,35 @@ def first_control_ms(html: Path = ROOT / "_build" / "html", chapters=FIRST_CONTR
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(html)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    medians = []
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            for chapter in chapters:
-                times = []
-                for _ in range(loads):
-                    context = browser.new_context(viewport={"width": 1366, "height": 768})
-                    page = context.new_page()
-                    page.add_init_script(_FIRST_CONTROL)
-                    page.goto(f"http://127.0.0.1:{server.server_address[1]}/notebooks/{chapter}.html")
-                    page.wait_for_function("() => window.__goodputFirstControl !== undefined", timeout=30000)
-                    times.append(page.evaluate("() => window.__goodputFirstControl"))
-                    context.close()
-                medians.append(statistics.median(times))
-            browser.close()
+            try:
+                return first_control_times(browser, f"http://127.0.0.1:{server.server_address[1]}/")
+            finally:
+                browser.close()
     finally:
         server.shutdown()
         server.server_close()
+
+
+def first_control_times(browser, book_url: str, chapters=FIRST_CONTROL_CHAPTERS, loads: int = FIRST_CONTROL_LOADS) -> int:
+    """The slowest of ``chapters``' medians over ``loads`` loads, each in a new browser context: ms from
+    navigation to the first frame with a live figure's control laid out, at 1366 px."""
+    medians = []
+    for chapter in chapters:
+        times = []
+        for _ in range(loads):
+            context = browser.new_context(viewport={"width": 1366, "height": 768})
+            try:
+                page = context.new_page()
+                page.add_init_script(_FIRST_CONTROL)
+                page.goto(f"{book_url}notebooks/{chapter}.html")
+                page.wait_for_function("() => window.__goodputFirstControl !== undefined", timeout=30000)
+                times.append(page.evaluate("() => window.__goodputFirstControl"))
+            finally:
+                context.close()
+        medians.append(statistics.median(times))
     return round(max(medians))
 
 
