@@ -56,13 +56,15 @@ import math
 import re
 from dataclasses import asdict, dataclass, fields
 from decimal import Decimal, InvalidOperation
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
-import pandas as pd
 import sympy as sp
 
 from . import cache, chapters
 from .spreadsheet import number_formula
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "SourceCheck",
@@ -388,6 +390,8 @@ _COLUMNS = [f.name for f in fields(SourceCheck)]
 
 def to_frame(items: Iterable[SourceCheck]) -> pd.DataFrame:
     """The checks as a DataFrame, one row each."""
+    import pandas as pd  # here, not on import: a model's command registers its checks without it
+
     return pd.DataFrame([asdict(c) for c in items], columns=_COLUMNS)
 
 

@@ -49,10 +49,12 @@ import os
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .errors import DataError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["published_dir", "package", "names", "documents", "citation", "provenance", "load", "printed",
            "single", "varying"]
@@ -201,6 +203,8 @@ class Printed(Mapping):
 
 def load(name: str) -> pd.DataFrame:
     """Table ``name`` as a DataFrame typed by its schema, provenance in ``attrs``."""
+    import pandas as pd  # here, not on import: a command that reads no table starts without it
+
     r = _resource(name)
     path = published_dir() / r["path"]
     schema = r["schema"]["fields"]
@@ -242,6 +246,8 @@ def load(name: str) -> pd.DataFrame:
 def printed(frame: pd.DataFrame, column: str) -> pd.Series:
     """The text as printed of ``column`` in the rows of ``frame`` (a loaded table or a selection of
     its rows), indexed like ``frame``."""
+    import pandas as pd
+
     texts = frame.attrs["printed"][column]
     return pd.Series([texts[i] for i in frame.index], index=frame.index, dtype=object, name=column)
 
@@ -260,6 +266,8 @@ def varying(frame: pd.DataFrame, formats: dict[str, str], within=()) -> pd.Serie
     """Per row, the conditions that tell it from the other rows of ``frame`` sharing its ``within``
     columns: each column of ``formats`` whose values differ among them, formatted by its entry
     (``"x{:g}"``), joined by ", "; ``""`` where none differs. Empty cells differ from nothing."""
+    import pandas as pd
+
     groups = frame.groupby(list(within), sort=False, dropna=False) if within else [((), frame)]
     out = pd.Series("", index=frame.index, dtype=object)
     for _, group in groups:
