@@ -22,7 +22,11 @@ def calc(request):
     return calculations.get(request.param)
 
 
-@pytest.mark.parametrize("point", ["defaults", "low", "high", "third"])
+#: The defaults in make test-fast; every other point too in make test (a model compared two ways at every case).
+EVERY_POINT = ["defaults", *(pytest.param(p, marks=pytest.mark.slow) for p in ("low", "high", "third"))]
+
+
+@pytest.mark.parametrize("point", EVERY_POINT)
 def test_outputs_equal_goodputs_numeric_functions(calc, point):
     inputs = calc.input_values(**points(calc)[point])
     for case in calc.records():

@@ -57,7 +57,8 @@ LINKS = [
 ]
 
 
-@pytest.mark.parametrize("link", LINKS, ids=lambda link: f"gen{link.gen}x{link.lanes}-{link.dllp}")
+@pytest.mark.parametrize("link", [LINKS[0], *(pytest.param(link, marks=pytest.mark.slow) for link in LINKS[1:])],
+                         ids=lambda link: f"gen{link.gen}x{link.lanes}-{link.dllp}")  # one link in test-fast
 @pytest.mark.parametrize("kind, duplex", [("write", False), ("write", True), ("read", False), ("read", True)])
 def test_numeric_model_matches_the_sympy_expression(link, kind, duplex):
     policy, n = link.dllp_policy()
