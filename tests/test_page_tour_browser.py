@@ -9,13 +9,14 @@ module that states it, with its own docstring):
   (headline_in_the_first_screen); the landing page shows its chart in the first screen at both widths;
 - every control in view and uncovered, nothing wider than the column (test_live_figures.controls_in_view,
   or WIDE on a page without a model's figure);
-- every text at AA contrast in both themes, the system switched and back (test_reading_browser);
+- every text at AA contrast in both themes, the system switched from the one to the other
+  (test_reading_browser): what follows runs in the second theme, dark at 1366 px and light at 390 px;
 - every chart at its column's width after the window is resized and back (test_reading_browser);
 - each control operated, chart, table and box then equal to the model (test_live_figures);
 - on a phone, the box's and the figure's result in view while their controls are operated.
 
 The checks that change the page (the theme, the window, the state) come after those that read it as it
-loaded, and each leaves what it changed as it found it, or changes the state only (the operated controls).
+loaded; the window is resized back to its width, and the state is the operated controls'.
 """
 
 from __future__ import annotations
