@@ -157,9 +157,10 @@ def controls_in_view(page, log):
     assert errors(log) == []
 
 
-def controls_operate_as_the_model(page, log, calc):
+def controls_operate_as_the_model(page, log, calc, also=None):
     """Each control of the figure, operated as a reader does: afterwards the chart, the calculated table and the
-    box equal the model. Run by tests/test_page_tour_browser.py on every chapter with a model."""
+    box equal the model (and ``also(page, calc, key)`` holds, if given). Run by tests/test_page_tour_browser.py
+    on every chapter with a model."""
     _check_against_the_model(page, calc)
     figure = f"#{calc.figure_id()}"
     for item in (*calc.inputs, *calc.choices):
@@ -168,6 +169,8 @@ def controls_operate_as_the_model(page, log, calc):
         operate(page, key, value, scope=figure)
         assert state(page)[key] == value, item.name
         _check_against_the_model(page, calc)
+        if also is not None:
+            also(page, calc, key)
     assert errors(log) == []
 
 

@@ -13,7 +13,8 @@ module that states it, with its own docstring):
   (test_reading_browser): what follows runs in the second theme, dark at 1366 px and light at 390 px;
 - every chart at its column's width after the window is resized and back (test_reading_browser);
 - each control operated, chart, table and box then equal to the model (test_live_figures);
-- on a phone, the box's and the figure's result in view while their controls are operated.
+- on a phone, the figure's result in view after each of its controls is operated (in the same pass), and
+  the box's while its own controls are operated.
 
 The checks that change the page (the theme, the window, the state) come after those that read it as it
 loaded; the window is resized back to its width, and the state is the operated controls'.
@@ -32,8 +33,8 @@ from browser import WIDTHS, errors, opened
 from test_book_browser import loads_offline
 from test_first_screen_browser import headline_in_the_first_screen, landing_chart_in_the_first_screen, no_toggle_on_plumbing
 from test_live_figures import WIDE, controls_in_view, controls_operate_as_the_model
-from test_reading_browser import (CHART_PAGES, FIRST_THEME, PAGES, _ready, charts_follow_resizes,
-                                  contrast_in_both_themes, phone_readouts_stay_in_view)
+from test_reading_browser import (CHART_PAGES, FIRST_THEME, PAGES, _ready, box_readout_stays_in_view,
+                                  charts_follow_resizes, contrast_in_both_themes, figure_readout_in_view)
 
 pytestmark = pytest.mark.book
 
@@ -64,7 +65,8 @@ def test_a_page_reads_lays_out_and_operates_as_a_reader_meets_it(browser, book_u
         if page_path in CHART_PAGES:
             charts_follow_resizes(page, log, width)
         if calc:
-            controls_operate_as_the_model(page, log, calc)
+            # on a phone, the figure's result in view after each of its controls is operated too
+            controls_operate_as_the_model(page, log, calc, also=None if laptop else figure_readout_in_view)
             if not laptop:
-                phone_readouts_stay_in_view(page, log, calc)
+                box_readout_stays_in_view(page, log, calc)
         assert errors(log) == []
