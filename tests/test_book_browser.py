@@ -76,6 +76,13 @@ def test_no_page_loads_the_themes_icon_script(page):
 
 
 @pytest.mark.parametrize("page", PAGES)
+def test_only_the_search_page_loads_the_search_index_and_tools(page):
+    text = (HTML / page).read_text(encoding="utf-8")
+    loads = [name for name in ("searchindex.js", "searchtools.js", "language_data.js") if f'{name}"' in text]
+    assert loads == (["searchindex.js", "searchtools.js", "language_data.js"] if page == "search.html" else [])
+
+
+@pytest.mark.parametrize("page", PAGES)
 def test_a_page_loads_vega_only_if_it_has_a_chart(page):
     text = (HTML / page).read_text(encoding="utf-8")
     assert ("vega/vega.min.js" in text) == ("vegaEmbed(" in text)

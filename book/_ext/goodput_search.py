@@ -14,11 +14,10 @@
   the folded code of a cell. On the search page a script (:data:`SUMMARIES`) takes that text from the
   page's article instead, without code cells, folded-code buttons, displayed formulas, KaTeX's MathML
   copy of an inline formula or heading links, each cell and block of text apart from the next.
-- **An address with ``?q=``.** The theme loads ``searchtools.js`` on every page, and it runs the search
-  in ``?q=`` wherever it is loaded, writing the results into the search page's ``#search-results``:
-  on any other page that threw (``Cannot read properties of null``). Every other page runs no search.
 
-The search index is still loaded the way the theme loads it.
+The search tools and the index load on the search page alone (``book/_templates/layout.html``): the theme
+loaded them on every page, where ``searchtools.js`` ran the search in an address's ``?q=`` and threw
+(``Cannot read properties of null``) for want of the search page's results.
 """
 
 from __future__ import annotations
@@ -84,15 +83,6 @@ ABBREVIATIONS = {
     "IFG": ("inter-packet gap", "interpacket gap", "inter-frame gap", "interframe gap"),
 }
 
-#: On a page without the search page's results (any other page), searchtools.js runs no search. It is
-#: loaded after the page's scripts and runs its search when the document is loaded; in between, once
-#: the document is parsed, its Search is there to be told.
-NO_SEARCH_HERE = """document.addEventListener("readystatechange", () => {
-  if (document.readyState === "interactive" && typeof Search !== "undefined"
-      && !document.getElementById("search-results")) Search.performSearch = () => {};
-});"""
-
-
 def unread(node: nodes.Node) -> bool:
     """Whether ``node`` is left out of the search index: a code cell's source, or a formula's TeX."""
     if isinstance(node, (nodes.math, nodes.math_block)):
@@ -128,12 +118,9 @@ def _index_read_text(app):
 
 
 def _scripts(app, pagename, templatename, context, doctree):
-    # inline: a few lines each, for one page or for the others. Both wait for the document: the theme
-    # puts searchtools.js after the page's scripts.
+    # inline, a few lines; it waits for the document: the theme puts searchtools.js after the page's scripts
     if pagename == "search":
         app.add_js_file(None, body=SUMMARIES, priority=900)
-    else:
-        app.add_js_file(None, body=NO_SEARCH_HERE, priority=900)
 
 
 def setup(app):
