@@ -4,7 +4,8 @@ and the repository's data (every source check: seconds of sympy a process), unde
 A result is stored under ``$GOODPUT_CACHE`` (else ``$XDG_CACHE_HOME/goodput``, else ``~/.cache/goodput``) as
 ``<name>-<key>.pickle``, where the key hashes every file of the ``goodput`` package and of ``data/``, the
 Python version and the versions of the libraries a result is computed with. A change to any of them is a
-new key, so a stored result is never older than what it comes from. Nothing is stored with
+new key, so a stored result is never older than what it comes from; storing one removes the result of
+that name under any other key, so the folder holds one of each. Nothing is stored with
 ``GOODPUT_CACHE=off``, nor while ``$GOODPUT_DATA`` points the tables elsewhere (a test's own data).
 A file that cannot be read is computed again; one that cannot be written is not kept.
 """
@@ -88,6 +89,9 @@ def kept(name: str, compute: Callable[[], T]) -> T:
         with tempfile.NamedTemporaryFile("wb", dir=where, prefix=f".{name}-", delete=False) as f:
             pickle.dump(result, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(f.name, path)
+        for older in where.glob(f"{name}-*.pickle"):
+            if older != path:
+                older.unlink(missing_ok=True)
     except (OSError, pickle.PicklingError):
         pass
     return result

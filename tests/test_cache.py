@@ -46,6 +46,17 @@ def test_a_result_is_computed_once_and_read_back_after(tree):
     assert cache.kept("other", compute) == {"value": 2}
 
 
+def test_a_result_under_another_key_is_replaced_and_other_names_are_kept(tree):
+    package, _ = tree
+    cache.kept("thing", lambda: 1)
+    cache.kept("other", lambda: 1)
+    (package / "model.py").write_text("RATE = 3\n")
+    cache.key.cache_clear()
+    assert cache.kept("thing", lambda: 2) == 2
+    assert sorted(p.name.rsplit("-", 1)[0] for p in cache.folder().glob("*.pickle")) == ["other", "thing"]
+    assert (cache.folder() / f"thing-{cache.key()}.pickle").exists()
+
+
 def test_a_file_that_cannot_be_read_is_computed_again(tree):
     cache.kept("thing", lambda: 1)
     [path] = cache.folder().glob("thing-*.pickle")
