@@ -93,6 +93,6 @@ def build_times_markdown(path: Path = BUILD_TIMES) -> str:
                      for r in frame.itertuples())
     return (f"Measured with `{h.get('command', '?')}` on {h.get('cpu', '?')} ({h.get('host', '?')}), "
             f"{h.get('date', '?')}, at revision {h.get('git', '?')}.\n\n"
-            f"| step | seconds | budget (s) | |\n|---|---:|---:|---|\n{rows}\n\n"
+            f"| step | seconds | budget (s) | against the budget |\n|---|---:|---:|---|\n{rows}\n\n"
             f"The benchmark's log (`data/logs/host/{path.name}`), as it printed it:\n\n"
             f"```text\n{path.read_text(encoding='utf-8').rstrip()}\n```")
