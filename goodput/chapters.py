@@ -106,7 +106,7 @@ CHAPTERS: tuple[Chapter, ...] = (
     Chapter("can-fd", ("can",)),
     Chapter("latency-and-bandwidth", ("am243x",)),
     Chapter("boot-and-memory", ("boot",)),
-    Chapter("code-size", ("sizing",)),
+    Chapter("code-size", ("elf", "sizing")),
     Chapter("measure-it-yourself", ("hostbench",)),
 )
 
