@@ -49,7 +49,6 @@ check table.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 import math
@@ -364,17 +363,16 @@ def collect(chapter: str | None = None) -> list[SourceCheck]:
 
 
 #: Each chapter's checks, made once: a provider reads only the package's code and the committed data, and a
-#: check is frozen, so they are kept for the process and on disk for the next (:func:`goodput.cache.kept`,
-#: under the providers' names). Registering another provider of a chapter drops the chapter's.
+#: check is frozen, so they are kept for the process and on disk for the next (:func:`goodput.cache.kept`;
+#: which providers a chapter has is its models' code, in the cache's key). Registering another provider of a
+#: chapter drops the chapter's.
 _collected: dict[str, tuple[SourceCheck, ...]] = {}
 
 
 def _chapter_checks(chapter: str) -> tuple[SourceCheck, ...]:
     if chapter not in _collected:
         funcs = _providers[chapter]
-        names = hashlib.sha256(" ".join(f"{f.__module__}.{f.__qualname__}" for f in funcs).encode()).hexdigest()[:8]
-        _collected[chapter] = cache.kept(f"checks-{chapter}-{names}",
-                                         lambda: tuple(c for func in funcs for c in func()))
+        _collected[chapter] = cache.kept(f"checks-{chapter}", lambda: tuple(c for func in funcs for c in func()))
     return _collected[chapter]
 
 

@@ -7,8 +7,12 @@ the vega views it embeds, and the live figures' controls operated through their 
 
 from __future__ import annotations
 
+import functools
+import http.server
 import re
+import threading
 from contextlib import contextmanager
+from pathlib import Path
 from urllib.parse import urlparse
 
 CHROMIUM = "/usr/bin/chromium"
@@ -38,6 +42,24 @@ CAPTURE_VIEWS = """
   });
 })();
 """
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep the output readable
+        pass
+
+
+@contextmanager
+def served(directory: Path):
+    """``directory`` served on 127.0.0.1 (a port of its own) while inside: its base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 @contextmanager

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 from pathlib import Path
 
 import pytest
@@ -18,23 +15,15 @@ def root() -> Path:
     return ROOT
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):  # keep test output readable
-        pass
-
-
 @pytest.fixture(scope="session")
 def book_url():
     """Base URL of ``_build/html`` served from 127.0.0.1 for the session."""
+    from browser import served
+
     if not (HTML / "index.html").exists():
         pytest.fail("the book is not built: run `make book` first (make test does)")
-    handler = functools.partial(_QuietHandler, directory=str(HTML))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with served(HTML) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

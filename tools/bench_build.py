@@ -109,31 +109,17 @@ _FIRST_CONTROL = """
 
 def first_control_ms(html: Path = ROOT / "_build" / "html") -> int:
     """:func:`first_control_times` of the book built in ``html``, served on 127.0.0.1, in headless chromium."""
-    import functools
-    import http.server
-    import threading
-
     from playwright.sync_api import sync_playwright
 
     sys.path.insert(0, str(ROOT / "tests"))
-    from browser import CHROMIUM, CHROMIUM_ARGS
+    from browser import CHROMIUM, CHROMIUM_ARGS, served
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(html)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            try:
-                return first_control_times(browser, f"http://127.0.0.1:{server.server_address[1]}/")
-            finally:
-                browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served(html) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            return first_control_times(browser, url)
+        finally:
+            browser.close()
 
 
 def first_control_times(browser, book_url: str, chapters=FIRST_CONTROL_CHAPTERS, loads: int = FIRST_CONTROL_LOADS) -> int:
