@@ -90,7 +90,7 @@ def kept(name: str, compute: Callable[[], T]) -> T:
             pickle.dump(result, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(f.name, path)
         for older in where.glob(f"{name}-*.pickle"):
-            if older != path:
+            if older != path and "-" not in older.name[len(name) + 1:]:  # "pcie-<key>", not "pcie-reads-<key>"
                 older.unlink(missing_ok=True)
     except (OSError, pickle.PicklingError):
         pass

@@ -52,8 +52,9 @@ def test_a_result_under_another_key_is_replaced_and_other_names_are_kept(tree):
     cache.kept("other", lambda: 1)
     (package / "model.py").write_text("RATE = 3\n")
     cache.key.cache_clear()
+    cache.kept("thing-more", lambda: 1)  # another name that begins with this one
     assert cache.kept("thing", lambda: 2) == 2
-    assert sorted(p.name.rsplit("-", 1)[0] for p in cache.folder().glob("*.pickle")) == ["other", "thing"]
+    assert sorted(p.name.rsplit("-", 1)[0] for p in cache.folder().glob("*.pickle")) == ["other", "thing", "thing-more"]
     assert (cache.folder() / f"thing-{cache.key()}.pickle").exists()
 
 
