@@ -3,6 +3,11 @@
 # book's JavaScript, a headless browser for the tests) is set up on the way.
 
 PYTHON  ?= python3
+# Python keeps each module it compiles in __pycache__ (ignored by git): the tests' workers, the notebooks'
+# kernels and every command the tests start then load the book's modules instead of compiling them, and
+# pytest keeps the test modules it rewrites for its assertions. A shell that turns this off
+# (PYTHONDONTWRITEBYTECODE=1) would make each of those processes compile them all again.
+unexport PYTHONDONTWRITEBYTECODE
 VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed

@@ -139,6 +139,19 @@ class SourceCheck:
     convention_value: float | None = None
     spread_amount: float | None = None
 
+    # The formula is printed when it is first read: printing a sympy expression costs ten times what the
+    # rest of a check does, and most checks a test makes are read for their status alone. A copy, a
+    # comparison, a pickle or a table of checks reads it, so each of them holds the text.
+    def __getattribute__(self, name: str):
+        value = object.__getattribute__(self, name)
+        if name == "formula" and type(value) is _Unprinted:
+            value = number_formula(value.expr, value.values)
+            object.__setattr__(self, "formula", value)
+        return value
+
+    def __getstate__(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
 
 @dataclass(frozen=True)
 class Convention:
@@ -271,16 +284,27 @@ def verdict(printed: str, model: float, relation: str = "=", approximate: float 
     return otherwise
 
 
-def _formula(formula, model: float, what: str) -> str:
-    """``(expr, values)`` printed as a formula of numbers, after checking it gives ``model``."""
+@dataclass(frozen=True)
+class _Unprinted:
+    """A check's formula, ``expr`` with ``values`` for its symbols, until :class:`SourceCheck` prints it."""
+
+    expr: sp.Expr
+    values: dict
+
+
+def _formula(formula, model: float, what: str) -> str | _Unprinted:
+    """``(expr, values)`` as a formula of numbers, to be printed when read, after checking it gives ``model``."""
     if formula is None:
         return ""
     expr, values = formula
-    text = number_formula(expr, values)  # refuses a symbol without a number
-    got = float(sp.sympify(expr).xreplace({sym: sp.sympify(v) for sym, v in values.items()}))
+    expr = sp.sympify(expr)
+    missing = expr.free_symbols - set(values)
+    if missing:  # as number_formula would refuse it, here and not when it is first read
+        raise ValueError(f"{what}: no value given for {', '.join(sorted(map(str, missing)))} in the formula")
+    got = float(expr.xreplace({sym: sp.sympify(v) for sym, v in values.items()}))
     if not math.isclose(got, model, rel_tol=1e-9, abs_tol=1e-12):
         raise ValueError(f"{what}: the formula gives {got!r}, the model {model!r}")
-    return text
+    return _Unprinted(expr, values)
 
 
 def check(chapter: str, document: str, where: str, row: str, quantity: str, unit: str,

@@ -701,13 +701,20 @@ def ceiling_mbit_s(transaction: str, line_rate_gbaud: float, lanes: int, size_by
 def ceiling_formula(transaction: str, line_rate_gbaud: float, lanes: int, size_bytes: int) -> tuple:
     """``(expr, values)`` of :func:`ceiling_mbit_s`: :func:`transfer_goodput_expr` in Mbit/s, with the
     values of the rate's Baud Rate Class put in."""
-    k, c = KINDS[TABLE_KINDS[transaction]], baud_class(line_rate_gbaud)
-    expr = 1000 * (stream_rate_expr() * transfer / transfer_wire_expr()).subs(class_values(c.number))
+    k = KINDS[TABLE_KINDS[transaction]]
+    expr = _ceiling_expr(baud_class(line_rate_gbaud).number)
     values = {coding.line_rate: sp.nsimplify(line_rate_gbaud), coding.lanes: int(lanes), transfer: int(size_bytes),
               id_bits: PARAMETERS["id_bits"].default, control_symbols: PARAMETERS["control_symbols"].default,
               address_bits: PARAMETERS["address_bits"].default, fixed_logical: k.fixed_logical_bytes,
               addressed: int(k.addressed), acks: k.acks_in_data_direction}
     return expr, values
+
+
+@lru_cache(maxsize=None)
+def _ceiling_expr(class_number: int) -> sp.Expr:
+    """:func:`transfer_goodput_expr` in Mbit/s with a Baud Rate Class's values put in (one a class: every
+    check of Tables 16-21 prints one of them)."""
+    return 1000 * (stream_rate_expr() * transfer / transfer_wire_expr()).subs(class_values(class_number))
 
 
 def least_line_rate_gbaud(transaction: str, lanes: int, size_bytes: int, mbit_s: float,

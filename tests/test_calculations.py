@@ -13,6 +13,7 @@ from goodput.render.calculation import value_text
 
 from calc_points import points
 from test_spreadsheet_printer import sheet_eval
+from tiers import fast_first
 
 CHAPTERS = list(calculations.CHAPTERS)
 
@@ -23,7 +24,7 @@ def calc(request):
 
 
 #: The defaults in make test-fast; every other point too in make test (a model compared two ways at every case).
-EVERY_POINT = ["defaults", *(pytest.param(p, marks=pytest.mark.slow) for p in ("low", "high", "third"))]
+EVERY_POINT = fast_first(["defaults", "low", "high", "third"])
 
 
 @pytest.mark.parametrize("point", EVERY_POINT)
@@ -36,7 +37,7 @@ def test_outputs_equal_goodputs_numeric_functions(calc, point):
             assert value == pytest.approx(numeric[name], rel=1e-9, abs=1e-12), (case, name)
 
 
-@pytest.mark.parametrize("point", ["defaults", "low", "high", "third"])
+@pytest.mark.parametrize("point", EVERY_POINT)
 def test_the_calculation_column_is_the_formula_that_gives_the_value(calc, point):
     inputs = calc.input_values(**points(calc)[point])
     first = calc.outputs[0].name

@@ -1,3 +1,5 @@
+import dataclasses
+import json
 from dataclasses import replace
 
 import pytest
@@ -88,6 +90,25 @@ def test_a_checks_formula_must_give_the_model_value_it_carries():
         check("t", "doc", "Table 1", "row", "rate", "Gbit/s", "2", 2.0, formula=(x, {x: 2.5}))
     with pytest.raises(ValueError, match="no value given for y"):
         check("t", "doc", "Table 1", "row", "rate", "Gbit/s", "2", 2.0, formula=(x * y, {x: 1.0}))
+
+
+def test_a_checks_formula_printed_when_read_is_the_same_in_a_copy_a_pickle_and_a_table():
+    import copy
+    import pickle
+
+    import sympy as sp
+
+    from goodput.checks import check
+
+    x, y = sp.symbols("x y", positive=True)
+    made = lambda: check("t", "doc", "Table 1", "row", "rate", "Gbit/s", "2", 2.0, formula=(x * y / 10, {x: 2.5, y: 8}))
+    text = made().formula
+    assert text in ("=2.5*8/10", "=8*2.5/10")
+    assert made() == made() and hash(made()) == hash(made())
+    for kept in (copy.copy(made()), pickle.loads(pickle.dumps(made())), dataclasses.replace(made(), note="n")):
+        assert object.__getattribute__(kept, "formula") == text  # the text itself, nothing left to print
+    assert checks.to_frame([made()])["formula"].tolist() == [text]
+    assert json.loads(checks.to_json([made()]))[0]["formula"] == text
 
 
 # --- the verdict: what kind of agreement or disagreement ------------------------------------------

@@ -10,6 +10,7 @@ from goodput import checks, coding, pcie, pcie_spec
 from goodput.errors import ParameterError
 
 from command import call
+from tiers import fast_first
 
 
 CHECKS = checks.collect("pcie-packets")
@@ -57,8 +58,7 @@ LINKS = [
 ]
 
 
-@pytest.mark.parametrize("link", [LINKS[0], *(pytest.param(link, marks=pytest.mark.slow) for link in LINKS[1:])],
-                         ids=lambda link: f"gen{link.gen}x{link.lanes}-{link.dllp}")  # one link in test-fast
+@pytest.mark.parametrize("link", fast_first(LINKS), ids=lambda link: f"gen{link.gen}x{link.lanes}-{link.dllp}")
 @pytest.mark.parametrize("kind, duplex", [("write", False), ("write", True), ("read", False), ("read", True)])
 def test_numeric_model_matches_the_sympy_expression(link, kind, duplex):
     policy, n = link.dllp_policy()

@@ -9,6 +9,7 @@ from goodput.render import srio as srio_charts
 
 from command import call
 from mutations import edited_cell
+from tiers import fast_first
 
 
 CHECKS = checks.collect("srio")
@@ -74,8 +75,8 @@ def test_numeric_wire_bytes_equal_the_expression_in_every_class():
                         assert srio.wire_bytes(key, p, ids, 1, x, rate) == int(exact)
 
 
-@pytest.mark.parametrize("rate", [3.125, *(pytest.param(r, marks=pytest.mark.slow) for r in (6.25, 10.3125, 12.5))])
-def test_transfer_goodput_expression_matches_evaluate_on_the_table_sizes(rate):  # one rate in test-fast
+@pytest.mark.parametrize("rate", fast_first([3.125, 6.25, 10.3125, 12.5]))
+def test_transfer_goodput_expression_matches_evaluate_on_the_table_sizes(rate):
     expr = srio.transfer_goodput_expr()
     for key, k in srio.KINDS.items():
         for size in srio_charts.SIZES:
