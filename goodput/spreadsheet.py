@@ -12,6 +12,8 @@ sheet, as :mod:`goodput.render.vega` does for Vega.
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Mapping
 
 import sympy as sp
@@ -131,4 +133,26 @@ def number_formula(expr: sp.Expr, values: Mapping[sp.Symbol, float]) -> str:
     missing = expr.free_symbols - set(values)
     if missing:
         raise ValueError(f"no value given for {', '.join(sorted(map(str, missing)))}")
-    return spreadsheet_formula(expr, {s: number_text(float(v)) for s, v in values.items()})
+    numbers = {s: float(v) for s, v in values.items()}
+    if any(v < 0 for v in numbers.values()):  # a term printed with a leading minus reads "a - 2", not "a + -2"
+        return spreadsheet_formula(expr, {s: number_text(v) for s, v in numbers.items()})
+    symbols, pieces = _formula_pieces(expr)
+    texts = [number_text(numbers[s]) for s in symbols]
+    return "".join(texts[piece] if isinstance(piece, int) else piece for piece in pieces)
+
+
+_SLOT = re.compile(r"\x00(\d+)\x00")
+
+
+@lru_cache(maxsize=1024)
+def _formula_pieces(expr: sp.Expr) -> tuple[tuple[sp.Symbol, ...], tuple[str | int, ...]]:
+    """``expr`` printed once with a slot for each symbol: (the symbols, the text between and the slots' numbers).
+
+    Many checks print one expression with other numbers, and how the printer writes an expression (the order
+    of its terms, its parentheses) follows the expression, not the text a symbol prints as, but for one rule:
+    a term whose text starts with a minus is subtracted. With no negative number, filling the slots gives what
+    printing with the numbers gives (tests/test_spreadsheet_printer.py holds them equal)."""
+    symbols = tuple(sorted(expr.free_symbols, key=sp.default_sort_key))
+    text = spreadsheet_formula(expr, {s: f"\x00{i}\x00" for i, s in enumerate(symbols)})
+    parts = _SLOT.split(text)  # text, slot, text, slot, ..., text
+    return symbols, tuple(int(p) if k % 2 else p for k, p in enumerate(parts) if k % 2 or p)

@@ -11,7 +11,7 @@ import pytest
 import sympy as sp
 
 from goodput import can, coding, ethernet, spi, srio, tcp
-from goodput.spreadsheet import spreadsheet_formula
+from goodput.spreadsheet import number_formula, number_text, spreadsheet_formula
 
 _FUNCS = {
     "IF": lambda c, a, b: a if c else b, "MIN": min, "MAX": max, "CEILING": lambda x, s: math.ceil(x / s) * s,
@@ -61,6 +61,20 @@ def test_printed_formulas_evaluate_as_the_model_does(name, expr, points):
         cells = {names[s]: v for s, v in point.items() if s in names}
         want = float(expr.subs(point))
         assert sheet_eval(formula, cells) == pytest.approx(want, rel=1e-12), (formula, point)
+
+
+@pytest.mark.parametrize("name, expr, points", CASES, ids=[c[0] for c in CASES])
+def test_a_formula_of_numbers_is_the_formula_printed_with_each_number_for_its_symbol(name, expr, points):
+    x = sp.Symbol("x")
+    # number_formula prints an expression once and fills in the numbers: the same text as printing them,
+    # negative, fractional and huge numbers too (a symbol's text never changes how the printer writes the rest)
+    extra = [{s: v for s in expr.free_symbols} for v in (-2, -0.5, 1e20)]
+    for point in [*points, *extra]:
+        values = {s: point[s] for s in expr.free_symbols}
+        assert number_formula(expr, values) == spreadsheet_formula(expr, {s: number_text(v) for s, v in values.items()})
+    assert number_formula(x - 3 * x ** 2, {x: -4}) == spreadsheet_formula(x - 3 * x ** 2, {x: "-4"})
+    with pytest.raises(ValueError, match="no value given for x"):
+        number_formula(x + 1, {})
 
 
 def test_the_dialect_spells_functions_as_spreadsheets_do():
