@@ -17,6 +17,7 @@ import os
 import pickle
 import sys
 import tempfile
+import time
 from contextlib import contextmanager
 from functools import lru_cache
 from importlib import metadata
@@ -73,17 +74,62 @@ def key() -> str:
 
 
 def kept(name: str, compute: Callable[[], T]) -> T:
-    """``compute()``, or what it returned in an earlier process with the same :func:`key`."""
+    """``compute()``, or what it returned in an earlier process with the same :func:`key`.
+
+    While one process computes a result, another that wants it waits and reads it (the test workers start
+    together and want the same results): what they compute is shared, not done once by each."""
     where = folder()
     if where is None:
         return compute()
     path = where / f"{name}-{key()}.pickle"
+    found = _read(path)
+    if found is not _MISSING:
+        return found
+    with _computing(where, name):
+        found = _read(path)  # computed by another process while this one waited
+        return found if found is not _MISSING else _store(where, name, path, compute())
+
+
+_MISSING = object()
+
+
+def _read(path: Path):
     try:
         with path.open("rb") as f:
             return pickle.load(f)
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-        pass
-    result = compute()
+        return _MISSING
+
+
+#: How long a process waits for another to compute a result before it computes the result itself.
+WAIT_S = 120.0
+
+
+@contextmanager
+def _computing(where: Path, name: str):
+    """Held while ``name`` is computed: another process waits for it (a lock file beside the results), for
+    :data:`WAIT_S` at most, so that two results computed inside each other never wait for each other."""
+    try:
+        import fcntl
+        where.mkdir(parents=True, exist_ok=True)
+        lock = open(where / f".{name}.lock", "wb")
+    except (ImportError, OSError):  # no lock where there is no fcntl or no folder: each process computes
+        yield
+        return
+    with lock:
+        deadline = time.monotonic() + WAIT_S
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.02)
+        yield
+
+
+def _store(where: Path, name: str, path: Path, result: T) -> T:
     try:
         where.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("wb", dir=where, prefix=f".{name}-", delete=False) as f:

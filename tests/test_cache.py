@@ -87,6 +87,43 @@ def test_a_folder_that_cannot_be_written_still_gives_the_result(tree, monkeypatc
     assert cache.kept("thing", lambda: 5) == 5
 
 
+_COMPUTE_ONCE = """
+import sys, time
+from pathlib import Path
+from goodput import cache
+cache._PACKAGE, cache._DATA, log = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
+
+def compute():
+    with log.open("a") as f:
+        f.write("computed\\n")
+    time.sleep(1)
+    return 42
+
+print(cache.kept("shared", compute))
+"""
+
+
+def test_two_processes_that_want_one_result_at_once_compute_it_once(tree, tmp_path):
+    package, data = tree
+    log = tmp_path / "computed.log"
+    started = [subprocess.Popen([sys.executable, "-c", _COMPUTE_ONCE, str(package), str(data), str(log)],
+                                stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    assert [p.communicate(timeout=60)[0] for p in started] == ["42\n", "42\n"]
+    assert log.read_text() == "computed\n"
+
+
+def test_a_process_waits_for_another_computing_a_result_only_so_long(tree, monkeypatch):
+    import fcntl
+
+    where = cache.folder()
+    where.mkdir(parents=True)
+    with open(where / ".thing.lock", "wb") as held:  # as if another process computed "thing" and never finished
+        fcntl.flock(held, fcntl.LOCK_EX)
+        monkeypatch.setattr(cache, "WAIT_S", 0.2)
+        assert cache.kept("thing", lambda: 7) == 7
+    assert cache.kept("thing", lambda: 8) == 7
+
+
 @pytest.mark.slow
 def test_the_kept_checks_are_every_provider_run_again():
     # in a new interpreter: this worker's earlier tests may have left state a provider reads
