@@ -11,13 +11,14 @@ module that states it, with its own docstring):
   or WIDE on a page without a model's figure);
 - every text at AA contrast in both themes, the system switched from the one to the other
   (test_reading_browser): what follows runs in the second theme, dark at 1366 px and light at 390 px;
-- every chart at its column's width after the window is resized and back (test_reading_browser);
 - each control operated, chart, table and box then equal to the model (test_live_figures);
 - on a phone, the figure's result in view after each of its controls is operated (in the same pass), and
-  the box's while its own controls are operated.
+  the box's while its own controls are operated;
+- last, every chart at its column's width after the window is resized: halved at 1366 px, turned to
+  landscape at 390 px (test_reading_browser).
 
-The checks that change the page (the theme, the window, the state) come after those that read it as it
-loaded; the window is resized back to its width, and the state is the operated controls'.
+The checks that change the page (the theme, the state, the window) come after those that read it as it
+loaded; the state is the operated controls'.
 """
 
 from __future__ import annotations
@@ -62,11 +63,11 @@ def test_a_page_reads_lays_out_and_operates_as_a_reader_meets_it(browser, book_u
         else:
             assert page.evaluate(WIDE) == []
         contrast_in_both_themes(page, log, width)
-        if page_path in CHART_PAGES:
-            charts_follow_resizes(page, log, width)
         if calc:
             # on a phone, the figure's result in view after each of its controls is operated too
             controls_operate_as_the_model(page, log, calc, also=None if laptop else figure_readout_in_view)
             if not laptop:
                 box_readout_stays_in_view(page, log, calc)
+        if page_path in CHART_PAGES:
+            charts_follow_resizes(page, log, width)
         assert errors(log) == []

@@ -75,12 +75,14 @@ CHARTS_OFF_COLUMN = """
 }).filter(c => c.wide ? c.width < 50 : (c.width > c.column + 1 || c.width < c.column - 60))
 """
 
-RESIZES = {"1366px": [683, 1366], "390px": [844, 390]}
+#: The window's width after the resize: a laptop's window halved, a phone turned to landscape (so the charts
+#: of every page shrink at one width and grow at the other).
+RESIZES = {"1366px": [683], "390px": [844]}
 
 
 def charts_follow_resizes(page, log, width):
-    """Every chart takes its column's width as loaded, and again after each of the window's :data:`RESIZES`
-    (the last back to ``width``). Run by tests/test_page_tour_browser.py on every page with a chart."""
+    """Every chart takes its column's width as loaded, and again after each of the window's :data:`RESIZES`.
+    Run last by tests/test_page_tour_browser.py on every page with a chart (the window keeps its new width)."""
     assert page.evaluate(CHARTS_OFF_COLUMN) == []
     height = WIDTHS[width]["height"]
     for w in RESIZES[width]:
