@@ -49,7 +49,7 @@ $(MODELS_STAMP): $(MODELS) $(STAMP)
 	rm -rf _build/.jupyter_cache _build/.doctrees
 	@mkdir -p _build && touch $@
 
-$(EXT_STAMP): $(wildcard book/_ext/*.py)
+$(EXT_STAMP): $(wildcard book/_ext/*.py book/_ext/*.js)
 	rm -rf _build/.doctrees
 	@mkdir -p _build && touch $@
 

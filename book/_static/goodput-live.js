@@ -31,6 +31,10 @@
   const query = new URLSearchParams(lab ? "" : window.location.search);
   let pending = Promise.resolve();
   let uid = 0;
+  /* The controls come first: the charts are drawn and the tables computed once the page's controls are on
+     screen (start() resolves this a frame after it drew them; in JupyterLab there is nothing to wait for). */
+  let controlsShown;
+  const shown = new Promise(resolve => { controlsShown = resolve; });
 
   // --- values -------------------------------------------------------------------------------
 
@@ -237,6 +241,7 @@
     return window.matchMedia("(prefers-color-scheme: dark)").matches;
   }
 
+  // --- the charts' theme: the build reads this block (book/_ext/goodput_vega.js) to compile each chart in it ---
   /* What every chart's text is drawn at: no label under 12 px, on any page or width. */
   const TEXT_SIZES = {
     axis: {labelFontSize: 12, titleFontSize: 13},
@@ -268,9 +273,10 @@
     },
   };
 
-  /* ``config`` with the text sizes and the page's theme over it, key by key (what the chart sets otherwise stays). */
-  function themed(config) {
-    const theme = THEMES[darkMode() ? "dark" : "light"];
+  /* ``config`` with the text sizes and a theme (the page's dark one if ``dark``) over it, key by key (what the
+     chart sets otherwise stays). */
+  function themed(config, dark) {
+    const theme = THEMES[dark ? "dark" : "light"];
     const out = Object.assign({}, config, {background: null});
     for (const key of new Set([...Object.keys(TEXT_SIZES), ...Object.keys(theme)])) {
       out[key] = Object.assign({}, config[key] || {}, theme[key] || {});
@@ -278,6 +284,7 @@
     }
     return out;
   }
+  // --- end of the charts' theme ---
 
   /* ``text`` in lines of at most ``chars`` characters, broken between words. */
   function lines(text, chars) {
@@ -302,8 +309,10 @@
   }
 
   /* The chart as the page shows it: bound to the page state instead of altair's sliders, sized to
-     its column when it is a single view, its title wrapped to the column, themed for the page's mode. */
-  function prepare(spec, figure, el) {
+     its column when it is a single view, its title wrapped to the column, themed for the page's mode.
+     A chart the book compiled to Vega (``compiled``, see prepareVega) has had the first and the last done. */
+  function prepare(spec, figure, el, compiled) {
+    if (compiled) return prepareVega(spec, figure, el, compiled);
     spec = JSON.parse(JSON.stringify(spec));
     if (figure) {
       for (const control of figure.spec.controls.filter(c => c.kind === "links")) {
@@ -348,8 +357,81 @@
       // a label longer than that (a link and its settings) goes on one line per comma-separated part
       wrapLegendLabels(spec, Math.floor(limit / 7));
     }
-    spec.config = themed(spec.config);
+    spec.config = themed(spec.config, darkMode());
     return spec;
+  }
+
+  /* A legend label of more than ``chars`` characters broken after its commas (wrapLegendLabels). */
+  function wrappedLabel(chars) {
+    return `length(datum.label) > ${chars} ? split(datum.label, ', ') : datum.label`;
+  }
+
+  /* The book's charts come compiled to Vega (book/_ext/goodput_vega.py) with what prepare() does whatever the
+     state already done (sized to the column, altair's sliders gone, the text sizes and the light theme); this
+     does the rest on the Vega spec, as prepare() does it on the Vega-Lite one: ``compiled.dark`` holds the
+     changes that make the light compile the dark one, each a path and its value (or a path alone: deleted). */
+  function prepareVega(spec, figure, el, compiled) {
+    spec = JSON.parse(JSON.stringify(spec));
+    if (darkMode()) {
+      for (const [path, ...value] of compiled.dark) {
+        const parent = path.slice(0, -1).reduce((node, key) => node[key], spec);
+        if (value.length) parent[path[path.length - 1]] = value[0];
+        else delete parent[path[path.length - 1]];
+      }
+    }
+    if (figure) {
+      for (const control of figure.spec.controls.filter(c => c.kind === "links")) {
+        for (const data of vegaData(spec, control.dataset)) {
+          data.values = spreadRows(control, linkRows(control, state.get(control.key)));
+        }
+      }
+      const bySignal = new Map(figure.spec.controls.map(c => [c.signal, c]));
+      for (const signal of spec.signals || []) {
+        const control = bySignal.get(signal.name);
+        if (control) signal.value = state.get(control.key);
+      }
+    }
+    const host = typeof el === "string" ? document.querySelector(el) : el;
+    // the title wrapped as wrapTitle wraps it: a title given as text alone becomes lines anchored at the start
+    const title = spec.title;
+    const text = typeof title === "string" ? title : title && typeof title.text === "string" ? title.text : null;
+    if (text && host) {
+      const wrapped = lines(text, Math.max(24, Math.floor((host.clientWidth || 600) / 7.5)));
+      if (wrapped.length > 1) {
+        if (compiled.titleString) spec.title = {text: wrapped, anchor: "start"};
+        else title.text = wrapped;
+      }
+    }
+    // a phone's legends, as prepare() sets them
+    if (host && host.clientWidth && host.clientWidth < 600) {
+      const limit = Math.max(80, host.clientWidth - 150);
+      spec.config = Object.assign({}, spec.config || {});
+      spec.config.legend = Object.assign({}, spec.config.legend || {}, {
+        columns: 1, labelLimit: limit,
+        layout: {bottom: {direction: "vertical", anchor: "start"}, top: {direction: "vertical", anchor: "start"}}});
+      for (const legend of vegaLegends(spec)) {
+        const labels = legend.encode && legend.encode.labels && legend.encode.labels.update;
+        if (labels && labels.text) continue;  // the chart gives its labels an expression of its own
+        legend.encode = Object.assign({}, legend.encode);
+        legend.encode.labels = Object.assign({}, legend.encode.labels);
+        legend.encode.labels.update = Object.assign({}, labels, {text: {signal: wrappedLabel(Math.floor(limit / 7))}});
+      }
+    }
+    return spec;
+  }
+
+  /* Each dataset of a Vega spec (its groups' too) named ``name`` that holds its values inline. */
+  function vegaData(spec, name, found = []) {
+    for (const data of spec.data || []) if (data.name === name && Array.isArray(data.values)) found.push(data);
+    for (const mark of spec.marks || []) if (mark.type === "group") vegaData(mark, name, found);
+    return found;
+  }
+
+  /* Every legend of a Vega spec, its groups' included. */
+  function vegaLegends(spec, found = []) {
+    found.push(...(spec.legends || []));
+    for (const mark of spec.marks || []) if (mark.type === "group") vegaLegends(mark, found);
+    return found;
   }
 
   const LEGEND_CHANNELS = ["color", "fill", "stroke", "shape", "strokeDash", "size", "opacity"];
@@ -361,8 +443,7 @@
     for (const channel of LEGEND_CHANNELS) {
       const enc = spec.encoding && spec.encoding[channel];
       if (!enc || enc.legend === null || (enc.legend && enc.legend.labelExpr)) continue;
-      enc.legend = Object.assign({}, enc.legend || {}, {
-        labelExpr: `length(datum.label) > ${chars} ? split(datum.label, ', ') : datum.label`});
+      enc.legend = Object.assign({}, enc.legend || {}, {labelExpr: wrappedLabel(chars)});
     }
     for (const key of ["layer", "vconcat", "hconcat", "concat"]) (spec[key] || []).forEach(s => wrapLegendLabels(s, chars));
     if (spec.spec) wrapLegendLabels(spec.spec, chars);
@@ -393,8 +474,8 @@
 
   function run(e) {
     const host = typeof e.el === "string" ? document.querySelector(e.el) : e.el;
-    const promise = e.embed(e.el, prepare(e.spec, e.figure, e.el), e.opt).then(result => {
-      if (!isSingle(e.spec)) result.view.container().classList.add("goodput-wide");
+    const promise = shown.then(() => e.embed(e.el, prepare(e.spec, e.figure, e.el, e.compiled), e.opt)).then(result => {
+      if (!(e.compiled ? e.compiled.single : isSingle(e.spec))) result.view.container().classList.add("goodput-wide");
       if (e.view) e.view.finalize();
       e.view = result.view;
       return applyToView(e).then(() => result);
@@ -444,7 +525,10 @@
     const wrapped = function (el, spec, opt) {
       // export the picture, yes; the menu's links to the online editor and the source, no (offline book)
       const options = Object.assign({}, opt || {}, {actions: {export: true, source: false, compiled: false, editor: false}});
-      const e = {embed, el, spec, opt: options, figure: figureOf(el), view: null};
+      // what the build hands over with a chart it compiled to Vega (prepareVega)
+      const compiled = options.goodput || null;
+      delete options.goodput;
+      const e = {embed, el, spec, opt: options, compiled, figure: figureOf(el), view: null};
       embeds.push(e);
       return run(e);
     };
@@ -714,15 +798,18 @@
     constructor(spec, onRows) {
       this.spec = spec;
       this.onRows = onRows;
-      this.view = new vega.View(vega.parse(spec.vega), {renderer: "none"});
+      this.view = null;  // made once the controls are on screen
       this.keys = spec.keys;
     }
 
     refresh() {
-      for (const [signal, key] of Object.entries(this.keys)) {
-        if (state.has(key) && !sameValue(this.view.signal(signal), state.get(key))) this.view.signal(signal, state.get(key));
-      }
-      return this.view.runAsync().then(() => this.onRows(this.view.data("rows").filter(r => r.shown)));
+      return shown.then(() => {
+        if (!this.view) this.view = new vega.View(vega.parse(this.spec.vega), {renderer: "none"});
+        for (const [signal, key] of Object.entries(this.keys)) {
+          if (state.has(key) && !sameValue(this.view.signal(signal), state.get(key))) this.view.signal(signal, state.get(key));
+        }
+        return this.view.runAsync();
+      }).then(() => this.onRows(this.view.data("rows").filter(r => r.shown)));
     }
   }
 
@@ -853,8 +940,9 @@
     const el = e.figure && e.figure.readout;
     if (!control || !el || !e.view) return;
     const x = spreadColumns(control)[0];
-    const view = namedViews(e.spec, control.dataset)[0];
-    const encoding = view && (view.encoding || ((view.layer || []).find(l => l.encoding) || {}).encoding);
+    const view = e.compiled ? null : namedViews(e.spec, control.dataset)[0];
+    const encoding = e.compiled ? e.compiled.encoding
+      : view && (view.encoding || ((view.layer || []).find(l => l.encoding) || {}).encoding);
     if (!x || !encoding || !encoding.y) return;
     const y = encoding.y.field;
     const byLink = new Map();
@@ -975,6 +1063,8 @@
     writeAddress();
     for (const e of embeds) if (!e.figure) e.figure = figureOf(e.el);
     embeds.forEach(showLinkReadout);
+    // the frame with the controls is painted first, then the charts and tables are drawn
+    requestAnimationFrame(() => setTimeout(controlsShown, 0));
   }
 
   /* One figure or box, shown after the page was read (JupyterLab: by a cell that ran). */
@@ -1040,10 +1130,37 @@
     refresh();
   }
 
-  // the book draws every figure of the page once it is read; in JupyterLab each figure's loader calls scan(root)
+  /* Whether the parser is done with ``el``: a node after it is in the document. */
+  function closed(el) {
+    let node = el;
+    while (node && !node.nextSibling) node = node.parentNode;
+    return Boolean(node);
+  }
+
+  /* Each figure and box the parser is done with gets its controls now: a long page's first screen does not
+     wait for the rest of it, nor for its scripts, to be read (start() then does what is left). */
+  function buildRead() {
+    document.querySelectorAll(".goodput-yours, .goodput-live").forEach(root => {
+      if (!closed(root)) return;
+      if (root.matches(".goodput-yours")) buildYours(root);
+      else buildFigure(figureRecord(root));
+    });
+  }
+
+  // the book draws every figure of the page as it is read; in JupyterLab each figure's loader calls scan(root)
   if (!lab) {
-    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-    else start();
+    if (document.readyState === "loading") {
+      const reading = new MutationObserver(buildRead);
+      reading.observe(document, {childList: true, subtree: true});
+      document.addEventListener("DOMContentLoaded", () => {
+        reading.disconnect();
+        start();
+      });
+    } else {
+      start();
+    }
+  } else {
+    controlsShown();
   }
 
   window.goodputLive = {
