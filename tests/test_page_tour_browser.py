@@ -4,7 +4,8 @@ One load per page and width carries every check that reads a whole page (each is
 module that states it, with its own docstring):
 
 - as the page loads: at 1366 px, it loaded nothing from another host and nothing failed, its formulas are
-  static KaTeX (test_book_browser.loads_offline); a chapter offers no code toggle on plumbing
+  static KaTeX (test_book_browser.loads_offline), and it loads no more than its budget
+  (test_page_weight_browser.within_its_budget); a chapter offers no code toggle on plumbing
   (test_first_screen_browser.no_toggle_on_plumbing) and shows its box's headline in the first screen
   (headline_in_the_first_screen); the landing page shows its chart in the first screen at both widths;
 - every control in view and uncovered, nothing wider than the column (test_live_figures.controls_in_view,
@@ -34,6 +35,7 @@ from browser import WIDTHS, errors, opened
 from test_book_browser import loads_offline
 from test_first_screen_browser import headline_in_the_first_screen, landing_chart_in_the_first_screen, no_toggle_on_plumbing
 from test_live_figures import WIDE, controls_in_view, controls_operate_as_the_model
+from test_page_weight_browser import within_its_budget
 from test_reading_browser import (CHART_PAGES, FIRST_THEME, PAGES, _ready, box_readout_stays_in_view,
                                   charts_follow_resizes, contrast_in_both_themes, figure_readout_in_view)
 
@@ -52,6 +54,7 @@ def test_a_page_reads_lays_out_and_operates_as_a_reader_meets_it(browser, book_u
         _ready(page)
         if laptop:
             loads_offline(page, log, book_url)
+            within_its_budget(page)
         if chapter in chapters.ids() and laptop:
             no_toggle_on_plumbing(page, chapter)
         if calc and laptop:
