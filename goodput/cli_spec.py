@@ -73,14 +73,14 @@ COMMANDS = {
         (('--vlan',), {'action': 'store_true', 'help': 'frames carry an 802.1Q tag'}),
         (('--frame-only',), {'action': 'store_true', 'help': "count the frame's bytes only, not the 20 byte times of preamble, SFD and gap (the payload-over-frame convention)"}),
     )),
-    'usb': ('usb', {'help': 'goodput of a USB 3.x SuperSpeed bulk transfer', 'description': 'Goodput of one bulk IN transfer over USB 3.2 Gen 1 (5 Gbaud, 8b/10b) or Gen 2 (10 Gbaud, 128b/132b): data packet headers and payload framing, LGOOD and LCRD for every ACK, SKP ordered sets and the line code.'}, (
+    'usb': ('usb_numeric', {'help': 'goodput of a USB 3.x SuperSpeed bulk transfer', 'description': 'Goodput of one bulk IN transfer over USB 3.2 Gen 1 (5 Gbaud, 8b/10b) or Gen 2 (10 Gbaud, 128b/132b): data packet headers and payload framing, LGOOD and LCRD for every ACK, SKP ordered sets and the line code.'}, (
         (('--gen',), {'dest': 'generation', 'metavar': 'GEN', 'help': 'generation: one of 1, 2', 'default': '1'}),
         (('--packet',), {'dest': 'packet_bytes', 'metavar': 'BYTES', 'help': 'packet payload: an integer from 1 to 1024 bytes', 'default': '1024'}),
         (('--transfer',), {'dest': 'transfer_bytes', 'metavar': 'BYTES', 'help': 'transfer size: an integer from 1 to 16777216 bytes', 'default': '1048576'}),
         (('--burst',), {'dest': 'burst', 'metavar': 'PACKETS', 'help': 'burst: an integer from 1 to 16 packets', 'default': '16'}),
         (('--no-link-commands',), {'dest': 'link_commands', 'action': 'store_const', 'const': 0, 'default': 1, 'help': 'leave out the LGOOD and LCRD answering each ACK'}),
     )),
-    'tcp': ('tcp', {'help': 'goodput of TCP writes over Ethernet', 'description': 'Goodput of back-to-back writes of MESSAGE bytes, each cut into segments of at most one MSS that each pay a whole Ethernet frame (headers, FCS, preamble, gap); and the ceiling of a stream of full segments.'}, (
+    'tcp': ('tcp_numeric', {'help': 'goodput of TCP writes over Ethernet', 'description': 'Goodput of back-to-back writes of MESSAGE bytes, each cut into segments of at most one MSS that each pay a whole Ethernet frame (headers, FCS, preamble, gap); and the ceiling of a stream of full segments.'}, (
         (('--message',), {'dest': 'message_bytes', 'metavar': 'BYTES', 'help': 'write size: an integer from 1 to 16777216 bytes', 'required': True}),
         (('--rate-mbit-s',), {'dest': 'line_rate_mbit_s', 'metavar': 'MBIT_S', 'help': 'line rate (Mbit/s): a number from 1 to 100000 Mbit/s', 'default': '100'}),
         (('--mtu',), {'dest': 'mtu_bytes', 'metavar': 'BYTES', 'help': 'MTU (bytes): an integer from 576 to 9000 bytes', 'default': '1500'}),
@@ -95,7 +95,7 @@ COMMANDS = {
         (('--gap-ns',), {'dest': 'gap_ns', 'metavar': 'NS', 'help': 'gap between words besides one bit time: a number from 0 to 10000 ns', 'default': '160'}),
         (('--continuous',), {'action': 'store_true', 'help': 'words back to back, no gap and no extra bit time (a controller in continuous DMA mode)'}),
     )),
-    'can': ('can', {'help': 'CAN FD or classical CAN frame time and messages per second', 'description': 'Bits of a CAN FD frame in its arbitration and data phases (or of a classical CAN frame, all at the nominal rate), the time from one frame to the next, and messages per second.'}, (
+    'can': ('can_numeric', {'help': 'CAN FD or classical CAN frame time and messages per second', 'description': 'Bits of a CAN FD frame in its arbitration and data phases (or of a classical CAN frame, all at the nominal rate), the time from one frame to the next, and messages per second.'}, (
         (('--bytes',), {'dest': 'data_bytes', 'type': whole, 'required': True, 'metavar': 'N', 'help': 'data bytes: 0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64; with --classical 0 to 8'}),
         (('--extended',), {'action': 'store_true', 'help': '29-bit identifier (default 11-bit)'}),
         (('--classical',), {'action': 'store_true', 'help': 'a classical CAN frame (CAN 2.0A/2.0B): one bit rate, --arb-mbit-s; no --data-mbit-s'}),
