@@ -61,6 +61,7 @@ README = {
     "usb": ["usb", "--json"],
     "tcp": ["tcp", "--message", "8192", "--rate-mbit-s", "100", "--json"],
     "can": ["can", "--bytes", "64", "--extended", "--arb-mbit-s", "1", "--data-mbit-s", "5", "--stuffing", "0.5"],
+    "srio": ["srio", "nwrite", "--rate-gbaud", "5", "--lanes", "4", "--size", "8192", "--json"],
 }
 
 
@@ -332,7 +333,20 @@ CAN = [
 ] + [["--bytes", "9"], ["--bytes", "12", "--classical"], ["--bytes", "8", "--classical", "--data-mbit-s", "5"],
      ["--bytes", "8", "--stuffing", "1.5"], ["--bytes", "8", "--arb-mbit-s", "2"], ["--bytes", "x"], ["--bytes", LONG]]
 
-GRIDS = {"usb": USB, "tcp": TCP, "can": CAN}
+SRIO = [
+    [kind, *rate, *lanes, "--size", size, *more]
+    for kind in ("nwrite", "swrite", "nread", "type11")
+    for rate in ([], ["--rate-gbaud", "1.25"], ["--rate-gbaud", "6.25"], ["--rate-gbaud", "10.3125"],
+                 ["--rate-gbaud", "4"])
+    for lanes in ([], ["--lanes", "1"], ["--lanes", "16"])
+    for size in ("8", "264", "4096", "1048576")
+    for more in ([], ["--id-bits", "8", "--address-bits", "66"], ["--control-symbols", "0"], ["--strict"])
+] + [["nwrite", "--size", "0"], ["nwrite", "--size", "100", "--lanes", "3"], ["swrite", "--size", "100"],
+     ["type11", "--size", "4097"], ["nwrite", "--size", "100", "--id-bits", "12"],
+     ["nwrite", "--size", "100", "--address-bits", "40"], ["nwrite", "--size", "100", "--rate-gbaud", "12.6"],
+     ["nwrite", "--size", "100", "--control-symbols", "5"], ["nwrite", "--size", LONG], ["erase", "--size", "100"]]
+
+GRIDS = {"usb": USB, "tcp": TCP, "can": CAN, "srio": SRIO}
 
 
 def _cases():

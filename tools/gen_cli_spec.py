@@ -35,7 +35,7 @@ import sympy as sp  # noqa: E402
 from sympy.core.sorting import ordered  # noqa: E402
 from sympy.printing.pycode import PythonCodePrinter  # noqa: E402
 
-from goodput import can, chapters, checks, coding, command, ethernet, pcie, pcie_spec, spi, tcp, usb  # noqa: E402
+from goodput import can, chapters, checks, coding, command, ethernet, pcie, pcie_spec, spi, srio, tcp, usb  # noqa: E402
 from goodput.params import Parameter  # noqa: E402
 
 CLI_SPEC = ROOT / "goodput" / "cli_spec.py"
@@ -298,9 +298,22 @@ def _can() -> tuple[dict, list[Function]]:
                                 "stuffing": c.stuffing}, c.classical_frame_time_expr())]
 
 
+def _srio() -> tuple[dict, list[Function]]:
+    r = srio
+    wire = {"payload": r.payload, "id_bits": r.id_bits, "control_symbols": r.control_symbols,
+            "logical": r.logical_header, "symbol_bytes": r.symbol_bytes, "link_crc": r.link_crc, "align": r.align}
+    return {"parameters": dict(r.PARAMETERS)}, [
+        ("srio_rate", {"rate": coding.line_rate, "lanes": coding.lanes, "data_bits": coding.data_bits,
+                       "coded_bits": coding.coded_bits, "clock_share": r.clock_share}, r.stream_rate_expr()),
+        ("srio_wire", wire, r._wire()),
+        ("srio_packet", {"payload": r.payload, "id_bits": r.id_bits, "logical": r.logical_header},
+         r.packet_bytes_expr()),
+        ("srio_address", {"address_bits": r.address_bits}, r.address_field_bytes_expr())]
+
+
 #: The models whose numbers are a module of their own that imports no sympy (``goodput.<model>_numeric``,
 #: which the model re-exports): each one's constants and numeric functions.
-NUMERIC = {"usb": _usb, "tcp": _tcp, "can": _can}
+NUMERIC = {"usb": _usb, "tcp": _tcp, "can": _can, "srio": _srio}
 
 #: Every section of goodput/quick_spec.py.
 SECTIONS = {**QUICK, **NUMERIC}
