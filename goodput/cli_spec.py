@@ -58,7 +58,7 @@ COMMANDS = {
         (('--control-symbols',), {'dest': 'control_symbols', 'metavar': 'N', 'help': 'control symbols per packet: an integer from 0 to 4 per packet', 'default': '1'}),
         (('--strict',), {'action': 'store_true', 'help': 'accept only the baud rates RapidIO defines'}),
     )),
-    'hyperlink': ('hyperlink', {'help': 'goodput of TI KeyStone HyperLink writes and reads', 'description': "Payload bit rate of HyperLink transfers of SIZE bytes: writes in packets of the master's burst (at most 256 bytes), reads in the answering memory's burst; 8 control bytes per packet, 8b/9b coding."}, (
+    'hyperlink': ('hyperlink_numeric', {'help': 'goodput of TI KeyStone HyperLink writes and reads', 'description': "Payload bit rate of HyperLink transfers of SIZE bytes: writes in packets of the master's burst (at most 256 bytes), reads in the answering memory's burst; 8 control bytes per packet, 8b/9b coding."}, (
         (('kind',), {'choices': ('write', 'read',)}),
         (('--rate-gbaud',), {'dest': 'line_rate_gbaud', 'metavar': 'GBAUD', 'help': 'line rate per lane (Gbaud): a number from 0.001 to 12.5 Gbaud', 'default': '6.25'}),
         (('--lanes',), {'dest': 'lanes', 'metavar': 'N', 'help': 'lanes: one of 1, 2, 3, 4 lanes', 'default': '4'}),

@@ -453,3 +453,16 @@ def srio_packet(payload, id_bits, logical):
 
 def srio_address(address_bits):
     return (1/8)*address_bits - 1/4
+
+
+# --- goodput hyperlink -------------------------------------------------------------------------------
+
+HYPERLINK = {'parameters': {'line_rate_gbaud': Parameter(name='line_rate_gbaud', symbol=None, unit='Gbaud', minimum=0.001, maximum=12.5, default=6.25, step=0.125, label='line rate per lane (Gbaud)', integer=False, exclusive_minimum=False, options=(), presets=()), 'lanes': Parameter(name='lanes', symbol=None, unit='lanes', minimum=1, maximum=4, default=4, step=1, label='lanes', integer=True, exclusive_minimum=False, options=((1, 'x1',), (2, 'x2',), (3, 'x3',), (4, 'x4',),), presets=()), 'packet_bytes': Parameter(name='packet_bytes', symbol=None, unit='bytes', minimum=1, maximum=256, default=256, step=1, label='payload per packet (bytes)', integer=True, exclusive_minimum=False, options=(), presets=()), 'size_bytes': Parameter(name='size_bytes', symbol=None, unit='bytes', minimum=1, maximum=4294967296, default=32768, step=1, label='transfer size (bytes)', integer=True, exclusive_minimum=False, options=(), presets=()), 'burst_bytes': Parameter(name='burst_bytes', symbol=None, unit='bytes', minimum=1, maximum=256, default=128, step=1, label="master's burst (bytes)", integer=True, exclusive_minimum=False, options=(), presets=())}}
+
+
+def hyperlink_goodput(rate, lanes, size, packet, control):
+    return (8/9)*size*rate*lanes/(size + control*math.ceil(size/packet))
+
+
+def hyperlink_packets(size, packet):
+    return math.ceil(size/packet)

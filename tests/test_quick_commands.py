@@ -62,6 +62,8 @@ README = {
     "tcp": ["tcp", "--message", "8192", "--rate-mbit-s", "100", "--json"],
     "can": ["can", "--bytes", "64", "--extended", "--arb-mbit-s", "1", "--data-mbit-s", "5", "--stuffing", "0.5"],
     "srio": ["srio", "nwrite", "--rate-gbaud", "5", "--lanes", "4", "--size", "8192", "--json"],
+    "hyperlink": ["hyperlink", "read", "--rate-gbaud", "6.25", "--lanes", "4", "--size", "32768", "--memory", "DDR3",
+                  "--json"],
 }
 
 
@@ -346,7 +348,19 @@ SRIO = [
      ["nwrite", "--size", "100", "--address-bits", "40"], ["nwrite", "--size", "100", "--rate-gbaud", "12.6"],
      ["nwrite", "--size", "100", "--control-symbols", "5"], ["nwrite", "--size", LONG], ["erase", "--size", "100"]]
 
-GRIDS = {"usb": USB, "tcp": TCP, "can": CAN, "srio": SRIO}
+HYPERLINK = [
+    [kind, *rate, *lanes, "--size", size, *burst, *memory]
+    for kind, memories in (("write", [[]]), ("read", [["--memory", m] for m in ("DDR3", "MSMC SRAM", "C66x L1/L2")]))
+    for rate in ([], ["--rate-gbaud", "0.001"], ["--rate-gbaud", "3.125"], ["--rate-gbaud", "12.5"])
+    for lanes in ([], ["--lanes", "1"], ["--lanes", "3"])
+    for size in ("1", "100", "32768", "4294967296")
+    for burst in ([], ["--burst", "16"], ["--burst", "100"])
+    for memory in memories
+] + [["read", "--size", "100"], ["read", "--size", "100", "--memory", "SRAM"], ["write", "--size", "0"],
+     ["write", "--size", "100", "--lanes", "5"], ["write", "--size", "100", "--rate-gbaud", "13"],
+     ["write", "--size", "100", "--burst", "300"], ["write", "--size", LONG], ["erase", "--size", "100"]]
+
+GRIDS = {"usb": USB, "tcp": TCP, "can": CAN, "srio": SRIO, "hyperlink": HYPERLINK}
 
 
 def _cases():

@@ -35,7 +35,7 @@ import sympy as sp  # noqa: E402
 from sympy.core.sorting import ordered  # noqa: E402
 from sympy.printing.pycode import PythonCodePrinter  # noqa: E402
 
-from goodput import can, chapters, checks, coding, command, ethernet, pcie, pcie_spec, spi, srio, tcp, usb  # noqa: E402
+from goodput import can, chapters, checks, coding, command, ethernet, hyperlink, pcie, pcie_spec, spi, srio, tcp, usb  # noqa: E402
 from goodput.params import Parameter  # noqa: E402
 
 CLI_SPEC = ROOT / "goodput" / "cli_spec.py"
@@ -311,9 +311,17 @@ def _srio() -> tuple[dict, list[Function]]:
         ("srio_address", {"address_bits": r.address_bits}, r.address_field_bytes_expr())]
 
 
+def _hyperlink() -> tuple[dict, list[Function]]:
+    h = hyperlink
+    return {"parameters": {**h.PARAMETERS, h.BURST.name: h.BURST}}, [
+        ("hyperlink_goodput", {"rate": coding.line_rate, "lanes": coding.lanes, "size": h.transfer, "packet": h.packet,
+                               "control": h.control}, h.goodput_expr()),
+        ("hyperlink_packets", {"size": h.transfer, "packet": h.packet}, h.packets_expr())]
+
+
 #: The models whose numbers are a module of their own that imports no sympy (``goodput.<model>_numeric``,
 #: which the model re-exports): each one's constants and numeric functions.
-NUMERIC = {"usb": _usb, "tcp": _tcp, "can": _can, "srio": _srio}
+NUMERIC = {"usb": _usb, "tcp": _tcp, "can": _can, "srio": _srio, "hyperlink": _hyperlink}
 
 #: Every section of goodput/quick_spec.py.
 SECTIONS = {**QUICK, **NUMERIC}
