@@ -37,7 +37,7 @@ COMMANDS = {
         (('--duplex',), {'action': 'store_true', 'help': 'both directions at once (AN3935 Eq. 2-5)'}),
         (('--flit',), {'default': 'tlp', 'help': 'flit mode (gen6): what of each 256-byte flit counts as data: tlp (236 TLP bytes, default) or dlp (242, the data-link payload too, as some references count)'}),
     )),
-    'bus': ('bus', {'help': 'which port, memory or transfer controller bounds a KeyStone II EDMA copy', 'description': "Theoretical maximum of a copy between two KeyStone II endpoints by EDMA transfer controllers: the lowest of the TCs' buses, the source and the destination (SPRABK5 §3-5). Name the TCs (--tc TC0 --tc TC1) or describe alike ones (--tcs, --tc-width, --tc-divider; default 2 x 128 bits at CPU/3)."}, (
+    'bus': ('bus_numeric', {'help': 'which port, memory or transfer controller bounds a KeyStone II EDMA copy', 'description': "Theoretical maximum of a copy between two KeyStone II endpoints by EDMA transfer controllers: the lowest of the TCs' buses, the source and the destination (SPRABK5 §3-5). Name the TCs (--tc TC0 --tc TC1) or describe alike ones (--tcs, --tc-width, --tc-divider; default 2 x 128 bits at CPU/3)."}, (
         (('--from',), {'dest': 'endpoint_a', 'required': True, 'metavar': 'ENDPOINT', 'help': 'source: one of MSMC SRAM, DDR3A, DDR3B, CorePac<k> L2'}),
         (('--to',), {'dest': 'endpoint_b', 'required': True, 'metavar': 'ENDPOINT', 'help': 'destination: one of MSMC SRAM, DDR3A, DDR3B, CorePac<k> L2'}),
         (('--tc',), {'dest': 'tc_names', 'action': 'append', 'default': [], 'metavar': 'TCn', 'help': "a transfer controller by the guide's number, TC0 to TC13 (repeat for more)"}),

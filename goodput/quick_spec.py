@@ -466,3 +466,152 @@ def hyperlink_goodput(rate, lanes, size, packet, control):
 
 def hyperlink_packets(size, packet):
     return math.ceil(size/packet)
+
+
+# --- goodput bus -------------------------------------------------------------------------------------
+
+BUS = {'parameters': {'cpu_clock_mhz': Parameter(name='cpu_clock_mhz', symbol=None, unit='MHz', minimum=1, maximum=2000, default=1200, step=50, label='CPU clock (MHz)', integer=False, exclusive_minimum=False, options=(), presets=()), 'ddr3_mtps': Parameter(name='ddr3_mtps', symbol=None, unit='MT/s', minimum=1, maximum=2133, default=1600, step=1, label='DDR3 data rate (MT/s)', integer=False, exclusive_minimum=False, options=(), presets=((800, 'DDR3-800',), (1066, 'DDR3-1066',), (1333, 'DDR3-1333',), (1600, 'DDR3-1600',), (1866, 'DDR3-1866',), (2133, 'DDR3-2133',),)), 'ddr3_width_bits': Parameter(name='ddr3_width_bits', symbol=None, unit='bits', minimum=16, maximum=64, default=64, step=16, label='DDR3 bus width (bits)', integer=True, exclusive_minimum=False, options=(), presets=()), 'tcs': Parameter(name='tcs', symbol=None, unit='transfer controllers', minimum=1, maximum=14, default=2, step=1, label='transfer controllers', integer=True, exclusive_minimum=False, options=(), presets=()), 'tc_width_bits': Parameter(name='tc_width_bits', symbol=None, unit='bits', minimum=8, maximum=1024, default=128, step=8, label='TC bus width (bits)', integer=True, exclusive_minimum=False, options=(), presets=()), 'tc_clock_divider': Parameter(name='tc_clock_divider', symbol=None, unit='', minimum=1, maximum=8, default=3, step=1, label='TC clock = CPU clock /', integer=True, exclusive_minimum=False, options=(), presets=())}}
+
+
+def bus_alike_tcs(tcs, tc_width, tc_divider, cpu):
+    return (1/8)*tc_width*tcs*cpu/tc_divider
+
+
+def bus_corepac_slave_port_1(cpu, ddr3_rate, ddr3_width):
+    return (16/3)*cpu
+
+
+def bus_corepac_slave_port_2(cpu, ddr3_rate, ddr3_width):
+    return (8/3)*cpu
+
+
+def bus_ddr3a_1(cpu, ddr3_rate, ddr3_width):
+    return (1/8)*ddr3_width*ddr3_rate
+
+
+def bus_ddr3a_2(cpu, ddr3_rate, ddr3_width):
+    return (1/16)*ddr3_width*ddr3_rate
+
+
+def bus_ddr3b_1(cpu, ddr3_rate, ddr3_width):
+    return (1/8)*ddr3_width*ddr3_rate
+
+
+def bus_ddr3b_2(cpu, ddr3_rate, ddr3_width):
+    return (1/16)*ddr3_width*ddr3_rate
+
+
+def bus_msmc_sram_1(cpu, ddr3_rate, ddr3_width):
+    return 32*cpu
+
+
+def bus_msmc_sram_2(cpu, ddr3_rate, ddr3_width):
+    return 16*cpu
+
+
+def bus_tcs_10_128x3(cpu, ddr3_rate, ddr3_width):
+    return (160/3)*cpu
+
+
+def bus_tcs_10_128x3_256x2(cpu, ddr3_rate, ddr3_width):
+    return (160/3)*cpu
+
+
+def bus_tcs_11_128x3_256x2(cpu, ddr3_rate, ddr3_width):
+    return (176/3)*cpu
+
+
+def bus_tcs_12_128x3_256x2(cpu, ddr3_rate, ddr3_width):
+    return 64*cpu
+
+
+def bus_tcs_13_128x3_256x2(cpu, ddr3_rate, ddr3_width):
+    return (208/3)*cpu
+
+
+def bus_tcs_14_128x3_256x2(cpu, ddr3_rate, ddr3_width):
+    return (224/3)*cpu
+
+
+def bus_tcs_1_128x3(cpu, ddr3_rate, ddr3_width):
+    return (16/3)*cpu
+
+
+def bus_tcs_1_256x2(cpu, ddr3_rate, ddr3_width):
+    return 16*cpu
+
+
+def bus_tcs_2_128x3(cpu, ddr3_rate, ddr3_width):
+    return (32/3)*cpu
+
+
+def bus_tcs_2_128x3_256x2(cpu, ddr3_rate, ddr3_width):
+    return (32/3)*cpu
+
+
+def bus_tcs_2_256x2(cpu, ddr3_rate, ddr3_width):
+    return 32*cpu
+
+
+def bus_tcs_3_128x3(cpu, ddr3_rate, ddr3_width):
+    return 16*cpu
+
+
+def bus_tcs_3_128x3_256x2(cpu, ddr3_rate, ddr3_width):
+    return 16*cpu
+
+
+def bus_tcs_3_256x2(cpu, ddr3_rate, ddr3_width):
+    return 48*cpu
+
+
+def bus_tcs_4_128x3(cpu, ddr3_rate, ddr3_width):
+    return (64/3)*cpu
+
+
+def bus_tcs_4_128x3_256x2(cpu, ddr3_rate, ddr3_width):
+    return (64/3)*cpu
+
+
+def bus_tcs_4_256x2(cpu, ddr3_rate, ddr3_width):
+    return 64*cpu
+
+
+def bus_tcs_5_128x3(cpu, ddr3_rate, ddr3_width):
+    return (80/3)*cpu
+
+
+def bus_tcs_5_128x3_256x2(cpu, ddr3_rate, ddr3_width):
+    return (80/3)*cpu
+
+
+def bus_tcs_6_128x3(cpu, ddr3_rate, ddr3_width):
+    return 32*cpu
+
+
+def bus_tcs_6_128x3_256x2(cpu, ddr3_rate, ddr3_width):
+    return 32*cpu
+
+
+def bus_tcs_7_128x3(cpu, ddr3_rate, ddr3_width):
+    return (112/3)*cpu
+
+
+def bus_tcs_7_128x3_256x2(cpu, ddr3_rate, ddr3_width):
+    return (112/3)*cpu
+
+
+def bus_tcs_8_128x3(cpu, ddr3_rate, ddr3_width):
+    return (128/3)*cpu
+
+
+def bus_tcs_8_128x3_256x2(cpu, ddr3_rate, ddr3_width):
+    return (128/3)*cpu
+
+
+def bus_tcs_9_128x3(cpu, ddr3_rate, ddr3_width):
+    return 48*cpu
+
+
+def bus_tcs_9_128x3_256x2(cpu, ddr3_rate, ddr3_width):
+    return 48*cpu

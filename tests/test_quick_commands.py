@@ -64,6 +64,7 @@ README = {
     "srio": ["srio", "nwrite", "--rate-gbaud", "5", "--lanes", "4", "--size", "8192", "--json"],
     "hyperlink": ["hyperlink", "read", "--rate-gbaud", "6.25", "--lanes", "4", "--size", "32768", "--memory", "DDR3",
                   "--json"],
+    "bus": ["bus", "--from", "MSMC SRAM", "--to", "DDR3A", "--tc", "TC0", "--tc", "TC1", "--json"],
 }
 
 
@@ -360,7 +361,24 @@ HYPERLINK = [
      ["write", "--size", "100", "--lanes", "5"], ["write", "--size", "100", "--rate-gbaud", "13"],
      ["write", "--size", "100", "--burst", "300"], ["write", "--size", LONG], ["erase", "--size", "100"]]
 
-GRIDS = {"usb": USB, "tcp": TCP, "can": CAN, "srio": SRIO, "hyperlink": HYPERLINK}
+_CLOCKS = ([], ["--cpu-clock", "333.3", "--ddr3-mtps", "1066", "--ddr3-width", "32"], ["--ddr3-width", "16"])
+
+BUS = [
+    ["--from", a, "--to", b, *tcs, *clocks]
+    for a in ("MSMC SRAM", "DDR3A", "CorePac0 L2")
+    for b in ("MSMC SRAM", "DDR3B", "CorePac3 L2")
+    for tcs in ([], ["--tc", "TC0"], ["--tc", "TC2", "--tc", "TC3"], ["--tc", "TC13", "--tc", "TC4", "--tc", "TC7"],
+                [arg for i in range(14) for arg in ("--tc", f"TC{i}")], ["--tcs", "3", "--tc-width", "256"],
+                ["--tcs", "14", "--tc-width", "1000", "--tc-divider", "7"])
+    for clocks in _CLOCKS
+] + [["--from", "SRAM", "--to", "DDR3A"], ["--from", "MSMC SRAM", "--to", "DDR3C"],
+     ["--from", "CorePac\u0663 L2", "--to", "DDR3A"], ["--from", "DDR3A", "--to", "DDR3B", "--tc", "TC14"],
+     ["--from", "DDR3A", "--to", "DDR3B", "--tc", "TC1", "--tc", "TC1"],
+     ["--from", "DDR3A", "--to", "DDR3B", "--tc", "TC1", "--tcs", "2"], ["--from", "DDR3A", "--to", "DDR3B", "--tcs", "15"],
+     ["--from", "DDR3A", "--to", "DDR3B", "--ddr3-width", "48"], ["--from", "DDR3A", "--to", "DDR3B", "--cpu-clock", "0"],
+     ["--from", "DDR3A", "--to", "DDR3B", "--cpu-clock", LONG], ["--from", "DDR3A"]]
+
+GRIDS = {"usb": USB, "tcp": TCP, "can": CAN, "srio": SRIO, "hyperlink": HYPERLINK, "bus": BUS}
 
 
 def _cases():

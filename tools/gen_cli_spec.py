@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
+import itertools
 import re
 import sys
 from pathlib import Path
@@ -35,7 +36,7 @@ import sympy as sp  # noqa: E402
 from sympy.core.sorting import ordered  # noqa: E402
 from sympy.printing.pycode import PythonCodePrinter  # noqa: E402
 
-from goodput import can, chapters, checks, coding, command, ethernet, hyperlink, pcie, pcie_spec, spi, srio, tcp, usb  # noqa: E402
+from goodput import bus, bus_numeric, can, chapters, checks, coding, command, ethernet, hyperlink, pcie, pcie_spec, spi, srio, tcp, usb  # noqa: E402
 from goodput.params import Parameter  # noqa: E402
 
 CLI_SPEC = ROOT / "goodput" / "cli_spec.py"
@@ -319,9 +320,30 @@ def _hyperlink() -> tuple[dict, list[Function]]:
         ("hyperlink_packets", {"size": h.transfer, "packet": h.packet}, h.packets_expr())]
 
 
+def _bus() -> tuple[dict, list[Function]]:
+    b, n = bus, bus_numeric
+    clocks = {"cpu": b.cpu_clock, "ddr3_rate": b.ddr3_rate, "ddr3_width": b.ddr3_width}
+    functions = [("bus_alike_tcs", {"tcs": b.tc_count, "tc_width": b.tc_width, "tc_divider": b.tc_divider,
+                                    "cpu": b.cpu_clock}, b.alike_tcs_limit_expr())]
+    by_bus: dict[tuple, list[str]] = {}  # the transfer controllers of each bus (width, clock divider)
+    for tc in b.TRANSFER_CONTROLLERS.values():
+        by_bus.setdefault((tc.width_bits, tc.clock_divider), []).append(tc.name)
+    for buses in (tuple(c) for k in range(1, len(by_bus) + 1) for c in itertools.combinations(by_bus, k)):
+        one_each = [by_bus[x][0] for x in buses]
+        rest = [name for x in buses for name in by_bus[x][1:]]
+        for count in range(len(buses), len(buses) + len(rest) + 1):
+            names = one_each + rest[:count - len(buses)]  # every bus of the combination, count TCs in all
+            functions.append((n.tcs_function_name(names), clocks, b.tcs_limit_expr(names)))
+    for port in b.ENDPOINTS:
+        endpoint = "CorePac0 L2" if port == "CorePac slave port" else port
+        functions += [(n.endpoint_function_name(endpoint, load), clocks, b.endpoint_limit_expr(endpoint, load))
+                      for load in n.COPY_LOADS]
+    return {"parameters": dict(b.PARAMETERS)}, sorted(functions)
+
+
 #: The models whose numbers are a module of their own that imports no sympy (``goodput.<model>_numeric``,
 #: which the model re-exports): each one's constants and numeric functions.
-NUMERIC = {"usb": _usb, "tcp": _tcp, "can": _can, "srio": _srio, "hyperlink": _hyperlink}
+NUMERIC = {"usb": _usb, "tcp": _tcp, "can": _can, "srio": _srio, "hyperlink": _hyperlink, "bus": _bus}
 
 #: Every section of goodput/quick_spec.py.
 SECTIONS = {**QUICK, **NUMERIC}
