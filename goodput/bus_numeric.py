@@ -25,8 +25,8 @@ from .errors import GoodputError, ParameterError
 from .params import DEFAULT
 
 __all__ = ["TC", "TRANSFER_CONTROLLERS", "DDR3_WIDTHS", "PORTS", "endpoint_port", "check_tc_names", "Case", "clocks",
-           "limits_of", "copy_loads", "tcs_function_name", "COPY_LOADS", "endpoint_function_name", "named_limits", "copy_limits",
-           "shared_bridges", "evaluate", "ALIKE", "run", "lines"]
+           "limits_of", "copy_loads", "tcs_function_name", "COPY_LOADS", "endpoint_function_name", "named_limits",
+           "copy_limits", "shared_bridges", "evaluate", "ALIKE", "run", "lines"]
 
 
 @dataclass(frozen=True)

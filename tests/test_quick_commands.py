@@ -374,8 +374,9 @@ BUS = [
 ] + [["--from", "SRAM", "--to", "DDR3A"], ["--from", "MSMC SRAM", "--to", "DDR3C"],
      ["--from", "CorePac\u0663 L2", "--to", "DDR3A"], ["--from", "DDR3A", "--to", "DDR3B", "--tc", "TC14"],
      ["--from", "DDR3A", "--to", "DDR3B", "--tc", "TC1", "--tc", "TC1"],
-     ["--from", "DDR3A", "--to", "DDR3B", "--tc", "TC1", "--tcs", "2"], ["--from", "DDR3A", "--to", "DDR3B", "--tcs", "15"],
-     ["--from", "DDR3A", "--to", "DDR3B", "--ddr3-width", "48"], ["--from", "DDR3A", "--to", "DDR3B", "--cpu-clock", "0"],
+     ["--from", "DDR3A", "--to", "DDR3B", "--tc", "TC1", "--tcs", "2"],
+     ["--from", "DDR3A", "--to", "DDR3B", "--tcs", "15"], ["--from", "DDR3A", "--to", "DDR3B", "--ddr3-width", "48"],
+     ["--from", "DDR3A", "--to", "DDR3B", "--cpu-clock", "0"],
      ["--from", "DDR3A", "--to", "DDR3B", "--cpu-clock", LONG], ["--from", "DDR3A"]]
 
 GRIDS = {"usb": USB, "tcp": TCP, "can": CAN, "srio": SRIO, "hyperlink": HYPERLINK, "bus": BUS}
