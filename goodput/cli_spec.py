@@ -11,7 +11,7 @@ from .command import whole
 #: Every model subcommand, in the chapters' order: name -> (model module, texts, arguments as
 #: ``(flags, options)`` for ``add_argument``).
 COMMANDS = {
-    'choose': ('choose', {'help': "which of the book's link configurations carry a required goodput", 'description': 'Every configuration the book studies (PCIe, SRIO, HyperLink, USB 3, Ethernet with TCP or UDP, SPI, CAN FD) at one transfer size: its goodput, its margin over the rate required, the time one transfer takes and the overhead that costs it most; those that meet the requirement first.'}, (
+    'choose': ('choose_numeric', {'help': "which of the book's link configurations carry a required goodput", 'description': 'Every configuration the book studies (PCIe, SRIO, HyperLink, USB 3, Ethernet with TCP or UDP, SPI, CAN FD) at one transfer size: its goodput, its margin over the rate required, the time one transfer takes and the overhead that costs it most; those that meet the requirement first.'}, (
         (('--rate-mbyte-s',), {'dest': 'rate_mbyte_s', 'metavar': 'R', 'help': 'goodput required (MB/s): a number above 0.001 to 1000000 MB/s', 'required': True}),
         (('--size',), {'dest': 'size_bytes', 'metavar': 'S', 'help': 'transfer size (bytes): an integer from 1 to 1048576 bytes', 'required': True}),
         (('--latency-us',), {'dest': 'latency_us', 'metavar': 'L', 'default': None, 'help': 'longest a transfer may take (us): a number above 0.001 to 1000000 us; no limit if not given'}),

@@ -65,6 +65,7 @@ README = {
     "hyperlink": ["hyperlink", "read", "--rate-gbaud", "6.25", "--lanes", "4", "--size", "32768", "--memory", "DDR3",
                   "--json"],
     "bus": ["bus", "--from", "MSMC SRAM", "--to", "DDR3A", "--tc", "TC0", "--tc", "TC1", "--json"],
+    "choose": ["choose", "--rate-mbyte-s", "100", "--size", "4096", "--latency-us", "50"],
 }
 
 
@@ -379,7 +380,17 @@ BUS = [
      ["--from", "DDR3A", "--to", "DDR3B", "--cpu-clock", "0"],
      ["--from", "DDR3A", "--to", "DDR3B", "--cpu-clock", LONG], ["--from", "DDR3A"]]
 
-GRIDS = {"usb": USB, "tcp": TCP, "can": CAN, "srio": SRIO, "hyperlink": HYPERLINK, "bus": BUS}
+CHOOSE = [
+    ["--rate-mbyte-s", rate, "--size", size, *latency]
+    for rate in ("0.01", "100", "5000", "1e6")
+    for size in ("1", "100", "4096", "1048576")
+    for latency in ([], ["--latency-us", "0.5"], ["--latency-us", "50"])
+] + [["--rate-mbyte-s", "0", "--size", "4096"], ["--rate-mbyte-s", "100", "--size", "0"],
+     ["--rate-mbyte-s", "100", "--size", "1048577"], ["--rate-mbyte-s", "100", "--size", "4096", "--latency-us", "0"],
+     ["--rate-mbyte-s", "100", "--size", "4096", "--latency-us", "x"], ["--rate-mbyte-s", LONG, "--size", "1"],
+     ["--size", "4096"]]
+
+GRIDS = {"usb": USB, "tcp": TCP, "can": CAN, "srio": SRIO, "hyperlink": HYPERLINK, "bus": BUS, "choose": CHOOSE}
 
 
 def _cases():

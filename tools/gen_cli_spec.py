@@ -36,7 +36,8 @@ import sympy as sp  # noqa: E402
 from sympy.core.sorting import ordered  # noqa: E402
 from sympy.printing.pycode import PythonCodePrinter  # noqa: E402
 
-from goodput import bus, bus_numeric, can, chapters, checks, coding, command, ethernet, hyperlink, pcie, pcie_spec, spi, srio, tcp, usb  # noqa: E402
+from goodput import (bus, bus_numeric, can, chapters, checks, choose, coding, command, ethernet,  # noqa: E402
+                     hyperlink, pcie, pcie_spec, spi, srio, tcp, usb)
 from goodput.params import Parameter  # noqa: E402
 
 CLI_SPEC = ROOT / "goodput" / "cli_spec.py"
@@ -341,9 +342,28 @@ def _bus() -> tuple[dict, list[Function]]:
     return {"parameters": dict(b.PARAMETERS)}, sorted(functions)
 
 
+def _choose() -> tuple[dict, list[Function]]:
+    c = choose
+    constants = {
+        "parameters": dict(c.PARAMETERS),
+        "families": {f.key: {"title": f.title, "chapter": f.chapter,
+                             "settings": tuple((s.name, s.label, s.options, s.default) for s in f.settings),
+                             "parts": tuple(f.parts), "note": f.note, "max_size": f.max_size}
+                     for f in c.FAMILIES.values()},
+        "catalog": tuple((config.key, config.values) for config in c.CATALOG),
+    }
+    functions = []
+    for f in c.FAMILIES.values():
+        args = {"size": c.size, **{s.name: s.symbol for s in f.settings}}
+        functions += [(f"choose_goodput_{f.key}", args, f.goodput_expr()),
+                      (f"choose_parts_{f.key}", args, list(f.parts.values()))]
+    return constants, functions
+
+
 #: The models whose numbers are a module of their own that imports no sympy (``goodput.<model>_numeric``,
 #: which the model re-exports): each one's constants and numeric functions.
-NUMERIC = {"usb": _usb, "tcp": _tcp, "can": _can, "srio": _srio, "hyperlink": _hyperlink, "bus": _bus}
+NUMERIC = {"usb": _usb, "tcp": _tcp, "can": _can, "srio": _srio, "hyperlink": _hyperlink, "bus": _bus,
+           "choose": _choose}
 
 #: Every section of goodput/quick_spec.py.
 SECTIONS = {**QUICK, **NUMERIC}
