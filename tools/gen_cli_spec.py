@@ -33,12 +33,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import sympy as sp  # noqa: E402
-from sympy.core.sorting import ordered  # noqa: E402
 from sympy.printing.pycode import PythonCodePrinter  # noqa: E402
 
 from goodput import (bus, bus_numeric, can, chapters, checks, choose, coding, command, ethernet,  # noqa: E402
                      hyperlink, pcie, pcie_spec, spi, srio, tcp, usb)
 from goodput.params import Parameter  # noqa: E402
+from goodput.symbols import placeholders, stood_in  # noqa: E402
 
 CLI_SPEC = ROOT / "goodput" / "cli_spec.py"
 QUICK_SPEC = ROOT / "goodput" / "quick_spec.py"
@@ -141,21 +141,19 @@ def function(name: str, args: dict, expr) -> str:
     """A ``def`` computing ``expr`` (or a tuple of expressions) from the arguments ``args`` (name:
     symbol), printed as :func:`goodput.symbols.lambdify` prints it for the ``math`` module.
 
-    lambdify replaces the arguments by fresh symbols one by one, in the reverse of the arguments' sorted
-    order (each fresh symbol named after a counter), and the printer orders the terms of a sum or product
-    by their symbols' names. The same is done here with symbols named ``_00``, ``_01``... in that order,
-    so the printed function does the same floating-point operations in the same order as the model's;
-    then each is given its argument's name. Every free symbol of ``expr`` must be an argument."""
+    lambdify replaces the arguments one by one by their stand-ins (:func:`goodput.symbols.placeholders`,
+    ``_00``, ``_01``...), and the printer orders the terms of a sum or product by their symbols' names. The
+    same is done here, so the printed function does the same floating-point operations in the same order
+    as the model's; then each stand-in is given its argument's name. Every free symbol of ``expr`` must be
+    an argument."""
     exprs = [sp.sympify(e) for e in (expr if isinstance(expr, (list, tuple)) else [expr])]
     for e in exprs:
         free = e.free_symbols - set(args.values())
         if free:
             raise ValueError(f"{name}: {sorted(map(str, free))} are not arguments")
-    replaced, names = {}, {}
-    for k, (sym, i) in enumerate(reversed(list(ordered(zip(args.values(), range(len(args))))))):
-        replaced[sym] = sp.Symbol(f"_{k:02d}")
-        names[f"_{k:02d}"] = list(args)[i]
-        exprs = [e.xreplace(replaced) for e in exprs]
+    stand_ins = placeholders(args.values())
+    names = {str(stand_ins[sym]): arg for arg, sym in args.items()}
+    exprs = stood_in(exprs, stand_ins)
     printer = PythonCodePrinter({"fully_qualified_modules": True, "inline": True, "allow_unknown_functions": True})
     body = ", ".join(printer.doprint(e) for e in exprs)
     if isinstance(expr, (list, tuple)):
