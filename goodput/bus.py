@@ -660,7 +660,7 @@ def measured_checks():
             + memory_prose_checks(data.load("keystone2-s2-s5-prose"), data.load("keystone2-table2")))
 
 
-# --- goodput bus: run by goodput.bus_numeric, without sympy --------------------------------------
+# --- goodput bus: run by goodput.bus_numeric, without sympy ---------------------------------------
 
 _ENDPOINTS = "one of MSMC SRAM, DDR3A, DDR3B, CorePac<k> L2"
 

@@ -221,7 +221,7 @@ def evaluate(endpoint_a: str, endpoint_b: str, tc_names=(), tcs: int = DEFAULT, 
             "shared_bridges": shared_bridges(tc_names) if tc_names else {}}
 
 
-# --- goodput bus (its arguments: goodput.bus.COMMAND) ------------------------------------------------
+# --- goodput bus (its arguments: goodput.bus.COMMAND) ---------------------------------------------
 
 #: The options that describe alike transfer controllers, and the parameter each fills.
 ALIKE = {"--tcs": "tcs", "--tc-width": "tc_width_bits", "--tc-divider": "tc_clock_divider"}

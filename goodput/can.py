@@ -316,7 +316,7 @@ def mcan_rate_source_checks():
 __all__ += ["mcan_rate_checks"]
 
 
-# --- goodput can: run by goodput.can_numeric, without sympy --------------------------------------
+# --- goodput can: run by goodput.can_numeric, without sympy ---------------------------------------
 
 _DATA_RATE = PARAMETERS["data_mbit_s"]
 

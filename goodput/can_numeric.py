@@ -96,7 +96,7 @@ def _evaluate_classical(n: int, extended_id: bool, arbitration_mbit_s, data_mbit
             "efficiency": goodput / ra, "classical": True}
 
 
-# --- goodput can (its arguments: goodput.can.COMMAND) ------------------------------------------------
+# --- goodput can (its arguments: goodput.can.COMMAND) ---------------------------------------------
 
 def run(args) -> dict:
     # --data-mbit-s left out is no attribute at all (argparse.SUPPRESS), so a rate typed with --classical is

@@ -199,7 +199,7 @@ SRIO = Family(
     "16-bit device IDs, 34-bit addresses, one control symbol per packet (and an acknowledgement of each "
     "request for NREAD); 256-byte packets",
     numeric=lambda v, n: 125 * srio.goodput_gbit_s(_SRIO_KINDS[int(v["transaction"])], v["line_rate_gbaud"],
-                                           int(v["lanes"]), n))
+                                                   int(v["lanes"]), n))
 
 
 # --- HyperLink (hyperlink) ------------------------------------------------------------------------
@@ -330,7 +330,8 @@ USB = Family(
     "usb", "USB", "usb-superspeed",
     (Setting("generation", usb.generation, "generation", ((1, "3.x Gen 1 (5 Gbit/s)"), (2, "3.x Gen 2 (10 Gbit/s)")),
              2),),
-    _kept_parts("usb", _usb_parts), "bulk transfers in 1024-byte packets, bursts of 16, LGOOD and LCRD counted",
+    _kept_parts("usb", _usb_parts),
+    "bulk transfers in 1024-byte packets, bursts of 16, LGOOD and LCRD counted",
     max_size=usb.PARAMETERS["transfer_bytes"].maximum,
     numeric=lambda v, n: 125 * usb.goodput_gbit_s(generation=int(v["generation"]), transfer_bytes=n))
 
@@ -473,7 +474,7 @@ def decode(text: str) -> list[Config]:
     return out
 
 
-# --- goodput choose: run by goodput.choose_numeric, without sympy -----------------------------------
+# --- goodput choose: run by goodput.choose_numeric, without sympy ---------------------------------
 
 COMMAND = Command(
     "choose", help="which of the book's link configurations carry a required goodput",

@@ -227,7 +227,7 @@ def solve(rate_mbyte_s: float, size_bytes: int, latency: float | None = None,
     return sorted(rows, key=lambda r: (not r["meets"], -r["margin"]))
 
 
-# --- goodput choose (its arguments: goodput.choose.COMMAND) ------------------------------------------
+# --- goodput choose (its arguments: goodput.choose.COMMAND) ---------------------------------------
 
 def run(args) -> dict:
     p = spec.CHOOSE["parameters"]

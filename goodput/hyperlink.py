@@ -309,7 +309,7 @@ def table_checks():
     return maximum_checks(t) + measured_checks(t) + prose_checks(data.load("keystone2-s8-hyperlink-prose"))
 
 
-# --- goodput hyperlink: run by goodput.hyperlink_numeric, without sympy ------------------------
+# --- goodput hyperlink: run by goodput.hyperlink_numeric, without sympy ---------------------------
 
 COMMAND = Command(
     "hyperlink", help="goodput of TI KeyStone HyperLink writes and reads",

@@ -76,7 +76,7 @@ def evaluate(kind: str, line_rate_gbaud: float, lanes: int, size_bytes: int,
                       "encoding": coded * (coded_bits / data_bits - 1)}}
 
 
-# --- goodput hyperlink (its arguments: goodput.hyperlink.COMMAND) ------------------------------------
+# --- goodput hyperlink (its arguments: goodput.hyperlink.COMMAND) ---------------------------------
 
 def run(args) -> dict:
     return evaluate(args.kind, args.line_rate_gbaud, args.lanes, args.size_bytes, args.burst_bytes, args.memory)

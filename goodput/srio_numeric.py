@@ -160,7 +160,7 @@ def wire_bytes(kind: str, payload_bytes: int, id_bits_=DEFAULT, control_symbols_
     k = kind_of(kind)
     p = _check_payload(k, payload_bytes)
     v = checked(id_bits=id_bits_, control_symbols=control_symbols_, address_bits=address_bits_,
-               line_rate_gbaud=line_rate_gbaud)
+                line_rate_gbaud=line_rate_gbaud)
     bc = baud_class(v["line_rate_gbaud"])
     w = spec.srio_wire(p, v["id_bits"], v["control_symbols"] + k.acks_in_data_direction,
                        logical_bytes(k, v["address_bits"]), bc.control_symbol_bytes, bc.link_crc_bytes, bc.align_bytes)
@@ -179,7 +179,7 @@ def evaluate(kind: str, line_rate_gbaud, lanes, size_bytes, id_bits_=DEFAULT, co
     """A transfer as a JSON-ready dict: inputs, class, packets, goodput, efficiency, line bytes by kind."""
     k = kind_of(kind)
     v = checked(line_rate_gbaud=line_rate_gbaud, lanes=lanes, size_bytes=size_bytes, id_bits=id_bits_,
-               control_symbols=control_symbols_, address_bits=address_bits_)
+                control_symbols=control_symbols_, address_bits=address_bits_)
     if strict and v["line_rate_gbaud"] not in LINE_RATES_GBAUD:
         raise ParameterError("line_rate_gbaud", line_rate_gbaud,
                              "one of the RapidIO baud rates " + ", ".join(f"{r:g}" for r in LINE_RATES_GBAUD)
@@ -212,7 +212,7 @@ def evaluate(kind: str, line_rate_gbaud, lanes, size_bytes, id_bits_=DEFAULT, co
                       "encoding": (line + clock) * (coded_bits / data_bits - 1)}}
 
 
-# --- goodput srio (its arguments: goodput.srio.COMMAND) ----------------------------------------------
+# --- goodput srio (its arguments: goodput.srio.COMMAND) -------------------------------------------
 
 def run(args) -> dict:
     return evaluate(args.kind, args.line_rate_gbaud, args.lanes, args.size_bytes, args.id_bits, args.control_symbols,

@@ -612,7 +612,7 @@ __all__ += ["USB_HS_BULK_PACKET_BYTES", "USB_HS_BULK_PER_MICROFRAME", "USB_HS_MI
             "rndis_goodput_expr", "rndis_evaluate"]
 
 
-# --- goodput tcp: run by goodput.tcp_numeric, without sympy --------------------------------------
+# --- goodput tcp: run by goodput.tcp_numeric, without sympy ---------------------------------------
 
 COMMAND = Command(
     "tcp", help="goodput of TCP writes over Ethernet",

@@ -65,7 +65,7 @@ def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mt
                       "preamble_sfd_gap": gaps}}
 
 
-# --- goodput tcp (its arguments: goodput.tcp.COMMAND) ------------------------------------------------
+# --- goodput tcp (its arguments: goodput.tcp.COMMAND) ---------------------------------------------
 
 def run(args) -> dict:
     return evaluate(args.message_bytes, args.line_rate_mbit_s, args.mtu_bytes, 6 if args.ipv6 else 4,

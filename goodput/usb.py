@@ -235,7 +235,7 @@ def source_checks():
     return out
 
 
-# --- goodput usb: run by goodput.usb_numeric, without sympy --------------------------------------
+# --- goodput usb: run by goodput.usb_numeric, without sympy ---------------------------------------
 
 COMMAND = Command(
     "usb", help="goodput of a USB 3.x SuperSpeed bulk transfer",

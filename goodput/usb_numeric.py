@@ -47,7 +47,7 @@ def goodput_gbit_s(packet_bytes: int = DEFAULT, generation: int = DEFAULT, trans
     return evaluate(packet_bytes, generation, transfer_bytes, burst, link_commands)["goodput_gbit_s"]
 
 
-# --- goodput usb (its arguments: goodput.usb.COMMAND) ------------------------------------------------
+# --- goodput usb (its arguments: goodput.usb.COMMAND) ---------------------------------------------
 
 def run(args) -> dict:
     return evaluate(args.packet_bytes, args.generation, args.transfer_bytes, args.burst, args.link_commands)

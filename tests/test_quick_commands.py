@@ -397,8 +397,10 @@ def _cases():
     """Each numeric subcommand's README line (in make test-fast) and its grid (make test's slow tier)."""
     for name, grid in GRIDS.items():
         yield pytest.param(README[name], id=" ".join(README[name]))
+        readme = [a for a in README[name] if a != "--json"]
         for argv in grid:
-            yield pytest.param([name, *argv], id=" ".join([name, *argv]), marks=pytest.mark.slow)
+            if [name, *argv] != readme:
+                yield pytest.param([name, *argv], id=" ".join([name, *argv]), marks=pytest.mark.slow)
 
 
 @pytest.mark.parametrize("argv", list(_cases()))
