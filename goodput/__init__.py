@@ -5,7 +5,9 @@ The library behind the book, one module per link model and one per concern:
 models
     one module per link or measurement, each presented by a chapter of the book:
     :mod:`goodput.chapters` declares every chapter and the model modules it presents
-    (``coding`` for line codes, ``pcie`` for PCI Express packets, ``can`` for CAN FD...)
+    (``coding`` for line codes, ``pcie`` for PCI Express packets, ``can`` for CAN FD...); a model may
+    keep its numbers in a module of their own that imports no sympy (``can_numeric``: its ``evaluate``
+    and its command, computing with ``quick_spec``'s functions), which it re-exports
 model machinery
     ``params`` (ranged inputs), ``symbols`` (distinct sympy symbols), ``command`` (a model's
     subcommand), ``cli`` (the ``goodput`` command), ``cli_spec`` and ``quick_spec`` (written by

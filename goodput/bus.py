@@ -23,22 +23,27 @@ many bytes each endpoint carries (its *load*):
 The CorePac's slave (SDMA) port is taken as 128 bits at CPU/3: the width and clock
 the guide itself multiplies in scenarios 1 and 2; Table 2's L2 figure is the
 memory behind that port.
+
+The transfer controllers, a copy's cases and the numbers of the copies ``goodput bus`` asks about
+(:func:`evaluate`, :func:`copy_limits`) are :mod:`goodput.bus_numeric`'s, which computes with the
+functions ``tools/gen_cli_spec.py`` prints from these expressions and imports neither sympy nor pandas;
+:func:`limits` computes any case from its expressions.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 
 import pandas as pd
 import sympy as sp
 
-from . import checks, data
+from . import bus_numeric, checks, data
+from .bus_numeric import (ALIKE, PORTS, TC, TRANSFER_CONTROLLERS, Case, clocks, copy_limits, copy_loads,
+                          endpoint_port, evaluate, limits_of, shared_bridges)
 from .command import Arg, Command, Ranged
-from .errors import DataError, GoodputError, ParameterError
+from .errors import DataError, ParameterError
 from .params import DEFAULT, Parameter
 from .symbols import lambdify, maker
 
@@ -89,8 +94,6 @@ PARAMETERS = {
     )
 }
 
-_DDR3_WIDTHS = (16, 32, 64)  # the EMIF's configurable data bus widths (§2.4)
-
 
 def port_bandwidth_expr() -> sp.Expr:
     """Bandwidth of a port (MB/s): ``w`` bits per transfer, ``k`` transfers per cycle of ``f / d`` MHz."""
@@ -106,94 +109,24 @@ def _on_cpu_clock(bits: int, div: int) -> sp.Expr:
     return port_bandwidth_expr().subs({width: bits, clock: cpu_clock, divider: div, transfers: 1})
 
 
-@dataclass(frozen=True)
-class TC:
-    """An EDMA transfer controller: channel controller, bus width, clock divider, data burst size."""
+def tc_bandwidth_expr(tc: TC) -> sp.Expr:
+    """Bandwidth (MB/s) of a transfer controller's bus: its width at its divider of the CPU clock."""
+    return _on_cpu_clock(tc.width_bits, tc.clock_divider)
 
-    name: str
-    cc: int
-    tc: int
-    width_bits: int
-    clock_divider: int
-    dbs_bytes: int
-
-    def bandwidth_expr(self) -> sp.Expr:
-        return _on_cpu_clock(self.width_bits, self.clock_divider)
-
-
-def _transfer_controllers() -> dict[str, TC]:
-    # §5 numbers TC0-TC13 across the channel controllers; Table 1 gives each CC's bus
-    # (CC0 and CC4: 256 bits at CPU/2; CC1-CC3: 128 bits at CPU/3), §5.3.1 the burst
-    # sizes (64 bytes on CC3, 128 on all others).
-    per_cc = {0: 2, 1: 4, 2: 4, 3: 2, 4: 2}
-    out, number = {}, 0
-    for cc, count in per_cc.items():
-        for tc in range(count):
-            wide = cc in (0, 4)
-            out[f"TC{number}"] = TC(f"TC{number}", cc, tc, 256 if wide else 128, 2 if wide else 3,
-                                    64 if cc == 3 else 128)
-            number += 1
-    return out
-
-
-TRANSFER_CONTROLLERS = _transfer_controllers()
-
-#: Endpoint bandwidths (MB/s). MSMC SRAM: 256 bits at the CPU clock (Table 2); a CorePac's
-#: slave port: 128 bits at CPU/3 (§5.2.1-5.2.2); DDR3A and DDR3B: the EMIF (Table 2).
-ENDPOINTS = {
-    "MSMC SRAM": _on_cpu_clock(256, 1),
-    "CorePac slave port": _on_cpu_clock(128, 3),
-    "DDR3A": ddr3_bandwidth_expr(),
-    "DDR3B": ddr3_bandwidth_expr(),
-}
+#: Endpoint bandwidths (MB/s), by the port that bounds each (:data:`goodput.bus_numeric.PORTS`). MSMC SRAM:
+#: 256 bits at the CPU clock (Table 2); a CorePac's slave port: 128 bits at CPU/3 (§5.2.1-5.2.2); DDR3A and
+#: DDR3B: the EMIF (Table 2).
+ENDPOINTS = dict(zip(PORTS, (
+    _on_cpu_clock(256, 1),  # MSMC SRAM
+    _on_cpu_clock(128, 3),  # CorePac slave port
+    ddr3_bandwidth_expr(),  # DDR3A
+    ddr3_bandwidth_expr(),  # DDR3B
+), strict=True))
 
 
 def endpoint_bandwidth_expr(endpoint: str) -> sp.Expr:
     """Bandwidth (MB/s) of an endpoint: ``"MSMC SRAM"``, ``"DDR3A"``, ``"DDR3B"``, ``"CorePac<k> L2"``."""
-    if re.fullmatch(r"CorePac[0-9] L2", endpoint):
-        return ENDPOINTS["CorePac slave port"]
-    if endpoint not in ENDPOINTS or endpoint == "CorePac slave port":
-        raise ParameterError("endpoint", endpoint, "MSMC SRAM, DDR3A, DDR3B or CorePac<k> L2")
-    return ENDPOINTS[endpoint]
-
-
-def _check_tc_names(names, parameter: str) -> None:
-    """:class:`ParameterError` naming ``parameter`` unless each of ``names`` is a transfer controller
-    and none is named twice (a TC named twice would count its bus twice)."""
-    for i, name in enumerate(names):
-        if name not in TRANSFER_CONTROLLERS:
-            raise ParameterError(parameter, name, "one of TC0 to TC13")
-        if name in names[:i]:
-            raise ParameterError(parameter, name, "one of TC0 to TC13, each named once: "
-                                                  f"{name} is named twice")
-
-
-@dataclass(frozen=True)
-class Case:
-    """``tcs[i]`` copies in both directions between ``pairs[i][0]`` and ``pairs[i][1]``, equal shares."""
-
-    label: str
-    tcs: tuple[str, ...]
-    pairs: tuple[tuple[str, str], ...]
-
-    def __post_init__(self):
-        if not self.tcs:
-            raise ParameterError("tcs", "none", "at least one transfer controller")
-        _check_tc_names(self.tcs, "tc")
-        if len(self.pairs) != len(self.tcs):
-            raise ValueError("one endpoint pair per transfer controller")
-        for pair in self.pairs:
-            for endpoint in pair:
-                endpoint_bandwidth_expr(endpoint)
-
-    def loads(self) -> dict[str, Fraction]:
-        """Bytes each endpoint (a CorePac counts as its slave port) carries per byte of the copy."""
-        share = Fraction(1, len(self.tcs))
-        out: dict[str, Fraction] = {}
-        for a, b in self.pairs:
-            for endpoint in (a, b):
-                out[endpoint] = out.get(endpoint, Fraction(0)) + share
-        return out
+    return ENDPOINTS[endpoint_port(endpoint)]
 
 
 def table_cases() -> list[Case]:
@@ -210,36 +143,32 @@ def table_cases() -> list[Case]:
     return out
 
 
+def tcs_limit_expr(names) -> sp.Expr:
+    """The most the transfer controllers ``names`` move together (MB/s): equal shares each, so the slowest
+    finishes last."""
+    return len(names) * sp.Min(*[tc_bandwidth_expr(TRANSFER_CONTROLLERS[n]) for n in names])
+
+
+def alike_tcs_limit_expr() -> sp.Expr:
+    """The most ``n_TC`` alike transfer controllers move together (MB/s): ``w_TC`` bits at CPU/``d_TC`` each."""
+    return tc_count * port_bandwidth_expr().subs({width: tc_width, clock: cpu_clock, divider: tc_divider,
+                                                  transfers: 1})
+
+
+def endpoint_limit_expr(endpoint: str, load) -> sp.Expr:
+    """The most a copy moves (MB/s) when ``endpoint`` carries ``load`` bytes per byte of it."""
+    return endpoint_bandwidth_expr(endpoint) / sp.Rational(load.numerator, load.denominator)
+
+
 def limit_exprs(case: Case) -> dict[str, sp.Expr]:
     """Each bound on the aggregate throughput (MB/s) of ``case``, by what imposes it."""
-    slowest = sp.Min(*[TRANSFER_CONTROLLERS[n].bandwidth_expr() for n in case.tcs])
-    out = {"transfer controllers": len(case.tcs) * slowest}
-    for endpoint, load in case.loads().items():
-        out[endpoint] = endpoint_bandwidth_expr(endpoint) / sp.Rational(load.numerator, load.denominator)
-    return out
+    return limits_of(case.loads(), tcs_limit_expr(case.tcs), endpoint_limit_expr)
 
 
 def copy_limit_exprs(endpoint_a: str, endpoint_b: str) -> dict[str, sp.Expr]:
     """Limits (MB/s) of ``n_TC`` alike TCs copying between ``endpoint_a`` and ``endpoint_b``
     (either way or both: an endpoint carries every byte once, or twice if it is both ends)."""
-    tc_total = tc_count * port_bandwidth_expr().subs({width: tc_width, clock: cpu_clock, divider: tc_divider,
-                                                 transfers: 1})
-    out = {"transfer controllers": tc_total}
-    for endpoint in dict.fromkeys((endpoint_a, endpoint_b)):
-        load = 2 if endpoint_a == endpoint_b else 1
-        out[endpoint] = endpoint_bandwidth_expr(endpoint) / load
-    return out
-
-
-def copy_limits(endpoint_a: str, endpoint_b: str, tcs: int = DEFAULT, tc_width_bits: int = DEFAULT,
-                tc_clock_divider: int = DEFAULT, cpu_clock_mhz: float = DEFAULT, ddr3_mtps: float = DEFAULT,
-                ddr3_width_bits: int = DEFAULT) -> dict[str, float]:
-    """:func:`copy_limit_exprs` in MB/s at the given values."""
-    p = PARAMETERS
-    v = _values(cpu_clock_mhz, ddr3_mtps, ddr3_width_bits)
-    v.update({tc_count: p["tcs"].check(tcs), tc_width: p["tc_width_bits"].check(tc_width_bits),
-              tc_divider: p["tc_clock_divider"].check(tc_clock_divider)})
-    return {name: float(e.subs(v)) for name, e in copy_limit_exprs(endpoint_a, endpoint_b).items()}
+    return limits_of(copy_loads(endpoint_a, endpoint_b), alike_tcs_limit_expr(), endpoint_limit_expr)
 
 
 def bound_expr(case: Case) -> sp.Expr:
@@ -248,12 +177,7 @@ def bound_expr(case: Case) -> sp.Expr:
 
 
 def _values(cpu_clock_mhz, ddr3_mtps, ddr3_width_bits) -> dict:
-    p = PARAMETERS
-    w = p["ddr3_width_bits"].check(ddr3_width_bits)
-    if w not in _DDR3_WIDTHS:
-        raise ParameterError("ddr3_width_bits", ddr3_width_bits, "16, 32 or 64 bits")
-    return {cpu_clock: p["cpu_clock_mhz"].check(cpu_clock_mhz), ddr3_rate: p["ddr3_mtps"].check(ddr3_mtps),
-            ddr3_width: w}
+    return dict(zip((cpu_clock, ddr3_rate, ddr3_width), clocks(cpu_clock_mhz, ddr3_mtps, ddr3_width_bits)))
 
 
 @lru_cache(maxsize=None)
@@ -279,52 +203,6 @@ def binding(case: Case, **clocks) -> list[str]:
     values = limits(case, **clocks)
     low = min(values.values())
     return [name for name, v in values.items() if math.isclose(v, low, rel_tol=1e-12)]
-
-
-def shared_bridges(names) -> dict[str, list[str]]:
-    """Bridges of Table 5 that two or more of the TCs ``names`` cross (reads and writes alike)."""
-    t = data.load("keystone2-table5")
-    connected = t[t["mark"] == "X"]
-    users: dict[str, set[str]] = {}
-    for name in names:
-        tc = TRANSFER_CONTROLLERS[name]
-        rows = connected[(connected["edma"] == tc.cc) & (connected["tc"] == tc.tc)]
-        for bridge in sorted(set(rows["bridge"])):
-            users.setdefault(bridge, set()).add(name)
-    return {b: sorted(u, key=lambda n: int(n[2:])) for b, u in users.items() if len(u) > 1}
-
-
-def evaluate(endpoint_a: str, endpoint_b: str, tc_names=(), tcs: int = DEFAULT, tc_width_bits: int = DEFAULT,
-             tc_clock_divider: int = DEFAULT, cpu_clock_mhz: float = DEFAULT, ddr3_mtps: float = DEFAULT,
-             ddr3_width_bits: int = DEFAULT) -> dict:
-    """A copy between two endpoints by named TCs (``tc_names``) or by ``tcs`` alike ones, as a
-    JSON-ready dict: inputs, every limit, the bound and what binds, bridges the named TCs share."""
-    for name, endpoint in (("endpoint_a", endpoint_a), ("endpoint_b", endpoint_b)):
-        try:
-            endpoint_bandwidth_expr(endpoint)
-        except ParameterError as exc:
-            raise ParameterError(name, endpoint, exc.allowed) from None
-    _check_tc_names(tc_names, "tc_names")
-    v = _values(cpu_clock_mhz, ddr3_mtps, ddr3_width_bits)
-    clocks = {"cpu_clock_mhz": v[cpu_clock], "ddr3_mtps": v[ddr3_rate], "ddr3_width_bits": v[ddr3_width]}
-    if tc_names:
-        case = Case("copy", tuple(tc_names), ((endpoint_a, endpoint_b),) * len(tc_names))
-        values = limits(case, **clocks)
-        tc_total = sum(limits(Case("one", (n,), ((endpoint_a, endpoint_b),)), **clocks)["transfer controllers"]
-                       for n in tc_names)
-        inputs = {"tcs": list(tc_names)}
-    else:
-        values = copy_limits(endpoint_a, endpoint_b, tcs, tc_width_bits, tc_clock_divider, **clocks)
-        tc_total = values["transfer controllers"]
-        inputs = {name: PARAMETERS[name].check(value) for name, value in
-                  (("tcs", tcs), ("tc_width_bits", tc_width_bits), ("tc_clock_divider", tc_clock_divider))}
-    low = min(values.values())
-    return {"endpoint_a": endpoint_a, "endpoint_b": endpoint_b, **inputs,
-            **clocks,
-            "limits_mb_s": values, "bound_mb_s": low, "goodput_gbit_s": low * 8 / 1000,
-            "efficiency": low / tc_total,
-            "binding": [n for n, v in values.items() if math.isclose(v, low, rel_tol=1e-12)],
-            "shared_bridges": shared_bridges(tc_names) if tc_names else {}}
 
 
 # --- §5.3: transfer geometry -------------------------------------------------------------
@@ -782,30 +660,9 @@ def measured_checks():
             + memory_prose_checks(data.load("keystone2-s2-s5-prose"), data.load("keystone2-table2")))
 
 
-# --- goodput bus ---------------------------------------------------------------------------------
+# --- goodput bus: run by goodput.bus_numeric, without sympy ---------------------------------------
 
-_ALIKE = {"--tcs": "tcs", "--tc-width": "tc_width_bits", "--tc-divider": "tc_clock_divider"}
 _ENDPOINTS = "one of MSMC SRAM, DDR3A, DDR3B, CorePac<k> L2"
-
-
-def _command_run(args) -> dict:
-    alike = {name: getattr(args, name) for name in _ALIKE.values()}
-    if args.tc_names and any(v is not None for v in alike.values()):
-        raise GoodputError("give either --tc (named transfer controllers) or --tcs/--tc-width/--tc-divider "
-                           "(alike ones)")
-    alike = {name: DEFAULT if v is None else v for name, v in alike.items()}
-    return evaluate(args.endpoint_a, args.endpoint_b, tuple(args.tc_names), cpu_clock_mhz=args.cpu_clock_mhz,
-                    ddr3_mtps=args.ddr3_mtps, ddr3_width_bits=args.ddr3_width_bits, **alike)
-
-
-def _command_lines(args, r: dict) -> list[str]:
-    tcs = (", ".join(r["tcs"]) if args.tc_names
-           else f"{r['tcs']} x {r['tc_width_bits']}-bit TC at CPU/{r['tc_clock_divider']}")
-    return [f"copy {r['endpoint_a']} <-> {r['endpoint_b']} by {tcs}: at most {r['bound_mb_s']:.6g} MB/s "
-            f"({r['goodput_gbit_s']:.6g} Gbit/s), bound by {' and '.join(r['binding'])}",
-            *(f"  {name:<22} {value:10.1f} MB/s" for name, value in r["limits_mb_s"].items()),
-            *(f"  bridge {b} is shared by {', '.join(u)} (Table 5)" for b, u in r["shared_bridges"].items())]
-
 
 COMMAND = Command(
     "bus", help="which port, memory or transfer controller bounds a KeyStone II EDMA copy",
@@ -818,8 +675,8 @@ COMMAND = Command(
                    help="a transfer controller by the guide's number, TC0 to TC13 (repeat for more)"),
                *(Arg(option, dest=name, metavar="N",
                      help=f"{PARAMETERS[name].label}: {PARAMETERS[name].describe_range()}")
-                 for option, name in _ALIKE.items()),
+                 for option, name in ALIKE.items()),
                Ranged("--cpu-clock", PARAMETERS["cpu_clock_mhz"]),
                Ranged("--ddr3-mtps", PARAMETERS["ddr3_mtps"]),
                Ranged("--ddr3-width", PARAMETERS["ddr3_width_bits"])),
-    run=_command_run, lines=_command_lines)
+    run=bus_numeric.run, lines=bus_numeric.lines)

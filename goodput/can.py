@@ -20,20 +20,24 @@ one run from SOF to the end of the CRC sequence; then the same CRC delimiter, AC
 delimiter, end of frame and intermission as CAN FD. At worst that run of g + 8n bits needs
 floor((g + 8n - 1)/4) stuff bits, g = 34 or 54 (Davis, Burns, Bril and Lukkien, Real-Time
 Systems 35(3), 2007).
+
+The numbers of frames (:func:`evaluate`, :func:`frame_bits`, ``goodput can``...) are
+:mod:`goodput.can_numeric`'s, which computes with the functions ``tools/gen_cli_spec.py`` prints from
+these expressions, and imports no sympy.
 """
 
 from __future__ import annotations
 
 import argparse
-from functools import lru_cache
 
 import sympy as sp
 
-from . import checks, data, pieces
-from .command import Arg, Command, Ranged, goodput_line, whole
-from .errors import ParameterError
-from .params import DEFAULT, Parameter
-from .symbols import lambdify, maker
+from . import can_numeric, checks, data, pieces
+from .can_numeric import (CLASSICAL_DATA_LENGTHS, DATA_LENGTHS, classical_frame_bits, data_length, evaluate,
+                          frame_bits, transfer_time_us)
+from .command import Arg, Command, Ranged, whole
+from .params import Parameter
+from .symbols import maker
 
 symbol = maker(__name__)
 
@@ -53,9 +57,6 @@ stuffing = symbol("s", nonnegative=True)  #: share of the worst-case dynamic stu
 frame_time = symbol("T", positive=True)  #: a measured time from one frame's SOF to the next's, us
 classical = symbol("c", nonnegative=True, integer=True)  #: 1 for a classical CAN frame, 0 for CAN FD
 transfer = symbol("S", positive=True, integer=True)  #: bytes of one transfer, in as many frames as it takes
-
-DATA_LENGTHS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64)  #: what a DLC can say
-CLASSICAL_DATA_LENGTHS = tuple(range(9))  #: data bytes of a classical frame (a DLC of 9-15 also means 8)
 
 PARAMETERS = {
     p.name: p
@@ -176,25 +177,6 @@ def transfer_time_expr() -> sp.Expr:
     return sp.Add(*transfer_phase_times_expr())
 
 
-@lru_cache(maxsize=None)
-def _numeric(name: str):
-    if name == "classical time":
-        return lambdify((data_bytes, extended, arbitration_rate, stuffing), classical_frame_time_expr(), "math")
-    if name == "phase bits":
-        return tuple(lambdify((data_bytes, extended, stuffing), e, "math") for e in phase_bits_expr())
-    expr = {"time": frame_time_expr(), "rate": messages_per_s_expr()}[name]
-    return lambdify((data_bytes, extended, arbitration_rate, data_rate, stuffing), expr, "math")
-
-
-def _length(n: int, classical_frame: bool = False) -> int:
-    if classical_frame:
-        if n not in CLASSICAL_DATA_LENGTHS:
-            raise ParameterError("data_bytes", n, "a classical CAN data length: a whole number from 0 to 8")
-    elif n not in DATA_LENGTHS:
-        raise ParameterError("data_bytes", n, "a CAN FD data length: " + ", ".join(map(str, DATA_LENGTHS)))
-    return int(n)
-
-
 # --- classical CAN -------------------------------------------------------------------------------
 
 #: The dynamically stuffed fields of a classical frame, SOF to the end of the CRC sequence, with their
@@ -238,13 +220,6 @@ def classical_messages_per_s_expr() -> sp.Expr:
     return 1e6 / classical_frame_time_expr()
 
 
-def classical_frame_bits(n: int, extended_id: bool, stuffing_share: float = DEFAULT) -> float:
-    """Bits of one classical frame of ``n`` data bytes and its intermission."""
-    n = _length(n, classical_frame=True)
-    s = PARAMETERS["stuffing"].check(stuffing_share)
-    return float(classical_bits_expr().subs({data_bytes: n, extended: 1 if extended_id else 0, stuffing: s}))
-
-
 def datasheet_bits_exprs() -> tuple[sp.Expr, sp.Expr]:
     """The phase bits as the AM243x datasheet counts them: no stuff count, no stuff bits, no intermission."""
     return arbitration_field_bits_expr() + _TAIL_BITS, _data_field_bits() + crc_bits_expr()
@@ -252,68 +227,10 @@ def datasheet_bits_exprs() -> tuple[sp.Expr, sp.Expr]:
 
 def datasheet_bits(n: int, extended_id: bool) -> tuple[int, int]:
     """:func:`datasheet_bits_exprs` for ``n`` data bytes and the identifier format."""
-    n = _length(n)
+    n = data_length(n)
     subs = {extended: 1 if extended_id else 0, data_bytes: n}
     arb, dat = (int(e.subs(subs)) for e in datasheet_bits_exprs())
     return arb, dat
-
-
-def frame_bits(n: int, extended_id: bool, stuffing_share: float = DEFAULT) -> tuple[float, float]:
-    """(nominal-rate bits, data-rate bits) of one frame and its intermission."""
-    n = _length(n)
-    s = PARAMETERS["stuffing"].check(stuffing_share)
-    return tuple(float(f(n, 1 if extended_id else 0, s)) for f in _numeric("phase bits"))
-
-
-def evaluate(n: int, extended_id: bool = False, arbitration_mbit_s: float = DEFAULT,
-             data_mbit_s: float = DEFAULT, stuffing_share: float = DEFAULT, classical_frame: bool = False) -> dict:
-    """One frame as a JSON-ready dict: bits per phase, frame time, messages/s, goodput, efficiency
-    (goodput over the rate the data is sent at).
-
-    A classical frame (``classical_frame``) has one bit rate, the nominal one: all its bits count as
-    nominal-rate bits, and a data bit rate is refused (:class:`ParameterError`) rather than ignored."""
-    if classical_frame:
-        return _evaluate_classical(n, extended_id, arbitration_mbit_s, data_mbit_s, stuffing_share)
-    p = PARAMETERS
-    n = _length(n)
-    ra, rd = p["arbitration_mbit_s"].check(arbitration_mbit_s), p["data_mbit_s"].check(data_mbit_s)
-    s = p["stuffing"].check(stuffing_share)
-    nominal, fast = frame_bits(n, extended_id, s)
-    t = _numeric("time")(n, 1 if extended_id else 0, ra, rd, s)
-    goodput = 8 * n / t
-    return {"data_bytes": n, "extended_id": bool(extended_id), "arbitration_mbit_s": ra, "data_mbit_s": rd,
-            "stuffing": s, "nominal_bits": nominal, "data_phase_bits": fast, "frame_time_us": t,
-            "messages_per_s": 1e6 / t, "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000,
-            "efficiency": goodput / rd, "classical": False}
-
-
-def transfer_time_us(size_bytes: int, extended_id: bool = False, arbitration_mbit_s: float = DEFAULT,
-                     data_mbit_s: float = DEFAULT, stuffing_share: float = DEFAULT) -> float:
-    """Time (us) of ``size_bytes`` sent in CAN FD frames: as many full frames of 64 data bytes as fit and
-    one more for the rest, its data field padded to the next length a DLC can say (frame by frame,
-    with :func:`evaluate`)."""
-    if isinstance(size_bytes, bool) or not isinstance(size_bytes, int) or size_bytes < 1:
-        raise ParameterError("size_bytes", size_bytes, "a whole number of bytes, at least 1")
-    full, rest = divmod(size_bytes, DATA_LENGTHS[-1])
-    frames = [(full, DATA_LENGTHS[-1])] + ([(1, min(n for n in DATA_LENGTHS if n >= rest))] if rest else [])
-    return sum(count * evaluate(n, extended_id, arbitration_mbit_s, data_mbit_s, stuffing_share)["frame_time_us"]
-               for count, n in frames if count)
-
-
-def _evaluate_classical(n: int, extended_id: bool, arbitration_mbit_s, data_mbit_s, stuffing_share) -> dict:
-    if data_mbit_s is not DEFAULT:
-        raise ParameterError("data_mbit_s", data_mbit_s,
-                             "left out for a classical CAN frame, which is sent at one bit rate, the nominal "
-                             "(arbitration) one")
-    p = PARAMETERS
-    n = _length(n, classical_frame=True)
-    ra, s = p["arbitration_mbit_s"].check(arbitration_mbit_s), p["stuffing"].check(stuffing_share)
-    t = _numeric("classical time")(n, 1 if extended_id else 0, ra, s)
-    goodput = 8 * n / t
-    return {"data_bytes": n, "extended_id": bool(extended_id), "arbitration_mbit_s": ra, "stuffing": s,
-            "nominal_bits": classical_frame_bits(n, extended_id, s), "data_phase_bits": 0.0, "frame_time_us": t,
-            "messages_per_s": 1e6 / t, "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000,
-            "efficiency": goodput / ra, "classical": True}
 
 
 @checks.provider("can-fd")
@@ -399,25 +316,7 @@ def mcan_rate_source_checks():
 __all__ += ["mcan_rate_checks"]
 
 
-# --- goodput can ---------------------------------------------------------------------------------
-
-def _run(args) -> dict:
-    # --data-mbit-s left out is no attribute at all (argparse.SUPPRESS), so a rate typed with --classical is
-    # refused by the model even when it equals the default
-    return evaluate(args.data_bytes, args.extended, args.arbitration_mbit_s, getattr(args, "data_mbit_s", DEFAULT),
-                    args.stuffing, classical_frame=args.classical)
-
-
-def _lines(args, r: dict) -> list[str]:
-    frame = f"{r['data_bytes']}-byte {'classical CAN' if r['classical'] else 'CAN FD'} frames, " \
-            f"{'extended' if r['extended_id'] else 'standard'} identifier: "
-    if r["classical"]:
-        bits = f"{r['nominal_bits']:g} bits at {r['arbitration_mbit_s']:g} Mbit/s"
-    else:
-        bits = (f"{r['nominal_bits']:g} bits at {r['arbitration_mbit_s']:g} Mbit/s and {r['data_phase_bits']:g} at "
-                f"{r['data_mbit_s']:g} Mbit/s")
-    return [f"{frame}{bits}; {r['frame_time_us']:.6g} us, {r['messages_per_s']:.6g} messages/s", goodput_line(r)]
-
+# --- goodput can: run by goodput.can_numeric, without sympy ---------------------------------------
 
 _DATA_RATE = PARAMETERS["data_mbit_s"]
 
@@ -434,4 +333,4 @@ COMMAND = Command(
                Ranged("--data-mbit-s", _DATA_RATE, "MBIT_S",
                       f"{_DATA_RATE.label}, CAN FD only (default {_DATA_RATE.default:g})", default=argparse.SUPPRESS),
                Ranged("--stuffing", PARAMETERS["stuffing"], "SHARE", "share of the worst-case dynamic stuff bits")),
-    run=_run, lines=_lines)
+    run=can_numeric.run, lines=can_numeric.lines)

@@ -17,22 +17,26 @@ chosen by the family's index ``k``, for the chapter's chart, its calculated tabl
 answers "R MB/s at S-byte transfers, in at most L us each": which of the book's configurations
 (:data:`CATALOG`) meet it, by how much, and what limits each. The tests hold every family to its
 chapter's own numeric function (:attr:`Family.numeric`).
+
+The settings, configurations and the numbers of a configuration at a transfer size (:func:`solve`,
+:func:`goodput_mbyte_s`, :func:`binding`, ``goodput choose``...) are :mod:`goodput.choose_numeric`'s, which
+computes with the functions ``tools/gen_cli_spec.py`` prints from these expressions and imports no sympy.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Callable, Mapping, Sequence
 
 import sympy as sp
 
-from . import cache, can, coding, hyperlink, pcie, spi, srio, tcp, usb
+from . import cache, can, choose_numeric, coding, hyperlink, pcie, spi, srio, tcp, usb
+from .choose_numeric import (LATENCY, MAX_SIZE_BYTES, RAW_RATE, Setting, binding, breakdown_us, goodput_mbyte_s,
+                             solve, time_us)
 from .command import Arg, Command, Ranged
 from .errors import ParameterError
 from .params import Parameter
-from .symbols import lambdify, maker
+from .symbols import maker
 
 symbol = maker(__name__)
 
@@ -46,9 +50,6 @@ size = symbol("S", positive=True, integer=True)  #: the transfer, bytes
 family = symbol("k", nonnegative=True, integer=True)  #: which family a configuration belongs to (its index)
 required_rate = symbol(r"R_{\mathrm{req}}", positive=True)  #: the goodput required, MB/s
 required_latency = symbol(r"L_{\mathrm{req}}", positive=True)  #: the longest a transfer may take, us
-
-#: The largest transfer every family can carry (an SRIO DirectIO transfer's limit).
-MAX_SIZE_BYTES = 1 << 20
 
 PARAMETERS = {
     p.name: p
@@ -67,28 +68,7 @@ PARAMETERS = {
 
 
 @dataclass(frozen=True)
-class Setting:
-    """One choice a reader makes for a configuration: its column in the data, the symbol it sets, its
-    allowed values (each with what a reader calls it) and the one a new row starts with."""
-
-    name: str
-    symbol: sp.Symbol
-    label: str
-    options: tuple[tuple[float, str], ...]
-    default: float
-
-    def check(self, value) -> float:
-        values = [v for v, _ in self.options]
-        if value not in values:
-            raise ParameterError(self.name, value, "one of " + ", ".join(f"{v:g}" for v in values))
-        return value
-
-    def text(self, value) -> str:
-        return dict(self.options)[self.check(value)]
-
-
-@dataclass(frozen=True)
-class Family:
+class Family(choose_numeric.Family):
     """A link as this chapter compares it: its chapter's model in the settings a reader chooses.
 
     ``parts`` maps each share of a transfer's time (``"data"`` first) to its expression in microseconds,
@@ -96,14 +76,7 @@ class Family:
     goodput (MB/s) for the same settings, which the tests hold the parts to; ``max_size`` the largest
     transfer the link takes (larger ones are left off the chart)."""
 
-    key: str
-    title: str
-    chapter: str
-    settings: tuple[Setting, ...]
-    parts: Mapping[str, sp.Expr]
-    numeric: Callable[[Mapping[str, float], int], float]
-    note: str
-    max_size: int = MAX_SIZE_BYTES
+    numeric: Callable[[Mapping[str, float], int], float] | None = None
 
     def __post_init__(self):
         if next(iter(self.parts)) != "data":
@@ -122,22 +95,6 @@ class Family:
     def goodput_expr(self) -> sp.Expr:
         """Goodput, MB/s: the transfer's bytes over its time."""
         return size / self.time_expr()
-
-    def defaults(self) -> dict[str, float]:
-        return {s.name: s.default for s in self.settings}
-
-    def checked(self, values: Mapping[str, float]) -> dict[str, float]:
-        """``values`` (defaults for those missing), each one of its setting's options."""
-        unknown = set(values) - {s.name for s in self.settings}
-        if unknown:
-            raise ParameterError(", ".join(sorted(unknown)), "?", f"a setting of {self.title}: "
-                                 + ", ".join(s.name for s in self.settings))
-        return {s.name: s.check(values.get(s.name, s.default)) for s in self.settings}
-
-    def label(self, values: Mapping[str, float]) -> str:
-        """What a reader calls the configuration: ``PCIe gen 3 x4, MPS 256, writes``."""
-        v = self.checked(values)
-        return f"{self.title} " + ", ".join(s.text(v[s.name]) for s in self.settings)
 
 
 def _us_of_line_bytes(parts: Mapping[str, sp.Expr], line_gbaud: sp.Expr) -> dict[str, sp.Expr]:
@@ -201,9 +158,10 @@ PCIE = Family(
      Setting("lanes", coding.lanes, "lanes", tuple((n, f"x{n}") for n in pcie.LANES[:-1]), 4),
      Setting("mps", pcie.mps, "max payload size", tuple((n, f"MPS {n}") for n in pcie.SIZES_POW2), 256),
      Setting("transaction", transaction, "transaction", ((0, "writes"), (1, "reads")), 0)),
-    _kept_parts("pcie", _pcie_parts), _pcie_numeric,
+    _kept_parts("pcie", _pcie_parts),
     "3-DW headers, no ECRC, an ACK and UpdateFC per 4 TLPs, no SKP; reads in requests of at most "
-    f"{_PCIE_LINK.mrrs} bytes, their completions counted in the data's direction")
+    f"{_PCIE_LINK.mrrs} bytes, their completions counted in the data's direction",
+    numeric=_pcie_numeric)
 
 
 # --- Serial RapidIO (srio) ------------------------------------------------------------------------
@@ -238,10 +196,10 @@ SRIO = Family(
      Setting("lanes", coding.lanes, "lanes", tuple((n, f"x{n}") for n in srio.LANES), 4),
      Setting("transaction", transaction, "transaction", ((0, "NWRITE"), (1, "NREAD")), 0)),
     _kept_parts("srio", _srio_parts),
-    lambda v, n: 125 * srio.goodput_gbit_s(_SRIO_KINDS[int(v["transaction"])], v["line_rate_gbaud"],
-                                           int(v["lanes"]), n),
     "16-bit device IDs, 34-bit addresses, one control symbol per packet (and an acknowledgement of each "
-    "request for NREAD); 256-byte packets")
+    "request for NREAD); 256-byte packets",
+    numeric=lambda v, n: 125 * srio.goodput_gbit_s(_SRIO_KINDS[int(v["transaction"])], v["line_rate_gbaud"],
+                                                   int(v["lanes"]), n))
 
 
 # --- HyperLink (hyperlink) ------------------------------------------------------------------------
@@ -263,8 +221,8 @@ HYPERLINK = Family(
              tuple((r, f"{r:g} Gbaud") for r in (3.125, 6.25, 10, 12.5)), 12.5),
      Setting("lanes", coding.lanes, "lanes", tuple((n, f"x{n}") for n in range(1, 5)), 4)),
     _kept_parts("hyperlink", _hyperlink_parts),
-    lambda v, n: 125 * hyperlink.goodput_gbit_s(v["line_rate_gbaud"], int(v["lanes"]), n),
-    f"{hyperlink.PARAMETERS['packet_bytes'].default}-byte packets with {hyperlink.CONTROL_BYTES} control bytes each")
+    f"{hyperlink.PARAMETERS['packet_bytes'].default}-byte packets with {hyperlink.CONTROL_BYTES} control bytes each",
+    numeric=lambda v, n: 125 * hyperlink.goodput_gbit_s(v["line_rate_gbaud"], int(v["lanes"]), n))
 
 
 # --- Ethernet with TCP or UDP (tcp-goodput) -------------------------------------------------------
@@ -295,9 +253,10 @@ ETHERNET = Family(
     (Setting("line_rate_mbit_s", tcp.line_rate, "line rate",
              ((10, "10 Mbit/s"), (100, "100 Mbit/s"), (1000, "1 Gbit/s"), (10000, "10 Gbit/s")), 1000),
      Setting("stack", _stack, "protocol", tuple((i, name) for i, (name, _, _) in enumerate(_STACKS)), 0)),
-    _kept_parts("ethernet", _ethernet_parts), _ethernet_numeric,
+    _kept_parts("ethernet", _ethernet_parts),
     f"MTU {tcp.PARAMETERS['mtu_bytes'].default}, no TCP options, no VLAN tag; each message its own segments "
-    "(or datagram, in IP fragments)", max_size=tcp.PARAMETERS["message_bytes"].maximum)
+    "(or datagram, in IP fragments)", max_size=tcp.PARAMETERS["message_bytes"].maximum,
+    numeric=_ethernet_numeric)
 
 
 # --- SPI (spi) --------------------------------------------------------------------------------------
@@ -322,8 +281,9 @@ SPI = Family(
      Setting("word_bits", spi.word_bits, "word", tuple((w, f"{w}-bit words") for w in (8, 16, 32)), 32),
      Setting("spaced", spi.spaced, "between words",
              ((1, f"{spi.GAP_NS} ns gaps"), (0, "continuous")), 1)),
-    _kept_parts("spi", _spi_parts), _spi_numeric,
-    f"the AM243x MCSPI's gap of {spi.GAP_NS} ns and one bit time between words, or none (continuous DMA)")
+    _kept_parts("spi", _spi_parts),
+    f"the AM243x MCSPI's gap of {spi.GAP_NS} ns and one bit time between words, or none (continuous DMA)",
+    numeric=_spi_numeric)
 
 
 # --- CAN FD (can-fd) --------------------------------------------------------------------------------
@@ -343,8 +303,8 @@ CAN_FD = Family(
      Setting("data_mbit_s", can.data_rate, "data rate",
              tuple((r, f"data {r:g} Mbit/s") for r in (1, 2, 5, 8)), 5)),
     _kept_parts("can", _can_parts),
-    lambda v, n: n / can.transfer_time_us(n, False, v["arbitration_mbit_s"], v["data_mbit_s"]),
-    "11-bit identifiers, no dynamic stuff bits; full 64-byte frames and one padded to a DLC length")
+    "11-bit identifiers, no dynamic stuff bits; full 64-byte frames and one padded to a DLC length",
+    numeric=lambda v, n: n / can.transfer_time_us(n, False, v["arbitration_mbit_s"], v["data_mbit_s"]))
 
 
 # --- USB 3 (usb-superspeed) -------------------------------------------------------------------------
@@ -370,9 +330,10 @@ USB = Family(
     "usb", "USB", "usb-superspeed",
     (Setting("generation", usb.generation, "generation", ((1, "3.x Gen 1 (5 Gbit/s)"), (2, "3.x Gen 2 (10 Gbit/s)")),
              2),),
-    _kept_parts("usb", _usb_parts), lambda v, n: 125 * usb.goodput_gbit_s(generation=int(v["generation"]), transfer_bytes=n),
+    _kept_parts("usb", _usb_parts),
     "bulk transfers in 1024-byte packets, bursts of 16, LGOOD and LCRD counted",
-    max_size=usb.PARAMETERS["transfer_bytes"].maximum)
+    max_size=usb.PARAMETERS["transfer_bytes"].maximum,
+    numeric=lambda v, n: 125 * usb.goodput_gbit_s(generation=int(v["generation"]), transfer_bytes=n))
 
 
 #: Every family, in the book's order of chapters; a family's index is its position here.
@@ -381,14 +342,11 @@ FAMILIES = {f.key: f for f in (PCIE, SRIO, HYPERLINK, USB, ETHERNET, SPI, CAN_FD
 #: What can bind a configuration, the binding limit's index into this: its raw rate (too slow even with
 #: no overhead at all, or no overhead to speak of), the time a transfer may take, then every overhead any
 #: family names, in the order first met.
-RAW_RATE, LATENCY = "raw rate", "latency"
-LIMITS = (RAW_RATE, LATENCY, *dict.fromkeys(name for f in FAMILIES.values() for name in list(f.parts)[1:]))
+LIMITS = choose_numeric.limit_names(FAMILIES.values())
 
 
 def _family(key: str) -> Family:
-    if key not in FAMILIES:
-        raise ParameterError("family", key, "one of " + ", ".join(FAMILIES))
-    return FAMILIES[key]
+    return choose_numeric.find(FAMILIES, key)
 
 
 def _index(key: str) -> int:
@@ -422,7 +380,7 @@ def efficiency_expr() -> sp.Expr:
 
 #: Stand-ins for quantities already computed (a table's earlier columns): each part of a transfer's
 #: time by name (the data's and every overhead of :data:`LIMITS`), the transfer's time and its goodput.
-PARTS = ("data", *LIMITS[2:])
+PARTS = choose_numeric.part_names(LIMITS)
 part_times = {name: symbol(f"t_{{{i}}}", nonnegative=True) for i, name in enumerate(PARTS)}
 transfer_time = symbol("T", positive=True)  #: one transfer's time, us
 achieved = symbol("G", positive=True)  #: goodput, MB/s
@@ -454,24 +412,12 @@ def binding_expr() -> sp.Expr:
 
 # --- configurations ---------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Config:
-    """One link configuration: a family and its settings."""
-
-    key: str
-    values: tuple[tuple[str, float], ...]
+class Config(choose_numeric.Config):
+    """One link configuration: a family (of :data:`FAMILIES`, with its expressions) and its settings."""
 
     @property
     def family(self) -> Family:
         return _family(self.key)
-
-    @property
-    def settings(self) -> dict[str, float]:
-        return dict(self.values)
-
-    @property
-    def label(self) -> str:
-        return self.family.label(self.settings)
 
     def row(self) -> dict:
         """The configuration as a row of data: family index and label, each setting's column."""
@@ -480,8 +426,7 @@ class Config:
 
 def config(key: str, **values: float) -> Config:
     """A configuration of family ``key``, its settings checked (defaults for those not given)."""
-    f = _family(key)
-    return Config(key, tuple(f.checked(values).items()))
+    return Config.of(_family(key), **values)
 
 
 #: The configurations the book's chapters study, the solver's candidates.
@@ -529,96 +474,7 @@ def decode(text: str) -> list[Config]:
     return out
 
 
-@lru_cache(maxsize=None)
-def _numeric(key: str, what: str):
-    f = _family(key)
-    args = (size, *(s.symbol for s in f.settings))
-    exprs = {"goodput": f.goodput_expr(), "parts": list(f.parts.values())}
-    return lambdify(args, exprs[what], "math")
-
-
-def _size(n) -> int:
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_SIZE_BYTES:
-        raise ParameterError("size_bytes", n, f"an integer from 1 to {MAX_SIZE_BYTES} bytes")
-    return n
-
-
-def _args(c: Config, n: int) -> tuple:
-    if n > c.family.max_size:
-        raise ParameterError("size_bytes", n, f"at most {c.family.max_size:g} bytes on {c.family.title}")
-    return (n, *(c.settings[s.name] for s in c.family.settings))
-
-
-def goodput_mbyte_s(c: Config, n: int) -> float:
-    """Goodput (MB/s) of back-to-back ``n``-byte transfers on ``c``, from the parts."""
-    return _numeric(c.key, "goodput")(*_args(c, _size(n)))
-
-
-def time_us(c: Config, n: int) -> float:
-    """Time (us) of one ``n``-byte transfer on ``c``: the sum of its parts, correctly rounded (as a table that
-    adds the parts it shows gets it)."""
-    return math.fsum(breakdown_us(c, n).values())
-
-
-def breakdown_us(c: Config, n: int) -> dict[str, float]:
-    """Where the time of one ``n``-byte transfer on ``c`` goes, us, by part."""
-    return dict(zip(c.family.parts, (float(x) for x in _numeric(c.key, "parts")(*_args(c, _size(n))))))
-
-
-def binding(c: Config, n: int, rate: float | None = None, latency: float | None = None) -> str:
-    """What binds ``n``-byte transfers on ``c`` for ``rate`` MB/s in at most ``latency`` us each: the raw
-    rate, if even the data alone is slower than required (or the link adds no overhead); the latency, if
-    a transfer takes longer than allowed; else the overhead that costs the transfer the most time."""
-    data, *overheads = breakdown_us(c, n).items()
-    if (rate is not None and n / data[1] < rate) or max(v for _, v in overheads) <= 0:
-        return RAW_RATE
-    if latency is not None and time_us(c, n) > latency:
-        return LATENCY
-    return max(sorted(overheads, key=lambda p: PARTS.index(p[0])), key=lambda p: p[1])[0]  # the first of equals
-
-
-def solve(rate_mbyte_s: float, size_bytes: int, latency: float | None = None,
-          candidates: Sequence[Config] = CATALOG) -> list[dict]:
-    """Which of ``candidates`` carry ``rate_mbyte_s`` at ``size_bytes``-byte transfers, each taking at most
-    ``latency`` us (no limit if None): one dict per candidate, those that meet it first, each group by
-    margin, largest first. ``margin`` is the goodput over the rate required, less one; ``binding`` the
-    limit (:func:`binding`)."""
-    p = PARAMETERS
-    rate = p["rate_mbyte_s"].check(rate_mbyte_s)
-    n = _size(p["size_bytes"].check(size_bytes))
-    limit = None if latency is None else p["latency_us"].check(latency)
-    rows = []
-    for c in candidates:
-        if n > c.family.max_size:
-            continue
-        g, t = goodput_mbyte_s(c, n), time_us(c, n)
-        rows.append({"link": c.label, "family": c.key, "chapter": c.family.chapter, "settings": c.settings,
-                     "goodput_mbyte_s": g, "margin": g / rate - 1, "time_us": t,
-                     "meets": g >= rate and (limit is None or t <= limit), "binding": binding(c, n, rate, limit)})
-    return sorted(rows, key=lambda r: (not r["meets"], -r["margin"]))
-
-
-# --- the command --------------------------------------------------------------------------------------
-
-def _run(args) -> dict:
-    latency = None if args.latency_us is None else PARAMETERS["latency_us"].check(args.latency_us)
-    rate = PARAMETERS["rate_mbyte_s"].check(args.rate_mbyte_s)
-    n = PARAMETERS["size_bytes"].check(args.size_bytes)
-    rows = solve(rate, n, latency)
-    return {"rate_mbyte_s": rate, "size_bytes": n, "latency_us": latency,
-            "meeting": sum(r["meets"] for r in rows), "configurations": rows}
-
-
-def _lines(args, r: dict) -> list[str]:
-    limit = "" if r["latency_us"] is None else f", each in at most {r['latency_us']:g} us"
-    out = [f"{r['rate_mbyte_s']:g} MB/s in transfers of {r['size_bytes']} bytes{limit}: "
-           f"{r['meeting']} of {len(r['configurations'])} configurations meet it",
-           f"  {'meets':<5} {'link':<44} {'MB/s':>10} {'margin':>9} {'us each':>10}  binding limit"]
-    for c in r["configurations"]:
-        out.append(f"  {'yes' if c['meets'] else 'no':<5} {c['link']:<44} {c['goodput_mbyte_s']:10.4g} "
-                   f"{c['margin']:+9.1%} {c['time_us']:10.4g}  {c['binding']}")
-    return out
-
+# --- goodput choose: run by goodput.choose_numeric, without sympy ---------------------------------
 
 COMMAND = Command(
     "choose", help="which of the book's link configurations carry a required goodput",
@@ -630,4 +486,4 @@ COMMAND = Command(
                Arg("--latency-us", dest="latency_us", metavar="L", default=None,
                    help=f"longest a transfer may take (us): {PARAMETERS['latency_us'].describe_range()}; "
                         "no limit if not given")),
-    run=_run, lines=_lines)
+    run=choose_numeric.run, lines=choose_numeric.lines)

@@ -4,7 +4,9 @@ found through :mod:`goodput.chapters`), plus ``checks`` and ``export``.
 The parser is built from :mod:`goodput.cli_spec` (``tools/gen_cli_spec.py`` writes it from the
 ``COMMAND`` declarations), so no model module, sympy or pandas is imported before the arguments are
 parsed. A subcommand then imports only what it runs: :mod:`goodput.quick` where it has a quick
-version of the subcommand, else its model module and its ``COMMAND``.
+version of the subcommand, else the module that runs it: its model's numbers where the model keeps
+them in a module of their own that imports no sympy (``goodput.usb_numeric``), else its model module
+and its ``COMMAND``.
 
 Exit status: 0 on success, 2 on a bad parameter (the message names the
 parameter and its allowed range), as argparse does for bad usage, and 1 when
@@ -77,14 +79,16 @@ def _add_model_command(sub, name: str, module: str, texts: dict, arguments) -> N
 
 
 def _implementation(name: str, module: str):
-    """``(run, lines)`` of the subcommand ``name``: its quick version if it has one, else its model's
-    ``COMMAND`` (importing the model module ``module``)."""
+    """``(run, lines)`` of the subcommand ``name``: its quick version if it has one, else those of the
+    module ``module`` that :mod:`goodput.cli_spec` names for it: its model's ``COMMAND``, or the ``run``
+    and ``lines`` of the model's numbers (a module that imports no sympy)."""
     from . import quick  # the numeric functions of the quick subcommands, loaded only to run one
 
     if name in quick.COMMANDS:
         return quick.COMMANDS[name]
-    command = importlib.import_module(f"goodput.{module}").COMMAND
-    return command.run, command.lines
+    found = importlib.import_module(f"goodput.{module}")
+    command = getattr(found, "COMMAND", None)
+    return (command.run, command.lines) if command is not None else (found.run, found.lines)
 
 
 def _add_checks(sub) -> None:

@@ -11,7 +11,7 @@ from .command import whole
 #: Every model subcommand, in the chapters' order: name -> (model module, texts, arguments as
 #: ``(flags, options)`` for ``add_argument``).
 COMMANDS = {
-    'choose': ('choose', {'help': "which of the book's link configurations carry a required goodput", 'description': 'Every configuration the book studies (PCIe, SRIO, HyperLink, USB 3, Ethernet with TCP or UDP, SPI, CAN FD) at one transfer size: its goodput, its margin over the rate required, the time one transfer takes and the overhead that costs it most; those that meet the requirement first.'}, (
+    'choose': ('choose_numeric', {'help': "which of the book's link configurations carry a required goodput", 'description': 'Every configuration the book studies (PCIe, SRIO, HyperLink, USB 3, Ethernet with TCP or UDP, SPI, CAN FD) at one transfer size: its goodput, its margin over the rate required, the time one transfer takes and the overhead that costs it most; those that meet the requirement first.'}, (
         (('--rate-mbyte-s',), {'dest': 'rate_mbyte_s', 'metavar': 'R', 'help': 'goodput required (MB/s): a number above 0.001 to 1000000 MB/s', 'required': True}),
         (('--size',), {'dest': 'size_bytes', 'metavar': 'S', 'help': 'transfer size (bytes): an integer from 1 to 1048576 bytes', 'required': True}),
         (('--latency-us',), {'dest': 'latency_us', 'metavar': 'L', 'default': None, 'help': 'longest a transfer may take (us): a number above 0.001 to 1000000 us; no limit if not given'}),
@@ -37,7 +37,7 @@ COMMANDS = {
         (('--duplex',), {'action': 'store_true', 'help': 'both directions at once (AN3935 Eq. 2-5)'}),
         (('--flit',), {'default': 'tlp', 'help': 'flit mode (gen6): what of each 256-byte flit counts as data: tlp (236 TLP bytes, default) or dlp (242, the data-link payload too, as some references count)'}),
     )),
-    'bus': ('bus', {'help': 'which port, memory or transfer controller bounds a KeyStone II EDMA copy', 'description': "Theoretical maximum of a copy between two KeyStone II endpoints by EDMA transfer controllers: the lowest of the TCs' buses, the source and the destination (SPRABK5 §3-5). Name the TCs (--tc TC0 --tc TC1) or describe alike ones (--tcs, --tc-width, --tc-divider; default 2 x 128 bits at CPU/3)."}, (
+    'bus': ('bus_numeric', {'help': 'which port, memory or transfer controller bounds a KeyStone II EDMA copy', 'description': "Theoretical maximum of a copy between two KeyStone II endpoints by EDMA transfer controllers: the lowest of the TCs' buses, the source and the destination (SPRABK5 §3-5). Name the TCs (--tc TC0 --tc TC1) or describe alike ones (--tcs, --tc-width, --tc-divider; default 2 x 128 bits at CPU/3)."}, (
         (('--from',), {'dest': 'endpoint_a', 'required': True, 'metavar': 'ENDPOINT', 'help': 'source: one of MSMC SRAM, DDR3A, DDR3B, CorePac<k> L2'}),
         (('--to',), {'dest': 'endpoint_b', 'required': True, 'metavar': 'ENDPOINT', 'help': 'destination: one of MSMC SRAM, DDR3A, DDR3B, CorePac<k> L2'}),
         (('--tc',), {'dest': 'tc_names', 'action': 'append', 'default': [], 'metavar': 'TCn', 'help': "a transfer controller by the guide's number, TC0 to TC13 (repeat for more)"}),
@@ -48,7 +48,7 @@ COMMANDS = {
         (('--ddr3-mtps',), {'dest': 'ddr3_mtps', 'metavar': 'N', 'help': 'DDR3 data rate (MT/s): a number from 1 to 2133 MT/s', 'default': '1600'}),
         (('--ddr3-width',), {'dest': 'ddr3_width_bits', 'metavar': 'N', 'help': 'DDR3 bus width (bits): an integer from 16 to 64 bits', 'default': '64'}),
     )),
-    'srio': ('srio', {'help': 'goodput of Serial RapidIO NWRITE, SWRITE, NREAD and Type 11 transfers', 'description': "Payload bit rate of back-to-back Serial RapidIO transfers of SIZE bytes, cut into packets of at most 256 bytes, each with its header, address, CRC(s), padding and start-of-packet control symbol, on 1 to 16 lanes. The line rate sets the rest: 8b/10b with 4-byte control symbols up to 5 Gbaud (8-byte at 6.25), 64b/67b with a link CRC-32 and 8-byte control symbols at 10.3125 and 12.5 Gbaud; each lane's clock compensation is counted. For NREAD, the response direction."}, (
+    'srio': ('srio_numeric', {'help': 'goodput of Serial RapidIO NWRITE, SWRITE, NREAD and Type 11 transfers', 'description': "Payload bit rate of back-to-back Serial RapidIO transfers of SIZE bytes, cut into packets of at most 256 bytes, each with its header, address, CRC(s), padding and start-of-packet control symbol, on 1 to 16 lanes. The line rate sets the rest: 8b/10b with 4-byte control symbols up to 5 Gbaud (8-byte at 6.25), 64b/67b with a link CRC-32 and 8-byte control symbols at 10.3125 and 12.5 Gbaud; each lane's clock compensation is counted. For NREAD, the response direction."}, (
         (('kind',), {'choices': ('nwrite', 'swrite', 'nread', 'type11',)}),
         (('--rate-gbaud',), {'dest': 'line_rate_gbaud', 'metavar': 'GBAUD', 'help': 'line rate per lane (Gbaud): a number from 0.001 to 12.5 Gbaud', 'default': '3.125'}),
         (('--lanes',), {'default': '4', 'metavar': 'N', 'help': 'lanes: 1, 2, 4, 8, 16'}),
@@ -58,7 +58,7 @@ COMMANDS = {
         (('--control-symbols',), {'dest': 'control_symbols', 'metavar': 'N', 'help': 'control symbols per packet: an integer from 0 to 4 per packet', 'default': '1'}),
         (('--strict',), {'action': 'store_true', 'help': 'accept only the baud rates RapidIO defines'}),
     )),
-    'hyperlink': ('hyperlink', {'help': 'goodput of TI KeyStone HyperLink writes and reads', 'description': "Payload bit rate of HyperLink transfers of SIZE bytes: writes in packets of the master's burst (at most 256 bytes), reads in the answering memory's burst; 8 control bytes per packet, 8b/9b coding."}, (
+    'hyperlink': ('hyperlink_numeric', {'help': 'goodput of TI KeyStone HyperLink writes and reads', 'description': "Payload bit rate of HyperLink transfers of SIZE bytes: writes in packets of the master's burst (at most 256 bytes), reads in the answering memory's burst; 8 control bytes per packet, 8b/9b coding."}, (
         (('kind',), {'choices': ('write', 'read',)}),
         (('--rate-gbaud',), {'dest': 'line_rate_gbaud', 'metavar': 'GBAUD', 'help': 'line rate per lane (Gbaud): a number from 0.001 to 12.5 Gbaud', 'default': '6.25'}),
         (('--lanes',), {'dest': 'lanes', 'metavar': 'N', 'help': 'lanes: one of 1, 2, 3, 4 lanes', 'default': '4'}),
@@ -73,14 +73,14 @@ COMMANDS = {
         (('--vlan',), {'action': 'store_true', 'help': 'frames carry an 802.1Q tag'}),
         (('--frame-only',), {'action': 'store_true', 'help': "count the frame's bytes only, not the 20 byte times of preamble, SFD and gap (the payload-over-frame convention)"}),
     )),
-    'usb': ('usb', {'help': 'goodput of a USB 3.x SuperSpeed bulk transfer', 'description': 'Goodput of one bulk IN transfer over USB 3.2 Gen 1 (5 Gbaud, 8b/10b) or Gen 2 (10 Gbaud, 128b/132b): data packet headers and payload framing, LGOOD and LCRD for every ACK, SKP ordered sets and the line code.'}, (
+    'usb': ('usb_numeric', {'help': 'goodput of a USB 3.x SuperSpeed bulk transfer', 'description': 'Goodput of one bulk IN transfer over USB 3.2 Gen 1 (5 Gbaud, 8b/10b) or Gen 2 (10 Gbaud, 128b/132b): data packet headers and payload framing, LGOOD and LCRD for every ACK, SKP ordered sets and the line code.'}, (
         (('--gen',), {'dest': 'generation', 'metavar': 'GEN', 'help': 'generation: one of 1, 2', 'default': '1'}),
         (('--packet',), {'dest': 'packet_bytes', 'metavar': 'BYTES', 'help': 'packet payload: an integer from 1 to 1024 bytes', 'default': '1024'}),
         (('--transfer',), {'dest': 'transfer_bytes', 'metavar': 'BYTES', 'help': 'transfer size: an integer from 1 to 16777216 bytes', 'default': '1048576'}),
         (('--burst',), {'dest': 'burst', 'metavar': 'PACKETS', 'help': 'burst: an integer from 1 to 16 packets', 'default': '16'}),
         (('--no-link-commands',), {'dest': 'link_commands', 'action': 'store_const', 'const': 0, 'default': 1, 'help': 'leave out the LGOOD and LCRD answering each ACK'}),
     )),
-    'tcp': ('tcp', {'help': 'goodput of TCP writes over Ethernet', 'description': 'Goodput of back-to-back writes of MESSAGE bytes, each cut into segments of at most one MSS that each pay a whole Ethernet frame (headers, FCS, preamble, gap); and the ceiling of a stream of full segments.'}, (
+    'tcp': ('tcp_numeric', {'help': 'goodput of TCP writes over Ethernet', 'description': 'Goodput of back-to-back writes of MESSAGE bytes, each cut into segments of at most one MSS that each pay a whole Ethernet frame (headers, FCS, preamble, gap); and the ceiling of a stream of full segments.'}, (
         (('--message',), {'dest': 'message_bytes', 'metavar': 'BYTES', 'help': 'write size: an integer from 1 to 16777216 bytes', 'required': True}),
         (('--rate-mbit-s',), {'dest': 'line_rate_mbit_s', 'metavar': 'MBIT_S', 'help': 'line rate (Mbit/s): a number from 1 to 100000 Mbit/s', 'default': '100'}),
         (('--mtu',), {'dest': 'mtu_bytes', 'metavar': 'BYTES', 'help': 'MTU (bytes): an integer from 576 to 9000 bytes', 'default': '1500'}),
@@ -95,7 +95,7 @@ COMMANDS = {
         (('--gap-ns',), {'dest': 'gap_ns', 'metavar': 'NS', 'help': 'gap between words besides one bit time: a number from 0 to 10000 ns', 'default': '160'}),
         (('--continuous',), {'action': 'store_true', 'help': 'words back to back, no gap and no extra bit time (a controller in continuous DMA mode)'}),
     )),
-    'can': ('can', {'help': 'CAN FD or classical CAN frame time and messages per second', 'description': 'Bits of a CAN FD frame in its arbitration and data phases (or of a classical CAN frame, all at the nominal rate), the time from one frame to the next, and messages per second.'}, (
+    'can': ('can_numeric', {'help': 'CAN FD or classical CAN frame time and messages per second', 'description': 'Bits of a CAN FD frame in its arbitration and data phases (or of a classical CAN frame, all at the nominal rate), the time from one frame to the next, and messages per second.'}, (
         (('--bytes',), {'dest': 'data_bytes', 'type': whole, 'required': True, 'metavar': 'N', 'help': 'data bytes: 0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64; with --classical 0 to 8'}),
         (('--extended',), {'action': 'store_true', 'help': '29-bit identifier (default 11-bit)'}),
         (('--classical',), {'action': 'store_true', 'help': 'a classical CAN frame (CAN 2.0A/2.0B): one bit rate, --arb-mbit-s; no --data-mbit-s'}),

@@ -5,7 +5,8 @@ data package, ``datapackage.json``: the schema of each table (column names,
 types, units, constraints) and where it came from (document, table, conditions,
 what had to be reconstructed from a garbled conversion).
 
-:func:`load` returns a :class:`pandas.DataFrame` whose ``attrs`` carry:
+:func:`load` returns a :class:`pandas.DataFrame` (:func:`rows`, the same values as dicts, without pandas)
+whose ``attrs`` carry:
 
 ``provenance``
     ``resource``, ``title``, ``document``, ``citation`` (the document cited, as
@@ -44,6 +45,7 @@ not find.
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 from collections.abc import Mapping
@@ -56,7 +58,7 @@ from .errors import DataError
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["published_dir", "package", "names", "documents", "citation", "provenance", "load", "printed",
+__all__ = ["published_dir", "package", "names", "documents", "citation", "provenance", "load", "rows", "printed",
            "single", "varying"]
 
 _CONVERTERS = {
@@ -207,16 +209,49 @@ def load(name: str) -> pd.DataFrame:
 
     r = _resource(name)
     path = published_dir() / r["path"]
-    schema = r["schema"]["fields"]
     try:
         raw = pd.read_csv(path, dtype=str, keep_default_na=False)
     except FileNotFoundError:
         raise DataError(f"{path}: table {name!r} is in the data package but its file is missing") from None
-    expected = [f["name"] for f in schema]
-    if list(raw.columns) != expected:
-        raise DataError(f"{path}:1: columns {list(raw.columns)} do not match the schema {expected}")
-    missing = set(r["schema"].get("missingValues", []))
+    schema = r["schema"]["fields"]
     frame = pd.DataFrame(index=raw.index)
+    for column, values in _typed(path, r, {c: list(raw[c]) for c in raw.columns}).items():
+        frame[column] = values
+    frame.attrs["provenance"] = provenance(name)
+    frame.attrs["units"] = {f["name"]: f.get("unit", "") for f in schema}
+    frame.attrs["titles"] = {f["name"]: f.get("title", f["name"]) for f in schema}
+    frame.attrs["printed"] = Printed({c: tuple(raw[c]) for c in raw.columns})
+    frame.attrs["keys"] = list(r["schema"].get("primaryKey", []))
+    frame.attrs["roles"] = {f["name"]: f["role"] for f in schema if "role" in f}
+    return frame
+
+
+def rows(name: str) -> list[dict]:
+    """Table ``name``'s rows, each a dict of its cells typed by the schema as :func:`load` types them, read
+    without pandas: for a command that needs a table's values, not its frame (``goodput bus``)."""
+    r = _resource(name)
+    path = published_dir() / r["path"]
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            header, *body = [row for row in csv.reader(f) if row]  # pandas skips blank lines too
+    except FileNotFoundError:
+        raise DataError(f"{path}: table {name!r} is in the data package but its file is missing") from None
+    if any(len(row) != len(header) for row in body):
+        line = next(i for i, row in enumerate(body, 2) if len(row) != len(header))
+        raise DataError(f"{path}:{line}: {len(header)} columns in the heading, not in this row")
+    columns = _typed(path, r, {c: [row[i] for row in body] for i, c in enumerate(header)})
+    return [dict(zip(columns, values)) for values in zip(*columns.values())]
+
+
+def _typed(path: Path, resource: dict, raw: dict[str, list[str]]) -> dict[str, list]:
+    """The columns ``raw`` (each cell's text, the file's columns in order) typed by ``resource``'s schema: an
+    empty cell NaN where the schema allows it, a :class:`DataError` naming the file, line and column if not."""
+    schema = resource["schema"]["fields"]
+    expected = [f["name"] for f in schema]
+    if list(raw) != expected:
+        raise DataError(f"{path}:1: columns {list(raw)} do not match the schema {expected}")
+    missing = set(resource["schema"].get("missingValues", []))
+    out = {}
     for f in schema:
         convert = _CONVERTERS[f["type"]]
         optional = not f.get("constraints", {}).get("required", False)
@@ -233,14 +268,8 @@ def load(name: str) -> pd.DataFrame:
             except ValueError:
                 raise DataError(f"{path}:{i + 2}: column {f['name']!r} holds {text!r}, "
                                 f"not a {f['type']}") from None
-        frame[f["name"]] = values
-    frame.attrs["provenance"] = provenance(name)
-    frame.attrs["units"] = {f["name"]: f.get("unit", "") for f in schema}
-    frame.attrs["titles"] = {f["name"]: f.get("title", f["name"]) for f in schema}
-    frame.attrs["printed"] = Printed({c: tuple(raw[c]) for c in raw.columns})
-    frame.attrs["keys"] = list(r["schema"].get("primaryKey", []))
-    frame.attrs["roles"] = {f["name"]: f["role"] for f in schema if "role" in f}
-    return frame
+        out[f["name"]] = values
+    return out
 
 
 def printed(frame: pd.DataFrame, column: str) -> pd.Series:

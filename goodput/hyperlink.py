@@ -8,21 +8,26 @@ controller's data burst size); a read is answered in bursts of the memory that
 answers it (DDR3 64 B, MSMC SRAM 32 B, L1/L2 16 B: Table 22), each in a packet
 of its own. A transfer of ``S`` bytes then costs ``S + C * ceiling(S / P)``
 bytes before coding, at the bit rate ``B`` of :mod:`goodput.coding`.
+
+The numbers of transfers (:func:`evaluate`, :func:`goodput_gbit_s`, ``goodput hyperlink``) are
+:mod:`goodput.hyperlink_numeric`'s, which computes with the functions ``tools/gen_cli_spec.py`` prints from
+these expressions, and imports neither sympy nor pandas.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import lru_cache
 
 import sympy as sp
 
-from . import bus, checks, coding, data
-from .command import Arg, Command, Ranged, report_lines
-from .errors import GoodputError, ParameterError
-from .params import DEFAULT, Parameter
-from .symbols import lambdify, maker
+from . import bus, checks, coding, data, hyperlink_numeric
+from .command import Arg, Command, Ranged
+from .errors import ParameterError
+from .hyperlink_numeric import (CONTROL_BYTES, MAX_PACKET_BYTES, evaluate, goodput_gbit_s, per_packet_gbit_s,
+                                read_response_bytes)
+from .params import Parameter
+from .symbols import maker
 
 symbol = maker(__name__)
 
@@ -35,9 +40,6 @@ transfer = symbol("S", positive=True, integer=True)  #: transfer size, bytes
 packet = symbol("P", positive=True, integer=True)  #: payload per packet, bytes
 control = symbol("C", nonnegative=True, integer=True)  #: control bytes per packet
 achieved = symbol("G", positive=True)  #: a goodput achieved (measured or published), Gbit/s
-
-MAX_PACKET_BYTES = 256
-CONTROL_BYTES = 8
 
 PARAMETERS = {
     p.name: p
@@ -84,62 +86,6 @@ def implied_control_expr() -> sp.Expr:
     packet (``S = P``) solved for ``C``."""
     (c,) = sp.solve(sp.Eq(goodput_expr().subs(transfer, packet), achieved), control)
     return c
-
-
-@lru_cache(maxsize=1)
-def _numeric():
-    return lambdify((coding.line_rate, coding.lanes, transfer, packet, control), goodput_expr(), "math")
-
-
-@lru_cache(maxsize=1)
-def _packets():
-    return lambdify((transfer, packet), packets_expr(), "math")
-
-
-def read_response_bytes(memory: str) -> int:
-    """Burst in which ``memory`` answers a HyperLink read (Table 22)."""
-    t = data.load("keystone2-table22")
-    sizes = dict(zip(t["memory"], t["max_read_response_bytes"]))
-    if memory not in sizes:
-        raise ParameterError("memory", memory, "one of " + ", ".join(sizes))
-    return int(sizes[memory])
-
-
-def goodput_gbit_s(line_rate_gbaud: float, lanes: int, size_bytes: int, packet_bytes: int = DEFAULT) -> float:
-    """Goodput (Gbit/s) of ``size_bytes`` transfers in packets of ``packet_bytes`` over HyperLink."""
-    return _numeric()(*_checked(line_rate_gbaud, lanes, size_bytes, packet_bytes), CONTROL_BYTES)
-
-
-def _checked(line_rate_gbaud, lanes, size_bytes, packet_bytes) -> tuple:
-    """The four inputs as :data:`PARAMETERS` allow them (numbers, not the text they were given as)."""
-    names = ("line_rate_gbaud", "lanes", "size_bytes", "packet_bytes")
-    return tuple(PARAMETERS[n].check(v) for n, v in zip(names, (line_rate_gbaud, lanes, size_bytes, packet_bytes)))
-
-
-def evaluate(kind: str, line_rate_gbaud: float, lanes: int, size_bytes: int,
-             burst_bytes: int = MAX_PACKET_BYTES, memory: str | None = None) -> dict:
-    """A write (packets of the master's burst, at most 256 B) or a read (packets of the answering
-    memory's burst, Table 22) as a JSON-ready dict: inputs, goodput, efficiency, line bytes by kind."""
-    if kind not in ("write", "read"):
-        raise ParameterError("kind", kind, "write or read")
-    burst = BURST.check(burst_bytes)
-    if kind == "read":
-        if memory is None:
-            raise GoodputError("a read needs --memory, the memory that answers it: DDR3, 'MSMC SRAM' "
-                               "or 'C66x L1/L2' (Table 22)")
-        packet_bytes = min(read_response_bytes(memory), burst)
-    else:
-        packet_bytes = burst
-    rate, n, size, packet_bytes = _checked(line_rate_gbaud, lanes, size_bytes, packet_bytes)
-    g = goodput_gbit_s(rate, n, size, packet_bytes)
-    packets = int(_packets()(size, packet_bytes))
-    coded = size + CONTROL_BYTES * packets
-    code = coding.CODES["8b9b"]
-    return {"kind": kind, "line_rate_gbaud": rate, "lanes": n, "size_bytes": size,
-            "burst_bytes": burst, "memory": memory, "packet_bytes": packet_bytes, "packets": packets,
-            "goodput_gbit_s": g, "efficiency": g / (rate * n),
-            "bytes": {"payload": float(size), "control": float(CONTROL_BYTES * packets),
-                      "encoding": coded * (code.coded_bits / code.data_bits - 1)}}
 
 
 @checks.provider("hyperlink")
@@ -200,13 +146,6 @@ def table_packet_bytes(transfer_: str, memory_as_printed: str, group: str, large
     if transfer_ == "write":
         return min(burst, MAX_PACKET_BYTES)
     return min(read_response_bytes(TABLE_MEMORIES[memory_as_printed.split()[-1]]), burst)
-
-
-def per_packet_gbit_s(line_rate_gbaud: float, lanes: int, packet_bytes: int,
-                      control_bytes: int = CONTROL_BYTES) -> float:
-    """Goodput (Gbit/s) of back-to-back packets of ``packet_bytes`` with ``control_bytes`` each: the text's
-    formula, :func:`goodput_expr` with ``S = P``."""
-    return _numeric()(line_rate_gbaud, lanes, packet_bytes, packet_bytes, control_bytes)
 
 
 #: The overhead per packet Tables 23 and 25 evidently allow: it reproduces their 64-, 32- and 16-byte figures.
@@ -370,7 +309,7 @@ def table_checks():
     return maximum_checks(t) + measured_checks(t) + prose_checks(data.load("keystone2-s8-hyperlink-prose"))
 
 
-# --- goodput hyperlink ---------------------------------------------------------------------------
+# --- goodput hyperlink: run by goodput.hyperlink_numeric, without sympy ---------------------------
 
 COMMAND = Command(
     "hyperlink", help="goodput of TI KeyStone HyperLink writes and reads",
@@ -383,8 +322,4 @@ COMMAND = Command(
                Ranged("--burst", BURST, "BYTES", "the master's burst (EDMA data burst size)",
                       default=MAX_PACKET_BYTES),
                Arg("--memory", help="reads: the memory that answers (DDR3, 'MSMC SRAM', 'C66x L1/L2')")),
-    run=lambda args: evaluate(args.kind, args.line_rate_gbaud, args.lanes, args.size_bytes, args.burst_bytes,
-                              args.memory),
-    lines=lambda args, r: report_lines(
-        f"HyperLink {r['kind']} of {r['size_bytes']} bytes over {r['lanes']} x {r['line_rate_gbaud']:g} Gbaud in "
-        f"{r['packets']} packets of {r['packet_bytes']} bytes", r))
+    run=hyperlink_numeric.run, lines=hyperlink_numeric.lines)

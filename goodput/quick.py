@@ -1,13 +1,14 @@
 """Subcommands of ``goodput`` that run without sympy, pandas or their model module.
 
-A model's subcommand normally imports its module (sympy, pandas, every source check) and calls its
-``COMMAND``: a second or more before the first number. The subcommands here compute the same result
-from :mod:`goodput.quick_spec`, which ``tools/gen_cli_spec.py`` writes from the model: its constants,
-its :class:`~goodput.params.Parameter` declarations and its numeric functions printed from the
-model's sympy expressions. What is written here is the glue the model's ``evaluate`` also has (which
-checks, in which order, which keys): ``tests/test_quick_commands.py`` runs each subcommand both
-ways, through the model in the same process and through this module, and requires the same output,
-JSON and lines, and the same errors.
+Importing a model module (sympy, pandas, every source check) takes a second or more before the first
+number; most models keep their numbers in a module of their own that imports none of that
+(``goodput.usb_numeric``: its ``evaluate``, written once, and its command). The subcommands here are the
+other way, older: they compute the same result from :mod:`goodput.quick_spec`, which
+``tools/gen_cli_spec.py`` writes from the model: its constants, its :class:`~goodput.params.Parameter`
+declarations and its numeric functions printed from the model's sympy expressions. What is written here
+is a copy of the glue the model's ``evaluate`` also has (which checks, in which order, which keys):
+``tests/test_quick_commands.py`` runs each subcommand both ways, through the model in the same process and
+through this module, and requires the same output, JSON and lines, and the same errors.
 """
 
 from __future__ import annotations

@@ -28,6 +28,10 @@ Back to back, the next packet's start closes the previous one, so each packet ne
 symbol. Each lane also spends a few characters or codewords in every 5000 on clock compensation
 (§4.7.1, §4.7.4, §5.9.3). Transfers and messages larger than 256 bytes are cut into 256-byte
 packets (messages into at most 16 segments).
+
+The transactions, the Baud Rate Classes and the numbers of packets and transfers (:func:`evaluate`,
+:func:`wire_bytes`, ``goodput srio``...) are :mod:`goodput.srio_numeric`'s, which computes with the
+functions ``tools/gen_cli_spec.py`` prints from these expressions, and imports no sympy.
 """
 
 from __future__ import annotations
@@ -39,12 +43,15 @@ import numpy as np
 import pandas as pd
 import sympy as sp
 
-from . import checks, coding, data, pieces
-from .command import Arg, Command, Ranged, report_lines
+from . import checks, coding, data, pieces, srio_numeric
+from .command import Arg, Command, Ranged
 from .errors import ParameterError
 from .fit import Bound, Fit, Hockney, fit, hockney
 from .params import DEFAULT, Parameter
-from .symbols import lambdify, maker
+from .srio_numeric import (ADDRESS_BITS, CLASSES, CLOCK_SPAN, DOUBLE_WORD, ID_BITS, KINDS, LANES, LINE_RATES_GBAUD,
+                           MAX_MESSAGE_BYTES, MAX_PAYLOAD_BYTES, BaudClass, Kind, baud_class, checked, evaluate,
+                           goodput_gbit_s, kind_of, logical_bytes, overhead_bytes, packet_bytes, wire_bytes)
+from .symbols import maker
 
 symbol = maker(__name__)
 
@@ -65,82 +72,6 @@ payload = symbol("P", nonnegative=True, integer=True)  #: payload bytes in one p
 id_bits = symbol("I", positive=True, integer=True)  #: device ID width, bits (8 or 16)
 control_symbols = symbol("c", nonnegative=True, integer=True)  #: control symbols per packet
 address_bits = symbol("X", positive=True, integer=True)  #: address width, bits (34, 50 or 66)
-
-MAX_PAYLOAD_BYTES = 256
-MAX_MESSAGE_BYTES = 4096  # 16 segments of 256 bytes
-DOUBLE_WORD = 8  # an SWRITE's payload is whole double-words (Part 1 §4.1.8)
-LANES = (1, 2, 4, 8, 16)  # port widths (Part 6 §4.6, §5.12)
-ID_BITS = (8, 16)
-ADDRESS_BITS = (34, 50, 66)  # Part 1 §1.3.1, Table 4-2
-CLOCK_SPAN = 5000  # characters (8b/10b) or codewords (64b/67b) per lane between clock compensations
-
-
-@dataclass(frozen=True)
-class BaudClass:
-    """A Baud Rate Class of RapidIO Part 6 (§1.3) and what it sets of the packet on the lanes.
-
-    ``control_symbol_bytes`` is a delimited control symbol: Control Symbol 24 (3 bytes) after its
-    delimiter character, Control Symbol 48 (6 bytes) between two, or Control Symbol 64 (8 bytes, no
-    delimiter) (§3.3, §6.5.2). ``link_crc_bytes`` and ``align_bytes``: what 64b/67b adds to a packet,
-    a link CRC-32 and padding to a multiple of 8 bytes (§5.6); 8b/10b packets stay whole 32-bit
-    words (§2.3). ``clock_units``: characters or codewords per lane in every :data:`CLOCK_SPAN` that a
-    busy link must still spend on clock compensation: IDLE1's K,R,R,R (§4.7.1); IDLE2's K,R,R,R and
-    then at least the M and four data characters its idle frame must start with (§4.7.4); IDLE3's
-    Skip ordered sequence: Skip-Marker, three Skips, Lane Check and two Seeds (§5.9.3).
-    """
-
-    number: int
-    rates_gbaud: tuple[float, ...]
-    revisions: str
-    code: str
-    idle: str
-    control_symbol: str
-    control_symbol_bytes: int
-    link_crc_bytes: int
-    align_bytes: int
-    clock_units: int
-
-    @property
-    def highest_gbaud(self) -> float:
-        return max(self.rates_gbaud)
-
-
-#: The Baud Rate Classes by the rates they hold; a rate between two classes takes the higher class.
-CLASSES = (
-    BaudClass(1, (1.25, 2.5, 3.125, 5.0), "1.x (5 Gbaud: 2.x)", "8b10b", "IDLE1", "Control Symbol 24", 4, 0, 4, 4),
-    BaudClass(2, (6.25,), "2.x", "8b10b", "IDLE2", "Control Symbol 48", 8, 0, 4, 9),
-    BaudClass(3, (10.3125, 12.5), "3.x (12.5 Gbaud: 3.2)", "64b67b", "IDLE3", "Control Symbol 64", 8, 4, 8, 7),
-)
-LINE_RATES_GBAUD = tuple(r for c in CLASSES for r in c.rates_gbaud)  # the rates RapidIO 1.x to 3.x define
-
-
-@dataclass(frozen=True)
-class Kind:
-    """A transaction as the data direction sees it."""
-
-    key: str
-    name: str
-    logical_fields: tuple[tuple[str, int], ...]  # the logical header's bytes before any address
-    addressed: bool  # whether the data packet carries an address field
-    acks_in_data_direction: int  # control symbols acknowledging packets of the other direction
-    max_bytes: int  # largest transfer or message
-    whole_double_words: bool = False  # payload only in whole double-words
-
-    @property
-    def fixed_logical_bytes(self) -> int:
-        return sum(n for _name, n in self.logical_fields)
-
-
-KINDS = {
-    "nwrite": Kind("nwrite", "NWRITE (DirectIO write)", (("transaction + wrsize", 1), ("srcTID", 1)), True, 0,
-                   1 << 20),
-    "swrite": Kind("swrite", "SWRITE (streaming write)", (), True, 0, 1 << 20, whole_double_words=True),
-    # the data travels in responses; each request the other way is acknowledged in this direction
-    "nread": Kind("nread", "NREAD (DirectIO read), response direction",
-                  (("transaction + status", 1), ("targetTID", 1)), False, 1, 1 << 20),
-    "type11": Kind("type11", "Type 11 message", (("msglen + ssize", 1), ("letter + mbox + msgseg", 1)), False, 0,
-                   MAX_MESSAGE_BYTES),
-}
 
 #: Where each field's size is defined: (field, bits, specification and place; rev. 4.1 numbering).
 FIELD_SOURCES = (
@@ -243,14 +174,6 @@ def goodput_form() -> sp.Expr:
     return stream_rate_expr() * payload / W
 
 
-def baud_class(line_rate_gbaud: float) -> BaudClass:
-    """The Baud Rate Class of a lane at ``line_rate_gbaud`` (a rate between two classes: the higher)."""
-    for c in CLASSES:
-        if line_rate_gbaud <= c.highest_gbaud:
-            return c
-    raise ParameterError("line_rate_gbaud", line_rate_gbaud, f"at most {max(LINE_RATES_GBAUD):g} Gbaud")
-
-
 def _values(c: BaudClass) -> dict:
     code = coding.CODES[c.code]
     return {coding.data_bits: code.data_bits, coding.coded_bits: code.coded_bits, symbol_bytes: c.control_symbol_bytes,
@@ -336,139 +259,26 @@ def transfer_goodput_expr() -> sp.Expr:
     return (stream_rate_expr() * transfer / transfer_wire_expr()).subs(class_values(None))
 
 
-def _kind(kind: str) -> Kind:
-    if kind not in KINDS:
-        raise ParameterError("kind", kind, "one of " + ", ".join(KINDS))
-    return KINDS[kind]
-
-
-@lru_cache(maxsize=None)
-def _numeric(name: str):
-    args, expr = {
-        "rate": ((coding.line_rate, coding.lanes, coding.data_bits, coding.coded_bits, clock_share),
-                 stream_rate_expr()),
-        "wire": ((payload, id_bits, control_symbols, _logical, symbol_bytes, link_crc, align), _wire()),
-        "packet": ((payload, id_bits, _logical), packet_bytes_expr()),
-        "address": ((address_bits,), address_field_bytes_expr()),
-    }[name]
-    return lambdify(args, expr, "math")
-
-
-def _check(**values) -> dict:
-    out = {name: PARAMETERS[name].check(v) for name, v in values.items()}
-    if "id_bits" in out and out["id_bits"] not in ID_BITS:
-        raise ParameterError("id_bits", values["id_bits"], "8 or 16 bits")
-    return out
-
-
-def _logical_bytes(k: Kind, address_bits_: int) -> int:
-    return k.fixed_logical_bytes + (int(_numeric("address")(address_bits_)) if k.addressed else 0)
-
-
-def _check_payload(k: Kind, payload_bytes) -> int:
-    if int(payload_bytes) != payload_bytes or not 0 <= payload_bytes <= MAX_PAYLOAD_BYTES:
-        raise ParameterError("payload_bytes", payload_bytes, f"an integer from 0 to {MAX_PAYLOAD_BYTES} bytes")
-    if k.whole_double_words and (payload_bytes == 0 or payload_bytes % DOUBLE_WORD):
-        raise ParameterError("payload_bytes", payload_bytes,
-                             f"a whole number of double-words ({DOUBLE_WORD} to {MAX_PAYLOAD_BYTES} bytes) "
-                             f"for {k.name}")
-    return int(payload_bytes)
-
-
-def packet_bytes(kind: str, payload_bytes: int, id_bits_=DEFAULT, address_bits_=DEFAULT) -> int:
-    """Bytes of one data packet of ``kind`` (Part 6 §2.3: header, payload, CRCs, pad), before the lanes."""
-    k = _kind(kind)
-    p = _check_payload(k, payload_bytes)
-    v = _check(id_bits=id_bits_, address_bits=address_bits_)
-    return int(_numeric("packet")(p, v["id_bits"], _logical_bytes(k, v["address_bits"])))
-
-
 def fields(kind: str, payload_bytes: int, id_bits_=DEFAULT, address_bits_=DEFAULT,
            line_rate_gbaud=DEFAULT) -> dict[str, int]:
     """Bytes of each field of one data packet of ``kind`` on a lane at ``line_rate_gbaud``, each from the
     model's expressions."""
-    k = _kind(kind)
+    k = kind_of(kind)
     wire = wire_bytes(kind, payload_bytes, id_bits_, 1, address_bits_, line_rate_gbaud)  # validates every input
-    v = _check(id_bits=id_bits_, address_bits=address_bits_, line_rate_gbaud=line_rate_gbaud)
+    v = checked(id_bits=id_bits_, address_bits=address_bits_, line_rate_gbaud=line_rate_gbaud)
     bc = baud_class(v["line_rate_gbaud"])
-    subs = {payload: int(payload_bytes), id_bits: v["id_bits"], _logical: _logical_bytes(k, v["address_bits"]),
+    subs = {payload: int(payload_bytes), id_bits: v["id_bits"], _logical: logical_bytes(k, v["address_bits"]),
             control_symbols: 1, **_values(bc)}
     header, crc = int(header_bytes_expr().subs(subs)), int(crc_bytes_expr().subs(subs))
     packet = int(packet_bytes_expr().subs(subs))
     on_lanes = int(link_packet_bytes_expr(bc.number).subs(subs))
     ids = int((id_bits / 8).subs(subs))
-    address = _logical_bytes(k, v["address_bits"]) - k.fixed_logical_bytes
+    address = logical_bytes(k, v["address_bits"]) - k.fixed_logical_bytes
     return {"ackID, prio, tt, ftype": 2, "destination ID": ids, "source ID": ids,
             "logical header": k.fixed_logical_bytes, "address": address, "CRC": crc,
             "pad": packet - header - int(payload_bytes) - crc, "link CRC-32 + pad": on_lanes - packet,
             "start-of-packet symbol": int((symbol_bytes * control_symbols).subs(subs)),
             "acks riding along": wire - on_lanes - int((symbol_bytes * control_symbols).subs(subs))}
-
-
-def overhead_bytes(kind: str, payload_bytes: int, id_bits_=DEFAULT, control_symbols_=DEFAULT,
-                   address_bits_=DEFAULT, line_rate_gbaud=DEFAULT) -> int:
-    """Wire bytes beyond the payload for one packet of ``payload_bytes`` (0 to 256)."""
-    return wire_bytes(kind, payload_bytes, id_bits_, control_symbols_, address_bits_, line_rate_gbaud) - payload_bytes
-
-
-def wire_bytes(kind: str, payload_bytes: int, id_bits_=DEFAULT, control_symbols_=DEFAULT, address_bits_=DEFAULT,
-               line_rate_gbaud=DEFAULT) -> int:
-    """Wire bytes of one data packet of ``kind`` on a lane at ``line_rate_gbaud`` (its class sets the control
-    symbol and the link CRC), with the acknowledgements it brings along."""
-    k = _kind(kind)
-    p = _check_payload(k, payload_bytes)
-    v = _check(id_bits=id_bits_, control_symbols=control_symbols_, address_bits=address_bits_,
-               line_rate_gbaud=line_rate_gbaud)
-    bc = baud_class(v["line_rate_gbaud"])
-    w = _numeric("wire")(p, v["id_bits"], v["control_symbols"] + k.acks_in_data_direction,
-                         _logical_bytes(k, v["address_bits"]), bc.control_symbol_bytes, bc.link_crc_bytes,
-                         bc.align_bytes)
-    return int(w)
-
-
-def goodput_gbit_s(kind: str, line_rate_gbaud, lanes, size_bytes, id_bits_=DEFAULT, control_symbols_=DEFAULT,
-                   strict: bool = False, address_bits_=DEFAULT) -> float:
-    """Goodput of back-to-back transfers of ``size_bytes`` cut into 256-byte packets."""
-    return evaluate(kind, line_rate_gbaud, lanes, size_bytes, id_bits_, control_symbols_, strict,
-                    address_bits_)["goodput_gbit_s"]
-
-
-def evaluate(kind: str, line_rate_gbaud, lanes, size_bytes, id_bits_=DEFAULT, control_symbols_=DEFAULT,
-             strict: bool = False, address_bits_=DEFAULT) -> dict:
-    """A transfer as a JSON-ready dict: inputs, class, packets, goodput, efficiency, line bytes by kind."""
-    k = _kind(kind)
-    v = _check(line_rate_gbaud=line_rate_gbaud, lanes=lanes, size_bytes=size_bytes, id_bits=id_bits_,
-               control_symbols=control_symbols_, address_bits=address_bits_)
-    if strict and v["line_rate_gbaud"] not in LINE_RATES_GBAUD:
-        raise ParameterError("line_rate_gbaud", line_rate_gbaud,
-                             "one of the RapidIO baud rates " + ", ".join(f"{r:g}" for r in LINE_RATES_GBAUD)
-                             + " Gbaud (--strict)")
-    size = v["size_bytes"]
-    if size > k.max_bytes:
-        raise ParameterError("size_bytes", size_bytes, f"at most {k.max_bytes} bytes for {k.name}")
-    if k.whole_double_words and size % DOUBLE_WORD:
-        raise ParameterError("size_bytes", size_bytes,
-                             f"a multiple of {DOUBLE_WORD} bytes for {k.name} (whole double-words; "
-                             "the rest goes in an NWRITE)")
-    bc = baud_class(v["line_rate_gbaud"])
-    full, rest = divmod(size, MAX_PAYLOAD_BYTES)
-    sizes = [MAX_PAYLOAD_BYTES] * full + ([rest] if rest else [])
-    wires = [wire_bytes(kind, p, v["id_bits"], v["control_symbols"], v["address_bits"], v["line_rate_gbaud"])
-             for p in sizes]
-    line = sum(wires)
-    code = coding.CODES[bc.code]
-    share = sp.Rational(bc.clock_units, CLOCK_SPAN)
-    rate = _numeric("rate")(v["line_rate_gbaud"], v["lanes"], code.data_bits, code.coded_bits, float(share))
-    goodput = rate * size / line
-    control = bc.control_symbol_bytes * (v["control_symbols"] + k.acks_in_data_direction) * len(sizes)
-    clock = float(line * share / (1 - share))
-    return {"kind": kind, "line_rate_gbaud": v["line_rate_gbaud"], "lanes": v["lanes"], "size_bytes": size,
-            "id_bits": v["id_bits"], "address_bits": v["address_bits"], "control_symbols": v["control_symbols"],
-            "baud_class": bc.number, "code": bc.code, "packets": len(sizes),
-            "goodput_gbit_s": goodput, "efficiency": goodput / (v["line_rate_gbaud"] * v["lanes"]),
-            "bytes": {"payload": float(size), "packet overhead": float(line - size - control),
-                      "control symbols": float(control), "clock compensation": clock,
-                      "encoding": (line + clock) * (code.coded_bits / code.data_bits - 1)}}
 
 
 # --- measured: Tables 16-21 ---------------------------------------------------------------
@@ -789,7 +599,7 @@ def _table_checks() -> tuple:
     return tuple(measured_ceiling_checks(t) + phy_rate_checks(data.load("keystone2-s7-srio-phy-rates"), t))
 
 
-# --- goodput srio --------------------------------------------------------------------------------
+# --- goodput srio: run by goodput.srio_numeric, without sympy -------------------------------------
 
 COMMAND = Command(
     "srio", help="goodput of Serial RapidIO NWRITE, SWRITE, NREAD and Type 11 transfers",
@@ -808,8 +618,4 @@ COMMAND = Command(
                    help="address width: " + ", ".join(map(str, ADDRESS_BITS))),
                Ranged("--control-symbols", PARAMETERS["control_symbols"], what="control symbols per packet"),
                Arg("--strict", action="store_true", help="accept only the baud rates RapidIO defines")),
-    run=lambda args: evaluate(args.kind, args.line_rate_gbaud, args.lanes, args.size_bytes, args.id_bits,
-                              args.control_symbols, args.strict, args.address_bits),
-    lines=lambda args, r: report_lines(
-        f"SRIO {KINDS[r['kind']].name} of {r['size_bytes']} bytes over {r['lanes']}x {r['line_rate_gbaud']:g} Gbaud "
-        f"({coding.CODES[r['code']].name}, {r['address_bits']}-bit addresses) in {r['packets']} packets", r))
+    run=srio_numeric.run, lines=srio_numeric.lines)

@@ -22,8 +22,9 @@ from typing import Callable, Iterable
 
 import sympy as sp
 from sympy.core.cache import cacheit
+from sympy.core.sorting import ordered
 
-__all__ = ["ModelSymbol", "maker", "lambdify", "model_symbols"]
+__all__ = ["ModelSymbol", "maker", "placeholders", "stood_in", "lambdify", "model_symbols"]
 
 
 class ModelSymbol(sp.Symbol):
@@ -62,10 +63,35 @@ def maker(owner: str) -> Callable[..., ModelSymbol]:
     return symbol
 
 
+def placeholders(args) -> dict[sp.Symbol, sp.Symbol]:
+    """A plain symbol for each of ``args`` to stand for it in a numeric function, named after its place:
+    ``_00`` for the last of the arguments in sympy's order of symbols, ``_01`` for the one before it..., in
+    that order (as sympy's own dummies would be made and named, without their counter of the process)."""
+    args = list(args)
+    return {sym: sp.Symbol(f"_{k:02d}") for k, (sym, _) in enumerate(reversed(list(ordered(zip(args, range(len(args)))))))}
+
+
+def stood_in(expr, names: dict[sp.Symbol, sp.Symbol]):
+    """``expr`` (or a list or tuple of expressions) with each symbol of ``names`` replaced by its stand-in, one
+    after the other in ``names``' order, as sympy's lambdify replaces its arguments."""
+    exprs = [sp.sympify(e) for e in (expr if isinstance(expr, (list, tuple)) else [expr])]
+    done: dict = {}
+    for sym, stand_in in names.items():
+        done[sym] = stand_in
+        exprs = [e.xreplace(done) for e in exprs]
+    return type(expr)(exprs) if isinstance(expr, (list, tuple)) else exprs[0]
+
+
 def lambdify(args, expr, modules="math"):
-    """:func:`sympy.lambdify` with every argument replaced by a dummy first, so two symbols printed
-    alike (``N`` of two models) stay two arguments."""
-    return sp.lambdify(args, expr, modules, dummify=True)
+    """:func:`sympy.lambdify` with every argument replaced first by its :func:`placeholders` symbol, so two
+    symbols printed alike (``N`` of two models) stay two arguments, and the function printed is the same in
+    every process. (sympy's ``dummify`` names its dummies after a counter of the whole process, and the
+    printer orders the terms of a sum by those names: past ``Dummy_999``, ``Dummy_1000`` sorted first, and
+    a function made late in a long process added its terms in another order, a float result differing in
+    its last bit.)"""
+    args = list(args)
+    names = placeholders(args)
+    return sp.lambdify([names[a] for a in args], stood_in(expr, names), modules, dummify=False)
 
 
 def model_symbols(namespace: dict) -> dict[str, sp.Symbol]:

@@ -13,6 +13,10 @@ Every segment travels in an Ethernet frame of its own (:mod:`goodput.ethernet`):
 MAC header and FCS (18 bytes, 64 at least in all), an 802.1Q VLAN tag (4 bytes) if the
 link is tagged, plus preamble, start-of-frame delimiter and gap (20 byte times) on the
 wire: the frame's size and its time on the wire are :mod:`goodput.ethernet`'s expressions.
+
+The numbers of TCP writes (:func:`evaluate`, :func:`goodputs`, ``goodput tcp``) are
+:mod:`goodput.tcp_numeric`'s, which computes with the functions ``tools/gen_cli_spec.py`` prints from
+these expressions, and imports no sympy.
 """
 
 from __future__ import annotations
@@ -22,11 +26,12 @@ from functools import lru_cache
 
 import sympy as sp
 
-from . import checks, data, ethernet, pieces
-from .command import Arg, Command, Ranged, report_lines
+from . import checks, data, ethernet, pieces, tcp_numeric
+from .command import Arg, Command, Ranged
 from .errors import DataError, ParameterError
 from .params import DEFAULT, Parameter
 from .symbols import lambdify, maker
+from .tcp_numeric import IP_HEADER_BYTES, TCP_HEADER_BYTES, TIMESTAMP_BYTES, evaluate, goodputs
 
 symbol = maker(__name__)
 
@@ -40,10 +45,6 @@ ip_header = symbol(r"H_{\mathrm{IP}}", positive=True, integer=True)  #: 20 (IPv4
 tcp_options = symbol(r"O_{\mathrm{TCP}}", nonnegative=True, integer=True)  #: TCP option bytes
 line_rate = symbol(r"R_{\mathrm{Mbit}}", positive=True)  #: Ethernet line rate, Mbit/s
 _payload = symbol("p", nonnegative=True, integer=True)
-
-TCP_HEADER_BYTES = 20
-TIMESTAMP_BYTES = 12  # the timestamps option, padded to a 32-bit boundary
-IP_HEADER_BYTES = {4: 20, 6: 40}
 
 PARAMETERS = {
     p.name: p
@@ -102,60 +103,6 @@ def message_goodput_expr() -> sp.Expr:
 def stream_goodput_expr() -> sp.Expr:
     """Goodput (Mbit/s) of a stream of full segments: the ceiling for long transfers."""
     return line_rate * mss_expr() / segment_wire_expr().subs(_payload, mss_expr())
-
-
-_ARGS = (line_rate, message, mtu, ip_header, tcp_options, ethernet.vlan)
-
-
-@lru_cache(maxsize=None)
-def _numeric(name: str):
-    expr = {"message": message_goodput_expr(), "stream": stream_goodput_expr(), "segments": segments_expr(),
-            "wire": message_wire_expr()}[name]
-    return lambdify(_ARGS, expr, "math")
-
-
-def goodputs(message_bytes: int, line_rate_mbit_s: float = DEFAULT, mtu_bytes: int = DEFAULT,
-             ip_header_bytes: int = DEFAULT, tcp_options_bytes: int = DEFAULT,
-             vlan_bytes: int = DEFAULT) -> dict[str, float]:
-    """Per-write and stream goodput (Mbit/s) for header, option and VLAN tag sizes in bytes, each checked."""
-    p = PARAMETERS
-    args = (p["line_rate_mbit_s"].check(line_rate_mbit_s), p["message_bytes"].check(message_bytes),
-            p["mtu_bytes"].check(mtu_bytes), p["ip_header_bytes"].check(ip_header_bytes),
-            p["tcp_options_bytes"].check(tcp_options_bytes), p["vlan_bytes"].check(vlan_bytes))
-    return {"per_write_mbit_s": _numeric("message")(*args), "stream_mbit_s": _numeric("stream")(*args)}
-
-
-def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mtu_bytes: int = DEFAULT,
-             ip_version: int = 4, timestamps: bool = False, vlan: bool = False) -> dict:
-    """One message size on one link as a JSON-ready dict: segments, both goodputs, line bytes by kind.
-    ``vlan``: every frame carries an 802.1Q tag (4 bytes more, the MSS unchanged)."""
-    if ip_version not in IP_HEADER_BYTES:
-        raise ParameterError("ip_version", ip_version, "4 or 6")
-    p = PARAMETERS
-    m = p["message_bytes"].check(message_bytes)
-    r = p["line_rate_mbit_s"].check(line_rate_mbit_s)
-    u = p["mtu_bytes"].check(mtu_bytes)
-    h, o = IP_HEADER_BYTES[ip_version], TIMESTAMP_BYTES if timestamps else 0
-    if ip_version == 6 and u < 1280:
-        raise ParameterError("mtu_bytes", mtu_bytes, "at least 1280 bytes for IPv6")
-    v = ethernet.VLAN_TAG_BYTES if vlan else 0
-    args = (r, m, u, h, o, v)
-    segments = int(_numeric("segments")(*args))
-    wire = float(_numeric("wire")(*args))
-    rates = goodputs(m, r, u, h, o, v)
-    goodput = rates["per_write_mbit_s"]
-    headers = float(segments * (h + TCP_HEADER_BYTES + o))
-    framing = float(segments * (ethernet.VALUES[ethernet.mac_header] + ethernet.VALUES[ethernet.fcs]))
-    tags = float(segments * v)
-    gaps = float(segments * ethernet.WIRE_OVERHEAD_BYTES)
-    return {"message_bytes": m, "line_rate_mbit_s": r, "mtu_bytes": u, "ip_version": ip_version,
-            "timestamps": timestamps, "vlan": vlan, "mss_bytes": u - h - TCP_HEADER_BYTES - o,
-            "segments": segments,
-            "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000, "efficiency": goodput / r,
-            "stream_goodput_mbit_s": rates["stream_mbit_s"],
-            "bytes": {"payload": float(m), "ip_tcp_headers": headers, "mac_header_fcs": framing,
-                      "vlan_tag": tags, "padding": wire - m - headers - framing - tags - gaps,
-                      "preamble_sfd_gap": gaps}}
 
 
 def run_label(row) -> str:
@@ -665,7 +612,7 @@ __all__ += ["USB_HS_BULK_PACKET_BYTES", "USB_HS_BULK_PER_MICROFRAME", "USB_HS_MI
             "rndis_goodput_expr", "rndis_evaluate"]
 
 
-# --- goodput tcp ---------------------------------------------------------------------------------
+# --- goodput tcp: run by goodput.tcp_numeric, without sympy ---------------------------------------
 
 COMMAND = Command(
     "tcp", help="goodput of TCP writes over Ethernet",
@@ -679,13 +626,7 @@ COMMAND = Command(
                Arg("--timestamps", action="store_true", help="TCP timestamps on (12 option bytes)"),
                Arg("--vlan", action="store_true",
                    help=f"frames carry an 802.1Q tag ({ethernet.VLAN_TAG_BYTES} more bytes in every frame)")),
-    run=lambda args: evaluate(args.message_bytes, args.line_rate_mbit_s, args.mtu_bytes, 6 if args.ipv6 else 4,
-                              args.timestamps, args.vlan),
-    lines=lambda args, r: report_lines(
-        f"{r['message_bytes']}-byte writes over IPv{r['ip_version']}{' on a VLAN' if r['vlan'] else ''} at "
-        f"{r['line_rate_mbit_s']:g} Mbit/s: "
-        f"{r['segments']} segments of at most {r['mss_bytes']} bytes; a stream of full segments gets "
-        f"{r['stream_goodput_mbit_s']:.6g} Mbit/s", r))
+    run=tcp_numeric.run, lines=tcp_numeric.lines)
 
 
 # --- AM243x CPSW iperf: every printed number checked (issue 18) ----------------------------------

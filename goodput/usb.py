@@ -21,19 +21,22 @@ and inserts 2 SKP symbols per 354 (section 6.4.3.1); Gen 2 signals 10 Gbaud with
 128b/132b (16 symbols per 132-bit block) and inserts one 196-bit SKP block per 40
 blocks (section 6.4.3.3 of rev. 1.1; USB 3.1 rev. 1.0 had another rule). The line
 codes are :mod:`goodput.coding`'s.
+
+The numbers (:func:`evaluate`, ``goodput usb``) are :mod:`goodput.usb_numeric`'s, which computes with
+the function ``tools/gen_cli_spec.py`` prints from :func:`transfer_exprs`, and imports no sympy.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import sympy as sp
 
-from . import checks, coding, data
-from .command import Arg, Command, Ranged, report_lines
-from .params import DEFAULT, Parameter
-from .symbols import lambdify, maker
+from . import checks, coding, data, usb_numeric
+from .command import Arg, Command, Ranged
+from .params import Parameter
+from .symbols import maker
+from .usb_numeric import evaluate, goodput_gbit_s
 
 symbol = maker(__name__)
 
@@ -201,46 +204,6 @@ def by_generation(expr: sp.Expr) -> sp.Expr:
                           for s in first if s in expr.free_symbols})
 
 
-_ARGS = (generation, payload, transfer, burst, link_commands)
-
-
-@lru_cache(maxsize=None)
-def _numeric():
-    exprs = transfer_exprs()
-    return list(exprs), lambdify(_ARGS, list(exprs.values()), "math")
-
-
-def _checked(packet_bytes, generation_number, transfer_bytes, burst_packets, count_link_commands) -> tuple:
-    p = PARAMETERS
-    return (p["generation"].check(generation_number), p["packet_bytes"].check(packet_bytes),
-            p["transfer_bytes"].check(transfer_bytes), p["burst"].check(burst_packets),
-            p["link_commands"].check(count_link_commands))
-
-
-def evaluate(packet_bytes: int = DEFAULT, generation: int = DEFAULT, transfer_bytes: int = DEFAULT,
-             burst: int = DEFAULT, link_commands: int = DEFAULT) -> dict:
-    """One bulk transfer as a JSON-ready dict: packets, bursts, link symbols, byte times by kind,
-    goodput (Gbit/s and MB/s), efficiency and the share of the other direction's link it takes."""
-    args = _checked(packet_bytes, generation, transfer_bytes, burst, link_commands)
-    names, numeric = _numeric()
-    values = dict(zip(names, numeric(*args)))
-    return {"generation": args[0], "packet_bytes": args[1], "transfer_bytes": args[2], "burst": args[3],
-            "link_commands": args[4], "rate_gbaud": GENERATIONS[args[0]].rate_gbaud,
-            "code": GENERATIONS[args[0]].code, "packets": int(values["packets"]), "bursts": int(values["bursts"]),
-            "link_symbols": int(values["link_symbols"]), "line_bytes": values["line_bytes"],
-            "goodput_gbit_s": values["goodput_gbit_s"], "goodput_mbyte_s": 1000 * values["goodput_gbit_s"] / 8,
-            "goodput_gbyte_s": values["goodput_gbit_s"] / 8,
-            "efficiency": values["efficiency"], "after_code_gbit_s": values["after_code_gbit_s"],
-            "return_share": values["return_share"],
-            "bytes": {k.removeprefix("bytes:"): float(v) for k, v in values.items() if k.startswith("bytes:")}}
-
-
-def goodput_gbit_s(packet_bytes: int = DEFAULT, generation: int = DEFAULT, transfer_bytes: int = DEFAULT,
-                   burst: int = DEFAULT, link_commands: int = DEFAULT) -> float:
-    """Goodput (Gbit/s) of one bulk transfer, each argument checked against its parameter."""
-    return evaluate(packet_bytes, generation, transfer_bytes, burst, link_commands)["goodput_gbit_s"]
-
-
 # --- source checks -------------------------------------------------------------------------------
 
 SPEC_TABLE = "usb-spec-s4-4-11-efficiency"  #: the specification's efficiency statements, two revisions
@@ -272,16 +235,7 @@ def source_checks():
     return out
 
 
-# --- goodput usb ---------------------------------------------------------------------------------
-
-def _lines(args, r: dict) -> list[str]:
-    g = GENERATIONS[r["generation"]]
-    return report_lines(
-        f"USB 3.x {g.name} bulk, {r['transfer_bytes']} bytes in {r['packets']} packets of at most "
-        f"{r['packet_bytes']} bytes, {r['bursts']} bursts of at most {r['burst']}: {r['link_symbols']} link "
-        f"symbols, {r['line_bytes']:.6g} byte times at {g.rate_gbaud:g} Gbaud; {r['goodput_mbyte_s']:.6g} MB/s; "
-        f"the ACKs and link commands take {r['return_share']:.2%} of the other direction", r)
-
+# --- goodput usb: run by goodput.usb_numeric, without sympy ---------------------------------------
 
 COMMAND = Command(
     "usb", help="goodput of a USB 3.x SuperSpeed bulk transfer",
@@ -294,6 +248,4 @@ COMMAND = Command(
                Ranged("--burst", PARAMETERS["burst"], "PACKETS", "burst"),
                Arg("--no-link-commands", dest="link_commands", action="store_const", const=0, default=1,
                    help="leave out the LGOOD and LCRD answering each ACK")),
-    run=lambda args: evaluate(args.packet_bytes, args.generation, args.transfer_bytes, args.burst,
-                              args.link_commands),
-    lines=_lines)
+    run=usb_numeric.run, lines=usb_numeric.lines)

@@ -1,9 +1,10 @@
+import itertools
 import json
 
 import pytest
 import sympy as sp
 
-from goodput import bus, checks, data
+from goodput import bus, bus_numeric, checks, data
 from goodput.errors import ParameterError
 from goodput.render import keystone_memory_edma as bus_charts
 
@@ -72,6 +73,22 @@ def test_numeric_limits_equal_the_expressions_over_a_grid():
             for name, expr in bus.limit_exprs(case).items():
                 exact = expr.subs({bus.cpu_clock: f, bus.ddr3_rate: r, bus.ddr3_width: w})
                 assert values[name] == pytest.approx(float(exact), rel=1e-12)
+
+
+def test_the_commands_printed_limits_equal_the_models_for_every_copy_it_can_ask_about():
+    """goodput bus asks about transfer controllers that each copy between the same two endpoints: its limits
+    come from functions printed for each number and buses of TCs and each endpoint at load 1 or 2."""
+    orders = [[f"TC{i}" for i in range(14)], ["TC2", "TC0", "TC1", *(f"TC{i}" for i in range(3, 14))],
+              [f"TC{i}" for i in range(2, 12)], ["TC0", "TC1", "TC12", "TC13"]]
+    endpoints = ("MSMC SRAM", "DDR3B", "CorePac4 L2")
+    for order in orders:
+        for n in range(1, len(order) + 1):
+            for a, b in itertools.product(endpoints, repeat=2):
+                case = bus.Case("copy", tuple(order[:n]), ((a, b),) * n)
+                for clocks in ((1200, 1600, 64), (333.3, 1066, 32)):
+                    assert bus_numeric.named_limits(case, *clocks) == bus.limits(case, *clocks), (case, clocks)
+    with pytest.raises(ValueError, match="loads"):  # a case the printed functions do not cover
+        bus_numeric.named_limits(next(c for c in bus.table_cases() if set(c.loads().values()) - {1, 2}))
 
 
 def test_each_limit_splits_exactly_into_the_charts_three_rates():

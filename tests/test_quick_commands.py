@@ -1,13 +1,17 @@
-"""The command starts without sympy, pandas or altair, and its quick subcommands (goodput.quick) print what
-their models print.
+"""The command starts without sympy, pandas or altair; its quick subcommands (goodput.quick) print what
+their models print, and the subcommands run by a model's numbers (goodput.<model>_numeric) print what
+they print with the functions lambdified from the model's expressions.
 
 goodput/cli_spec.py and goodput/quick_spec.py are written by tools/gen_cli_spec.py from the models; these
-tests hold them to what the tool writes now, the numeric functions in quick_spec to the models' own, and
-each quick subcommand's output to the same subcommand run through its model's COMMAND in this process.
+tests hold them to what the tool writes now, the numeric functions in quick_spec to the models' own, each
+quick subcommand's output to the same subcommand run through its model's COMMAND in this process, and
+each numeric module's subcommand to the same with quick_spec's section made again from the model and
+its functions lambdified.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import itertools
 import json
@@ -17,6 +21,7 @@ import sys
 import pytest
 
 from goodput import cli, cli_spec, coding, ethernet, pcie, quick, quick_spec, spi
+from goodput.symbols import lambdify
 
 import gen_cli_spec
 from command import call
@@ -51,8 +56,50 @@ def test_the_command_and_its_quick_subcommands_import_no_sympy_pandas_or_altair(
     assert _imported_by(*args) == set()
 
 
-def test_a_subcommand_without_a_quick_version_still_runs_through_its_model():
-    assert "usb" not in quick.COMMANDS and "sympy" in _imported_by("usb", "--json")
+#: The README's command line of each subcommand that its model's numbers run (goodput.<model>_numeric).
+README = {
+    "usb": ["usb", "--json"],
+    "tcp": ["tcp", "--message", "8192", "--rate-mbit-s", "100", "--json"],
+    "can": ["can", "--bytes", "64", "--extended", "--arb-mbit-s", "1", "--data-mbit-s", "5", "--stuffing", "0.5"],
+    "srio": ["srio", "nwrite", "--rate-gbaud", "5", "--lanes", "4", "--size", "8192", "--json"],
+    "hyperlink": ["hyperlink", "read", "--rate-gbaud", "6.25", "--lanes", "4", "--size", "32768", "--memory", "DDR3",
+                  "--json"],
+    "bus": ["bus", "--from", "MSMC SRAM", "--to", "DDR3A", "--tc", "TC0", "--tc", "TC1", "--json"],
+    "choose": ["choose", "--rate-mbyte-s", "100", "--size", "4096", "--latency-us", "50"],
+}
+
+
+def _imported_after_each(*argvs: list[str]) -> list[set[str]]:
+    """The heavy packages imported once each of ``python -m goodput argv...`` has run, one after the other in
+    one new interpreter (a package the first imported is still there after the second)."""
+    code = ("import runpy, sys\n"
+            f"for argv in {argvs!r}:\n"
+            "    sys.argv[1:] = argv\n"
+            "    try:\n"
+            "        runpy.run_module('goodput', run_name='__main__', alter_sys=True)\n"
+            "    except SystemExit:\n"
+            "        pass\n"
+            f"    sys.stderr.write('\\nimported:' + ' '.join(m for m in {HEAVY!r} if m in sys.modules) + '\\n')\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    return [set(part.split("\n")[0].split()) for part in p.stderr.split("\nimported:")[1:]]
+
+
+def test_the_subcommands_a_models_numbers_run_import_no_sympy_pandas_or_altair():
+    argvs = list(README.values())
+    found = _imported_after_each(*argvs, ["usb", "--gen", "3"], ["tcp", "--message", "100", "--ipv6", "--mtu", "1000"])
+    assert found == [set()] * (len(argvs) + 2), dict(zip(map(" ".join, argvs), found))
+
+
+def test_each_subcommand_runs_its_quick_version_its_models_numbers_or_its_models_command():
+    for name, (module, _texts, _arguments) in cli_spec.COMMANDS.items():
+        run, lines = cli._implementation(name, module)
+        if name in quick.COMMANDS:
+            assert (run, lines) == quick.COMMANDS[name]
+            continue
+        model = importlib.import_module(f"goodput.{module}")
+        command = getattr(model, "COMMAND", None) or importlib.import_module(f"goodput.{name}").COMMAND
+        assert (run, lines) == (command.run, command.lines)
+        assert (module == f"{name}_numeric") == (name in gen_cli_spec.NUMERIC), name
 
 
 def test_the_generated_modules_are_what_the_generator_writes_from_the_models_now():
@@ -62,6 +109,8 @@ def test_the_generated_modules_are_what_the_generator_writes_from_the_models_now
 
 def test_every_quick_subcommand_is_a_model_subcommand_of_the_spec():
     assert set(quick.COMMANDS) <= set(cli_spec.COMMANDS) and set(quick.COMMANDS) == set(gen_cli_spec.QUICK)
+    assert set(gen_cli_spec.NUMERIC) <= set(cli_spec.COMMANDS) and not set(gen_cli_spec.NUMERIC) & set(quick.COMMANDS)
+    assert set(README) == set(gen_cli_spec.NUMERIC)
 
 
 # --- the numeric functions printed from the models, against the models' own lambdified functions ---
@@ -225,3 +274,150 @@ def test_the_comparison_sees_a_quick_subcommand_that_differs_from_its_model(monk
     changed = call(*argv).stdout
     monkeypatch.setattr(cli, "_implementation", _through_the_model)
     assert json.loads(changed) != json.loads(call(*argv).stdout)
+
+
+# --- each subcommand a model's numbers run, against the same with the model's functions lambdified --------
+
+@functools.cache
+def _from_the_model(section: str) -> tuple[dict, dict]:
+    """quick_spec's ``section`` made again from the model: its constants, and each of its functions
+    lambdified from the model's expression (:func:`goodput.symbols.lambdify`, as the models did)."""
+    constants, functions = gen_cli_spec.SECTIONS[section]()
+    return constants, {name: lambdify(list(args.values()), expr, "math") for name, args, expr in functions}
+
+
+def _lambdified(monkeypatch, section: str) -> None:
+    constants, functions = _from_the_model(section)
+    monkeypatch.setattr(quick_spec, section.upper(), constants)
+    for name, f in functions.items():
+        monkeypatch.setattr(quick_spec, name, f)
+
+
+def _both_ways(monkeypatch, argv) -> tuple:
+    """What ``argv`` prints (``--json`` and lines) with quick_spec as written, then lambdified from the model."""
+    printed = (call(*argv, "--json"), call(*argv))
+    with monkeypatch.context() as m:
+        _lambdified(m, argv[0])
+        return printed, (call(*argv, "--json"), call(*argv))
+
+
+USB = [
+    [*gen, *packet, *transfer, *burst, *flags]
+    for gen in ([], ["--gen", "2"])
+    for packet in ([], ["--packet", "1"], ["--packet", "333"])
+    for transfer in ([], ["--transfer", "1"], ["--transfer", "4096"], ["--transfer", "16777216"])
+    for burst in ([], ["--burst", "1"], ["--burst", "7"])
+    for flags in ([], ["--no-link-commands"])
+] + [["--gen", "3"], ["--gen", "1.5"], ["--packet", "0"], ["--packet", "1025"], ["--transfer", "0"],
+     ["--burst", "17"], ["--burst", LONG]]
+
+TCP = [
+    ["--message", message, *rate, *mtu, *flags]
+    for message in ("1", "1460", "1461", "8192", "16777216")
+    for rate in ([], ["--rate-mbit-s", "10.5"], ["--rate-mbit-s", "100000"])
+    for mtu in ([], ["--mtu", "576"], ["--mtu", "1280"], ["--mtu", "9000"])
+    for flags in ([], ["--ipv6"], ["--timestamps"], ["--vlan"], ["--ipv6", "--timestamps", "--vlan"])
+] + [["--message", "0"], ["--message", "1e3"], ["--message", "100", "--mtu", "575"],
+     ["--message", "100", "--mtu", "1279", "--ipv6"], ["--message", "100", "--rate-mbit-s", "0"],
+     ["--message", LONG]]
+
+CAN = [
+    ["--bytes", n, *x, *arb, *data, *stuffing]
+    for n in ("0", "8", "12", "64")
+    for x in ([], ["--extended"])
+    for arb in ([], ["--arb-mbit-s", "0.125"], ["--arb-mbit-s", "0.001"])
+    for data in ([], ["--data-mbit-s", "2"], ["--data-mbit-s", "12"])
+    for stuffing in ([], ["--stuffing", "0.37"], ["--stuffing", "1"])
+] + [
+    ["--bytes", n, "--classical", *x, *arb, *stuffing]
+    for n in ("0", "5", "8")
+    for x in ([], ["--extended"])
+    for arb in ([], ["--arb-mbit-s", "0.333"])
+    for stuffing in ([], ["--stuffing", "0.37"], ["--stuffing", "0.123456789"], ["--stuffing", "1"])
+] + [["--bytes", "9"], ["--bytes", "12", "--classical"], ["--bytes", "8", "--classical", "--data-mbit-s", "5"],
+     ["--bytes", "8", "--stuffing", "1.5"], ["--bytes", "8", "--arb-mbit-s", "2"], ["--bytes", "x"], ["--bytes", LONG]]
+
+SRIO = [
+    [kind, *rate, *lanes, "--size", size, *more]
+    for kind in ("nwrite", "swrite", "nread", "type11")
+    for rate in ([], ["--rate-gbaud", "1.25"], ["--rate-gbaud", "6.25"], ["--rate-gbaud", "10.3125"],
+                 ["--rate-gbaud", "4"])
+    for lanes in ([], ["--lanes", "1"], ["--lanes", "16"])
+    for size in ("8", "264", "4096", "1048576")
+    for more in ([], ["--id-bits", "8", "--address-bits", "66"], ["--control-symbols", "0"], ["--strict"])
+] + [["nwrite", "--size", "0"], ["nwrite", "--size", "100", "--lanes", "3"], ["swrite", "--size", "100"],
+     ["type11", "--size", "4097"], ["nwrite", "--size", "100", "--id-bits", "12"],
+     ["nwrite", "--size", "100", "--address-bits", "40"], ["nwrite", "--size", "100", "--rate-gbaud", "12.6"],
+     ["nwrite", "--size", "100", "--control-symbols", "5"], ["nwrite", "--size", LONG], ["erase", "--size", "100"]]
+
+HYPERLINK = [
+    [kind, *rate, *lanes, "--size", size, *burst, *memory]
+    for kind, memories in (("write", [[]]), ("read", [["--memory", m] for m in ("DDR3", "MSMC SRAM", "C66x L1/L2")]))
+    for rate in ([], ["--rate-gbaud", "0.001"], ["--rate-gbaud", "3.125"], ["--rate-gbaud", "12.5"])
+    for lanes in ([], ["--lanes", "1"], ["--lanes", "3"])
+    for size in ("1", "100", "32768", "4294967296")
+    for burst in ([], ["--burst", "16"], ["--burst", "100"])
+    for memory in memories
+] + [["read", "--size", "100"], ["read", "--size", "100", "--memory", "SRAM"], ["write", "--size", "0"],
+     ["write", "--size", "100", "--lanes", "5"], ["write", "--size", "100", "--rate-gbaud", "13"],
+     ["write", "--size", "100", "--burst", "300"], ["write", "--size", LONG], ["erase", "--size", "100"]]
+
+_CLOCKS = ([], ["--cpu-clock", "333.3", "--ddr3-mtps", "1066", "--ddr3-width", "32"], ["--ddr3-width", "16"])
+
+BUS = [
+    ["--from", a, "--to", b, *tcs, *clocks]
+    for a in ("MSMC SRAM", "DDR3A", "CorePac0 L2")
+    for b in ("MSMC SRAM", "DDR3B", "CorePac3 L2")
+    for tcs in ([], ["--tc", "TC0"], ["--tc", "TC2", "--tc", "TC3"], ["--tc", "TC13", "--tc", "TC4", "--tc", "TC7"],
+                [arg for i in range(14) for arg in ("--tc", f"TC{i}")], ["--tcs", "3", "--tc-width", "256"],
+                ["--tcs", "14", "--tc-width", "1000", "--tc-divider", "7"])
+    for clocks in _CLOCKS
+] + [["--from", "SRAM", "--to", "DDR3A"], ["--from", "MSMC SRAM", "--to", "DDR3C"],
+     ["--from", "CorePac\u0663 L2", "--to", "DDR3A"], ["--from", "DDR3A", "--to", "DDR3B", "--tc", "TC14"],
+     ["--from", "DDR3A", "--to", "DDR3B", "--tc", "TC1", "--tc", "TC1"],
+     ["--from", "DDR3A", "--to", "DDR3B", "--tc", "TC1", "--tcs", "2"],
+     ["--from", "DDR3A", "--to", "DDR3B", "--tcs", "15"], ["--from", "DDR3A", "--to", "DDR3B", "--ddr3-width", "48"],
+     ["--from", "DDR3A", "--to", "DDR3B", "--cpu-clock", "0"],
+     ["--from", "DDR3A", "--to", "DDR3B", "--cpu-clock", LONG], ["--from", "DDR3A"]]
+
+CHOOSE = [
+    ["--rate-mbyte-s", rate, "--size", size, *latency]
+    for rate in ("0.01", "100", "5000", "1e6")
+    for size in ("1", "100", "4096", "1048576")
+    for latency in ([], ["--latency-us", "0.5"], ["--latency-us", "50"])
+] + [["--rate-mbyte-s", "0", "--size", "4096"], ["--rate-mbyte-s", "100", "--size", "0"],
+     ["--rate-mbyte-s", "100", "--size", "1048577"], ["--rate-mbyte-s", "100", "--size", "4096", "--latency-us", "0"],
+     ["--rate-mbyte-s", "100", "--size", "4096", "--latency-us", "x"], ["--rate-mbyte-s", LONG, "--size", "1"],
+     ["--size", "4096"]]
+
+GRIDS = {"usb": USB, "tcp": TCP, "can": CAN, "srio": SRIO, "hyperlink": HYPERLINK, "bus": BUS, "choose": CHOOSE}
+
+
+def _cases():
+    """Each numeric subcommand's README line (in make test-fast) and its grid (make test's slow tier)."""
+    for name, grid in GRIDS.items():
+        yield pytest.param(README[name], id=" ".join(README[name]))
+        readme = [a for a in README[name] if a != "--json"]
+        for argv in grid:
+            if [name, *argv] != readme:
+                yield pytest.param([name, *argv], id=" ".join([name, *argv]), marks=pytest.mark.slow)
+
+
+@pytest.mark.parametrize("argv", list(_cases()))
+def test_a_models_numbers_print_and_refuse_what_its_lambdified_expressions_give(argv, monkeypatch):
+    (printed_json, printed), (model_json, model) = _both_ways(monkeypatch, [a for a in argv if a != "--json"])
+    assert vars(printed_json) == vars(model_json) and vars(printed) == vars(model)
+    assert printed_json.stdout.startswith("{") if printed_json.returncode == 0 else printed_json.stderr
+
+
+def test_every_numeric_subcommand_has_a_grid():
+    assert set(GRIDS) == set(gen_cli_spec.NUMERIC)
+
+
+def test_the_comparison_sees_a_generated_function_that_differs_from_the_models(monkeypatch):
+    argv = ("tcp", "--message", "8192", "--json")
+    _from_the_model("tcp")
+    stream = quick_spec.tcp_stream
+    monkeypatch.setattr(quick_spec, "tcp_stream", lambda *args: stream(*args) * (1 + 1e-15))
+    (printed, _), (model, _) = _both_ways(monkeypatch, argv)
+    assert json.loads(printed.stdout) != json.loads(model.stdout)

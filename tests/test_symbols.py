@@ -3,6 +3,7 @@ sympy, every symbol a module declares is a model symbol owned by it, and no modu
 different symbols printed alike."""
 
 import importlib
+import inspect
 import pickle
 import pkgutil
 
@@ -92,3 +93,13 @@ def test_a_model_symbol_prints_like_a_plain_one_and_survives_pickling():
 def test_lambdify_keeps_two_symbols_printed_alike_apart():
     n1, n2 = maker("goodput.a")("N", positive=True), maker("goodput.b")("N", positive=True)
     assert lambdify((n1, n2), n1 - 2 * n2)(10, 1) == 8
+
+
+def test_a_lambdified_function_is_printed_the_same_however_many_dummies_the_process_made():
+    xs = [maker("goodput.t")(f"x_{i}", positive=True) for i in range(12)]
+    expr = sp.Add(*(k * x / (x + 1) for k, x in enumerate(xs, 1)))
+    before = inspect.getsource(lambdify(xs, expr))
+    n = sp.Dummy().dummy_index
+    for _ in range(10 ** len(str(n)) - n - 6):  # the next dummies cross into one digit more: 999, 1000...
+        sp.Dummy()
+    assert inspect.getsource(lambdify(xs, expr)) == before

@@ -2,15 +2,17 @@
 
 The command's parser used to be built by importing every model module (sympy, pandas, every
 source check, the chooser's expressions): seconds before ``--help`` printed. This tool imports them
-once, here, and writes what the parser (goodput/cli_spec.py) and the quick subcommands
-(:mod:`goodput.quick`, from goodput/quick_spec.py) read:
+once, here, and writes what the parser (goodput/cli_spec.py), the quick subcommands
+(:mod:`goodput.quick`) and the models' numeric modules (``goodput.<model>_numeric``) read, the last two
+from goodput/quick_spec.py:
 
-- every model subcommand's declaration (its module's ``COMMAND``): name, texts, and each argument
-  exactly as it reaches :meth:`argparse.ArgumentParser.add_argument`;
+- every model subcommand's declaration (its module's ``COMMAND``): name, texts, each argument
+  exactly as it reaches :meth:`argparse.ArgumentParser.add_argument`, and the module that runs it (the
+  model's numeric module where ``COMMAND.run`` is that module's ``run``);
 - the choices of ``goodput checks`` (:data:`goodput.checks.STATUSES` and ``KINDS``);
-- for each quick subcommand, the model's constants and parameters it checks its input against, and
-  its numeric functions printed from the model's sympy expressions (the formulas live in the model;
-  this is their Python text, as :func:`goodput.symbols.lambdify` would compile it).
+- for each quick subcommand and each numeric module, the model's constants and parameters it checks
+  its input against, and its numeric functions printed from the model's sympy expressions (the formulas
+  live in the model; this is their Python text, as :func:`goodput.symbols.lambdify` would compile it).
 
 Usage: python tools/gen_cli_spec.py [--check]
 ``--check`` writes nothing and exits 1 if a file differs from what the models make now
@@ -22,6 +24,7 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
+import itertools
 import re
 import sys
 from pathlib import Path
@@ -30,11 +33,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import sympy as sp  # noqa: E402
-from sympy.core.sorting import ordered  # noqa: E402
 from sympy.printing.pycode import PythonCodePrinter  # noqa: E402
 
-from goodput import chapters, checks, coding, command, ethernet, pcie, pcie_spec, spi  # noqa: E402
+from goodput import (bus, bus_numeric, can, chapters, checks, choose, coding, command, ethernet,  # noqa: E402
+                     hyperlink, pcie, pcie_spec, spi, srio, tcp, usb)
 from goodput.params import Parameter  # noqa: E402
+from goodput.symbols import placeholders, stood_in  # noqa: E402
 
 CLI_SPEC = ROOT / "goodput" / "cli_spec.py"
 QUICK_SPEC = ROOT / "goodput" / "quick_spec.py"
@@ -57,8 +61,9 @@ from .command import whole
 
 QUICK_HEADER = f'''"""{_GENERATED.format(what="constants, parameters and sympy expressions")}
 
-What the quick subcommands (:mod:`goodput.quick`) compute with, without sympy: each model's constants
-and parameters, and its numeric functions printed from its sympy expressions.
+What the quick subcommands (:mod:`goodput.quick`) and the models' numeric modules (``goodput.<model>_numeric``)
+compute with, without sympy: each model's constants and parameters, and its numeric functions printed from its
+sympy expressions.
 """
 
 import math
@@ -102,7 +107,8 @@ def _literal(value) -> str:
 
 
 def declarations() -> list[tuple[str, str, dict, list]]:
-    """``(name, module, texts, arguments)`` for every model subcommand, in the order the chapters give."""
+    """``(name, module, texts, arguments)`` for every model subcommand, in the order the chapters give;
+    ``module`` runs it (:func:`runner`)."""
     out = []
     for chapter in chapters.CHAPTERS:
         for name in chapter.models:
@@ -112,29 +118,42 @@ def declarations() -> list[tuple[str, str, dict, list]]:
             recorder = _Recorder()
             for argument in cmd.arguments:
                 argument.add_to(recorder)
-            out.append((cmd.name, name, {"help": cmd.help, "description": cmd.description}, recorder.calls))
+            out.append((cmd.name, runner(name, cmd), {"help": cmd.help, "description": cmd.description},
+                        recorder.calls))
     return out
+
+
+def runner(model: str, cmd) -> str:
+    """The module :mod:`goodput.cli` imports to run the subcommand ``cmd`` of module ``model``: the model
+    itself (its ``COMMAND``), or the module whose ``run`` and ``lines`` are the command's (its numbers,
+    without sympy)."""
+    module = cmd.run.__module__
+    if module == f"goodput.{model}":
+        return model
+    numbers = sys.modules[module]
+    if getattr(numbers, "run", None) is not cmd.run or getattr(numbers, "lines", None) is not cmd.lines:
+        raise ValueError(f"goodput {cmd.name}: its run is {module}'s; that module's run and lines must be the "
+                         "command's")
+    return module.removeprefix("goodput.")
 
 
 def function(name: str, args: dict, expr) -> str:
     """A ``def`` computing ``expr`` (or a tuple of expressions) from the arguments ``args`` (name:
     symbol), printed as :func:`goodput.symbols.lambdify` prints it for the ``math`` module.
 
-    lambdify replaces the arguments by fresh symbols one by one, in the reverse of the arguments' sorted
-    order (each fresh symbol named after a counter), and the printer orders the terms of a sum or product
-    by their symbols' names. The same is done here with symbols named ``_00``, ``_01``... in that order,
-    so the printed function does the same floating-point operations in the same order as the model's;
-    then each is given its argument's name. Every free symbol of ``expr`` must be an argument."""
+    lambdify replaces the arguments one by one by their stand-ins (:func:`goodput.symbols.placeholders`,
+    ``_00``, ``_01``...), and the printer orders the terms of a sum or product by their symbols' names. The
+    same is done here, so the printed function does the same floating-point operations in the same order
+    as the model's; then each stand-in is given its argument's name. Every free symbol of ``expr`` must be
+    an argument."""
     exprs = [sp.sympify(e) for e in (expr if isinstance(expr, (list, tuple)) else [expr])]
     for e in exprs:
         free = e.free_symbols - set(args.values())
         if free:
             raise ValueError(f"{name}: {sorted(map(str, free))} are not arguments")
-    replaced, names = {}, {}
-    for k, (sym, i) in enumerate(reversed(list(ordered(zip(args.values(), range(len(args))))))):
-        replaced[sym] = sp.Symbol(f"_{k:02d}")
-        names[f"_{k:02d}"] = list(args)[i]
-        exprs = [e.xreplace(replaced) for e in exprs]
+    stand_ins = placeholders(args.values())
+    names = {str(stand_ins[sym]): arg for arg, sym in args.items()}
+    exprs = stood_in(exprs, stand_ins)
     printer = PythonCodePrinter({"fully_qualified_modules": True, "inline": True, "allow_unknown_functions": True})
     body = ", ".join(printer.doprint(e) for e in exprs)
     if isinstance(expr, (list, tuple)):
@@ -143,28 +162,32 @@ def function(name: str, args: dict, expr) -> str:
     return f"def {name}({', '.join(args)}):\n    return {body}\n"
 
 
-# --- the quick subcommands' constants and functions ----------------------------------------------
+# --- each section's constants and functions -------------------------------------------------------
 
-def _coding() -> tuple[dict, list[str]]:
+#: A numeric function of a section: its name, its arguments (name: symbol) and the expression (or list of
+#: expressions) it computes, printed by :func:`function`.
+Function = tuple[str, dict, object]
+
+
+def _coding() -> tuple[dict, list[Function]]:
     c = coding
     constants = {"codes": {k: (code.name, code.data_bits, code.coded_bits) for k, code in c.CODES.items()},
                  "parameters": dict(c.PARAMETERS)}
     args = {"rate": c.line_rate, "lanes": c.lanes, "data_bits": c.data_bits, "coded_bits": c.coded_bits}
-    functions = [function("coding_bit_rate", args, c.bit_rate_expr()),
-                 function("coding_byte_rate", args, c.byte_rate_expr()),
-                 function("coding_efficiency", {"data_bits": c.data_bits, "coded_bits": c.coded_bits},
-                          c.efficiency_expr())]
+    functions = [("coding_bit_rate", args, c.bit_rate_expr()),
+                 ("coding_byte_rate", args, c.byte_rate_expr()),
+                 ("coding_efficiency", {"data_bits": c.data_bits, "coded_bits": c.coded_bits}, c.efficiency_expr())]
     return constants, functions
 
 
-def _spi() -> tuple[dict, list[str]]:
+def _spi() -> tuple[dict, list[Function]]:
     args = {"words": spi.words, "word_bits": spi.word_bits, "clock": spi.clock, "gap": spi.gap, "spaced": spi.spaced}
-    functions = [function(f"spi_{key}", args, expr()) for key, expr in (
+    functions = [(f"spi_{key}", args, expr()) for key, expr in (
         ("clock", spi.clock_time_expr), ("transfer", spi.transfer_time_expr), ("throughput", spi.throughput_expr))]
     return {"parameters": dict(spi.PARAMETERS)}, functions
 
 
-def _ethernet() -> tuple[dict, list[str]]:
+def _ethernet() -> tuple[dict, list[Function]]:
     e = ethernet
     values = e.VALUES
     args = {"frame": e.frame, "mac_rate": e.mac_rate, "vlan": e.vlan, "stack": e.stack, "wire_counted": e.wire_counted}
@@ -176,10 +199,10 @@ def _ethernet() -> tuple[dict, list[str]]:
         "fcs_bytes": values[e.fcs], "preamble_sfd_bytes": values[e.preamble] + values[e.sfd],
         "gap_bytes": values[e.gap],
     }
-    functions = [function(f"ethernet_{key}", args, expr().subs(values)) for key, expr in (
+    functions = [(f"ethernet_{key}", args, expr().subs(values)) for key, expr in (
         ("line", e.line_goodput_expr), ("payload", e.payload_goodput_expr), ("frames", e.frame_rate_expr),
         ("counted", e.wire_bytes_expr))]
-    functions.append(function("ethernet_headers", {"vlan": e.vlan, "stack": e.stack}, e.headers_expr().subs(values)))
+    functions.append(("ethernet_headers", {"vlan": e.vlan, "stack": e.stack}, e.headers_expr().subs(values)))
     return constants, functions
 
 
@@ -201,7 +224,7 @@ PCIE_ARGUMENTS = ("size", "mps", "mrrs", "rcb", "header", "cpl_header", "framing
                   "ack_limit", "fc_limit", "skp", "bit_rate", "lanes", "data_bits", "coded_bits")
 
 
-def _pcie() -> tuple[dict, list[str]]:
+def _pcie() -> tuple[dict, list[Function]]:
     p = pcie
     args = dict(zip(PCIE_ARGUMENTS, p._SYMBOLS, strict=True))
     constants = {
@@ -219,24 +242,129 @@ def _pcie() -> tuple[dict, list[str]]:
         breakdown = p.breakdown_exprs(kind, policy, duplex, split)
         constants["breakdown"].setdefault(f"{kind} {policy} {'duplex' if duplex else 'simplex'} {split}",
                                           tuple(breakdown))
-        functions += [function(pcie_function_name("goodput", *variant), args, p.goodput_expr(*variant)),
-                      function(pcie_function_name("parts", *variant), args, list(breakdown.values()))]
+        functions += [(pcie_function_name("goodput", *variant), args, p.goodput_expr(*variant)),
+                      (pcie_function_name("parts", *variant), args, list(breakdown.values()))]
     for kind in ("write", "read"):
         for split in ("mps", "rcb"):
-            functions.append(function(f"pcie_tlps_{kind}_{split}", args, p.tlp_count_expr(kind, split)))
+            functions.append((f"pcie_tlps_{kind}_{split}", args, p.tlp_count_expr(kind, split)))
     for policy in ("none", "every", "every-any", "spec"):
         name = policy.replace("-", "_")
-        functions += [function(f"pcie_time_share_{name}", args, p.tlp_time_share_expr(policy)),
-                      function(f"pcie_dllp_share_{name}", args, p.dllp_share_expr(policy))]
+        functions += [(f"pcie_time_share_{name}", args, p.tlp_time_share_expr(policy)),
+                      (f"pcie_dllp_share_{name}", args, p.dllp_share_expr(policy))]
     gen, dwords, ecrc_on = sp.symbols("gen header_dwords ecrc_on", integer=True, positive=True)
     sizes = p.size_exprs(gen, dwords, ecrc_on)
-    functions.append(function("pcie_sizes", {"gen": gen, "header_dwords": dwords, "ecrc_on": ecrc_on},
-                              [sizes[s] for s in (p.header, p.cpl_header, p.framing, p.ecrc, p.dllp)]))
+    functions.append(("pcie_sizes", {"gen": gen, "header_dwords": dwords, "ecrc_on": ecrc_on},
+                      [sizes[s] for s in (p.header, p.cpl_header, p.framing, p.ecrc, p.dllp)]))
     return constants, functions
 
 
 #: The quick subcommands: each one's constants and numeric functions.
 QUICK = {"coding": _coding, "pcie": _pcie, "ethernet": _ethernet, "spi": _spi}
+
+
+# --- the models' numeric modules (goodput.<model>_numeric) ------------------------------------------
+
+def _usb() -> tuple[dict, list[Function]]:
+    exprs = usb.transfer_exprs()
+    constants = {"parameters": dict(usb.PARAMETERS), "results": tuple(exprs),
+                 "generations": {g.number: {"name": g.name, "rate_gbaud": g.rate_gbaud, "code": g.code}
+                                 for g in usb.GENERATIONS.values()}}
+    args = {"generation": usb.generation, "packet": usb.payload, "transfer": usb.transfer, "burst": usb.burst,
+            "link_commands": usb.link_commands}
+    return constants, [("usb_transfer", args, list(exprs.values()))]
+
+
+def _tcp() -> tuple[dict, list[Function]]:
+    e = ethernet
+    constants = {"parameters": dict(tcp.PARAMETERS),
+                 "frame": {"vlan_tag_bytes": e.VLAN_TAG_BYTES, "mac_header_bytes": e.VALUES[e.mac_header],
+                           "fcs_bytes": e.VALUES[e.fcs], "wire_overhead_bytes": e.WIRE_OVERHEAD_BYTES}}
+    args = {"rate": tcp.line_rate, "message": tcp.message, "mtu": tcp.mtu, "ip_header": tcp.ip_header,
+            "tcp_options": tcp.tcp_options, "vlan": e.vlan}
+    return constants, [(f"tcp_{key}", args, expr()) for key, expr in (
+        ("message", tcp.message_goodput_expr), ("stream", tcp.stream_goodput_expr), ("segments", tcp.segments_expr),
+        ("wire", tcp.message_wire_expr))]
+
+
+def _can() -> tuple[dict, list[Function]]:
+    c = can
+    bits = {"n": c.data_bytes, "extended": c.extended, "stuffing": c.stuffing}
+    return {"parameters": dict(c.PARAMETERS)}, [
+        ("can_phase_bits", bits, list(c.phase_bits_expr())),
+        ("can_time", {"n": c.data_bytes, "extended": c.extended, "arbitration": c.arbitration_rate,
+                      "data": c.data_rate, "stuffing": c.stuffing}, c.frame_time_expr()),
+        ("can_classical_bits", bits, c.classical_bits_expr()),
+        ("can_classical_time", {"n": c.data_bytes, "extended": c.extended, "arbitration": c.arbitration_rate,
+                                "stuffing": c.stuffing}, c.classical_frame_time_expr())]
+
+
+def _srio() -> tuple[dict, list[Function]]:
+    r = srio
+    wire = {"payload": r.payload, "id_bits": r.id_bits, "control_symbols": r.control_symbols,
+            "logical": r.logical_header, "symbol_bytes": r.symbol_bytes, "link_crc": r.link_crc, "align": r.align}
+    return {"parameters": dict(r.PARAMETERS)}, [
+        ("srio_rate", {"rate": coding.line_rate, "lanes": coding.lanes, "data_bits": coding.data_bits,
+                       "coded_bits": coding.coded_bits, "clock_share": r.clock_share}, r.stream_rate_expr()),
+        ("srio_wire", wire, r._wire()),
+        ("srio_packet", {"payload": r.payload, "id_bits": r.id_bits, "logical": r.logical_header},
+         r.packet_bytes_expr()),
+        ("srio_address", {"address_bits": r.address_bits}, r.address_field_bytes_expr())]
+
+
+def _hyperlink() -> tuple[dict, list[Function]]:
+    h = hyperlink
+    return {"parameters": {**h.PARAMETERS, h.BURST.name: h.BURST}}, [
+        ("hyperlink_goodput", {"rate": coding.line_rate, "lanes": coding.lanes, "size": h.transfer, "packet": h.packet,
+                               "control": h.control}, h.goodput_expr()),
+        ("hyperlink_packets", {"size": h.transfer, "packet": h.packet}, h.packets_expr())]
+
+
+def _bus() -> tuple[dict, list[Function]]:
+    b, n = bus, bus_numeric
+    clocks = {"cpu": b.cpu_clock, "ddr3_rate": b.ddr3_rate, "ddr3_width": b.ddr3_width}
+    functions = [("bus_alike_tcs", {"tcs": b.tc_count, "tc_width": b.tc_width, "tc_divider": b.tc_divider,
+                                    "cpu": b.cpu_clock}, b.alike_tcs_limit_expr())]
+    by_bus: dict[tuple, list[str]] = {}  # the transfer controllers of each bus (width, clock divider)
+    for tc in b.TRANSFER_CONTROLLERS.values():
+        by_bus.setdefault((tc.width_bits, tc.clock_divider), []).append(tc.name)
+    for buses in (tuple(c) for k in range(1, len(by_bus) + 1) for c in itertools.combinations(by_bus, k)):
+        one_each = [by_bus[x][0] for x in buses]
+        rest = [name for x in buses for name in by_bus[x][1:]]
+        for count in range(len(buses), len(buses) + len(rest) + 1):
+            names = one_each + rest[:count - len(buses)]  # every bus of the combination, count TCs in all
+            functions.append((n.tcs_function_name(names), clocks, b.tcs_limit_expr(names)))
+    for port in b.ENDPOINTS:
+        endpoint = "CorePac0 L2" if port == "CorePac slave port" else port
+        functions += [(n.endpoint_function_name(endpoint, load), clocks, b.endpoint_limit_expr(endpoint, load))
+                      for load in n.COPY_LOADS]
+    return {"parameters": dict(b.PARAMETERS)}, sorted(functions)
+
+
+def _choose() -> tuple[dict, list[Function]]:
+    c = choose
+    constants = {
+        "parameters": dict(c.PARAMETERS),
+        "families": {f.key: {"title": f.title, "chapter": f.chapter,
+                             "settings": tuple((s.name, s.label, s.options, s.default) for s in f.settings),
+                             "parts": tuple(f.parts), "note": f.note, "max_size": f.max_size}
+                     for f in c.FAMILIES.values()},
+        "catalog": tuple((config.key, config.values) for config in c.CATALOG),
+    }
+    functions = []
+    for f in c.FAMILIES.values():
+        args = {"size": c.size, **{s.name: s.symbol for s in f.settings}}
+        functions += [(f"choose_goodput_{f.key}", args, f.goodput_expr()),
+                      (f"choose_parts_{f.key}", args, list(f.parts.values()))]
+    return constants, functions
+
+
+#: The models whose numbers are a module of their own that imports no sympy (``goodput.<model>_numeric``,
+#: which the model re-exports): each one's constants and numeric functions.
+NUMERIC = {"usb": _usb, "tcp": _tcp, "can": _can, "srio": _srio, "hyperlink": _hyperlink, "bus": _bus,
+           "choose": _choose}
+
+#: Every section of goodput/quick_spec.py.
+SECTIONS = {**QUICK, **NUMERIC}
 
 
 def render() -> dict[Path, str]:
@@ -251,11 +379,11 @@ def render() -> dict[Path, str]:
     cli.append(f"#: The choices of ``goodput checks --status`` and ``--kind``.\n"
                f"CHECK_STATUSES = {_literal(checks.STATUSES)}\nCHECK_KINDS = {_literal(checks.KINDS)}\n")
     quick = [QUICK_HEADER]
-    for name, make in QUICK.items():
+    for name, make in SECTIONS.items():
         constants, functions = make()
         quick.append(f"\n\n# --- goodput {name} {'-' * (88 - len(name))}\n\n")
         quick.append(f"{name.upper()} = {_literal(constants)}\n")
-        quick += ["\n\n" + f for f in functions]
+        quick += ["\n\n" + function(*f) for f in functions]
     return {CLI_SPEC: "".join(cli), QUICK_SPEC: "".join(quick)}
 
 

@@ -1,0 +1,116 @@
+"""CAN FD and classical CAN frames in numbers: :func:`evaluate` and ``goodput can``, without sympy.
+
+The model is :mod:`goodput.can`, which re-exports what is here. Its parameters and numeric functions
+come from :mod:`goodput.quick_spec`, which ``tools/gen_cli_spec.py`` writes from that model (each
+function printed from one of its expressions, as :func:`goodput.symbols.lambdify` prints it): the
+command imports neither sympy nor the model. They are looked up when called, so that the tool can
+import the model while it writes them.
+"""
+
+from __future__ import annotations
+
+from . import quick_spec as spec
+from .command import goodput_line
+from .errors import ParameterError
+from .params import DEFAULT
+
+__all__ = ["DATA_LENGTHS", "CLASSICAL_DATA_LENGTHS", "data_length", "frame_bits", "classical_frame_bits",
+           "evaluate", "transfer_time_us", "run", "lines"]
+
+DATA_LENGTHS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64)  #: what a DLC can say
+CLASSICAL_DATA_LENGTHS = tuple(range(9))  #: data bytes of a classical frame (a DLC of 9-15 also means 8)
+
+
+def data_length(n: int, classical_frame: bool = False) -> int:
+    """``n`` data bytes if a frame (a classical one with ``classical_frame``) can carry exactly that many."""
+    if classical_frame:
+        if n not in CLASSICAL_DATA_LENGTHS:
+            raise ParameterError("data_bytes", n, "a classical CAN data length: a whole number from 0 to 8")
+    elif n not in DATA_LENGTHS:
+        raise ParameterError("data_bytes", n, "a CAN FD data length: " + ", ".join(map(str, DATA_LENGTHS)))
+    return int(n)
+
+
+def classical_frame_bits(n: int, extended_id: bool, stuffing_share: float = DEFAULT) -> float:
+    """Bits of one classical frame of ``n`` data bytes and its intermission."""
+    n = data_length(n, classical_frame=True)
+    s = spec.CAN["parameters"]["stuffing"].check(stuffing_share)
+    return float(spec.can_classical_bits(n, 1 if extended_id else 0, s))
+
+
+def frame_bits(n: int, extended_id: bool, stuffing_share: float = DEFAULT) -> tuple[float, float]:
+    """(nominal-rate bits, data-rate bits) of one frame and its intermission."""
+    n = data_length(n)
+    s = spec.CAN["parameters"]["stuffing"].check(stuffing_share)
+    return tuple(float(bits) for bits in spec.can_phase_bits(n, 1 if extended_id else 0, s))
+
+
+def evaluate(n: int, extended_id: bool = False, arbitration_mbit_s: float = DEFAULT,
+             data_mbit_s: float = DEFAULT, stuffing_share: float = DEFAULT, classical_frame: bool = False) -> dict:
+    """One frame as a JSON-ready dict: bits per phase, frame time, messages/s, goodput, efficiency
+    (goodput over the rate the data is sent at).
+
+    A classical frame (``classical_frame``) has one bit rate, the nominal one: all its bits count as
+    nominal-rate bits, and a data bit rate is refused (:class:`ParameterError`) rather than ignored."""
+    if classical_frame:
+        return _evaluate_classical(n, extended_id, arbitration_mbit_s, data_mbit_s, stuffing_share)
+    p = spec.CAN["parameters"]
+    n = data_length(n)
+    ra, rd = p["arbitration_mbit_s"].check(arbitration_mbit_s), p["data_mbit_s"].check(data_mbit_s)
+    s = p["stuffing"].check(stuffing_share)
+    nominal, fast = frame_bits(n, extended_id, s)
+    t = spec.can_time(n, 1 if extended_id else 0, ra, rd, s)
+    goodput = 8 * n / t
+    return {"data_bytes": n, "extended_id": bool(extended_id), "arbitration_mbit_s": ra, "data_mbit_s": rd,
+            "stuffing": s, "nominal_bits": nominal, "data_phase_bits": fast, "frame_time_us": t,
+            "messages_per_s": 1e6 / t, "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000,
+            "efficiency": goodput / rd, "classical": False}
+
+
+def transfer_time_us(size_bytes: int, extended_id: bool = False, arbitration_mbit_s: float = DEFAULT,
+                     data_mbit_s: float = DEFAULT, stuffing_share: float = DEFAULT) -> float:
+    """Time (us) of ``size_bytes`` sent in CAN FD frames: as many full frames of 64 data bytes as fit and
+    one more for the rest, its data field padded to the next length a DLC can say (frame by frame,
+    with :func:`evaluate`)."""
+    if isinstance(size_bytes, bool) or not isinstance(size_bytes, int) or size_bytes < 1:
+        raise ParameterError("size_bytes", size_bytes, "a whole number of bytes, at least 1")
+    full, rest = divmod(size_bytes, DATA_LENGTHS[-1])
+    frames = [(full, DATA_LENGTHS[-1])] + ([(1, min(n for n in DATA_LENGTHS if n >= rest))] if rest else [])
+    return sum(count * evaluate(n, extended_id, arbitration_mbit_s, data_mbit_s, stuffing_share)["frame_time_us"]
+               for count, n in frames if count)
+
+
+def _evaluate_classical(n: int, extended_id: bool, arbitration_mbit_s, data_mbit_s, stuffing_share) -> dict:
+    if data_mbit_s is not DEFAULT:
+        raise ParameterError("data_mbit_s", data_mbit_s,
+                             "left out for a classical CAN frame, which is sent at one bit rate, the nominal "
+                             "(arbitration) one")
+    p = spec.CAN["parameters"]
+    n = data_length(n, classical_frame=True)
+    ra, s = p["arbitration_mbit_s"].check(arbitration_mbit_s), p["stuffing"].check(stuffing_share)
+    t = spec.can_classical_time(n, 1 if extended_id else 0, ra, s)
+    goodput = 8 * n / t
+    return {"data_bytes": n, "extended_id": bool(extended_id), "arbitration_mbit_s": ra, "stuffing": s,
+            "nominal_bits": classical_frame_bits(n, extended_id, s), "data_phase_bits": 0.0, "frame_time_us": t,
+            "messages_per_s": 1e6 / t, "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000,
+            "efficiency": goodput / ra, "classical": True}
+
+
+# --- goodput can (its arguments: goodput.can.COMMAND) ---------------------------------------------
+
+def run(args) -> dict:
+    # --data-mbit-s left out is no attribute at all (argparse.SUPPRESS), so a rate typed with --classical is
+    # refused by the model even when it equals the default
+    return evaluate(args.data_bytes, args.extended, args.arbitration_mbit_s, getattr(args, "data_mbit_s", DEFAULT),
+                    args.stuffing, classical_frame=args.classical)
+
+
+def lines(args, r: dict) -> list[str]:
+    frame = f"{r['data_bytes']}-byte {'classical CAN' if r['classical'] else 'CAN FD'} frames, " \
+            f"{'extended' if r['extended_id'] else 'standard'} identifier: "
+    if r["classical"]:
+        bits = f"{r['nominal_bits']:g} bits at {r['arbitration_mbit_s']:g} Mbit/s"
+    else:
+        bits = (f"{r['nominal_bits']:g} bits at {r['arbitration_mbit_s']:g} Mbit/s and {r['data_phase_bits']:g} at "
+                f"{r['data_mbit_s']:g} Mbit/s")
+    return [f"{frame}{bits}; {r['frame_time_us']:.6g} us, {r['messages_per_s']:.6g} messages/s", goodput_line(r)]

@@ -1,0 +1,80 @@
+"""TCP over Ethernet in numbers: :func:`evaluate`, :func:`goodputs` and ``goodput tcp``, without sympy.
+
+The model is :mod:`goodput.tcp`, which re-exports what is here. Its parameters, the Ethernet frame's
+byte counts and its numeric functions come from :mod:`goodput.quick_spec`, which
+``tools/gen_cli_spec.py`` writes from that model (each function printed from one of its expressions,
+as :func:`goodput.symbols.lambdify` prints it): the command imports neither sympy nor the model. They
+are looked up when called, so that the tool can import the model while it writes them.
+"""
+
+from __future__ import annotations
+
+from . import quick_spec as spec
+from .command import report_lines
+from .errors import ParameterError
+from .params import DEFAULT
+
+__all__ = ["TCP_HEADER_BYTES", "TIMESTAMP_BYTES", "IP_HEADER_BYTES", "goodputs", "evaluate", "run", "lines"]
+
+TCP_HEADER_BYTES = 20
+TIMESTAMP_BYTES = 12  # the timestamps option, padded to a 32-bit boundary
+IP_HEADER_BYTES = {4: 20, 6: 40}
+
+
+def goodputs(message_bytes: int, line_rate_mbit_s: float = DEFAULT, mtu_bytes: int = DEFAULT,
+             ip_header_bytes: int = DEFAULT, tcp_options_bytes: int = DEFAULT,
+             vlan_bytes: int = DEFAULT) -> dict[str, float]:
+    """Per-write and stream goodput (Mbit/s) for header, option and VLAN tag sizes in bytes, each checked."""
+    p = spec.TCP["parameters"]
+    args = (p["line_rate_mbit_s"].check(line_rate_mbit_s), p["message_bytes"].check(message_bytes),
+            p["mtu_bytes"].check(mtu_bytes), p["ip_header_bytes"].check(ip_header_bytes),
+            p["tcp_options_bytes"].check(tcp_options_bytes), p["vlan_bytes"].check(vlan_bytes))
+    return {"per_write_mbit_s": spec.tcp_message(*args), "stream_mbit_s": spec.tcp_stream(*args)}
+
+
+def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mtu_bytes: int = DEFAULT,
+             ip_version: int = 4, timestamps: bool = False, vlan: bool = False) -> dict:
+    """One message size on one link as a JSON-ready dict: segments, both goodputs, line bytes by kind.
+    ``vlan``: every frame carries an 802.1Q tag (4 bytes more, the MSS unchanged)."""
+    if ip_version not in IP_HEADER_BYTES:
+        raise ParameterError("ip_version", ip_version, "4 or 6")
+    p, frame = spec.TCP["parameters"], spec.TCP["frame"]
+    m = p["message_bytes"].check(message_bytes)
+    r = p["line_rate_mbit_s"].check(line_rate_mbit_s)
+    u = p["mtu_bytes"].check(mtu_bytes)
+    h, o = IP_HEADER_BYTES[ip_version], TIMESTAMP_BYTES if timestamps else 0
+    if ip_version == 6 and u < 1280:
+        raise ParameterError("mtu_bytes", mtu_bytes, "at least 1280 bytes for IPv6")
+    v = frame["vlan_tag_bytes"] if vlan else 0
+    args = (r, m, u, h, o, v)
+    segments = int(spec.tcp_segments(*args))
+    wire = float(spec.tcp_wire(*args))
+    rates = goodputs(m, r, u, h, o, v)
+    goodput = rates["per_write_mbit_s"]
+    headers = float(segments * (h + TCP_HEADER_BYTES + o))
+    framing = float(segments * (frame["mac_header_bytes"] + frame["fcs_bytes"]))
+    tags = float(segments * v)
+    gaps = float(segments * frame["wire_overhead_bytes"])
+    return {"message_bytes": m, "line_rate_mbit_s": r, "mtu_bytes": u, "ip_version": ip_version,
+            "timestamps": timestamps, "vlan": vlan, "mss_bytes": u - h - TCP_HEADER_BYTES - o,
+            "segments": segments,
+            "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000, "efficiency": goodput / r,
+            "stream_goodput_mbit_s": rates["stream_mbit_s"],
+            "bytes": {"payload": float(m), "ip_tcp_headers": headers, "mac_header_fcs": framing,
+                      "vlan_tag": tags, "padding": wire - m - headers - framing - tags - gaps,
+                      "preamble_sfd_gap": gaps}}
+
+
+# --- goodput tcp (its arguments: goodput.tcp.COMMAND) ---------------------------------------------
+
+def run(args) -> dict:
+    return evaluate(args.message_bytes, args.line_rate_mbit_s, args.mtu_bytes, 6 if args.ipv6 else 4,
+                    args.timestamps, args.vlan)
+
+
+def lines(args, r: dict) -> list[str]:
+    return report_lines(
+        f"{r['message_bytes']}-byte writes over IPv{r['ip_version']}{' on a VLAN' if r['vlan'] else ''} at "
+        f"{r['line_rate_mbit_s']:g} Mbit/s: "
+        f"{r['segments']} segments of at most {r['mss_bytes']} bytes; a stream of full segments gets "
+        f"{r['stream_goodput_mbit_s']:.6g} Mbit/s", r)
