@@ -190,6 +190,10 @@ def provider(chapter: str):
         funcs = _providers.setdefault(chapter, [])
         if func.__qualname__ not in {f.__qualname__ for f in funcs}:
             funcs.append(func)
+            # in the chapter's order of its models, each module's in the order it defines them: not the order
+            # the modules happened to be imported in, which another chapter or a test can change
+            funcs.sort(key=lambda f: (declared.models.index(f.__module__.removeprefix("goodput.")),
+                                      f.__code__.co_firstlineno))
             _collected.pop(chapter, None)
         return func
 

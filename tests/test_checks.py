@@ -202,3 +202,20 @@ def test_a_checks_off_note_replaces_its_note_only_when_it_disagrees():
                             "Agrees: {model:g}.", off_note="The model gives {model:g}, not {published}.")
     assert made("2.91").note == "Agrees: 2.91."
     assert made("3.91").status == "erratum" and made("3.91").note == "The model gives 2.91, not 3.91."
+
+
+def test_a_chapters_providers_run_in_its_models_order_whichever_module_was_imported_first():
+    import subprocess
+    import sys
+
+    # pcie-measured's checks come from pcie_spec and pcie_latency: a test that imported pcie_latency first
+    # once made them come out in another order, and the kept checks differ from the ones made afresh
+    def providers_after_importing(first: str) -> str:
+        code = (f"import goodput.{first}\nfrom goodput import chapters, checks\n"
+                "[c.model_modules() for c in chapters.CHAPTERS]\n"
+                "print([(ch, [f.__qualname__ for f in fs]) for ch, fs in sorted(checks._providers.items())])")
+        there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        assert there.returncode == 0, there.stderr
+        return there.stdout
+
+    assert providers_after_importing("pcie_latency") == providers_after_importing("pcie_spec")
