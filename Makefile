@@ -70,7 +70,7 @@ test: $(HTML) chromium libreoffice qemu
 
 ## test-fast: the quick inner loop (models, parsers, data, CLI, committed notebooks' digits; no book, no browser, no nbval)
 test-fast: $(STAMP)
-	GOODPUT_FUZZ_EXAMPLES=100 $(PYTEST) -p no:nbval -m "not book and not slow" tests
+	GOODPUT_FUZZ_EXAMPLES=50 $(PYTEST) -p no:nbval -m "not book and not slow" tests
 
 ## test-other-cpu: the notebooks again (nbval) with the SIMD kernels of an older CPU (CI runs it after make test)
 OTHER_CPU := OPENBLAS_CORETYPE=Prescott NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL"

@@ -448,6 +448,14 @@ def _numeric(kind: str, policy: str, duplex: bool, split: str, module: str = "ma
     )
 
 
+@lru_cache(maxsize=None)
+def _sizes(gen: int, header_dwords: int, ecrc_on: int) -> tuple[int, int, int, int, int]:
+    """:func:`size_exprs`' numbers, in the order of :data:`_SYMBOLS` (header, completion header, framing,
+    ECRC, DLLP): once a link's settings, not once a call (a fit evaluates thousands of links)."""
+    sizes = size_exprs(gen, header_dwords, ecrc_on)
+    return tuple(int(sizes[sym]) for sym in (header, cpl_header, framing, ecrc, dllp))
+
+
 def _values(link: Link, size: int) -> tuple:
     from . import pcie_spec  # the Base Specification's latency tables
 
@@ -457,10 +465,9 @@ def _values(link: Link, size: int) -> tuple:
                if policy == "spec" and not flit else (1, 1))
     g = link.generation
     code = coding.CODES[link.code]
-    sizes = {sym: int(v) for sym, v in size_exprs(link.gen, link.addr // 32 + 2, int(link.ecrc)).items()}
     return (
         size, link.mps, link.mrrs, link.rcb,
-        sizes[header], sizes[cpl_header], sizes[framing], sizes[ecrc], sizes[dllp],
+        *_sizes(link.gen, link.addr // 32 + 2, int(link.ecrc)),
         max(n, 1),
         ack, fc, link.skp_share(),
         coding.bit_rate_gbit_s(g.rate_gtps, link.lanes, link.code), link.lanes,

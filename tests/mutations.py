@@ -16,7 +16,7 @@ from goodput import data
 from goodput.errors import LogFormatError
 
 #: The fuzz of every parser: the same examples on every run, a few seconds per parser. `make test`
-#: draws 1000 files a parser; `make test-fast` sets GOODPUT_FUZZ_EXAMPLES=100, a smaller draw.
+#: draws 1000 files a parser; `make test-fast` sets GOODPUT_FUZZ_EXAMPLES=50, a smaller draw.
 FUZZ = settings(max_examples=int(os.environ.get("GOODPUT_FUZZ_EXAMPLES", "1000")), deadline=None,
                 derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
 

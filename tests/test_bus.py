@@ -75,6 +75,7 @@ def test_numeric_limits_equal_the_expressions_over_a_grid():
                 assert values[name] == pytest.approx(float(exact), rel=1e-12)
 
 
+@pytest.mark.slow
 def test_the_commands_printed_limits_equal_the_models_for_every_copy_it_can_ask_about():
     """goodput bus asks about transfer controllers that each copy between the same two endpoints: its limits
     come from functions printed for each number and buses of TCs and each endpoint at load 1 or 2."""

@@ -103,6 +103,7 @@ print(cache.kept("shared", compute))
 """
 
 
+@pytest.mark.slow
 def test_two_processes_that_want_one_result_at_once_compute_it_once(tree, tmp_path):
     package, data = tree
     log = tmp_path / "computed.log"

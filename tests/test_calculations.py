@@ -71,7 +71,7 @@ def test_the_patterns_of_machine_written_formulas_find_what_they_name():
         assert not any(pattern.search(s) for s in fine), name
 
 
-@pytest.mark.parametrize("point", ["defaults", "low", "high", "third"])
+@pytest.mark.parametrize("point", EVERY_POINT)
 def test_the_calculation_column_reads_as_a_person_writes_it(calc, point):
     if not calc.formula_column:
         return

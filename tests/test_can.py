@@ -30,6 +30,7 @@ def test_the_measured_rates_lie_between_no_and_worst_case_stuffing():
             "messages_per_s"]
 
 
+@pytest.mark.slow
 def test_the_budget_ends_at_the_measured_rate_and_names_a_share():
     t = can_charts.budget_table()
     measured = t[t["step"] == "measured"]["messages/s"].tolist()
@@ -95,6 +96,7 @@ def test_a_29_bit_identifier_adds_one_worst_case_stuff_bit_to_the_data_phase():
         assert extended - standard == 1
 
 
+@pytest.mark.slow
 def test_the_implied_stuffing_share_gives_back_the_frame_time_it_was_solved_from():
     for n, x, s in ((64, 0, 0.25), (8, 1, 1.0), (20, 0, 0.0)):
         values = {can.data_bytes: n, can.extended: x, can.arbitration_rate: 1, can.data_rate: 5}

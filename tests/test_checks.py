@@ -204,6 +204,7 @@ def test_a_checks_off_note_replaces_its_note_only_when_it_disagrees():
     assert made("3.91").status == "erratum" and made("3.91").note == "The model gives 2.91, not 3.91."
 
 
+@pytest.mark.slow
 def test_a_chapters_providers_run_in_its_models_order_whichever_module_was_imported_first():
     import subprocess
     import sys

@@ -23,6 +23,7 @@ SEEDS = ROOT.parent / "shared" / "seeds"
 
 # --- the committed census ----------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_committed_census_is_what_tools_census_counts_in_the_documents():
     if not SEEDS.is_dir():
         pytest.skip(f"{SEEDS} is absent, so the census cannot be recounted (CI has the documents beside the clone)")
@@ -57,6 +58,7 @@ def test_every_section_is_covered_or_says_why_not():
     assert covered.map(lambda c: c == "yes" or (c.startswith("no: ") and len(c) > 4)).all()
 
 
+@pytest.mark.slow
 def test_every_transcription_of_a_counted_document_names_a_section_of_the_census():
     counted = set(coverage.census().sections["document"])
     unplaced = [t.name for t in coverage.transcriptions()
@@ -406,6 +408,7 @@ def counted_sections():
     return coverage.every_section()
 
 
+@pytest.mark.slow
 def test_the_status_pages_counts_are_the_checks_and_the_census_counted_directly(counted_sections):
     items = checks.collect()
     got = coverage.by_document(items, sections=counted_sections).set_index("document")
@@ -440,6 +443,7 @@ MADE_LEDGER = pd.DataFrame([
 ], columns=coverage.UNCHECKED_COLUMNS)
 
 
+@pytest.mark.slow
 def test_the_ledger_accounts_for_every_remaining_result_of_every_section(counted_sections):
     ledger = coverage.unchecked()
     wrong = {d: coverage.unaccounted(sections, d, ledger) for d, sections in counted_sections.items()}
@@ -556,6 +560,7 @@ def test_a_number_a_check_holds_is_no_setting_and_counts_once_however_many_table
     assert (got["printed"], got["checked"], got["remaining"]) == (3, 2, 2)  # two cells, one printed number
 
 
+@pytest.mark.slow
 def test_a_result_number_a_check_compares_is_not_counted_as_a_setting():
     """The AM243x UDP table keys its rows by the rate offered, but prints "Max" rates the link reached:
     those the ceiling check compares are results, the others settings."""

@@ -11,6 +11,7 @@ from goodput import hostbench
 from goodput.errors import DataError, LogFormatError
 
 from mutations import FUZZ, mutated_log, parse_or_refuse
+from tiers import fast_first
 
 HOST = Path(__file__).resolve().parent.parent / "data" / "logs" / "host"
 MEMCOPY = (HOST / "memcopy.log").read_text()
@@ -76,7 +77,7 @@ TABLES = {
 }
 
 
-@pytest.mark.parametrize("table", TABLES)
+@pytest.mark.parametrize("table", fast_first(TABLES))
 @FUZZ
 @given(data=st.data())
 def test_tables_of_mutated_logs_are_built_or_refused_naming_one_of_their_lines(table, data, tmp_path_factory):

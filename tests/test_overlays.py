@@ -68,6 +68,7 @@ def test_the_measured_points_show_at_the_sliders_starting_values(chapter):
     assert shown, chapter
 
 
+@pytest.mark.slow
 def test_no_filter_of_a_live_chart_compares_a_slider_with_a_typed_number():
     figures = [f for f, *_ in OVERLAYS.values()] + [lambda: pcie_measured.latency_chart("write")]
     for figure in figures:
@@ -80,6 +81,7 @@ def test_no_filter_of_a_live_chart_compares_a_slider_with_a_typed_number():
                     assert name not in sliders, t["filter"]
 
 
+@pytest.mark.slow
 def test_the_back_to_back_points_stand_out_at_the_sliders_transfers_in_flight():
     spec, layer = _measured(lambda: pcie_measured.latency_chart("write"), "measured_gbit_s")
     assert layer["encoding"]["opacity"]["condition"]["test"] == "datum.dma_channels == in_flight"

@@ -82,6 +82,7 @@ def test_a_wrong_byte_of_a_tlp_is_caught_by_its_lcrc_and_by_the_annotation_of_it
     assert got[("RX MRd at cycle 0", "LCRC")].status == "ok"  # the annotation still prints the bytes
 
 
+@pytest.mark.slow
 def test_a_wrong_byte_of_a_dllp_is_caught_by_its_crc_and_a_wrong_annotation_by_its_check():
     got = _by_row(_edited(1, "012:\tHdrFC : 54\tD\t87", "012:\tHdrFC : 54\tD\t47"))
     assert got[("TX UpdateFC_P at cycle 9", "CRC16 bytes")].status == "erratum"

@@ -40,6 +40,7 @@ def test_numeric_latency_model_matches_its_expression():
         assert got == pytest.approx(exact, rel=1e-12)
 
 
+@pytest.mark.slow
 def test_fit_recovers_the_parameters_that_made_the_data():
     ks = (1, 4, 8)
 
@@ -61,6 +62,7 @@ def test_fit_rejects_impossible_input():
         fit.fit(lambda a: np.ones(1), [1.0], [fit.Bound("a", 2, 1, "")])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["write", "read"])
 def test_latency_fit_explains_an3935_far_better_than_the_packet_model_alone(kind):
     result, curves = pcie_latency.fit_an3935(kind)

@@ -95,6 +95,7 @@ def test_lambdify_keeps_two_symbols_printed_alike_apart():
     assert lambdify((n1, n2), n1 - 2 * n2)(10, 1) == 8
 
 
+@pytest.mark.slow
 def test_a_lambdified_function_is_printed_the_same_however_many_dummies_the_process_made():
     xs = [maker("goodput.t")(f"x_{i}", positive=True) for i in range(12)]
     expr = sp.Add(*(k * x / (x + 1) for k, x in enumerate(xs, 1)))
