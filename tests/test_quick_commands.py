@@ -254,17 +254,23 @@ SPI = [
 ]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("argv", [["coding", *a] for a in CODING] + [["pcie", *a] for a in PCIE]
-                         + [["ethernet", *a] for a in ETHERNET] + [["spi", *a] for a in SPI], ids=" ".join)
-def test_a_quick_subcommand_prints_and_refuses_what_its_model_does(argv, monkeypatch):
+def _quick_and_model_agree(monkeypatch, argv) -> bool:
     outputs = []
     for how in (cli._implementation, _through_the_model):
         monkeypatch.setattr(cli, "_implementation", how)
         outputs += [(call(*argv, "--json"), call(*argv))]
     (quick_json, quick_text), (model_json, model_text) = outputs
-    assert vars(quick_json) == vars(model_json) and vars(quick_text) == vars(model_text)
-    assert quick_json.stdout.startswith("{") if quick_json.returncode == 0 else quick_json.stderr
+    return (vars(quick_json) == vars(model_json) and vars(quick_text) == vars(model_text)
+            and bool(quick_json.stdout.startswith("{") if quick_json.returncode == 0 else quick_json.stderr))
+
+
+# one test a subcommand, every case of its grid run (a test a case cost more than the cases)
+@pytest.mark.slow
+@pytest.mark.parametrize("name, grid", [("coding", CODING), ("pcie", PCIE), ("ethernet", ETHERNET), ("spi", SPI)],
+                         ids=["coding", "pcie", "ethernet", "spi"])
+def test_a_quick_subcommand_prints_and_refuses_what_its_model_does(name, grid, monkeypatch):
+    assert len(grid) > 20
+    assert [" ".join(argv) for argv in grid if not _quick_and_model_agree(monkeypatch, [name, *argv])] == []
 
 
 def test_the_comparison_sees_a_quick_subcommand_that_differs_from_its_model(monkeypatch):
@@ -393,21 +399,23 @@ CHOOSE = [
 GRIDS = {"usb": USB, "tcp": TCP, "can": CAN, "srio": SRIO, "hyperlink": HYPERLINK, "bus": BUS, "choose": CHOOSE}
 
 
-def _cases():
-    """Each numeric subcommand's README line (in make test-fast) and its grid (make test's slow tier)."""
-    for name, grid in GRIDS.items():
-        yield pytest.param(README[name], id=" ".join(README[name]))
-        readme = [a for a in README[name] if a != "--json"]
-        for argv in grid:
-            if [name, *argv] != readme:
-                yield pytest.param([name, *argv], id=" ".join([name, *argv]), marks=pytest.mark.slow)
-
-
-@pytest.mark.parametrize("argv", list(_cases()))
-def test_a_models_numbers_print_and_refuse_what_its_lambdified_expressions_give(argv, monkeypatch):
+def _printed_and_model_agree(monkeypatch, argv) -> bool:
     (printed_json, printed), (model_json, model) = _both_ways(monkeypatch, [a for a in argv if a != "--json"])
-    assert vars(printed_json) == vars(model_json) and vars(printed) == vars(model)
-    assert printed_json.stdout.startswith("{") if printed_json.returncode == 0 else printed_json.stderr
+    return (vars(printed_json) == vars(model_json) and vars(printed) == vars(model)
+            and bool(printed_json.stdout.startswith("{") if printed_json.returncode == 0 else printed_json.stderr))
+
+
+@pytest.mark.parametrize("name", list(GRIDS))
+def test_a_models_numbers_print_what_its_lambdified_expressions_give_on_its_readme_line(name, monkeypatch):
+    assert _printed_and_model_agree(monkeypatch, README[name])
+
+
+# one test a subcommand, every case of its grid run (a test a case cost more than the cases)
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(GRIDS))
+def test_a_models_numbers_print_and_refuse_what_its_lambdified_expressions_give(name, monkeypatch):
+    assert len(GRIDS[name]) > 20
+    assert [" ".join(argv) for argv in GRIDS[name] if not _printed_and_model_agree(monkeypatch, [name, *argv])] == []
 
 
 def test_every_numeric_subcommand_has_a_grid():
