@@ -405,13 +405,13 @@ def _chapter_checks(chapter: str) -> tuple[SourceCheck, ...]:
 
 
 def warm(from_last: bool = False) -> None:
-    """Make (or read) every chapter's checks, from the first chapter or the last: two processes that start
-    together, one from each end, make each chapter once between them (:func:`goodput.cache.kept`)."""
-    for declared in chapters.CHAPTERS:
-        declared.model_modules()
-    order = [c.id for c in chapters.CHAPTERS if c.id in _providers]
-    for chapter in order[::-1] if from_last else order:
-        _chapter_checks(chapter)
+    """Import every chapter's models and make (or read) its checks, from the first chapter or the last: two
+    processes that start together, one from each end, make each once between them (:func:`goodput.cache.kept`;
+    the chooser's families, which its module makes as it is imported, included)."""
+    for declared in chapters.CHAPTERS[::-1] if from_last else chapters.CHAPTERS:
+        declared.model_modules()  # registers every provider of the chapter (they are its models' functions)
+        if declared.id in _providers:
+            _chapter_checks(declared.id)
 
 
 def collect_afresh(chapter: str | None = None) -> list[SourceCheck]:
