@@ -39,7 +39,9 @@ def test_make_check_runs_the_c_tests_and_the_programs_under_sanitizers(built):
 
 
 def _pair(built, tmp_path, testee_prefix=(), tester_prefix=(), address="127.0.0.1", port=0, args=()):
-    port = port or 30000 + os.getpid() % 20000
+    # below Linux's ephemeral ports (32768 and up, where the kernels, browsers and servers of other tests get
+    # theirs) and apart from firmware/tests/run_programs.sh's (20000-25011)
+    port = port or 26000 + os.getpid() % 6000
     testee_log, tester_log = tmp_path / "testee.log", tmp_path / "tester.log"
     with open(testee_log, "w") as out:
         testee = subprocess.Popen([*testee_prefix, str(built / "tcp_testee"), "--receive-port", str(port),
