@@ -30,6 +30,7 @@ def test_in_flight_transfers_hide_only_the_overlappable_latency():
     assert one < eight <= serial_only
 
 
+@pytest.mark.slow
 def test_numeric_latency_model_matches_its_expression():
     expr = pcie_latency.latency_bound_expr("read", "every", duplex=True).subs(
         {**pcie.link_substitution(LINK), pcie_latency.credits: 8})

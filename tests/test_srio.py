@@ -328,6 +328,7 @@ def test_every_measured_value_of_tables_16_to_21_keeps_under_the_packet_models_c
     assert c.formula.startswith("=")
 
 
+@pytest.mark.slow
 def test_a_measured_value_above_the_ceiling_is_an_erratum():
     t = srio.measured()
     i = t[(t["table"] == 18) & (t["lanes"] == 4) & (t["memory"] == "L2") & (t["payload_bytes"] == 8192)].index[0]
