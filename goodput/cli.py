@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import importlib
 import io
 import json
@@ -193,6 +194,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+# A parser is kept once built: one process that runs many command lines (the tests call main thousands of
+# times) builds each kind once. Parsing leaves a parser as it was; its messages go to the streams of the call.
+_parser = functools.cache(build_parser)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command ``argv``; what it prints reaches stdout in one write at the end, and if that
     write fails (a full disk, a closed pipe) the status is 1 with a message on stderr."""
@@ -210,7 +216,7 @@ def _run(argv: list[str] | None) -> int:
     # a command line that starts with a subcommand parses only that one's arguments, and one that starts
     # with -h prints the list of subcommands and stops: neither needs the other subcommands' arguments
     first = argv[0] if argv else None
-    parser = build_parser(first if first in (*cli_spec.COMMANDS, "-h", "--help") else None)
+    parser = _parser(first if first in (*cli_spec.COMMANDS, "-h", "--help") else None)
     args = parser.parse_args(argv)
     try:
         return args.run(args)
