@@ -25,7 +25,8 @@ HARMLESS = (re.compile(r"Got invalid theme mode"),)
 #: The widths a reader brings: a laptop and a phone.
 WIDTHS = {"1366px": {"width": 1366, "height": 900}, "390px": {"width": 390, "height": 844}}
 
-# Captures every vega View the page embeds, without touching the page's code.
+# Captures every vega View the page embeds, without touching the page's code. A view the page replaces (a
+# chart drawn again for another theme or width) is finalized, and marked so: view_index passes over it.
 CAPTURE_VIEWS = """
 (() => {
   window.__views = [];
@@ -35,7 +36,12 @@ CAPTURE_VIEWS = """
     get() { return wrapped; },
     set(embed) {
       wrapped = function (...args) {
-        return embed(...args).then(result => { window.__views.push(result.view); return result; });
+        return embed(...args).then(result => {
+          const view = result.view, finalize = view.finalize.bind(view);
+          view.finalize = () => { view.__finalized = true; return finalize(); };
+          window.__views.push(view);
+          return result;
+        });
       };
       Object.assign(wrapped, embed);
     }
@@ -146,8 +152,8 @@ def operate(page, key, value, scope=""):
 
 
 def view_index(page, signal):
-    """Index in window.__views of the first chart that has ``signal``."""
-    return page.evaluate("""(signal) => window.__views.findIndex(v => {
+    """Index in window.__views of the first chart on the page now that has ``signal``."""
+    return page.evaluate("""(signal) => window.__views.findIndex(v => { if (v.__finalized) return false;
       try { v.signal(signal); return true; } catch (e) { return false; } })""", signal)
 
 

@@ -4,7 +4,8 @@ Every page must load with no request to another host, no failed request, and no
 console error, its formulas already typeset (static KaTeX HTML, its fonts from the book, no
 math script; tests/test_book_math.py checks them against the sources); on every chapter
 with a live chart, operating its controls must recompute the chart to the model's value
-(tests/test_live_figures.py holds the controls, tables and boxes to the model at both widths).
+(CHART_CHECKS, which tests/test_page_tour_browser.py runs on its load of each chapter at 1366 px;
+tests/test_live_figures.py holds the controls, tables and boxes to the model).
 """
 
 from __future__ import annotations
@@ -163,75 +164,72 @@ def test_a_request_to_another_host_is_recorded_and_never_reaches_it(browser, boo
     assert log["foreign"] == ["https://cdn.jsdelivr.net/npm/vega@6"]
 
 
-def test_line_coding_slider_recomputes_the_chart_as_the_model_does(browser, book_url):
-    with opened(browser, book_url + "notebooks/line-coding.html") as (page, log):
-        live_ready(page)
-        view = view_index(page, "line_rate_gbaud")
-        assert signal(page, view, "line_rate_gbaud") == coding.PARAMETERS["line_rate_gbaud"].default
-        for rate, lanes in [(6.25, 4), (10.3125, 1), (32, 16)]:
-            operate(page, "line_rate_gbaud", rate)
-            operate(page, "lanes", lanes)
-            assert signal(page, view, "line_rate_gbaud") == rate and signal(page, view, "lanes") == lanes
-            by_code = {r["code"]: r["goodput_gbit_s"] for r in rows(page, view, "goodput_gbit_s")}
-            assert set(by_code) == set(coding.CODES)
-            for key, goodput in by_code.items():
-                assert goodput == pytest.approx(coding.bit_rate_gbit_s(rate, lanes, key), rel=1e-12)
-        labels = page.locator("text").all_text_contents()
-        assert f"{coding.bit_rate_gbit_s(32, 16, '8b10b'):.4f}".rstrip("0").rstrip(".") in labels
+def line_coding_slider_recomputes_the_chart_as_the_model_does(page, log):
+    live_ready(page)
+    view = view_index(page, "line_rate_gbaud")
+    assert signal(page, view, "line_rate_gbaud") == coding.PARAMETERS["line_rate_gbaud"].default
+    for rate, lanes in [(6.25, 4), (10.3125, 1), (32, 16)]:
+        operate(page, "line_rate_gbaud", rate)
+        operate(page, "lanes", lanes)
+        assert signal(page, view, "line_rate_gbaud") == rate and signal(page, view, "lanes") == lanes
+        by_code = {r["code"]: r["goodput_gbit_s"] for r in rows(page, view, "goodput_gbit_s")}
+        assert set(by_code) == set(coding.CODES)
+        for key, goodput in by_code.items():
+            assert goodput == pytest.approx(coding.bit_rate_gbit_s(rate, lanes, key), rel=1e-12)
+    labels = page.locator("text").all_text_contents()
+    assert f"{coding.bit_rate_gbit_s(32, 16, '8b10b'):.4f}".rstrip("0").rstrip(".") in labels
 
 
-def test_pcie_packets_sliders_recompute_the_goodput_curve_as_the_model_does(browser, book_url):
-    with opened(browser, book_url + "notebooks/pcie-packets.html") as (page, log):
-        live_ready(page, 2)
-        view = view_index(page, "mrrs")
-        moves = {"generation": 3, "lanes": 8, "mps": 128, "ack_group": 1, "header_dwords": 4}
-        for name, value in moves.items():
-            operate(page, name, value)
-        values = {name: signal(page, view, name) for name in pcie_charts.SLIDERS
-                  if name not in ("size_bytes", "skp")}
-        assert {k: values[k] for k in moves} == moves
-        link, _ = pcie_charts.slider_values_to_link(values)
-        by_size = {r["size_bytes"]: r for r in rows(page, view, "write_gbit_s")}
-        assert sorted(by_size) == list(pcie_charts.explore_sizes()["size_bytes"])
-        for r in by_size.values():
-            assert r["write_gbit_s"] == pytest.approx(pcie.goodput_gbit_s("write", link, r["size_bytes"]), rel=1e-12)
-            want = pcie.goodput_gbit_s("read", link, r["size_bytes"], duplex=True) / 2
-            assert r["read_gbit_s"] == pytest.approx(want, rel=1e-12)
-        assert errors(log) == []
+def pcie_packets_sliders_recompute_the_goodput_curve_as_the_model_does(page, log):
+    live_ready(page, 2)
+    view = view_index(page, "mrrs")
+    moves = {"generation": 3, "lanes": 8, "mps": 128, "ack_group": 1, "header_dwords": 4}
+    for name, value in moves.items():
+        operate(page, name, value)
+    values = {name: signal(page, view, name) for name in pcie_charts.SLIDERS
+              if name not in ("size_bytes", "skp")}
+    assert {k: values[k] for k in moves} == moves
+    link, _ = pcie_charts.slider_values_to_link(values)
+    by_size = {r["size_bytes"]: r for r in rows(page, view, "write_gbit_s")}
+    assert sorted(by_size) == list(pcie_charts.explore_sizes()["size_bytes"])
+    for r in by_size.values():
+        assert r["write_gbit_s"] == pytest.approx(pcie.goodput_gbit_s("write", link, r["size_bytes"]), rel=1e-12)
+        want = pcie.goodput_gbit_s("read", link, r["size_bytes"], duplex=True) / 2
+        assert r["read_gbit_s"] == pytest.approx(want, rel=1e-12)
+    assert errors(log) == []
 
 
-def _live_chart_follows_the_model(browser, url, moves, field, want):
+def _live_chart_follows_the_model(page, log, moves, field, want):
     """Move the sliders of the chart that has the first of ``moves``; every datum's ``field``
     must equal ``want(datum, signals)`` from the Python model. Returns the rows checked."""
-    with opened(browser, url) as (page, log):
-        live_ready(page)
-        view = view_index(page, next(iter(moves)))
-        for name, value in moves.items():
-            operate(page, name, value)
-        signals = {name: signal(page, view, name) for name in moves}
-        assert signals == moves
-        found = rows(page, view, field)
-        assert found, f"no datum with {field}"
-        for r in found:
-            assert r[field] == pytest.approx(want(r, signals), rel=1e-12), r
-        assert errors(log) == []
-        return found
+    live_ready(page)
+    view = view_index(page, next(iter(moves)))
+    for name, value in moves.items():
+        operate(page, name, value)
+    signals = {name: signal(page, view, name) for name in moves}
+    assert signals == moves
+    found = rows(page, view, field)
+    assert found, f"no datum with {field}"
+    for r in found:
+        assert r[field] == pytest.approx(want(r, signals), rel=1e-12), r
+    assert errors(log) == []
+    return found
 
 
-def test_pcie_measured_latency_sliders_recompute_the_model_curve(browser, book_url):
+def pcie_measured_latency_sliders_recompute_the_model_curve(page, log):
     link = pcie.an3935_link("MSC8156")
     _live_chart_follows_the_model(
-        browser, book_url + "notebooks/pcie-measured.html",
+        page, log,
         {"in_flight": 4, "serial_ns": 250, "latency_ns": 1200}, "model_gbit_s",
         lambda r, s: pcie_latency.latency_bound_gbit_s("write", link, [r["size_bytes"]], s["serial_ns"],
                                                         s["latency_ns"], s["in_flight"], duplex=True)[0])
 
 
-def test_pcie_reads_sliders_recompute_the_read_curve(browser, book_url):
+def pcie_reads_sliders_recompute_the_read_curve(page, log):
     expr = pcie_transactions.pipelined_reads_expr().subs(
         pcie.link_substitution(pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")))
     rows = _live_chart_follows_the_model(
-        browser, book_url + "notebooks/pcie-reads.html", {"reads_in_flight": 3, "completion_ns": 800},
+        page, log, {"reads_in_flight": 3, "completion_ns": 800},
         "read_mbyte_s",
         lambda r, s: float(expr.subs({pcie.payload: r["size_bytes"],
                                       pcie_transactions.completion_latency: s["completion_ns"],
@@ -239,28 +237,28 @@ def test_pcie_reads_sliders_recompute_the_read_curve(browser, book_url):
     assert len({r["size_bytes"] for r in rows}) == 13
 
 
-def test_hyperlink_sliders_recompute_the_curve(browser, book_url):
+def hyperlink_sliders_recompute_the_curve(page, log):
     from goodput import hyperlink
 
     rows = _live_chart_follows_the_model(
-        browser, book_url + "notebooks/hyperlink.html", {"line_rate_gbaud": 10, "lanes": 2}, "model_gbit_s",
+        page, log, {"line_rate_gbaud": 10, "lanes": 2}, "model_gbit_s",
         lambda r, s: hyperlink.goodput_gbit_s(s["line_rate_gbaud"], s["lanes"], r["packet_bytes"],
                                               r["packet_bytes"]))
     assert len({r["packet_bytes"] for r in rows}) >= 10
 
 
-def test_ethernet_sliders_recompute_the_goodput_curves(browser, book_url):
+def ethernet_sliders_recompute_the_goodput_curves(page, log):
     from goodput import ethernet
 
     names = {s.name: s.key for s in ethernet.STACKS.values()}
     _live_chart_follows_the_model(
-        browser, book_url + "notebooks/ethernet-framing.html", {"mac_rate_gbit_s": 25, "vlan_bytes": 4},
+        page, log, {"mac_rate_gbit_s": 25, "vlan_bytes": 4},
         "goodput_gbit_s",
         lambda r, s: ethernet.evaluate(r["frame_bytes"], s["mac_rate_gbit_s"], names[r["stack"]],
                                        vlan_tag=s["vlan_bytes"] == 4)["goodput_gbit_s"])
 
 
-def test_hyperlink_burst_and_response_sliders_move_your_transfers(browser, book_url):
+def hyperlink_burst_and_response_sliders_move_your_transfers(page, log):
     from goodput import hyperlink
 
     def want(r, s):
@@ -270,72 +268,73 @@ def test_hyperlink_burst_and_response_sliders_move_your_transfers(browser, book_
         return hyperlink.goodput_gbit_s(s["line_rate_gbaud"], s["lanes"], packet, packet)
 
     rows = _live_chart_follows_the_model(
-        browser, book_url + "notebooks/hyperlink.html",
+        page, log,
         {"burst_bytes": 96, "response_bytes": 200, "lanes": 2, "line_rate_gbaud": 6.25}, "your_gbit_s", want)
     assert {r["transfer"] for r in rows} == {"your write", "your read"}
 
 
-def test_ethernet_frame_size_slider_moves_your_frame_on_every_stack(browser, book_url):
+def ethernet_frame_size_slider_moves_your_frame_on_every_stack(page, log):
     from goodput import ethernet
 
     names = {s.name: s.key for s in ethernet.STACKS.values()}
     rows = _live_chart_follows_the_model(
-        browser, book_url + "notebooks/ethernet-framing.html",
+        page, log,
         {"frame_bytes": 300, "mac_rate_gbit_s": 25, "vlan_bytes": 4}, "your_goodput_gbit_s",
         lambda r, s: ethernet.evaluate(s["frame_bytes"], s["mac_rate_gbit_s"], names[r["stack"]],
                                        vlan_tag=True)["goodput_gbit_s"])
     assert len({r["stack"] for r in rows}) == 5
 
 
-def test_edma_copy_sliders_recompute_every_limit_as_the_model_does(browser, book_url):
+def edma_copy_sliders_recompute_every_limit_as_the_model_does(page, log):
     from goodput import bus
 
     moves = {"tcs": 3, "cpu_clock_mhz": 1000, "ddr3_mtps": 1333}
     rows = _live_chart_follows_the_model(
-        browser, book_url + "notebooks/keystone-memory-edma.html", moves, "limit_mb_s",
+        page, log, moves, "limit_mb_s",
         lambda r, s: bus.copy_limits(r["endpoint_a"], r["endpoint_b"], tcs=s["tcs"],
                                      cpu_clock_mhz=s["cpu_clock_mhz"], ddr3_mtps=s["ddr3_mtps"])[r["endpoint"]])
     assert {r["endpoint"] for r in rows} >= {"transfer controllers", "MSMC SRAM", "DDR3A"}
 
 
-def test_srio_sliders_recompute_every_transaction_curve(browser, book_url):
+def srio_sliders_recompute_every_transaction_curve(page, log):
     from goodput import srio
 
     kinds = {k.name: key for key, k in srio.KINDS.items()}
     moves = {"line_rate_gbaud": 5, "lanes": 2, "id_bits": 8}
     rows = _live_chart_follows_the_model(
-        browser, book_url + "notebooks/srio.html", moves, "model_gbit_s",
+        page, log, moves, "model_gbit_s",
         lambda r, s: srio.goodput_gbit_s(kinds[r["transaction"]], s["line_rate_gbaud"], s["lanes"],
                                          r["size_bytes"], s["id_bits"]))
     assert {r["transaction"] for r in rows} == set(kinds)
 
 
-def test_tcp_sliders_recompute_both_goodput_curves(browser, book_url):
+def tcp_sliders_recompute_both_goodput_curves(page, log):
     from goodput import tcp
 
     moves = {"line_rate_mbit_s": 1000, "mtu_bytes": 9000, "tcp_options_bytes": 12}
     rows = _live_chart_follows_the_model(
-        browser, book_url + "notebooks/tcp-goodput.html", moves, "per_write_mbit_s",
+        page, log, moves, "per_write_mbit_s",
         lambda r, s: tcp.evaluate(r["message_bytes"], s["line_rate_mbit_s"], s["mtu_bytes"],
                                   timestamps=True)["goodput_mbit_s"])
     assert len({r["message_bytes"] for r in rows}) >= 10
 
 
-def test_spi_sliders_recompute_the_transfer_time(browser, book_url):
+def spi_sliders_recompute_the_transfer_time(page, log):
     from goodput import spi
 
-    for moves in ({"clock_mhz": 20, "gap_ns": 500}, {"clock_mhz": 20, "spaced": 0}):  # spaced words, back to back
+    # spaced words, then back to back (where the gap left at 500 ns no longer counts)
+    for moves in ({"clock_mhz": 20, "gap_ns": 500}, {"clock_mhz": 20, "gap_ns": 500, "spaced": 0}):
         _live_chart_follows_the_model(
-            browser, book_url + "notebooks/spi.html", moves, "model_us",
-            lambda r, s: spi.transfer_time_us(r["words"], r["word_bits"], s["clock_mhz"], s.get("gap_ns", spi.GAP_NS),
+            page, log, moves, "model_us",
+            lambda r, s: spi.transfer_time_us(r["words"], r["word_bits"], s["clock_mhz"], s["gap_ns"],
                                               s.get("spaced", 1)))
 
 
-def test_can_sliders_recompute_the_message_rate(browser, book_url):
+def can_sliders_recompute_the_message_rate(page, log):
     from goodput import can
 
     rows = _live_chart_follows_the_model(
-        browser, book_url + "notebooks/can-fd.html", {"data_mbit_s": 8, "stuffing": 0.5, "arbitration_mbit_s": 0.5},
+        page, log, {"data_mbit_s": 8, "stuffing": 0.5, "arbitration_mbit_s": 0.5},
         "messages_per_s",
         lambda r, s: (can.evaluate(r["data_bytes"], bool(r["x"]), s["arbitration_mbit_s"], stuffing_share=s["stuffing"],
                                    classical_frame=True) if r["c"] else
@@ -344,44 +343,72 @@ def test_can_sliders_recompute_the_message_rate(browser, book_url):
     assert {r["c"] for r in rows} == {0, 1}  # CAN FD and classical frames
 
 
-def _measured_points_follow_the_sliders(browser, url, field, conditions, moves):
+def _measured_points_follow_the_sliders(page, log, field, conditions, moves):
     """The measured points of a live chart show at the sliders' starting values, which are the conditions
-    they were measured at, and hide when a slider leaves them (each move in turn)."""
-    with opened(browser, url) as (page, log):
-        live_ready(page)
-        view = view_index(page, next(iter(conditions)))
-        assert {name: signal(page, view, name) for name in conditions} == conditions
-        shown = marks(page, view, field)
-        assert shown and all(d[name] == value for d in shown for name, value in conditions.items())
-        for name, value in moves.items():
-            operate(page, name, value)
-            assert marks(page, view, field) == [], name
-            operate(page, name, conditions[name])
-            assert len(marks(page, view, field)) == len(shown), name
-        assert errors(log) == []
-        return shown
+    they were measured at, and hide when a slider leaves them (each move in turn, then moved back)."""
+    live_ready(page)
+    view = view_index(page, next(iter(conditions)))
+    assert {name: signal(page, view, name) for name in conditions} == conditions
+    shown = marks(page, view, field)
+    assert shown and all(d[name] == value for d in shown for name, value in conditions.items())
+    for name, value in moves.items():
+        operate(page, name, value)
+        assert marks(page, view, field) == [], name
+        operate(page, name, conditions[name])
+        assert len(marks(page, view, field)) == len(shown), name
+    assert errors(log) == []
+    return shown
 
 
-def test_can_measured_diamonds_show_only_at_the_measured_bit_rates(browser, book_url):
+def can_measured_diamonds_show_only_at_the_measured_bit_rates(page, log):
     from goodput import data
 
     t = data.load("am243x-mcan")
     conditions = {"arbitration_mbit_s": data.single(t, "arbitration_mbit_s"),
                   "data_mbit_s": data.single(t, "data_mbit_s")}
     shown = _measured_points_follow_the_sliders(
-        browser, book_url + "notebooks/can-fd.html", "measured_per_s", conditions,
+        page, log, "measured_per_s", conditions,
         {"data_mbit_s": 8, "arbitration_mbit_s": 0.5})
     assert sorted(d["measured_per_s"] for d in shown) == sorted(t["messages_per_s"])
 
 
-def test_tcp_ndk_points_show_only_at_the_measured_line_rate(browser, book_url):
+def tcp_ndk_points_show_only_at_the_measured_line_rate(page, log):
     from goodput import data
 
     t = data.load("spraaq5-s6-throughput")
     shown = _measured_points_follow_the_sliders(
-        browser, book_url + "notebooks/tcp-goodput.html", "mbit_s",
+        page, log, "mbit_s",
         {"line_rate_mbit_s": data.single(t, "line_rate_mbit_s")}, {"line_rate_mbit_s": 1000})
     assert len(shown) == len(t) and {d["message_bytes"] for d in shown} == set(t["frame_bytes"])
+
+
+#: What tests/test_page_tour_browser.py checks on a chapter's load at 1366 px, in this order: each chart with
+#: sliders, the sliders moved, against the model's own Python functions (the tour holds the calculation's
+#: figure to its expressions at 390 px). The measured points come first: they show where the page starts.
+CHART_CHECKS = {
+    "notebooks/line-coding.html": (line_coding_slider_recomputes_the_chart_as_the_model_does,),
+    "notebooks/pcie-packets.html": (pcie_packets_sliders_recompute_the_goodput_curve_as_the_model_does,),
+    "notebooks/pcie-measured.html": (pcie_measured_latency_sliders_recompute_the_model_curve,),
+    "notebooks/pcie-reads.html": (pcie_reads_sliders_recompute_the_read_curve,),
+    "notebooks/hyperlink.html": (hyperlink_sliders_recompute_the_curve,
+                                 hyperlink_burst_and_response_sliders_move_your_transfers),
+    "notebooks/ethernet-framing.html": (ethernet_sliders_recompute_the_goodput_curves,
+                                        ethernet_frame_size_slider_moves_your_frame_on_every_stack),
+    "notebooks/keystone-memory-edma.html": (edma_copy_sliders_recompute_every_limit_as_the_model_does,),
+    "notebooks/srio.html": (srio_sliders_recompute_every_transaction_curve,),
+    "notebooks/tcp-goodput.html": (tcp_ndk_points_show_only_at_the_measured_line_rate,
+                                   tcp_sliders_recompute_both_goodput_curves),
+    "notebooks/spi.html": (spi_sliders_recompute_the_transfer_time,),
+    "notebooks/can-fd.html": (can_measured_diamonds_show_only_at_the_measured_bit_rates,
+                              can_sliders_recompute_the_message_rate),
+}
+
+
+def test_every_chart_check_is_on_a_page_the_tour_opens():
+    from test_reading_browser import PAGES as TOURED
+
+    assert set(CHART_CHECKS) <= set(TOURED)
+    assert all(callable(check) for checks in CHART_CHECKS.values() for check in checks)
 
 
 def test_built_errata_page_is_current_with_the_checks():
