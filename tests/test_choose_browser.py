@@ -5,7 +5,8 @@ parts of :mod:`goodput.choose`) at every size it draws; the list of links above 
 removes configurations, keeps them in the page's address as :func:`goodput.choose.encode` writes them
 and restores them from it; the measured points come and go with their switch; the solver's table is
 :func:`goodput.choose.solve` for the requirements set through its controls; nothing is wider than a
-phone or a laptop screen.
+phone or a laptop screen. What needs no address of its own runs on the page tour's loads (TOUR, which
+tests/test_page_tour_browser.py runs); each address is a load of its own here.
 """
 
 from __future__ import annotations
@@ -119,52 +120,50 @@ def _row(page, i):
     return page.locator("#figure-compare li.goodput-link").nth(i)
 
 
-def test_the_comparison_curves_are_goodputs_numeric_functions(browser, book_url):
-    with opened(browser, book_url + CHAPTER) as (page, log):
-        live_ready(page, 2)
-        _check_the_list_shows(page, DEFAULTS)
-        _check_the_chart_draws(page, DEFAULTS)
-        assert errors(log) == []
+def comparison_curves_are_goodputs_numeric_functions(page, log):
+    live_ready(page, 2)
+    _check_the_list_shows(page, DEFAULTS)
+    _check_the_chart_draws(page, DEFAULTS)
+    assert errors(log) == []
 
 
-def test_adding_changing_and_removing_a_link_redraws_the_chart_and_the_address(browser, book_url):
+def adding_changing_and_removing_a_link_redraws_the_chart_and_the_address(page, log):
     expected = list(DEFAULTS)
-    with opened(browser, book_url + CHAPTER) as (page, log):
-        live_ready(page, 2)
-        # add: a family chosen, then "Add a link": its default settings, at the end of the list
-        page.locator("#figure-compare .goodput-link-adder select").select_option("usb")
-        page.locator("#figure-compare button.goodput-link-add").click()
-        settle(page)
-        expected.append(choose.config("usb"))
-        assert expected[-1] not in DEFAULTS
-        _check_the_list_shows(page, expected)
-        _check_the_chart_draws(page, expected)
-        # change: the first row's lanes; the select keeps the focus
-        lanes = _row(page, 0).locator('select[data-setting="lanes"]')
-        lanes.focus()
-        lanes.select_option("8")
-        settle(page)
-        expected[0] = choose.config("pcie", generation=3, lanes=8)
-        _check_the_list_shows(page, expected)
-        _check_the_chart_draws(page, expected)
-        assert page.evaluate("() => document.activeElement.dataset.setting") == "lanes"
-        # remove: the second row; the focus goes to the "Remove" of the row that takes its place
-        _row(page, 1).locator("button.goodput-link-remove").click()
-        settle(page)
-        del expected[1]
-        _check_the_list_shows(page, expected)
-        _check_the_chart_draws(page, expected)
-        assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == \
-            f"remove link 2, {expected[1].family.title}"
-        # and the last one, "Remove" of the row before it takes the focus
-        _row(page, len(expected) - 1).locator("button.goodput-link-remove").click()
-        settle(page)
-        del expected[-1]
-        _check_the_list_shows(page, expected)
-        _check_the_chart_draws(page, expected)
-        assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == \
-            f"remove link {len(expected)}, {expected[-1].family.title}"
-        assert errors(log) == []
+    live_ready(page, 2)
+    # add: a family chosen, then "Add a link": its default settings, at the end of the list
+    page.locator("#figure-compare .goodput-link-adder select").select_option("usb")
+    page.locator("#figure-compare button.goodput-link-add").click()
+    settle(page)
+    expected.append(choose.config("usb"))
+    assert expected[-1] not in DEFAULTS
+    _check_the_list_shows(page, expected)
+    _check_the_chart_draws(page, expected)
+    # change: the first row's lanes; the select keeps the focus
+    lanes = _row(page, 0).locator('select[data-setting="lanes"]')
+    lanes.focus()
+    lanes.select_option("8")
+    settle(page)
+    expected[0] = choose.config("pcie", generation=3, lanes=8)
+    _check_the_list_shows(page, expected)
+    _check_the_chart_draws(page, expected)
+    assert page.evaluate("() => document.activeElement.dataset.setting") == "lanes"
+    # remove: the second row; the focus goes to the "Remove" of the row that takes its place
+    _row(page, 1).locator("button.goodput-link-remove").click()
+    settle(page)
+    del expected[1]
+    _check_the_list_shows(page, expected)
+    _check_the_chart_draws(page, expected)
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == \
+        f"remove link 2, {expected[1].family.title}"
+    # and the last one, "Remove" of the row before it takes the focus
+    _row(page, len(expected) - 1).locator("button.goodput-link-remove").click()
+    settle(page)
+    del expected[-1]
+    _check_the_list_shows(page, expected)
+    _check_the_chart_draws(page, expected)
+    assert page.evaluate("() => document.activeElement.getAttribute('aria-label')") == \
+        f"remove link {len(expected)}, {expected[-1].family.title}"
+    assert errors(log) == []
 
 
 def test_an_address_with_links_restores_exactly_them(browser, book_url):
@@ -202,19 +201,18 @@ def test_an_address_with_bad_links_falls_back_to_the_defaults(browser, book_url,
         assert errors(log) == []
 
 
-def test_the_measured_switch_hides_and_shows_the_measured_points(browser, book_url):
+def measured_switch_hides_and_shows_the_measured_points(page, log):
     count = len(page_module.measured())
-    with opened(browser, book_url + CHAPTER) as (page, log):
-        live_ready(page, 2)
-        assert _drawn(page)["measured"] == count
-        operate(page, "measured", "hidden", scope="#figure-compare")
-        assert state(page)["measured"] == "hidden" and "measured=hidden" in page.url
-        assert _drawn(page)["measured"] == 0
-        _check_the_chart_draws(page, DEFAULTS)
-        operate(page, "measured", "shown", scope="#figure-compare")
-        assert _drawn(page)["measured"] == count
-        assert "measured" not in page.url
-        assert errors(log) == []
+    live_ready(page, 2)
+    assert _drawn(page)["measured"] == count
+    operate(page, "measured", "hidden", scope="#figure-compare")
+    assert state(page)["measured"] == "hidden" and "measured=hidden" in page.url
+    assert _drawn(page)["measured"] == 0
+    _check_the_chart_draws(page, DEFAULTS)
+    operate(page, "measured", "shown", scope="#figure-compare")
+    assert _drawn(page)["measured"] == count
+    assert "measured" not in page.url
+    assert errors(log) == []
 
 
 # The solver's table as the reader sees it: each row's cells by column, in the order shown.
@@ -222,13 +220,13 @@ TABLE = """() => [...document.querySelectorAll('#figure-choose table.goodput-cal
   Object.fromEntries([...tr.querySelectorAll('td')].map(td => [td.dataset.column, td.textContent])))"""
 
 
-@pytest.mark.parametrize("requirement", [
-    {"rate_mbyte_s": 1000, "size_bytes": 65536},
-    {"rate_mbyte_s": 10, "size_bytes": 64, "latency_us": 5},
-], ids=["1000MB/s-64KiB", "10MB/s-64B-5us"])
-def test_the_solver_table_is_the_solvers_answer(browser, book_url, requirement):
-    with opened(browser, book_url + CHAPTER) as (page, log):
-        live_ready(page, 2)
+#: Requirements that split the configurations: a fast bulk transfer, then a small message with a latency bound.
+REQUIREMENTS = [{"rate_mbyte_s": 1000, "size_bytes": 65536}, {"rate_mbyte_s": 10, "size_bytes": 64, "latency_us": 5}]
+
+
+def solver_table_is_the_solvers_answer(page, log):
+    live_ready(page, 2)
+    for requirement in REQUIREMENTS:
         for key, value in requirement.items():
             operate(page, key, value, scope="#figure-choose")
         values = state(page)
@@ -252,20 +250,19 @@ def test_the_solver_table_is_the_solvers_answer(browser, book_url, requirement):
         assert errors(log) == []
 
 
-def test_the_landing_page_shows_the_comparison_without_measured_points(browser, book_url):
-    with opened(browser, book_url + LANDING) as (page, log):
-        live_ready(page)
-        assert page.locator("#figure-compare").count() == 1
-        assert control(page, "measured").count() == 0
-        _check_the_list_shows(page, DEFAULTS)
-        assert _drawn(page)["measured"] == 0
-        _check_the_chart_draws(page, DEFAULTS)
-        page.locator("#figure-compare .goodput-link-adder select").select_option("pcie")
-        page.locator("#figure-compare button.goodput-link-add").click()
-        settle(page)
-        _check_the_list_shows(page, DEFAULTS + [choose.config("pcie")])
-        _check_the_chart_draws(page, DEFAULTS + [choose.config("pcie")])
-        assert errors(log) == []
+def landing_page_shows_the_comparison_without_measured_points(page, log):
+    live_ready(page)
+    assert page.locator("#figure-compare").count() == 1
+    assert control(page, "measured").count() == 0
+    _check_the_list_shows(page, DEFAULTS)
+    assert _drawn(page)["measured"] == 0
+    _check_the_chart_draws(page, DEFAULTS)
+    page.locator("#figure-compare .goodput-link-adder select").select_option("pcie")
+    page.locator("#figure-compare button.goodput-link-add").click()
+    settle(page)
+    _check_the_list_shows(page, DEFAULTS + [choose.config("pcie")])
+    _check_the_chart_draws(page, DEFAULTS + [choose.config("pcie")])
+    assert errors(log) == []
 
 
 # Wider than the screen: the document, or a row of controls, a legend label or a table outside its figure.
@@ -295,17 +292,27 @@ OVERFLOW = """() => {
 }"""
 
 
-@pytest.mark.parametrize("width", list(WIDTHS))
-@pytest.mark.parametrize("path", [CHAPTER, LANDING])
-def test_no_figure_is_wider_than_the_screen(browser, book_url, path, width):
-    with opened(browser, book_url + path, viewport=WIDTHS[width]) as (page, log):
-        live_ready(page)
-        assert page.evaluate(OVERFLOW) == []
-        # the longest labels a row can have, a row added
-        page.locator("#figure-compare .goodput-link-adder select").select_option("usb")
-        page.locator("#figure-compare button.goodput-link-add").click()
-        settle(page)
-        _row(page, 0).locator('select[data-setting="mps"]').select_option("4096")
-        settle(page)
-        assert page.evaluate(OVERFLOW) == []
-        assert errors(log) == []
+def no_figure_is_wider_than_the_screen(page, log):
+    live_ready(page)
+    assert page.evaluate(OVERFLOW) == []
+    # the longest labels a row can have, a row added
+    page.locator("#figure-compare .goodput-link-adder select").select_option("usb")
+    page.locator("#figure-compare button.goodput-link-add").click()
+    settle(page)
+    _row(page, 0).locator('select[data-setting="mps"]').select_option("4096")
+    settle(page)
+    assert page.evaluate(OVERFLOW) == []
+    assert errors(log) == []
+
+
+#: What tests/test_page_tour_browser.py checks on its load of a page at a width, in this order, after the
+#: page's reading checks (the comparison at its defaults first: the others change the state).
+TOUR = {
+    (CHAPTER, "1366px"): (comparison_curves_are_goodputs_numeric_functions,
+                          measured_switch_hides_and_shows_the_measured_points, solver_table_is_the_solvers_answer,
+                          adding_changing_and_removing_a_link_redraws_the_chart_and_the_address,
+                          no_figure_is_wider_than_the_screen),
+    (CHAPTER, "390px"): (no_figure_is_wider_than_the_screen,),
+    (LANDING, "1366px"): (landing_page_shows_the_comparison_without_measured_points, no_figure_is_wider_than_the_screen),
+    (LANDING, "390px"): (no_figure_is_wider_than_the_screen,),
+}
