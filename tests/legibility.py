@@ -52,23 +52,22 @@ CONTRAST_SWEEP = r"""
     return c;
   };
   const page = canvas();
+  // each element's effective background and opacity, kept once worked out: its texts and its descendants'
+  // share them (the sweep reads a page that does not change while it runs)
+  const backgrounds = new Map(), opacities = new Map();
   const backgroundOf = (el) => {
-    const layers = [];
-    for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
-      const c = parse(getComputedStyle(e).backgroundColor);
-      if (c && c.a > 0) {
-        layers.push(c);
-        if (c.a >= 1) break;
-      }
+    if (!el || el.nodeType !== 1) return page;
+    if (!backgrounds.has(el)) {
+      const c = parse(getComputedStyle(el).backgroundColor);
+      backgrounds.set(el, c && c.a >= 1 ? over(c, page) : c && c.a > 0 ? over(c, backgroundOf(el.parentElement))
+                                                                       : backgroundOf(el.parentElement));
     }
-    let bg = page;
-    for (const c of layers.reverse()) bg = over(c, bg);
-    return bg;
+    return backgrounds.get(el);
   };
   const opacityOf = (el) => {
-    let o = 1;
-    for (let e = el; e && e.nodeType === 1; e = e.parentElement) o *= Number(getComputedStyle(e).opacity);
-    return o;
+    if (!el || el.nodeType !== 1) return 1;
+    if (!opacities.has(el)) opacities.set(el, Number(getComputedStyle(el).opacity) * opacityOf(el.parentElement));
+    return opacities.get(el);
   };
   const name = (el) => {
     const parts = [];
@@ -80,11 +79,12 @@ CONTRAST_SWEEP = r"""
   };
   const width = document.documentElement.scrollWidth;
   const out = [];
+  // where: a function that names the text's place, called only for a violation
   const judge = (where, text, fg, bg, px, bold) => {
     const large = px >= 24 || (px >= 18.66 && bold);
     const need = large ? 3 : 4.5;
     const r = ratio(over(fg, bg), bg);
-    if (r < need - 0.005) out.push({where, text: text.slice(0, 60), color: fg, background: bg,
+    if (r < need - 0.005) out.push({where: where(), text: text.slice(0, 60), color: fg, background: bg,
                                     ratio: Math.round(r * 100) / 100, need});
   };
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -106,7 +106,7 @@ CONTRAST_SWEEP = r"""
     const fg = parse(style.color);
     if (!fg) continue;
     fg.a *= opacityOf(el);
-    judge(name(el), node.textContent.trim(), fg, backgroundOf(el), parseFloat(style.fontSize),
+    judge(() => name(el), node.textContent.trim(), fg, backgroundOf(el), parseFloat(style.fontSize),
           Number(style.fontWeight) >= 700);
   }
   // a control a reader operates is set in 13 px at least
@@ -129,7 +129,7 @@ CONTRAST_SWEEP = r"""
             fg.a *= (item.opacity === undefined ? 1 : item.opacity) * (item.fillOpacity === undefined ? 1 : item.fillOpacity);
             const px = item.fontSize || 11;
             const text = Array.isArray(item.text) ? item.text.join(" ") : String(item.text);
-            judge(`chart in ${name(host)} (${node.role || "text"})`, text, fg, bg, px, String(item.fontWeight) === "bold");
+            judge(() => `chart in ${name(host)} (${node.role || "text"})`, text, fg, bg, px, String(item.fontWeight) === "bold");
             if (px < 12) out.push({where: `chart in ${name(host)} (${node.role || "text"})`, text: text.slice(0, 60),
                                    fontSize: px, need: "12 px"});
           }

@@ -62,6 +62,21 @@ def contrast_in_both_themes(page, log, width):
     assert errors(log) == []
 
 
+def test_the_contrast_sweep_finds_a_text_too_faint_for_its_background(browser, book_url):
+    # a background composited from a half-white layer over black, an opacity from an ancestor, and a pass
+    with opened(browser, book_url + "book/how-to-read.html", color_scheme="light") as (page, log):
+        page.evaluate("""() => document.querySelector('article.bd-article').insertAdjacentHTML('beforeend',
+          '<div style="background: rgb(0, 0, 0)"><div style="background: rgba(255, 255, 255, 0.5)">' +
+          '<p style="color: rgb(128, 128, 128)">grey on a half-white black</p></div></div>' +
+          '<div style="opacity: 0.3"><p style="color: rgb(0, 0, 0)">black at 30 %</p></div>' +
+          '<p style="color: rgb(0, 0, 0); background: rgb(255, 255, 255)">black on white</p>')""")
+        found = {v["text"]: v for v in page.evaluate(CONTRAST_SWEEP)}
+    assert sorted(found) == ["black at 30 %", "grey on a half-white black"]
+    assert found["grey on a half-white black"]["ratio"] < 1.05  # 128 on 127.5
+    assert found["black at 30 %"]["color"]["a"] == pytest.approx(0.3)
+    assert found["black at 30 %"]["where"].endswith("div > p")
+
+
 # Each chart against its column: [chart's drawn width, its column's width] where the chart is wider, or
 # narrower by more than vega-embed's menu button beside it. A concatenation of views has widths of its own
 # and scrolls inside its column (goodput-live.js marks it wide): it has only to be drawn.
