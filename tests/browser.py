@@ -108,10 +108,11 @@ def errors(log) -> list[str]:
     return [e for e in log["errors"] if not any(h.search(e) for h in HARMLESS)]
 
 
-def settle(page):
-    """Wait until every chart and calculated table on the page, and the page's address, show the current state."""
+def settle(page, address=True):
+    """Wait until every chart and calculated table on the page show the current state, and the page's address
+    too unless ``address`` is false (the page writes it 0.1-0.25 s after a change, ADDRESS_EVERY_MS)."""
     page.wait_for_function("() => window.goodputLive !== undefined", timeout=15000)
-    page.evaluate("() => window.goodputLive.addressed()")
+    page.evaluate("() => window.goodputLive.addressed()" if address else "() => window.goodputLive.settled()")
 
 
 def live_ready(page, charts: int = 1):
@@ -130,8 +131,9 @@ def control(page, key, scope=""):
     return page.locator(f"{scope} .goodput-control[data-key=\"{key}\"]".strip()).first
 
 
-def operate(page, key, value, scope=""):
-    """Set input ``key`` to ``value`` through its control as a reader would, then wait for the page."""
+def operate(page, key, value, scope="", address=False):
+    """Set input ``key`` to ``value`` through its control as a reader would, then wait for the charts and tables
+    to show it (and for the address too, with ``address``: a test that reads the address asks for it)."""
     c = control(page, key, scope)
     c.scroll_into_view_if_needed()
     kind = c.get_attribute("class")
@@ -148,7 +150,7 @@ def operate(page, key, value, scope=""):
         box = c.locator("input.goodput-number")
         box.fill(str(value))
         box.press("Enter")
-    settle(page)
+    settle(page, address)
 
 
 def view_index(page, signal):

@@ -205,11 +205,11 @@ def measured_switch_hides_and_shows_the_measured_points(page, log):
     count = len(page_module.measured())
     live_ready(page, 2)
     assert _drawn(page)["measured"] == count
-    operate(page, "measured", "hidden", scope="#figure-compare")
+    operate(page, "measured", "hidden", scope="#figure-compare", address=True)
     assert state(page)["measured"] == "hidden" and "measured=hidden" in page.url
     assert _drawn(page)["measured"] == 0
     _check_the_chart_draws(page, DEFAULTS)
-    operate(page, "measured", "shown", scope="#figure-compare")
+    operate(page, "measured", "shown", scope="#figure-compare", address=True)
     assert _drawn(page)["measured"] == count
     assert "measured" not in page.url
     assert errors(log) == []

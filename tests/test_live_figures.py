@@ -223,7 +223,7 @@ def test_the_address_carries_the_state_and_a_link_restores_it(browser, book_url)
     with opened(browser, book_url + "notebooks/pcie-packets.html") as (page, log):
         live_ready(page, 2)
         for key, value in moves.items():
-            operate(page, key, value, scope=".goodput-yours")
+            operate(page, key, value, scope=".goodput-yours", address=True)
         url = page.url
         for key, value in moves.items():
             assert f"{key}={value}" in url
