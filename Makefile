@@ -65,10 +65,12 @@ $(WORKBOOKS): $(STAMP) $(MODELS)
 PYTEST := $(BIN)/python -m pytest -n auto
 
 ## test: run every test: unit, data, notebooks (nbval), the built book in a browser
-# What times a real link (-m alone) runs after the others, by itself: beside them it comes out slow.
+# What times a real link (-m alone) runs after the others, by itself: beside them it comes out slow. Only
+# the test modules that hold such a test are collected for it.
+ALONE = $(shell grep -l 'mark\.alone' tests/test_*.py)
 test: $(HTML) chromium libreoffice qemu
 	$(PYTEST) --nbval --nbval-sanitize-with tests/nbval-sanitize.cfg -m "not alone"
-	$(BIN)/python -m pytest -p no:xdist -p no:nbval -m alone tests
+	$(BIN)/python -m pytest -p no:xdist -p no:nbval -m alone $(ALONE)
 
 ## test-fast: the quick inner loop (models, parsers, data, CLI, committed notebooks' digits; no book, no browser, no nbval)
 test-fast: $(STAMP)
