@@ -102,6 +102,7 @@ def test_each_subcommand_runs_its_quick_version_its_models_numbers_or_its_models
         assert (module == f"{name}_numeric") == (name in gen_cli_spec.NUMERIC), name
 
 
+@pytest.mark.slow  # 1.2 s: every model's expressions printed again
 def test_the_generated_modules_are_what_the_generator_writes_from_the_models_now():
     for path, text in gen_cli_spec.render().items():
         assert path.read_text(encoding="utf-8") == text, f"{path.name} is stale: run python tools/gen_cli_spec.py"
