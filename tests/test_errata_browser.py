@@ -124,109 +124,104 @@ def _aria_sort(page, heading):
     return page.locator(f"{TABLE} thead th").filter(has_text=re.compile(rf"^{heading}$")).get_attribute("aria-sort")
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_a_click_on_a_heading_sorts_the_errata_rows_and_again_the_other_way(browser, book_url, width):
-    with opened(browser, book_url + "book/errata.html", viewport=WIDTHS[width]) as (page, log):
-        before = _column(page, "printed")
-        assert _aria_sort(page, "printed") is None
-        _sort_button(page, "printed").click()
-        up = _column(page, "printed")
-        first = [_number(v.split(",")[0]) for v in up]
-        assert first == sorted(first) and up != before and sorted(up) == sorted(before)
-        assert _aria_sort(page, "printed") == "ascending"
-        _sort_button(page, "printed").click()
-        assert [_number(v.split(",")[0]) for v in _column(page, "printed")] == sorted(first, reverse=True)
-        assert _aria_sort(page, "printed") == "descending"
-        _sort_button(page, "where").click()  # text: "Table 2" before "Table 10"
-        assert _aria_sort(page, "printed") is None and _aria_sort(page, "where") == "ascending"
-        where = _column(page, "where")
-        tables = [int(m.group(1)) for w in where if (m := re.match(r"Table (\d+)\b", w))]
-        assert tables == sorted(tables) and min(tables) < 10 <= max(tables)
-        assert errors(log) == []
+def a_click_on_a_heading_sorts_the_errata_rows_and_again_the_other_way(page, log):
+    before = _column(page, "printed")
+    assert _aria_sort(page, "printed") is None
+    _sort_button(page, "printed").click()
+    up = _column(page, "printed")
+    first = [_number(v.split(",")[0]) for v in up]
+    assert first == sorted(first) and up != before and sorted(up) == sorted(before)
+    assert _aria_sort(page, "printed") == "ascending"
+    _sort_button(page, "printed").click()
+    assert [_number(v.split(",")[0]) for v in _column(page, "printed")] == sorted(first, reverse=True)
+    assert _aria_sort(page, "printed") == "descending"
+    _sort_button(page, "where").click()  # text: "Table 2" before "Table 10"
+    assert _aria_sort(page, "printed") is None and _aria_sort(page, "where") == "ascending"
+    where = _column(page, "where")
+    tables = [int(m.group(1)) for w in where if (m := re.match(r"Table (\d+)\b", w))]
+    assert tables == sorted(tables) and min(tables) < 10 <= max(tables)
+    assert errors(log) == []
 
 
-def test_the_sort_buttons_work_from_the_keyboard(browser, book_url):
-    with opened(browser, book_url + "book/errata.html") as (page, log):
-        page.locator(".goodput-table-tools input").first.focus()
-        for _ in range(30):  # Tab from the filter box to the headings, as a reader without a mouse
-            page.keyboard.press("Tab")
-            if page.evaluate("() => document.activeElement.closest('th')?.textContent.trim()") == "document":
-                break
-        else:
-            pytest.fail("Tab never reached the document heading's button")
-        assert page.evaluate("() => document.activeElement.tagName") == "BUTTON"
-        page.keyboard.press("Enter")
-        assert _aria_sort(page, "document") == "ascending"
-        documents = _column(page, "document")
-        assert documents == sorted(documents, key=str.casefold)
-        page.keyboard.press("Space")
-        assert _aria_sort(page, "document") == "descending"
-        assert errors(log) == []
+def the_sort_buttons_work_from_the_keyboard(page, log):
+    page.locator(".goodput-table-tools input").first.focus()
+    for _ in range(30):  # Tab from the filter box to the headings, as a reader without a mouse
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.closest('th')?.textContent.trim()") == "document":
+            break
+    else:
+        pytest.fail("Tab never reached the document heading's button")
+    assert page.evaluate("() => document.activeElement.tagName") == "BUTTON"
+    page.keyboard.press("Enter")
+    assert _aria_sort(page, "document") == "ascending"
+    documents = _column(page, "document")
+    assert documents == sorted(documents, key=str.casefold)
+    page.keyboard.press("Space")
+    assert _aria_sort(page, "document") == "descending"
+    assert errors(log) == []
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_typing_a_filter_shows_only_the_rows_that_match_and_says_how_many(browser, book_url, width):
+def typing_a_filter_shows_only_the_rows_that_match_and_says_how_many(page, log):
     groups = checks.groups(c for c in checks.collect() if c.status == "erratum")
     document = GROUP[0].document
     of_document = sum(g[0].document == document for g in groups)
     ethernet = sum(g[0].chapter == "ethernet-framing" for g in groups)
-    with opened(browser, book_url + "book/errata.html", viewport=WIDTHS[width]) as (page, log):
-        tools = page.locator(".goodput-table-tools").first
-        count = tools.locator(".goodput-table-count")
-        assert count.text_content() == f"{len(groups)} of {len(groups)} rows"
-        tools.get_by_label("Filter").fill(document.lower())
-        assert count.text_content() == f"{of_document} of {len(groups)} rows"
-        assert {row[0] for row in page.evaluate(VISIBLE_ROWS)} == {document}
-        tools.get_by_label("Filter").fill("")
-        tools.get_by_label("chapter").select_option(label="Ethernet framing")
-        assert count.text_content() == f"{ethernet} of {len(groups)} rows"
-        assert set(_column(page, "chapter")) == {"Ethernet framing"}
-        tools.get_by_label("Filter").fill("no such words at all")
-        assert count.text_content() == f"0 of {len(groups)} rows" and page.evaluate(VISIBLE_ROWS) == []
-        assert errors(log) == []
+    tools = page.locator(".goodput-table-tools").first
+    count = tools.locator(".goodput-table-count")
+    assert count.text_content() == f"{len(groups)} of {len(groups)} rows"
+    tools.get_by_label("Filter").fill(document.lower())
+    assert count.text_content() == f"{of_document} of {len(groups)} rows"
+    assert {row[0] for row in page.evaluate(VISIBLE_ROWS)} == {document}
+    tools.get_by_label("Filter").fill("")
+    tools.get_by_label("chapter").select_option(label="Ethernet framing")
+    assert count.text_content() == f"{ethernet} of {len(groups)} rows"
+    assert set(_column(page, "chapter")) == {"Ethernet framing"}
+    tools.get_by_label("Filter").fill("no such words at all")
+    assert count.text_content() == f"0 of {len(groups)} rows" and page.evaluate(VISIBLE_ROWS) == []
+    # and back to every row
+    tools.get_by_label("Filter").fill("")
+    tools.get_by_label("chapter").select_option(label="all")
+    assert count.text_content() == f"{len(groups)} of {len(groups)} rows"
+    assert errors(log) == []
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_the_errata_page_and_its_tools_fit_the_window(browser, book_url, width):
-    with opened(browser, book_url + "book/errata.html", viewport=WIDTHS[width]) as (page, log):
-        page.wait_for_timeout(200)  # goodput-tables.js lays the tables out after a frame
-        found = page.evaluate("""() => ({
-          page: document.documentElement.scrollWidth - innerWidth,
-          out: [...document.querySelectorAll('article .goodput-table-tools *, article table.goodput-sortable *')]
-            .filter(e => e.getClientRects().length)
-            .filter(e => { const r = e.getBoundingClientRect(); return r.left < -1 || r.right > innerWidth + 1; })
-            .map(e => e.tagName + ' ' + e.textContent.slice(0, 40)),
-          buttons: [...document.querySelectorAll('table.goodput-sortable thead button')]
-            .filter(b => { const r = b.getBoundingClientRect(); return r.width > 0 && r.left >= 0 && r.right <= innerWidth; }).length,
-          headings: document.querySelectorAll('table.goodput-sortable thead th').length,
-          // a card shows each value beside its heading: one element or one run of text per cell
-          split: [...document.querySelectorAll('table.goodput-sortable td')]
-            .filter(td => [...td.childNodes].filter(n => n.nodeType === 1 || n.textContent.trim()).length > 1)
-            .map(td => td.dataset.label),
-        })""")
-        assert found["page"] <= 0 and found["out"] == [] and found["split"] == []
-        assert found["buttons"] == found["headings"] > 0  # as cards too, every heading's button shows
-        assert errors(log) == []
+def the_errata_page_and_its_tools_fit_the_window(page, log):
+    page.wait_for_timeout(200)  # goodput-tables.js lays the tables out after a frame
+    found = page.evaluate("""() => ({
+      page: document.documentElement.scrollWidth - innerWidth,
+      out: [...document.querySelectorAll('article .goodput-table-tools *, article table.goodput-sortable *')]
+        .filter(e => e.getClientRects().length)
+        .filter(e => { const r = e.getBoundingClientRect(); return r.left < -1 || r.right > innerWidth + 1; })
+        .map(e => e.tagName + ' ' + e.textContent.slice(0, 40)),
+      buttons: [...document.querySelectorAll('table.goodput-sortable thead button')]
+        .filter(b => { const r = b.getBoundingClientRect(); return r.width > 0 && r.left >= 0 && r.right <= innerWidth; }).length,
+      headings: document.querySelectorAll('table.goodput-sortable thead th').length,
+      // a card shows each value beside its heading: one element or one run of text per cell
+      split: [...document.querySelectorAll('table.goodput-sortable td')]
+        .filter(td => [...td.childNodes].filter(n => n.nodeType === 1 || n.textContent.trim()).length > 1)
+        .map(td => td.dataset.label),
+    })""")
+    assert found["page"] <= 0 and found["out"] == [] and found["split"] == []
+    assert found["buttons"] == found["headings"] > 0  # as cards too, every heading's button shows
+    assert errors(log) == []
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-def test_a_cell_of_the_errata_page_leads_to_its_row_in_the_chapter_and_back(browser, book_url, width):
-    with opened(browser, book_url + "book/errata.html", viewport=WIDTHS[width]) as (page, log):
-        second = checks.anchor(GROUP[1])
-        page.locator(f"#{GROUP_ID} a[href$='#{second}']").click()
-        page.wait_for_load_state("load")
-        assert page.url.endswith(f"{GROUP[0].chapter}.html#{second}")
-        row = page.locator("tr:target")
-        assert row.count() == 1 and row.is_visible()
-        assert row.evaluate("r => { const b = r.getBoundingClientRect(); return b.top >= 0 && b.top < innerHeight; }")
-        row.locator("a[href*='errata.html#']").click()
-        page.wait_for_load_state("load")
-        assert page.url.endswith(f"errata.html#{GROUP_ID}")
-        back = page.locator("tr:target")
-        assert back.get_attribute("id") == GROUP_ID
-        page.wait_for_timeout(100)  # the sort script brings the row back into view after adding its tools
-        assert back.evaluate("r => { const b = r.getBoundingClientRect(); return b.top >= 0 && b.top < innerHeight; }")
-        assert errors(log) == []
+def a_cell_of_the_errata_page_leads_to_its_row_in_the_chapter_and_back(page, log):
+    second = checks.anchor(GROUP[1])
+    page.locator(f"#{GROUP_ID} a[href$='#{second}']").click()
+    page.wait_for_load_state("load")
+    assert page.url.endswith(f"{GROUP[0].chapter}.html#{second}")
+    row = page.locator("tr:target")
+    assert row.count() == 1 and row.is_visible()
+    assert row.evaluate("r => { const b = r.getBoundingClientRect(); return b.top >= 0 && b.top < innerHeight; }")
+    row.locator("a[href*='errata.html#']").click()
+    page.wait_for_load_state("load")
+    assert page.url.endswith(f"errata.html#{GROUP_ID}")
+    back = page.locator("tr:target")
+    assert back.get_attribute("id") == GROUP_ID
+    page.wait_for_timeout(100)  # the sort script brings the row back into view after adding its tools
+    assert back.evaluate("r => { const b = r.getBoundingClientRect(); return b.top >= 0 && b.top < innerHeight; }")
+    assert errors(log) == []
 
 
 # --- a table where it fits, a filter over what the rows show, the state in the address ------------------
@@ -244,19 +239,23 @@ LAYOUT = """(selector) => { const table = document.querySelector(selector); cons
 }"""
 
 
-@pytest.mark.parametrize("table", [TABLE, "table.goodput-unexplained-table"])
-def test_the_errata_tables_are_tables_at_a_laptops_width_and_cards_on_a_phone(browser, book_url, table):
-    with opened(browser, book_url + "book/errata.html", viewport=WIDTHS["1366px"]) as (page, log):
-        page.wait_for_timeout(200)  # goodput-tables.js lays the tables out after a frame
+def the_errata_tables_are_tables_at_a_laptops_width_and_cards_on_a_phone(page, log):
+    """At 1366 px each errata table is a table; the window narrowed to a phone's, cards; widened again, tables."""
+    page.wait_for_timeout(200)  # goodput-tables.js lays the tables out after a frame
+    for table in (TABLE, "table.goodput-unexplained-table"):
         wide = page.evaluate(LAYOUT, table)
         # the cause, not the threshold: at its narrowest the table fits its column
-        assert wide["narrowest"] <= wide["column"], wide
-        assert not wide["cards"] and wide["display"] == "table" and wide["width"] <= wide["column"] + 1, wide
-        page.set_viewport_size(WIDTHS["390px"])
-        page.wait_for_timeout(200)
+        assert wide["narrowest"] <= wide["column"], (table, wide)
+        assert not wide["cards"] and wide["display"] == "table" and wide["width"] <= wide["column"] + 1, (table, wide)
+    page.set_viewport_size(WIDTHS["390px"])
+    page.wait_for_timeout(200)
+    for table in (TABLE, "table.goodput-unexplained-table"):
         narrow = page.evaluate(LAYOUT, table)
-        assert narrow["cards"] and narrow["narrowest"] > narrow["column"], narrow
-        assert errors(log) == []
+        assert narrow["cards"] and narrow["narrowest"] > narrow["column"], (table, narrow)
+    page.set_viewport_size(WIDTHS["1366px"])
+    page.wait_for_timeout(200)
+    assert page.evaluate(LAYOUT, TABLE)["cards"] is False
+    assert errors(log) == []
 
 
 def _searchable(group) -> str:
@@ -273,31 +272,30 @@ def _filtered(page, text):
       .map(r => r.id)""")
 
 
-def test_the_errata_filter_matches_every_visible_column(browser, book_url):
+def the_errata_filter_matches_every_visible_column(page, log):
     groups = checks.groups(c for c in checks.collect() if c.status == "erratum")
     srio = [checks.group_anchor(g) for g in groups if g[0].chapter == "srio"]
     assert srio, "the check is void without a row of the SRIO chapter"
-    with opened(browser, book_url + "book/errata.html") as (page, log):
-        names = page.evaluate(f"() => {HEADINGS}")
-        rows = page.evaluate(f"""() => [...document.querySelectorAll('{TABLE} tbody tr')]
-          .map(r => [r.id, [...r.cells].map(c => c.textContent.replace(/\\s+/g, ' ').trim())])""")
-        for ident, cells in rows[:: max(1, len(rows) // 8)]:
-            for heading, cell in zip(names, cells):
-                assert ident in _filtered(page, cell), (heading, cell)
-        # the chapter as a reader calls it (its page, srio.html), upper case as they type it
-        shown = _filtered(page, "SRIO")
-        assert set(srio) <= set(shown)
-        by_id = {checks.group_anchor(g): g for g in groups}
-        assert all(by_id[i][0].chapter == "srio" or "srio" in _searchable(by_id[i]).lower() for i in shown)
-        # the chapter's name as the column shows it, a document, and the table's verdict
-        title = chapters.get("srio").title.split(":")[0]
-        assert set(_filtered(page, title.lower())) >= set(srio)
-        document = GROUP[0].document
-        shown = _filtered(page, document)
-        assert {i for i, g in by_id.items() if g[0].document == document} <= set(shown)
-        assert all(document.lower() in _searchable(by_id[i]).lower() for i in shown)
-        assert len(_filtered(page, "erratum")) == len(groups)
-        assert errors(log) == []
+    names = page.evaluate(f"() => {HEADINGS}")
+    rows = page.evaluate(f"""() => [...document.querySelectorAll('{TABLE} tbody tr')]
+      .map(r => [r.id, [...r.cells].map(c => c.textContent.replace(/\\s+/g, ' ').trim())])""")
+    for ident, cells in rows[:: max(1, len(rows) // 8)]:
+        for heading, cell in zip(names, cells):
+            assert ident in _filtered(page, cell), (heading, cell)
+    # the chapter as a reader calls it (its page, srio.html), upper case as they type it
+    shown = _filtered(page, "SRIO")
+    assert set(srio) <= set(shown)
+    by_id = {checks.group_anchor(g): g for g in groups}
+    assert all(by_id[i][0].chapter == "srio" or "srio" in _searchable(by_id[i]).lower() for i in shown)
+    # the chapter's name as the column shows it, a document, and the table's verdict
+    title = chapters.get("srio").title.split(":")[0]
+    assert set(_filtered(page, title.lower())) >= set(srio)
+    document = GROUP[0].document
+    shown = _filtered(page, document)
+    assert {i for i, g in by_id.items() if g[0].document == document} <= set(shown)
+    assert all(document.lower() in _searchable(by_id[i]).lower() for i in shown)
+    assert len(_filtered(page, "erratum")) == len(groups)
+    assert errors(log) == []
 
 
 def _query(page) -> dict:
@@ -365,3 +363,21 @@ def test_a_malformed_fragment_or_query_on_the_errata_page_raises_no_error(browse
         rows = page.evaluate(VISIBLE_ROWS)
         assert len(rows) == len(checks.groups(c for c in checks.collect() if c.status == "erratum"))
         assert errors(log) == []
+
+
+#: What tests/test_page_tour_browser.py checks on its load of the errata page at each width, in this order,
+#: after the reading checks: the layout as loaded; a cell's link to its chapter and back (a fresh load of
+#: the page, every row shown); the sort, then the filter (each leaves every row shown).
+TOUR = {
+    ("book/errata.html", "1366px"): (the_errata_page_and_its_tools_fit_the_window,
+                                     the_errata_tables_are_tables_at_a_laptops_width_and_cards_on_a_phone,
+                                     a_cell_of_the_errata_page_leads_to_its_row_in_the_chapter_and_back,
+                                     a_click_on_a_heading_sorts_the_errata_rows_and_again_the_other_way,
+                                     the_sort_buttons_work_from_the_keyboard,
+                                     typing_a_filter_shows_only_the_rows_that_match_and_says_how_many,
+                                     the_errata_filter_matches_every_visible_column),
+    ("book/errata.html", "390px"): (the_errata_page_and_its_tools_fit_the_window,
+                                    a_cell_of_the_errata_page_leads_to_its_row_in_the_chapter_and_back,
+                                    a_click_on_a_heading_sorts_the_errata_rows_and_again_the_other_way,
+                                    typing_a_filter_shows_only_the_rows_that_match_and_says_how_many),
+}

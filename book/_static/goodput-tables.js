@@ -21,13 +21,14 @@
       || table.getBoundingClientRect().width > holder.getBoundingClientRect().width + 1;
   }
 
+  // Every table as a table first, then every width read at once (one layout of the page, not one a table:
+  // a table's width does not depend on another's), then the tables too wide for their column made cards.
   function fit() {
-    for (const table of document.querySelectorAll("article table:not(.goodput-calc-table)")) {
-      table.classList.remove("goodput-cards");
-      if (tooWide(table)) {
-        label(table);
-        table.classList.add("goodput-cards");
-      }
+    const tables = [...document.querySelectorAll("article table:not(.goodput-calc-table)")];
+    for (const table of tables) table.classList.remove("goodput-cards");
+    for (const table of tables.filter(tooWide)) {
+      label(table);
+      table.classList.add("goodput-cards");
     }
   }
 
