@@ -10,10 +10,13 @@ module that states it, with its own docstring):
   or WIDE on a page without a model's figure);
 - every text at AA contrast in both themes, the system switched from the one to the other
   (test_reading_browser): what follows runs in the second theme, dark at 1366 px and light at 390 px;
-- what a page's own module asks of it at this width (the TOUR of test_book_browser, test_choose_browser and
-  test_errata_browser): at 1366 px each chart's sliders moved, the chart then equal to the model's Python
-  functions; the chooser's list of links, solver and measured switch operated; the errata tables sorted,
-  filtered and followed to a chapter and back; nothing wider than the screen at either width;
+- what a page's own module asks of it at this width (TOURS): at 1366 px the keyboard on a slider, a typed
+  value refused and one state shared by a page's figures (test_live_figures); each preset's name
+  (test_reading_browser); each chart's sliders moved, the chart then equal to the model's Python functions
+  (test_book_browser); the chooser's list of links, solver and measured switch operated
+  (test_choose_browser); SRIO's long table folded and unfolded at both widths (test_calc_fold_browser);
+  the errata tables sorted, filtered and followed to a chapter and back (test_errata_browser); nothing
+  wider than the screen on the chooser's pages;
 - at 390 px, each control of the calculation's figure operated, chart, table and box then equal to the
   model's expressions (test_live_figures), and the figure's result in view after each; then the box's
   result in view while its own controls are operated;
@@ -39,8 +42,11 @@ from goodput.render import calculations
 
 from browser import WIDTHS, errors, opened
 import test_book_browser
+import test_calc_fold_browser
 import test_choose_browser
 import test_errata_browser
+import test_live_figures
+import test_reading_browser
 from test_book_browser import loads_offline
 from test_first_screen_browser import headline_in_the_first_screen, landing_chart_in_the_first_screen, no_toggle_on_plumbing
 from test_live_figures import WIDE, controls_in_view, controls_operate_as_the_model
@@ -50,8 +56,10 @@ from test_reading_browser import (CHART_PAGES, FIRST_THEME, PAGES, _ready, box_r
 
 pytestmark = pytest.mark.book
 
-#: The checks other modules ask the tour to run on its loads: {(page, width): checks, in order}.
-TOURS = (test_book_browser.TOUR, test_choose_browser.TOUR, test_errata_browser.TOUR)
+#: The checks other modules ask the tour to run on its loads: {(page, width): checks, in order}. Those that need
+#: the state the page opens in come first.
+TOURS = (test_live_figures.TOUR, test_reading_browser.TOUR, test_calc_fold_browser.TOUR, test_book_browser.TOUR,
+         test_choose_browser.TOUR, test_errata_browser.TOUR)
 
 
 def test_every_check_handed_to_the_tour_is_on_a_page_and_width_it_opens():
@@ -80,13 +88,13 @@ def test_a_page_reads_lays_out_and_operates_as_a_reader_meets_it(browser, book_u
         else:
             assert page.evaluate(WIDE) == []
         contrast_in_both_themes(page, log, width)
+        for tour in TOURS:
+            for check in tour.get((page_path, width), ()):
+                check(page, log)
         if calc and not laptop:
             # the figure's result in view after each of its controls is operated, then the box's
             controls_operate_as_the_model(page, log, calc, also=figure_readout_in_view)
             box_readout_stays_in_view(page, log, calc)
-        for tour in TOURS:
-            for check in tour.get((page_path, width), ()):
-                check(page, log)
         if page_path in CHART_PAGES:
             charts_follow_resizes(page, log, width)
         if laptop:

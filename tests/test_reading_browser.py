@@ -222,14 +222,17 @@ def test_an_address_that_cannot_be_decoded_breaks_nothing(browser, book_url, pag
             assert errors(log) == [], tail
 
 
-def test_every_preset_names_the_input_it_sets(browser, book_url):
-    with opened(browser, book_url + "notebooks/pcie-packets.html") as (page, log):
-        live_ready(page)
-        groups = page.evaluate("""() => [...document.querySelectorAll('.goodput-presets')].map(g => ({
-          label: g.closest('.goodput-control').querySelector('.goodput-label').textContent,
-          group: g.getAttribute('aria-label'),
-          buttons: [...g.querySelectorAll('button')].map(b => b.getAttribute('aria-label'))}))""")
-        assert groups
-        for g in groups:
-            assert g["group"].startswith(g["label"])
-            assert all(b.startswith(g["label"] + " ") for b in g["buttons"]), g
+def every_preset_names_the_input_it_sets(page, log):
+    live_ready(page)
+    groups = page.evaluate("""() => [...document.querySelectorAll('.goodput-presets')].map(g => ({
+      label: g.closest('.goodput-control').querySelector('.goodput-label').textContent,
+      group: g.getAttribute('aria-label'),
+      buttons: [...g.querySelectorAll('button')].map(b => b.getAttribute('aria-label'))}))""")
+    assert groups
+    for g in groups:
+        assert g["group"].startswith(g["label"])
+        assert all(b.startswith(g["label"] + " ") for b in g["buttons"]), g
+
+
+#: What tests/test_page_tour_browser.py checks on its load of a page at a width.
+TOUR = {("notebooks/pcie-packets.html", "1366px"): (every_preset_names_the_input_it_sets,)}
