@@ -148,11 +148,14 @@ UNTOURED = [p for p in PAGES if Path(p).parent.name not in ("notebooks", "book")
 
 @pytest.mark.parametrize("page_path", UNTOURED)
 def test_every_other_page_loads_offline_without_errors(browser, book_url, page_path):
+    from test_page_weight_browser import within_its_budget
+
     # the network idle: every request made, index.html's redirect followed
     with opened(browser, book_url + page_path, wait_until="networkidle") as (page, log):
         if page.locator(".goodput-live, .vega-embed").count():
             live_ready(page)  # every chart drawn, every table computed
         loads_offline(page, log, book_url)
+        within_its_budget(page)  # and it loads no more than its budget
 
 
 def test_a_request_to_another_host_is_recorded_and_never_reaches_it(browser, book_url):

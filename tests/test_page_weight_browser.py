@@ -12,18 +12,9 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-import pytest
-
 from goodput import status
 
-from browser import opened
-from test_reading_browser import PAGES as TOUR_PAGES
-
 HTML = Path(__file__).resolve().parent.parent / "_build" / "html"
-PAGES = sorted(str(p.relative_to(HTML)) for p in HTML.rglob("*.html")
-               if "_static" not in p.parts and "_sources" not in p.parts)
-#: The pages tests/test_page_tour_browser.py opens, and weighs as it does.
-TOURED = set(TOUR_PAGES)
 
 # the page shown (the root's page sends the reader on to the introduction) and every file it requested
 LOADED = """async () => {
@@ -47,18 +38,11 @@ def test_the_readme_states_each_page_budget(root):
 
 def within_its_budget(tab):
     """The page open in ``tab`` (loaded until the network was idle) loads no more than its budget. Run by
-    tests/test_page_tour_browser.py on every chapter and prose page at 1366 px, and here on the rest."""
+    tests/test_page_tour_browser.py on every chapter and prose page at 1366 px, and by
+    test_book_browser.test_every_other_page_loads_offline_without_errors on the rest."""
     shown, urls = tab.evaluate(LOADED)
     files = page_bytes(urls)
     chart = "vegaEmbed(" in (HTML / unquote(urlparse(shown).path).lstrip("/")).read_text(encoding="utf-8")
     budget = status.PAGE_WEIGHTS["chart_page" if chart else "prose_page"]
     heaviest = ", ".join(f"{name} {size / 1e3:.0f} kB" for name, size in sorted(files.items(), key=lambda kv: -kv[1])[:5])
     assert sum(files.values()) <= budget * 1e6, f"{sum(files.values()) / 1e6:.3f} MB; the heaviest: {heaviest}"
-
-
-@pytest.mark.book
-@pytest.mark.parametrize("page", [p for p in PAGES if p not in TOURED])
-def test_a_page_the_tour_does_not_open_loads_no_more_than_its_budget(browser, book_url, page):
-    with opened(browser, book_url + page, wait_until="networkidle") as (tab, log):
-        tab.wait_for_load_state("networkidle")
-        within_its_budget(tab)
