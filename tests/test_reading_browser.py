@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from browser import WIDTHS, errors, live_ready, opened, operate, settle, state
+from browser import WIDTHS, errors, live_ready, opened, operate, revisit, settle, state
 from legibility import CONTRAST_SWEEP
 from test_live_figures import _another
 
@@ -216,8 +216,9 @@ def test_a_list_of_links_in_the_address_is_cut_to_sixteen_with_a_note(browser, b
 def test_an_address_that_cannot_be_decoded_breaks_nothing(browser, book_url, page_path):
     # a name and a value that are bare percent signs, a cut UTF-8 sequence in a value and the fragment;
     # then a percent sign before letters that are no hex digits, and a cut sequence in a figure's fragment
-    for tail in ("?%=%%&lanes=%E0%A4%A&links=%E0%A4%A#%E0%A4%A", "?links=pcie:%ZZ#figure-%E0"):
-        with opened(browser, book_url + page_path + tail) as (page, log):
+    with opened(browser, "about:blank") as (page, log):
+        for tail in ("?%=%%&lanes=%E0%A4%A&links=%E0%A4%A#%E0%A4%A", "?links=pcie:%ZZ#figure-%E0"):
+            revisit(page, book_url + page_path + tail)
             _ready(page)
             assert errors(log) == [], tail
 
