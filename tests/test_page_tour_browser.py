@@ -40,13 +40,13 @@ import pytest
 from goodput import chapters
 from goodput.render import calculations
 
-from browser import WIDTHS, errors, opened
 import test_book_browser
 import test_calc_fold_browser
 import test_choose_browser
 import test_errata_browser
 import test_live_figures
 import test_reading_browser
+from browser import WIDTHS, errors, opened
 from test_book_browser import loads_offline
 from test_first_screen_browser import headline_in_the_first_screen, landing_chart_in_the_first_screen, no_toggle_on_plumbing
 from test_live_figures import WIDE, controls_in_view, controls_operate_as_the_model
