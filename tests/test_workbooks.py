@@ -3,7 +3,8 @@
 The workbooks are exported with ``goodput export xlsx``; LibreOffice opens each one,
 the inputs are set to several points, Calc recalculates, and every Model cell must
 equal goodput's numeric function there. Calc's own validity check must refuse each
-input just outside its range; the stored values must be what goodput computed.
+input just outside its range, and a value between two of a set's (3 lanes); the stored values must be
+what goodput computed.
 """
 
 import json
@@ -36,10 +37,14 @@ def _chapter_checks(chapter):
         return []
 
 
-def _beyond(slider):
+def _refused(slider):
+    """Values the input's parameter refuses: just outside the slider's range, and where the parameter is a
+    set of values (lanes, MPS), the first whole number between two of them (3 lanes)."""
     low, high = slider.bounds()
     step = slider.step or slider.parameter.step
-    return [low - step, high + step]
+    options = [v for v in slider.parameter.values() if low <= v <= high]
+    between = [v + 1 for v in options if v + 1 not in options and v + 1 < high]
+    return [low - step, high + step, *between[:1]]
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +63,7 @@ def recalculated(exported):
         calc = calculations.get(chapter)
         job["workbooks"].append({
             "path": str(path), "points": list(points(calc).values()),
-            "invalid": [{s.name: v} for s in calc.inputs for v in _beyond(s)]})
+            "invalid": [{s.name: v} for s in calc.inputs for v in _refused(s)]})
     run = subprocess.run([UNO_PYTHON, str(DRIVER)], input=json.dumps(job), capture_output=True, text=True,
                          timeout=600)
     assert run.returncode == 0, run.stderr
@@ -111,10 +116,10 @@ def test_calc_recalculates_each_source_checks_status_as_goodput_classifies_it(re
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_calc_refuses_an_input_just_outside_its_range(recalculated, chapter):
+def test_calc_refuses_an_input_outside_its_range_or_between_its_values(recalculated, chapter):
     marks = recalculated[chapter]["invalid"]
     calc = calculations.get(chapter)
-    assert [m["input"] for m in marks] == [s.name for s in calc.inputs for _ in range(2)]
+    assert [m["input"] for m in marks] == [s.name for s in calc.inputs for _ in _refused(s)]
     for m in marks:
         assert m["clean_before"], f"{m['input']} was invalid already at its starting value"
         assert m["marked"], f"Calc took {m['input']} = {m['value']}"

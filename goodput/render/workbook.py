@@ -132,14 +132,20 @@ def _inputs(book, calc: Calculation, fmt) -> None:
         sheet.write(row, 0, _name(s.name))
         sheet.write_number(row, 1, defaults[s.name], fmt["input"])
         sheet.write(row, 2, p.unit)
-        allowed = f"{'an integer' if p.integer else 'a number'} from {low:g} to {high:g}"
+        cell = xl_rowcol_to_cell(row, 1, row_abs=True, col_abs=True)
+        options = [v for v in p.values() if low <= v <= high]
+        if options:  # a set of values (lanes, MPS): the cell takes one of them, as the parameter does
+            allowed = f"one of {', '.join(f'{v:g}' for v in options)}"
+            rule = {"validate": "custom", "value": f"=OR({','.join(f'{cell}={v:g}' for v in options)})"}
+        else:
+            allowed = f"{'an integer' if p.integer else 'a number'} from {low:g} to {high:g}"
+            rule = {"validate": "integer" if p.integer else "decimal", "criteria": "between",
+                    "minimum": low, "maximum": high}
         sheet.write(row, 3, allowed)
         sheet.write(row, 4, p.label)
-        cell = xl_rowcol_to_cell(row, 1, row_abs=True, col_abs=True)
         book.define_name(s.name, f"=Inputs!{cell}")
         sheet.data_validation(row, 1, row, 1, {
-            "validate": "integer" if p.integer else "decimal", "criteria": "between", "ignore_blank": False,
-            "minimum": low, "maximum": high, "error_type": "stop", "error_title": s.name,
+            **rule, "ignore_blank": False, "error_type": "stop", "error_title": s.name,
             "error_message": f"{s.name} must be {allowed} {p.unit}".strip()[:255],
             "input_title": s.name[:32], "input_message": allowed[:255]})
 
