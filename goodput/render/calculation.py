@@ -608,14 +608,16 @@ class Calculation:
         return YourLink(self, self.figure_id())
 
     def inputs_frame(self) -> pd.DataFrame:
-        """The chapter's inputs as a block: name, starting value, unit, allowed range, meaning."""
+        """The chapter's inputs as a block: name, starting value, unit, allowed values (a set, or a range),
+        meaning."""
         rows = []
         for s in self.inputs:
             p = s.parameter
             low, high = s.bounds()
+            allowed = (f"one of {', '.join(number_text(v) for v in s.options())}" if s.options() else
+                       f"{'integer ' if p.integer else ''}{number_text(low)} to {number_text(high)}")
             rows.append({"input": s.name, "value": number_text(self.defaults()[s.name]), "unit": p.unit,
-                         "allowed": f"{'integer ' if p.integer else ''}{number_text(low)} to {number_text(high)}",
-                         "what it is": p.label})
+                         "allowed": allowed, "what it is": p.label})
         return pd.DataFrame(rows)
 
     # --- a live kernel ---------------------------------------------------------------------------

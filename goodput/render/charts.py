@@ -83,6 +83,12 @@ class Slider:
         low = self.minimum if self.minimum is not None else p.lowest_step(self.step)
         return low, self.maximum if self.maximum is not None else p.maximum
 
+    def options(self) -> tuple:
+        """The values the input takes where its parameter is a set of them (lanes, MPS), within this slider's
+        range; empty where the parameter takes a range."""
+        low, high = self.bounds()
+        return tuple(v for v in self.parameter.values() if low <= v <= high)
+
     def param(self) -> alt.Parameter:
         p = self.parameter
         low, high = self.bounds()

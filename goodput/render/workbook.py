@@ -133,7 +133,7 @@ def _inputs(book, calc: Calculation, fmt) -> None:
         sheet.write_number(row, 1, defaults[s.name], fmt["input"])
         sheet.write(row, 2, p.unit)
         cell = xl_rowcol_to_cell(row, 1, row_abs=True, col_abs=True)
-        options = [v for v in p.values() if low <= v <= high]
+        options = s.options()
         if options:  # a set of values (lanes, MPS): the cell takes one of them, as the parameter does
             allowed = f"one of {', '.join(f'{v:g}' for v in options)}"
             rule = {"validate": "custom", "value": f"=OR({','.join(f'{cell}={v:g}' for v in options)})"}
