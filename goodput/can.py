@@ -41,7 +41,7 @@ from .symbols import maker
 
 symbol = maker(__name__)
 
-__all__ = ["transfer", "padded_length_expr", "transfer_phase_times_expr", "transfer_time_expr", "transfer_time_us", "data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "classical", "DATA_LENGTHS",
+__all__ = ["transfer", "data_goodput_expr", "padded_length_expr", "transfer_phase_times_expr", "transfer_time_expr", "transfer_time_us", "data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "classical", "DATA_LENGTHS",
            "CLASSICAL_DATA_LENGTHS", "INTERMISSION_BITS", "PARAMETERS",
            "crc_bits_expr", "arbitration_field_bits_expr", "stuff_bits_exprs", "phase_bits_expr", "datasheet_bits_exprs", "datasheet_bits",
            "frame_bits", "phase_time_expr", "frame_time_expr", "budget_bits_exprs", "implied_stuffing_expr", "frame_time",
@@ -157,6 +157,11 @@ def implied_stuffing_expr() -> sp.Expr:
 
 def messages_per_s_expr() -> sp.Expr:
     return 1e6 / frame_time_expr()
+
+
+def data_goodput_expr(messages_per_s: sp.Expr) -> sp.Expr:
+    """Data bits a second (Mbit/s) of frames of ``n`` data bytes sent ``messages_per_s`` times a second."""
+    return 8 * data_bytes * messages_per_s / 10 ** 6
 
 
 def padded_length_expr(rest: sp.Expr) -> sp.Piecewise:

@@ -21,6 +21,7 @@ from goodput.spreadsheet import number_text
 from browser import (WIDTHS, control, errors, live_ready, opened, operate, rows, settle, signal, state,
                      table_cells, view_index)
 from calc_points import points
+from test_answers import same_answer
 from test_spreadsheet_printer import sheet_eval
 
 pytestmark = pytest.mark.book
@@ -119,12 +120,28 @@ def _check_against_the_model(page, calc):
     if calc.prefix == "":
         box = page.evaluate("""() => { const box = document.querySelector('.goodput-yours');
           return {row: box.dataset.row, values: Object.fromEntries([...box.querySelectorAll('dd')].map(
-            d => [d.dataset.column, d.textContent]))}; }""")
+            d => [d.dataset.column, (d.querySelector('code, strong') || d).textContent]))}; }""")
         want = calc.numeric(inputs, cases[int(box["row"])])
         for o in calc.shown_outputs():
             assert _shown(box["values"][o.name], o) == _wanted(want[o.name], o)
         assert box["values"].get("calculation") == (calc.formula_text(inputs, cases[int(box["row"])])
                                                     if calc.formula_column else None)
+        box_answers_equal_the_model(page, calc)
+
+
+def box_answers_equal_the_model(page, calc):
+    """The box's answers in the reader's terms (its case, the bytes to move and the unit in the page's state)
+    are :meth:`Calculation.answer_texts`."""
+    if calc.answers is None:
+        return
+    values = state(page)
+    box = page.evaluate("""() => { const box = document.querySelector('.goodput-yours');
+      return {row: box.dataset.row, answers: Object.fromEntries([...box.querySelectorAll('.goodput-yours-answers dd')]
+        .map(d => [d.dataset.column, d.textContent]))}; }""")
+    want = calc.answer_texts(_inputs(page, calc), calc.records()[int(box["row"])], values["move_bytes"], values["unit"])
+    assert box["answers"].keys() == want.keys()
+    for name, text in want.items():
+        assert same_answer(box["answers"][name], text), (name, box["answers"][name], text)
 
 
 def _shown(text: str, o):

@@ -19,7 +19,7 @@ import pytest
 
 from browser import WIDTHS, errors, live_ready, opened, operate, revisit, settle, state
 from legibility import CONTRAST_SWEEP
-from test_live_figures import _another
+from test_live_figures import _another, box_answers_equal_the_model
 
 pytestmark = pytest.mark.book
 
@@ -129,19 +129,22 @@ def _in_view(readout):
 
 def _box_values(page):
     """The your-link box's first two values as its list shows them."""
-    return page.evaluate("""() => [...document.querySelectorAll('.goodput-yours dd.goodput-value')]
+    return page.evaluate("""() => [...document.querySelectorAll('.goodput-yours dl:not(.goodput-yours-answers) dd.goodput-value')]
       .slice(0, 2).map(d => d.textContent)""")
 
 
 def box_readout_stays_in_view(page, log, calc):
-    """On a phone (390 px), the box's one-line result stays in view while each of its controls is operated,
-    and reads the box's numbers. Run by tests/test_page_tour_browser.py on every chapter with a model."""
-    for item in (*calc.inputs, *calc.choices):
-        value = _another(calc, item, state(page)[item.name])
+    """On a phone (390 px), the box's one-line result stays in view while each of its controls is operated (the
+    bytes to move and the goodput's unit too), and reads the box's numbers; the box's answers in the reader's terms
+    are the model's after each. Run by tests/test_page_tour_browser.py on every chapter with a model."""
+    for item in calc.box_controls():
+        # the bytes to move: a gigabyte, the other end of the presets from the 64 MiB the box opens on
+        value = 10 ** 9 if item.name == "move_bytes" else _another(calc, item, state(page)[item.name])
         operate(page, item.name, value, scope=".goodput-yours")
         readout = page.evaluate(READOUT, ".goodput-yours")
         assert _in_view(readout), (item.name, readout)
         assert readout["values"] == _box_values(page), item.name
+        box_answers_equal_the_model(page, calc)
     assert errors(log) == []
 
 

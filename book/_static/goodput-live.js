@@ -672,7 +672,7 @@
       presets.forEach(b => b.setAttribute("aria-pressed", sameValue(b.dataset.value, value) ? "true" : "false"));
     });
     const unit = control.unit ? h("span", {class: "goodput-unit", text: control.unit}) : null;
-    return [h("span", {class: "goodput-number-row"}, box, unit, range),
+    return [h("span", {class: "goodput-number-row"}, box, unit, control.track === false ? null : range),
             presets.length ? h("span", {class: "goodput-presets", role: "group", "aria-label": `${control.label}: standard values`}, ...presets) : null];
   }
 
@@ -1012,14 +1012,24 @@
     if (figures.has(root)) return;
     const spec = JSON.parse(root.querySelector("script.goodput-yours-spec").textContent);
     spec.controls.forEach(declare);
-    panel(root.querySelector(".goodput-controls"), spec.controls);
+    const ownKeys = new Set(spec.answerControls || []);
+    panel(root.querySelector(".goodput-controls"), spec.controls.filter(c => !ownKeys.has(c.key)));
     const values = root.querySelector(".goodput-yours-values");
     const pick = h("select", {class: "goodput-yours-case", "aria-label": "case"});
     let rows = [];
+    let formulaOpen = false;
     let chosen = String(spec.case);
     pick.addEventListener("change", () => { chosen = pick.value; show(); });
     const list = h("dl", {class: "goodput-yours-list"});
-    values.replaceChildren(h("label", {class: "goodput-yours-pick"}, h("span", {text: "For "}), pick), list);
+    // the answers in the reader's terms (goodput.render.calculation.Answers), where the chapter declares them
+    const answers = h("dl", {class: "goodput-yours-answers"});
+    const answered = spec.table.columns.some(c => c.kind === "answer");
+    // "In your terms": its two controls (the goodput's unit, the bytes to move) in a row, the answers under them
+    const terms = h("div", {class: "goodput-yours-terms", role: "group", "aria-label": "In your terms"},
+                    h("div", {class: "goodput-yours-terms-head"}, ...spec.controls.filter(c => ownKeys.has(c.key)).map(controlElement)),
+                    answers);
+    values.replaceChildren(h("label", {class: "goodput-yours-pick"}, h("span", {text: "For "}), pick), list,
+                           ...(answered ? [terms] : []));
     const readout = readoutElement();
     root.querySelector(".goodput-yours-title").after(readout);
     if (!boxReadout) boxReadout = {el: readout, keys: spec.controls.map(c => c.key)};
@@ -1028,10 +1038,20 @@
       if (!row) return;
       chosen = String(row.row_index);
       pick.value = chosen;
-      list.replaceChildren(...spec.table.columns.filter(c => c.kind !== "case").flatMap(c => [
+      // the formula folds (the table under the chart shows it too): the box's first screen is its answers
+      const formula = c => {
+        const fold = h("details", {class: "goodput-yours-formula"}, h("summary", {text: "show"}), h("code", {text: row[c.key]}));
+        fold.open = formulaOpen;
+        fold.addEventListener("toggle", () => { formulaOpen = fold.open; });
+        return fold;
+      };
+      const item = c => [
         h("dt", {text: c.heading}),
-        h("dd", {"data-column": c.key.slice(5), class: c.kind === "value" ? "goodput-value" : "goodput-calculation"},
-          c.kind === "value" ? h("strong", {text: cellText(row[c.key])}) : h("code", {text: row[c.key]}))]));
+        h("dd", {"data-column": c.key.slice(5), class: c.kind === "calculation" ? "goodput-calculation" : "goodput-value"},
+          c.kind === "calculation" ? formula(c) : h("strong", {text: cellText(row[c.key])}))];
+      list.replaceChildren(...spec.table.columns.filter(c => c.kind === "value" || c.kind === "calculation").flatMap(item));
+      answers.replaceChildren(...spec.table.columns.filter(c => c.kind === "answer").map(
+        c => h("div", {class: "goodput-yours-answer"}, ...item(c))));
       root.dataset.row = chosen;
       showRow(readout, spec.table, row);
       chosenCases.set(spec.table.name, chosen);

@@ -31,13 +31,14 @@ import altair as alt
 import pandas as pd
 import sympy as sp
 
+from .. import answers as reader
 from ..precision import stable
 from ..spreadsheet import number_text
 from .charts import Choice, LiveModel, Slider, live_model
 from .live import LiveFigure, YourLink
 from .vega import vega_expr
 
-__all__ = ["Output", "Calculation", "value_text"]
+__all__ = ["Output", "Answers", "Calculation", "value_text"]
 
 ROW = "row_index"
 
@@ -74,6 +75,80 @@ class Output:
         if self.labels:
             return f"{json.dumps(list(self.labels))}[datum[{json.dumps(self.name)}]]"
         return f"format(datum[{json.dumps(self.name)}], '.{self.digits}~f')"
+
+
+@dataclass(frozen=True)
+class Answers:
+    """What a chapter's "your link" box answers besides its table's values, in the reader's terms
+    (:mod:`goodput.answers`): the goodput in the unit the reader picks, the time to move the bytes they type,
+    transfers and packets a second, and the share of the line rate that arrives as data.
+
+    Parameters
+    ----------
+    goodput : str
+        The output whose value is the goodput (its unit one of :data:`goodput.answers.RATE_UNITS`).
+    transfer : Expr, optional
+        Bytes of data in one transfer, in the calculation's symbols (a case column's, an input's); with it,
+        transfers a second.
+    transfers : str
+        What one transfer is called, in the plural ("writes", "frames").
+    packets : Expr, optional
+        Packets one transfer is cut into (TLPs, segments); with it, packets a second.
+    packet_name : str
+        What a packet is called, in the plural.
+    line_rate : Expr, optional
+        The link's line rate in the goodput's unit (the lanes' signalling rate, the MAC rate); with it, the
+        share of it that arrives as data.
+    line : str
+        What the line rate is, as the answer names it.
+    """
+
+    goodput: str
+    transfer: sp.Expr | None = None
+    transfers: str = "transfers"
+    packets: sp.Expr | None = None
+    packet_name: str = "packets"
+    line_rate: sp.Expr | None = None
+    line: str = "the line rate"
+    #: Transfers a second as the model counts them, where it does (frames a second from the wire's bytes):
+    #: in place of the goodput over the data of one transfer, which is 0 in a frame that carries none.
+    rate: sp.Expr | None = None
+
+
+#: How the box writes each kind of answer, in Vega (``v`` is the value's expression) and in Python
+#: (:mod:`goodput.answers`' texts: the tests hold one to the other).
+def _sig_vega(v: str, digits: int) -> str:
+    return f"(abs({v}) >= {10 ** digits} ? format({v}, ',.0f') : format({v}, ',.{digits}~r'))"
+
+
+def _time_vega(v: str) -> str:
+    arms = [(1, "s"), (1e-3, "ms"), (1e-6, "\u00b5s")]
+    out = _sig_vega(f"{v} / 1e-9", 4) + " + ' ns'"
+    for scale, unit in reversed(arms):
+        out = f"({v} >= {scale:g} ? {_sig_vega(f'{v} / {scale:g}', 4)} + ' {unit}' : {out})"
+    return f"(isFinite({v}) ? {out} : {json.dumps(reader.NEVER)})"
+
+
+def _rate_vega(v: str) -> str:
+    factors = {key: reader.RATE_UNITS[name] for key, name in reader.READER_UNITS.items()}
+    per = f"{json.dumps(factors)}[unit]"
+    return f"{_sig_vega(f'{v} / {per}', 5)} + ' ' + {json.dumps(reader.READER_UNITS)}[unit]"
+
+
+def _count_vega(v: str) -> str:
+    return f"({v} >= 1000 ? format({v}, ',.0f') : format({v}, ',.4~r'))"
+
+
+def _share_vega(v: str) -> str:
+    return _sig_vega(f"{v} * 100", 4) + " + ' %'"
+
+
+#: Each answer's kind, which says how the box writes it.
+_ANSWER_KINDS = {"answer_bit_s": "rate", "answer_time_s": "time", "answer_transfers_per_s": "count",
+                 "answer_packets_per_s": "count", "answer_efficiency": "share"}
+_ANSWER_TEXT = {"rate": (_rate_vega, None), "time": (_time_vega, reader.time_text),
+                "count": (_count_vega, reader.count_text),
+                "share": (_share_vega, lambda v: f"{reader._significant(v * 100)} %")}
 
 
 def value_text(value: float, digits: int) -> str:
@@ -387,6 +462,7 @@ class Calculation:
     order: Sequence[tuple[str, str]] = ()
     selector: sp.Symbol | None = None
     formula_column: bool = True
+    answers: Answers | None = None
 
     def __post_init__(self):
         for name, way in self.order:
@@ -408,6 +484,16 @@ class Calculation:
         for column in list(self.shown) + list(self.fields.values()):
             if column not in self.cases.columns:
                 raise ValueError(f"{self.chapter}: no case column {column!r}")
+        if self.answers is not None:
+            by_name = {o.name: o for o in self.outputs}
+            if by_name.get(self.answers.goodput) is None or by_name[self.answers.goodput].unit not in reader.RATE_UNITS:
+                raise ValueError(f"{self.chapter}: the answers' goodput {self.answers.goodput!r} is not an output "
+                                 f"in one of {', '.join(reader.RATE_UNITS)}")
+            for a in self.answer_outputs():
+                missing = a.expr.free_symbols - known - {reader.goodput, reader.move}
+                if missing:
+                    raise ValueError(f"{self.chapter}: answer {a.name} uses {', '.join(sorted(map(str, missing)))}, "
+                                     "which is neither an input nor a case column")
         self.headline_case()
 
     # --- values -----------------------------------------------------------------------------
@@ -458,6 +544,62 @@ class Calculation:
     def shown_outputs(self) -> list[Output]:
         """The outputs the page's table shows (all but the hidden parts)."""
         return [o for o in self.outputs if not o.hidden]
+
+    # --- the box's answers in the reader's terms -----------------------------------------------------
+
+    def goodput_unit(self) -> str:
+        """The unit of the output the answers take as the goodput."""
+        return next(o.unit for o in self.outputs if o.name == self.answers.goodput)
+
+    def answer_outputs(self) -> list[Output]:
+        """The box's answers (:class:`Answers`) as outputs in the symbols of :mod:`goodput.answers` and the
+        calculation's: :data:`goodput.answers.goodput` stands for the goodput output's value."""
+        a = self.answers
+        if a is None:
+            return []
+        unit = self.goodput_unit()
+        out = [Output("answer_bit_s", reader.bit_s_expr(unit), "goodput", "bit/s"),
+               Output("answer_time_s", reader.time_to_move_expr(unit), "time to move your bytes", "s")]
+        if a.transfer is not None or a.rate is not None:
+            per_transfer = a.rate if a.rate is not None else reader.per_second_expr(unit, a.transfer)
+            out.append(Output("answer_transfers_per_s", per_transfer, f"{a.transfers} a second", "per s"))
+            if a.packets is not None:
+                out.append(Output("answer_packets_per_s", per_transfer * a.packets, f"{a.packet_name} a second",
+                                  "per s"))
+        if a.line_rate is not None:
+            out.append(Output("answer_efficiency", reader.efficiency_expr(a.line_rate), f"share of {a.line}", ""))
+        return out
+
+    def answer_values(self, inputs: Mapping[str, float], case: Mapping[str, Any],
+                      move_bytes: float = reader.MOVE.default) -> dict[str, float]:
+        """Every answer of ``case`` from the sympy expressions, for ``move_bytes`` bytes to move."""
+        values = self.evaluate(inputs, case)
+        subs = {sym: sp.sympify(value) for sym, value in self.substitution(inputs, case).items()}
+        subs[reader.goodput] = sp.Float(values[self.answers.goodput], 17)
+        subs[reader.move] = sp.sympify(reader.MOVE.check(move_bytes))
+        out = {}
+        for a in self.answer_outputs():
+            value = a.expr.xreplace(subs)
+            out[a.name] = math.inf if value.has(sp.zoo, sp.oo) else float(value)  # no data: never done
+        return out
+
+    def answer_texts(self, inputs: Mapping[str, float], case: Mapping[str, Any],
+                     move_bytes: float = reader.MOVE.default, unit: str | None = None) -> dict[str, str]:
+        """The answers as the box writes them, the goodput in the reader's ``unit`` (a key of
+        :data:`goodput.answers.READER_UNITS`; the model's own by default)."""
+        unit = unit or reader.UNIT(self.goodput_unit()).value
+        values, out = self.answer_values(inputs, case, move_bytes), {}
+        for a in self.answer_outputs():
+            value = values[a.name]
+            kind = _ANSWER_KINDS[a.name]
+            out[a.name] = reader.rate_text(value, unit) if kind == "rate" else _ANSWER_TEXT[kind][1](value)
+        return out
+
+    def box_controls(self) -> list:
+        """The box's controls: the chapter's inputs and choices, then the goodput's unit and the bytes to move
+        where the chapter declares answers."""
+        extra = [reader.UNIT(self.goodput_unit()), Slider(reader.MOVE, track=False)] if self.answers is not None else []
+        return [*self.inputs, *self.choices, *extra]
 
     def formula_text(self, inputs: Mapping[str, float], case: Mapping[str, Any]) -> str:
         """The first output's formula with the numbers of ``case`` in it, as the table shows it."""
@@ -515,10 +657,11 @@ class Calculation:
 
         return joined(self._template())
 
-    def table_spec(self, prefix: str = "") -> dict:
+    def table_spec(self, prefix: str = "", box: bool = False) -> dict:
         """The calculated table as the page's script computes it: a Vega dataflow of the cases with
         one formula per output (the expressions the chart evaluates), one per cell's text, and
-        whether the row is shown; the signals are the inputs and choices, keyed ``prefix + name``."""
+        whether the row is shown; the signals are the inputs and choices, keyed ``prefix + name``.
+        The ``box``'s table has the answers (:meth:`answer_outputs`) too, and their two controls."""
         live = self.live()
         columns = [{"key": f"cell_{c}", "heading": title, "kind": "case"} for c, title in self.shown.items()]
         columns += [{"key": f"cell_{o.name}", "heading": o.heading, "kind": "value"} for o in self.shown_outputs()]
@@ -531,12 +674,25 @@ class Calculation:
             cells["cell_calculation"] = self._formula_vega()
         transforms = [{"type": "formula", "as": name, "expr": expr} for name, expr in live.expressions.items()]
         transforms += [{"type": "formula", "as": name, "expr": expr} for name, expr in cells.items()]
+        answers = self.answer_outputs() if box else []
+        if answers:
+            params = {s.parameter.symbol: s.name for s in self.inputs}
+            params[reader.move] = reader.MOVE.name
+            columns_of = {**self.fields, **self.stand_ins(), reader.goodput: self.answers.goodput}
+            for a in answers:
+                transforms.append({"type": "formula", "as": a.name, "expr": vega_expr(a.expr, columns_of, params)})
+                text = _ANSWER_TEXT[_ANSWER_KINDS[a.name]][0](f"datum[{json.dumps(a.name)}]")
+                transforms.append({"type": "formula", "as": f"cell_{a.name}", "expr": text})
+                columns.append({"key": f"cell_{a.name}", "heading": a.title, "kind": "answer"})
         transforms.append({"type": "formula", "as": "shown", "expr": self.row_filter or "true"})
         if self.order:
             transforms.append({"type": "collect", "sort": {"field": [name for name, _ in self.order],
                                                            "order": [way for _, way in self.order]}})
         signals = [{"name": s.name, "value": self.defaults()[s.name]} for s in self.inputs]
         signals += [{"name": c.name, "value": c.value} for c in self.choices]
+        if answers:
+            signals += [{"name": reader.MOVE.name, "value": reader.MOVE.default},
+                        {"name": "unit", "value": reader.UNIT(self.goodput_unit()).value}]
         # the page folds a long table to the headline's rows first, or to the top of a ranked table's order
         fold = {"lead": {k: v.item() if hasattr(v, "item") else v for k, v in self.headline.items()},
                 "ranked": bool(self.order)}
@@ -558,11 +714,13 @@ class Calculation:
         raise ValueError(f"{self.chapter}: no case has {dict(self.headline)}")
 
     def view(self, live: LiveModel, *layers: alt.Chart, controls: Sequence | None = None,
-             title: str = "", **properties) -> LiveFigure:
+             title: str = "", controls_below: bool = False, **properties) -> LiveFigure:
         """The chapter's live figure: its controls (``live``'s, or ``controls`` when the chart has
-        more than the table), the chart of ``layers`` sized to the column, and the calculated table."""
+        more than the table), the chart of ``layers`` sized to the column, and the calculated table; the
+        controls under the chart with ``controls_below`` (many controls, the box's own just above the figure)."""
         return LiveFigure.of_layers(layers, list(controls if controls is not None else live.controls), title,
-                                    properties, calculation=self, prefix=self.prefix, figure_id=self.figure_id())
+                                    properties, calculation=self, prefix=self.prefix, figure_id=self.figure_id(),
+                                    controls_below=controls_below)
 
     def figure_id(self) -> str:
         """The id of the chapter's live figure in the page (the "your link" box links to it)."""

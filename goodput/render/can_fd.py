@@ -7,7 +7,7 @@ import pandas as pd
 import sympy as sp
 
 from .. import can, data
-from .calculation import Calculation, Output
+from .calculation import Answers, Calculation, Output
 from .charts import Slider
 from .vega import matches, vega_expr
 
@@ -72,15 +72,17 @@ def calculation() -> Calculation:
         else:
             r = can.evaluate(case["data_bytes"], bool(case["x"]), inputs["arbitration_mbit_s"], inputs["data_mbit_s"],
                              inputs["stuffing"])
-        return {"messages_per_s": r["messages_per_s"]}
+        return {"messages_per_s": r["messages_per_s"], "goodput_mbit_s": r["goodput_mbit_s"]}
 
     return Calculation(
         chapter="can-fd", name="can_frames", title="CAN FD and classical CAN messages per second",
         cases=rows, shown={"frame": "frame", "format": "identifier", "data_bytes": "data bytes"},
         fields={can.data_bytes: "data_bytes", can.extended: "x", can.classical: "c"},
         inputs=[Slider(p["arbitration_mbit_s"]), Slider(p["data_mbit_s"]), Slider(p["stuffing"])],
-        outputs=[Output("messages_per_s", messages_per_s_expr(), "messages", "per s", 1)],
-        numeric=numeric, row_filter=vega_expr(can.data_bytes >= 8, fields={can.data_bytes: "data_bytes"}), headline={"data_bytes": 64})
+        outputs=[Output("messages_per_s", messages_per_s_expr(), "messages", "per s", 1),
+                 Output("goodput_mbit_s", can.data_goodput_expr(messages_per_s_expr()), "data", "Mbit/s", 4)],
+        numeric=numeric, row_filter=vega_expr(can.data_bytes >= 8, fields={can.data_bytes: "data_bytes"}),
+        headline={"data_bytes": 64}, answers=Answers("goodput_mbit_s"))
 
 
 def explore_chart() -> alt.VConcatChart:

@@ -56,6 +56,9 @@ class Slider:
     maximum: float | None = None
     step: float | None = None
     value: float | None = None
+    #: Whether the page draws a slider beside the number box: not for a value typed or picked from its presets
+    #: (the bytes to move, 1 byte to 1 TiB, which no slider sets to the byte).
+    track: bool = True
 
     def __post_init__(self):
         p = self.parameter

@@ -16,7 +16,7 @@ import sympy as sp
 
 from .. import choose, data, hostbench, pcie
 from ..precision import stable
-from .calculation import Calculation, Output
+from .calculation import Answers, Calculation, Output
 from .charts import Choice, LinkList, Slider
 from .live import LiveFigure
 from .vega import bytes_label, column, vega_expr
@@ -188,7 +188,7 @@ def calculation() -> Calculation:
                  Output("binding", choose.binding_expr(), "binding limit", "", labels=choose.LIMITS)],
         formula_column=False,
         numeric=numeric, order=(("meets", "descending"), ("margin_percent", "descending")),
-        selector=choose.family)
+        selector=choose.family, answers=Answers("goodput_mbyte_s", transfer=choose.size, transfers="transfers"))
 
 
 def solver_chart() -> LiveFigure:

@@ -8,7 +8,7 @@ import sympy as sp
 
 from .. import data, ethernet
 from ..symbols import ModelSymbol
-from .calculation import Calculation, Output
+from .calculation import Answers, Calculation, Output
 from .charts import Slider, live_model
 from .vega import is_value, vega_expr
 
@@ -51,7 +51,9 @@ def calculation() -> Calculation:
                         "payload goodput", "Gbit/s", 4),
                  Output("counted_bytes", ethernet.wire_bytes_expr().subs(ethernet.VALUES),
                         "bytes counted per frame", "bytes", 0)],
-        numeric=_your_goodput)
+        numeric=_your_goodput,
+        answers=Answers("your_goodput_gbit_s", rate=10 ** 6 * ethernet.frame_rate_expr().subs(ethernet.VALUES),
+                        transfers="frames", line_rate=ethernet.mac_rate, line="the MAC rate"))
 
 
 def explore_chart() -> alt.VConcatChart:

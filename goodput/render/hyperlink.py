@@ -8,7 +8,7 @@ import sympy as sp
 
 from .. import coding, data, hyperlink
 from ..symbols import ModelSymbol
-from .calculation import Calculation, Output
+from .calculation import Answers, Calculation, Output
 from .charts import Slider, live_model
 
 __all__ = ["PACKET_SIZES", "measured_points", "calculation", "explore_chart", "hyperlink_implied_overhead"]
@@ -54,7 +54,9 @@ def calculation() -> Calculation:
             "model_gbit_s": hyperlink.goodput_gbit_s(i["line_rate_gbaud"], i["lanes"], case["packet_bytes"],
                                                      case["packet_bytes"]),
             "bit_rate_gbit_s": coding.bit_rate_gbit_s(i["line_rate_gbaud"], i["lanes"], "8b9b")},
-        headline={"packet_bytes": 256})
+        headline={"packet_bytes": 256},
+        answers=Answers("model_gbit_s", transfer=hyperlink.packet, transfers="packets",
+                        line_rate=coding.line_rate * coding.lanes, line="the lanes' signalling rate"))
 
 
 def explore_chart() -> alt.VConcatChart:

@@ -18,7 +18,7 @@ import sympy as sp
 
 from .. import bus, data
 from ..symbols import maker
-from .calculation import Calculation, Output
+from .calculation import Answers, Calculation, Output
 from .charts import Choice, Slider, live_model
 from .vega import column, is_value, matches, vega_expr
 
@@ -167,7 +167,7 @@ def calculation() -> Calculation:
         fields=_FIELDS,
         inputs=_sliders("tcs", "tc_width_bits", "tc_clock_divider", "cpu_clock_mhz", "ddr3_mtps", "ddr3_width_bits"),
         outputs=[Output("limit_mb_s", _VALUE, "limit", "MB/s", 1)], numeric=numeric, choices=choices,
-        row_filter=matches({"endpoint_a": "endpoint_a", "endpoint_b": "endpoint_b"}))
+        row_filter=matches({"endpoint_a": "endpoint_a", "endpoint_b": "endpoint_b"}), answers=Answers("limit_mb_s"))
 
 
 def copy_chart() -> alt.VConcatChart:
@@ -182,7 +182,8 @@ def copy_chart() -> alt.VConcatChart:
         x=alt.X("limit_mb_s:Q", title="MB/s"),
         color=alt.condition(column("binds"), alt.value("#c0392b"), alt.value("#999")),
         tooltip=["limit:N", alt.Tooltip("limit_mb_s:Q", format=".0f"), alt.Tooltip("bound_mb_s:Q", format=".0f")])
-    return calc.view(live, bars, title="Your copy: its limits (red = the one that binds)")
+    # eight controls, the box's own just above: under the chart, which they would push a screen down
+    return calc.view(live, bars, title="Your copy: its limits (red = the one that binds)", controls_below=True)
 
 
 def guidance_frame(acnt_sizes=(8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192),

@@ -7,7 +7,7 @@ import pandas as pd
 import sympy as sp
 
 from .. import coding
-from .calculation import Calculation, Output
+from .calculation import Answers, Calculation, Output
 from .charts import Choice, Slider
 from .formula import substituted_latex
 from .vega import matches
@@ -58,6 +58,7 @@ def calculation(code: str = "8b10b") -> Calculation:
             "efficiency": coding.efficiency(case["code"]),
             "signalling_rate_gbaud": i["line_rate_gbaud"] * i["lanes"]},
         choices=[Choice("code", list(coding.CODES), code, "highlight", [c.name for c in coding.CODES.values()])],
+        answers=Answers("goodput_gbit_s"),
     )
 
 

@@ -250,8 +250,10 @@ class YourLink:
 
     def spec(self) -> dict:
         calc = self.calculation
-        controls = [control(c) for c in (*calc.inputs, *calc.choices)]
-        return {"title": calc.title, "controls": controls, "table": calc.table_spec(""),
+        controls = [control(c) for c in calc.box_controls()]
+        return {"title": calc.title, "controls": controls, "table": calc.table_spec("", box=True),
+                # the answers' own controls (the bytes to move, the goodput's unit) go with the answers
+                "answerControls": [c["key"] for c in controls[len(calc.inputs) + len(calc.choices):]],
                 "case": calc.headline_case()}
 
     def _repr_html_(self) -> str:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from .. import pcie
-from .calculation import Calculation, Output
+from .. import coding, pcie
+from .calculation import Answers, Calculation, Output
 from .charts import Slider
 from .vega import matches
 
@@ -78,7 +78,12 @@ def latency_calculation(kind: str) -> Calculation:
                  Output("ceiling_gbit_s", pcie.goodput_expr(kind, "every", duplex=True).subs(subs),
                         "packet model", "Gbit/s")],
         # the read fit is a different link's timing: its inputs are not the write figure's
-        numeric=numeric, headline={"size_bytes": 1024}, prefix="" if kind == "write" else f"{kind}-")
+        numeric=numeric, headline={"size_bytes": 1024}, prefix="" if kind == "write" else f"{kind}-",
+        answers=Answers("model_gbit_s", transfer=pcie.payload, transfers=f"{kind}s",
+                        packets=pcie.tlp_count_expr(kind).subs(subs), packet_name="TLPs",
+                        # the figures count both directions at once, as AN3935's do
+                        line_rate=(2 * pcie.transfer_rate_expr() * coding.lanes).subs(subs).subs(pcie.generation, link.gen),
+                        line="both directions' signalling rate"))
 
 
 def calculation() -> Calculation:

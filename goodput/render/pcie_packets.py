@@ -14,7 +14,7 @@ import sympy as sp
 from .. import coding, pcie
 from ..params import Parameter
 from ..symbols import maker
-from .calculation import Calculation, Output
+from .calculation import Answers, Calculation, Output
 from .charts import Slider, live_model
 from .vega import column, lookup
 
@@ -148,7 +148,10 @@ def calculation() -> Calculation:
                  Output("read_gbit_s", exprs["read_gbit_s"], "reads, both ways", "Gbit/s"),
                  Output("bit_rate_gbit_s", pcie.generation_bit_rate_expr(flit_bytes), "bit rate after the line code",
                         "Gbit/s")],
-        numeric=numeric, row_filter=column("tabled"), headline={"size_bytes": 1024})
+        numeric=numeric, row_filter=column("tabled"), headline={"size_bytes": 1024},
+        answers=Answers("write_gbit_s", transfer=pcie.payload, transfers="writes",
+                        packets=pcie.tlp_count_expr("write"), packet_name="TLPs",
+                        line_rate=pcie.transfer_rate_expr() * coding.lanes, line="the lanes' signalling rate"))
 
 
 def explore_chart() -> alt.VConcatChart:

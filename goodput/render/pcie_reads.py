@@ -6,8 +6,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from .. import pcie
-from .calculation import Calculation, Output
+from .. import coding, pcie
+from .calculation import Answers, Calculation, Output
 from .charts import Slider
 from .vega import column
 
@@ -39,7 +39,11 @@ def calculation() -> Calculation:
         outputs=[Output("read_mbyte_s", pt.pipelined_reads_expr().subs(subs), "reads", "MB/s"),
                  Output("write_mbyte_s", 1000 * pcie.goodput_expr("write", "none").subs(subs) / 8,
                         "back-to-back writes", "MB/s")],
-        numeric=numeric, headline={"size_bytes": 64})
+        numeric=numeric, headline={"size_bytes": 64},
+        answers=Answers("read_mbyte_s", transfer=pcie.payload, transfers="reads",
+                        packets=pcie.tlp_count_expr("read").subs(subs), packet_name="completions",
+                        line_rate=(1000 * pcie.transfer_rate_expr() * coding.lanes / 8).subs(subs).subs(pcie.generation, link.gen),
+                        line="the lane's signalling rate"))
 
 
 def reads_chart() -> alt.VConcatChart:

@@ -9,7 +9,7 @@ import pandas as pd
 from .. import data, spi
 from ..fit import linear_least_squares
 from ..precision import stable
-from .calculation import Calculation, Output
+from .calculation import Answers, Calculation, Output
 from .charts import Slider
 
 __all__ = ["measured_vs_model", "dma_overhead", "calculation", "explore_chart"]
@@ -57,10 +57,14 @@ def calculation() -> Calculation:
         fields={spi.words: "words", spi.word_bits: "word_bits"},
         inputs=[Slider(p["clock_mhz"]), Slider(p["gap_ns"], maximum=1000), Slider(p["spaced"])],
         outputs=[Output("model_us", spi.transfer_time_expr(), "clocks and gaps", "us"),
-                 Output("clocks_us", spi.clock_time_expr(), "clocks alone", "us")],
+                 Output("clocks_us", spi.clock_time_expr(), "clocks alone", "us"),
+                 Output("goodput_mbit_s", spi.throughput_expr(), "goodput", "Mbit/s")],
         numeric=lambda i, case: {k: spi.evaluate(case["words"], case["word_bits"], i["clock_mhz"], i["gap_ns"],
                                                  i["spaced"])[v]
-                                 for k, v in (("model_us", "transfer_time_us"), ("clocks_us", "clock_time_us"))})
+                                 for k, v in (("model_us", "transfer_time_us"), ("clocks_us", "clock_time_us"),
+                                              ("goodput_mbit_s", "goodput_mbit_s"))},
+        answers=Answers("goodput_mbit_s", transfer=spi.words * spi.word_bits / 8, transfers="transfers",
+                        line_rate=spi.clock, line="the clock's bit rate (a bit a cycle)"))
 
 
 def explore_chart() -> alt.VConcatChart:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import altair as alt
 import pandas as pd
+import sympy as sp
 
 from .. import coding, srio
 from ..params import DEFAULT
 from ..precision import stable
-from .calculation import Calculation, Output
+from .calculation import Answers, Calculation, Output
 from .charts import Slider
 from .vega import matches
 
@@ -109,7 +110,10 @@ def calculation() -> Calculation:
         inputs=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"]), Slider(p["id_bits"]), Slider(p["address_bits"]),
                 Slider(p["control_symbols"])],
         outputs=[Output("model_gbit_s", srio.transfer_goodput_expr(), "goodput", "Gbit/s")], numeric=numeric,
-        headline={"size_bytes": 256})
+        headline={"size_bytes": 256},
+        answers=Answers("model_gbit_s", transfer=srio.transfer, transfers="transfers",
+                        packets=sp.ceiling(srio.transfer / srio.MAX_PAYLOAD_BYTES), packet_name="packets",
+                        line_rate=coding.line_rate * coding.lanes, line="the lanes' signalling rate"))
 
 
 def explore_chart() -> alt.VConcatChart:

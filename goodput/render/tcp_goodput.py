@@ -6,7 +6,7 @@ import altair as alt
 import pandas as pd
 
 from .. import data, tcp
-from .calculation import Calculation, Output
+from .calculation import Answers, Calculation, Output
 from .charts import Slider
 from .vega import matches
 
@@ -28,7 +28,9 @@ def calculation() -> Calculation:
                  Output("stream_mbit_s", tcp.stream_goodput_expr(), "full-segment stream", "Mbit/s")],
         numeric=lambda i, case: tcp.goodputs(case["message_bytes"], i["line_rate_mbit_s"], i["mtu_bytes"],
                                              i["ip_header_bytes"], i["tcp_options_bytes"], i["vlan_bytes"]),
-        headline={"message_bytes": 8192})
+        headline={"message_bytes": 8192},
+        answers=Answers("per_write_mbit_s", transfer=tcp.message, transfers="writes", packets=tcp.segments_expr(),
+                        packet_name="segments (frames)", line_rate=tcp.line_rate, line="the line rate"))
 
 
 def explore_chart() -> alt.VConcatChart:

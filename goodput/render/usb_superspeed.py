@@ -7,7 +7,7 @@ import pandas as pd
 
 from .. import coding, data, usb
 from ..precision import stable
-from .calculation import Calculation, Output
+from .calculation import Answers, Calculation, Output
 from .charts import Slider
 from .vega import vega_expr
 
@@ -91,7 +91,9 @@ def calculation() -> Calculation:
         fields={usb.generation: "generation", usb.payload: "packet_bytes"},
         inputs=[Slider(p["transfer_bytes"]), Slider(p["burst"]), Slider(p["link_commands"])],
         outputs=outputs, numeric=numeric, row_filter=vega_expr(usb.payload >= 64, fields={usb.payload: "packet_bytes"}),
-        headline={"generation": 1, "packet_bytes": usb.MAX_PACKET_BYTES})
+        headline={"generation": 1, "packet_bytes": usb.MAX_PACKET_BYTES},
+        answers=Answers("goodput_gbit_s", transfer=usb.transfer, transfers="transfers", packets=usb.packets_expr(),
+                        packet_name="data packets"))
 
 
 def explore_chart() -> alt.VConcatChart:
