@@ -80,13 +80,15 @@ COMMANDS = {
         (('--burst',), {'dest': 'burst', 'metavar': 'PACKETS', 'help': 'burst: an integer from 1 to 16 packets', 'default': '16'}),
         (('--no-link-commands',), {'dest': 'link_commands', 'action': 'store_const', 'const': 0, 'default': 1, 'help': 'leave out the LGOOD and LCRD answering each ACK'}),
     )),
-    'tcp': ('tcp_numeric', {'help': 'goodput of TCP writes over Ethernet', 'description': 'Goodput of back-to-back writes of MESSAGE bytes, each cut into segments of at most one MSS that each pay a whole Ethernet frame (headers, FCS, preamble, gap); and the ceiling of a stream of full segments.'}, (
+    'tcp': ('tcp_numeric', {'help': 'goodput of TCP writes over Ethernet', 'description': 'Goodput of back-to-back writes of MESSAGE bytes, each cut into segments of at most one MSS that each pay a whole Ethernet frame (headers, FCS, preamble, gap); the ceiling of a stream of full segments; and what a receive window allows a round trip, beside the wire (the lower binds).'}, (
         (('--message',), {'dest': 'message_bytes', 'metavar': 'BYTES', 'help': 'write size: an integer from 1 to 16777216 bytes', 'required': True}),
         (('--rate-mbit-s',), {'dest': 'line_rate_mbit_s', 'metavar': 'MBIT_S', 'help': 'line rate (Mbit/s): a number from 1 to 100000 Mbit/s', 'default': '100'}),
         (('--mtu',), {'dest': 'mtu_bytes', 'metavar': 'BYTES', 'help': 'MTU (bytes): an integer from 576 to 9000 bytes', 'default': '1500'}),
         (('--ipv6',), {'action': 'store_true', 'help': 'IPv6 (40-byte header) instead of IPv4'}),
         (('--timestamps',), {'action': 'store_true', 'help': 'TCP timestamps on (12 option bytes)'}),
         (('--vlan',), {'action': 'store_true', 'help': 'frames carry an 802.1Q tag (4 more bytes in every frame)'}),
+        (('--window',), {'dest': 'window_bytes', 'metavar': 'BYTES', 'help': 'receive window: an integer from 1 to 1073741824 bytes', 'default': '65535'}),
+        (('--rtt-us',), {'dest': 'rtt_us', 'metavar': 'US', 'help': 'round-trip time (us): a number from 1 to 10000000 us', 'default': '1000'}),
     )),
     'spi': ('spi', {'help': 'time and throughput of an SPI transfer', 'description': "Time of N words of W bits at a clock f, with a gap of GAP ns plus one bit time between words (the AM243x MCSPI's, by default), or back to back (--continuous)."}, (
         (('--words',), {'dest': 'words', 'metavar': 'N', 'help': 'words: an integer from 1 to 1048576 words', 'required': True}),

@@ -9,6 +9,11 @@ the 20-byte TCP header and its options (12 bytes of timestamps, if on):
 - a sender that streams (coalescing writes, as Linux does for bulk data) sends
   only full segments: the ceiling for long transfers.
 
+Besides the wire, the receive window limits a connection: a sender may have at most a window of
+``W`` bytes unacknowledged, and each byte's acknowledgement comes back a round trip ``t_RTT`` after it was
+sent, so at most ``W`` bytes leave per round trip, ``8 W / t_RTT`` bit/s, whatever the line rate. The
+lower of the two limits binds.
+
 Every segment travels in an Ethernet frame of its own (:mod:`goodput.ethernet`):
 MAC header and FCS (18 bytes, 64 at least in all), an 802.1Q VLAN tag (4 bytes) if the
 link is tagged, plus preamble, start-of-frame delimiter and gap (20 byte times) on the
@@ -31,19 +36,22 @@ from .command import Arg, Command, Ranged
 from .errors import DataError, ParameterError
 from .params import DEFAULT, Parameter
 from .symbols import lambdify, maker
-from .tcp_numeric import IP_HEADER_BYTES, TCP_HEADER_BYTES, TIMESTAMP_BYTES, evaluate, goodputs
+from .tcp_numeric import IP_HEADER_BYTES, TCP_HEADER_BYTES, TIMESTAMP_BYTES, evaluate, goodputs, window_limit_mbit_s
 
 symbol = maker(__name__)
 
-__all__ = ["message", "mtu", "ip_header", "tcp_options", "line_rate", "TCP_HEADER_BYTES", "TIMESTAMP_BYTES",
+__all__ = ["message", "mtu", "window", "rtt", "wire_goodput", "window_limit_expr", "bound_goodput_expr", "window_binds_expr", "ip_header", "tcp_options", "line_rate", "TCP_HEADER_BYTES", "TIMESTAMP_BYTES",
            "PARAMETERS", "mss_expr", "segments_expr", "segment_wire_expr", "message_wire_expr",
-           "message_goodput_expr", "stream_goodput_expr", "goodputs", "evaluate"]
+           "message_goodput_expr", "stream_goodput_expr", "goodputs", "window_limit_mbit_s", "evaluate"]
 
 message = symbol("M", positive=True, integer=True)  #: application message (write), bytes
 mtu = symbol("U", positive=True, integer=True)  #: MTU, bytes
 ip_header = symbol(r"H_{\mathrm{IP}}", positive=True, integer=True)  #: 20 (IPv4) or 40 (IPv6)
 tcp_options = symbol(r"O_{\mathrm{TCP}}", nonnegative=True, integer=True)  #: TCP option bytes
 line_rate = symbol(r"R_{\mathrm{Mbit}}", positive=True)  #: Ethernet line rate, Mbit/s
+window = symbol(r"W_{\mathrm{rwnd}}", positive=True, integer=True)  #: receive window, bytes
+rtt = symbol(r"t_{\mathrm{RTT}}", positive=True)  #: round-trip time, us
+wire_goodput = symbol(r"G_{\mathrm{wire}}", positive=True)  #: the wire's goodput, Mbit/s (a table's column)
 _payload = symbol("p", nonnegative=True, integer=True)
 
 PARAMETERS = {
@@ -61,6 +69,11 @@ PARAMETERS = {
                   label="line rate (Mbit/s)",
                   presets=((10, "10M"), (100, "100M"), (1000, "1G"), (10000, "10G"))),
         ethernet.PARAMETERS["vlan_bytes"],  # the frames' VLAN tag: Ethernet's own parameter
+        Parameter("window_bytes", window, "bytes", 1, 1 << 30, default=65535, step=1, label="receive window (bytes)",
+                  integer=True, presets=((65535, "64 KiB, unscaled"), (1 << 18, "256 KiB"), (1 << 20, "1 MiB"),
+                                         (1 << 22, "4 MiB"))),
+        Parameter("rtt_us", rtt, "us", 1, 10 ** 7, default=1000, step=1, label="round-trip time (us)",
+                  presets=((100, "100 us"), (1000, "1 ms"), (10000, "10 ms"), (100000, "100 ms"))),
     )
 }
 
@@ -103,6 +116,22 @@ def message_goodput_expr() -> sp.Expr:
 def stream_goodput_expr() -> sp.Expr:
     """Goodput (Mbit/s) of a stream of full segments: the ceiling for long transfers."""
     return line_rate * mss_expr() / segment_wire_expr().subs(_payload, mss_expr())
+
+
+def window_limit_expr() -> sp.Expr:
+    """Goodput (Mbit/s) a receive window of ``W`` bytes allows at a round trip of ``t_RTT`` us: a window a
+    round trip (bits per microsecond are Mbit/s)."""
+    return 8 * window / rtt
+
+
+def bound_goodput_expr(wire: sp.Expr = wire_goodput) -> sp.Expr:
+    """The goodput (Mbit/s) a connection gets: the lower of the wire's (``wire``) and the window's."""
+    return sp.Min(wire, window_limit_expr())
+
+
+def window_binds_expr(wire: sp.Expr = wire_goodput) -> sp.Expr:
+    """1 where the window binds (its limit below the wire's goodput ``wire``), else 0."""
+    return sp.Piecewise((1, window_limit_expr() < wire), (0, True))
 
 
 def run_label(row) -> str:
@@ -617,15 +646,17 @@ __all__ += ["USB_HS_BULK_PACKET_BYTES", "USB_HS_BULK_PER_MICROFRAME", "USB_HS_MI
 COMMAND = Command(
     "tcp", help="goodput of TCP writes over Ethernet",
     description="Goodput of back-to-back writes of MESSAGE bytes, each cut into segments of at most one MSS that "
-                "each pay a whole Ethernet frame (headers, FCS, preamble, gap); and the ceiling of a stream of full "
-                "segments.",
+                "each pay a whole Ethernet frame (headers, FCS, preamble, gap); the ceiling of a stream of full "
+                "segments; and what a receive window allows a round trip, beside the wire (the lower binds).",
     arguments=(Ranged("--message", PARAMETERS["message_bytes"], "BYTES", "write size", required=True),
                Ranged("--rate-mbit-s", PARAMETERS["line_rate_mbit_s"], "MBIT_S"),
                Ranged("--mtu", PARAMETERS["mtu_bytes"], "BYTES"),
                Arg("--ipv6", action="store_true", help="IPv6 (40-byte header) instead of IPv4"),
                Arg("--timestamps", action="store_true", help="TCP timestamps on (12 option bytes)"),
                Arg("--vlan", action="store_true",
-                   help=f"frames carry an 802.1Q tag ({ethernet.VLAN_TAG_BYTES} more bytes in every frame)")),
+                   help=f"frames carry an 802.1Q tag ({ethernet.VLAN_TAG_BYTES} more bytes in every frame)"),
+               Ranged("--window", PARAMETERS["window_bytes"], "BYTES", "receive window"),
+               Ranged("--rtt-us", PARAMETERS["rtt_us"], "US", "round-trip time (us)")),
     run=tcp_numeric.run, lines=tcp_numeric.lines)
 
 

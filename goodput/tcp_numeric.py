@@ -14,7 +14,8 @@ from .command import report_lines
 from .errors import ParameterError
 from .params import DEFAULT
 
-__all__ = ["TCP_HEADER_BYTES", "TIMESTAMP_BYTES", "IP_HEADER_BYTES", "goodputs", "evaluate", "run", "lines"]
+__all__ = ["TCP_HEADER_BYTES", "TIMESTAMP_BYTES", "IP_HEADER_BYTES", "goodputs", "window_limit_mbit_s", "evaluate",
+           "run", "lines"]
 
 TCP_HEADER_BYTES = 20
 TIMESTAMP_BYTES = 12  # the timestamps option, padded to a 32-bit boundary
@@ -32,9 +33,17 @@ def goodputs(message_bytes: int, line_rate_mbit_s: float = DEFAULT, mtu_bytes: i
     return {"per_write_mbit_s": spec.tcp_message(*args), "stream_mbit_s": spec.tcp_stream(*args)}
 
 
+def window_limit_mbit_s(window_bytes: int = DEFAULT, rtt_us: float = DEFAULT) -> float:
+    """Goodput (Mbit/s) a receive window of ``window_bytes`` allows at a round trip of ``rtt_us``, each checked."""
+    p = spec.TCP["parameters"]
+    return spec.tcp_window(p["window_bytes"].check(window_bytes), p["rtt_us"].check(rtt_us))
+
+
 def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mtu_bytes: int = DEFAULT,
-             ip_version: int = 4, timestamps: bool = False, vlan: bool = False) -> dict:
-    """One message size on one link as a JSON-ready dict: segments, both goodputs, line bytes by kind.
+             ip_version: int = 4, timestamps: bool = False, vlan: bool = False, window_bytes: int = DEFAULT,
+             rtt_us: float = DEFAULT) -> dict:
+    """One message size on one link as a JSON-ready dict: segments, both goodputs, line bytes by kind, and the
+    receive window's limit beside the wire's (the lower binds).
     ``vlan``: every frame carries an 802.1Q tag (4 bytes more, the MSS unchanged)."""
     if ip_version not in IP_HEADER_BYTES:
         raise ParameterError("ip_version", ip_version, "4 or 6")
@@ -51,6 +60,8 @@ def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mt
     wire = float(spec.tcp_wire(*args))
     rates = goodputs(m, r, u, h, o, v)
     goodput = rates["per_write_mbit_s"]
+    window = window_limit_mbit_s(window_bytes, rtt_us)
+    p = spec.TCP["parameters"]
     headers = float(segments * (h + TCP_HEADER_BYTES + o))
     framing = float(segments * (frame["mac_header_bytes"] + frame["fcs_bytes"]))
     tags = float(segments * v)
@@ -60,6 +71,9 @@ def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mt
             "segments": segments,
             "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000, "efficiency": goodput / r,
             "stream_goodput_mbit_s": rates["stream_mbit_s"],
+            "window_bytes": p["window_bytes"].check(window_bytes), "rtt_us": p["rtt_us"].check(rtt_us),
+            "window_limit_mbit_s": window, "binding": "window" if window < goodput else "wire",
+            "bound_goodput_mbit_s": min(goodput, window),
             "bytes": {"payload": float(m), "ip_tcp_headers": headers, "mac_header_fcs": framing,
                       "vlan_tag": tags, "padding": wire - m - headers - framing - tags - gaps,
                       "preamble_sfd_gap": gaps}}
@@ -69,7 +83,7 @@ def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mt
 
 def run(args) -> dict:
     return evaluate(args.message_bytes, args.line_rate_mbit_s, args.mtu_bytes, 6 if args.ipv6 else 4,
-                    args.timestamps, args.vlan)
+                    args.timestamps, args.vlan, args.window_bytes, args.rtt_us)
 
 
 def lines(args, r: dict) -> list[str]:
@@ -77,4 +91,6 @@ def lines(args, r: dict) -> list[str]:
         f"{r['message_bytes']}-byte writes over IPv{r['ip_version']}{' on a VLAN' if r['vlan'] else ''} at "
         f"{r['line_rate_mbit_s']:g} Mbit/s: "
         f"{r['segments']} segments of at most {r['mss_bytes']} bytes; a stream of full segments gets "
-        f"{r['stream_goodput_mbit_s']:.6g} Mbit/s", r)
+        f"{r['stream_goodput_mbit_s']:.6g} Mbit/s", r) + [
+        f"  window      {r['window_bytes']} bytes a round trip of {r['rtt_us']:g} us allow "
+        f"{r['window_limit_mbit_s']:.6g} Mbit/s: the {r['binding']} binds, {r['bound_goodput_mbit_s']:.6g} Mbit/s"]

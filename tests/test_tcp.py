@@ -437,3 +437,32 @@ def test_a_cpu_load_that_rises_with_the_cache_beyond_the_error_is_caught():
                   & (t["l2_cache_kbytes"] == 256)][0]
     found = {c.row: c.status for c in tcp.cache_load_checks(edited_cell(t, row, "cpu_load_percent", "24"))}
     assert found["§6.2.2 TMS320C6455 DSK, LL, L2 256 KB, transmit, against L2 128 KB"] == "unexplained"  # 24 > 21 + 2
+
+
+# --- the receive window a round trip, beside the wire ----------------------------------------------
+
+def test_an_unscaled_window_a_millisecond_allows_524_mbit_s():
+    # 65,535 bytes = 524,280 bits a round trip of 1000 us: 524.28 bits a microsecond, 524.28 Mbit/s
+    assert tcp.window_limit_mbit_s(65535, 1000) == pytest.approx(524.28, rel=1e-15)
+    assert float(tcp.window_limit_expr().subs({tcp.window: 65535, tcp.rtt: 1000})) == pytest.approx(524.28, rel=1e-15)
+
+
+def test_the_window_binds_on_gigabit_ethernet_and_the_wire_on_fast_ethernet():
+    fast = tcp.evaluate(8192, 100)
+    assert fast["binding"] == "wire" and fast["bound_goodput_mbit_s"] == fast["goodput_mbit_s"]
+    giga = tcp.evaluate(8192, 1000)  # the wire allows 945.96 Mbit/s, the window 524.28
+    assert giga["binding"] == "window" and giga["bound_goodput_mbit_s"] == pytest.approx(524.28, rel=1e-15)
+    assert giga["goodput_mbit_s"] == pytest.approx(8192 * 1000 / 8660, rel=1e-12)
+    # a window scaled to 256 KiB lets the wire bind again: 2,097,152 bits a millisecond
+    assert tcp.evaluate(8192, 1000, window_bytes=1 << 18)["binding"] == "wire"
+
+
+def test_goodput_tcp_reports_the_window_and_refuses_a_round_trip_of_zero():
+    p = run("--message", "8192", "--rate-mbit-s", "1000", "--window", "65535", "--rtt-us", "1000", "--json")
+    assert p.returncode == 0, p.stderr
+    r = json.loads(p.stdout)
+    assert (r["window_bytes"], r["rtt_us"], r["binding"]) == (65535, 1000, "window")
+    assert r["window_limit_mbit_s"] == pytest.approx(524.28) and r["bound_goodput_mbit_s"] == pytest.approx(524.28)
+    assert "the window binds" in run("--message", "8192", "--rate-mbit-s", "1000").stdout
+    bad = run("--message", "8192", "--rtt-us", "0")
+    assert bad.returncode == 2 and "rtt_us must be a number from 1 to 10000000 us" in bad.stderr

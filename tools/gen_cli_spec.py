@@ -281,9 +281,10 @@ def _tcp() -> tuple[dict, list[Function]]:
                            "fcs_bytes": e.VALUES[e.fcs], "wire_overhead_bytes": e.WIRE_OVERHEAD_BYTES}}
     args = {"rate": tcp.line_rate, "message": tcp.message, "mtu": tcp.mtu, "ip_header": tcp.ip_header,
             "tcp_options": tcp.tcp_options, "vlan": e.vlan}
-    return constants, [(f"tcp_{key}", args, expr()) for key, expr in (
+    return constants, [*[(f"tcp_{key}", args, expr()) for key, expr in (
         ("message", tcp.message_goodput_expr), ("stream", tcp.stream_goodput_expr), ("segments", tcp.segments_expr),
-        ("wire", tcp.message_wire_expr))]
+        ("wire", tcp.message_wire_expr))],
+        ("tcp_window", {"window": tcp.window, "rtt": tcp.rtt}, tcp.window_limit_expr())]
 
 
 def _can() -> tuple[dict, list[Function]]:

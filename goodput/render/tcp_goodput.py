@@ -8,7 +8,7 @@ import pandas as pd
 from .. import data, tcp
 from .calculation import Answers, Calculation, Output
 from .charts import Slider
-from .vega import matches
+from .vega import matches, vega_expr
 
 __all__ = ["MESSAGE_SIZES", "calculation", "explore_chart", "ndk_table", "ndk_load_chart", "cpsw_table", "udp_table"]
 
@@ -16,20 +16,33 @@ MESSAGE_SIZES = (64, 128, 256, 512, 1024, 1460, 1461, 2048, 2920, 2921, 4096, 81
 
 
 def calculation() -> Calculation:
-    """Per-write and stream goodput against message size for the reader's link, headers and VLAN tag."""
+    """Per-write and stream goodput against message size for the reader's link, headers and VLAN tag, and what
+    the receive window allows a round trip: the lower of the wire's and the window's binds."""
     p = tcp.PARAMETERS
+
+    def numeric(i, case):
+        rates = tcp.goodputs(case["message_bytes"], i["line_rate_mbit_s"], i["mtu_bytes"], i["ip_header_bytes"],
+                             i["tcp_options_bytes"], i["vlan_bytes"])
+        window = tcp.window_limit_mbit_s(i["window_bytes"], i["rtt_us"])
+        return {**rates, "window_mbit_s": window, "goodput_mbit_s": min(rates["per_write_mbit_s"], window),
+                "binding": int(window < rates["per_write_mbit_s"])}
+
     return Calculation(
         chapter="tcp-goodput", name="tcp_messages", title="TCP goodput per message (write) size",
         cases=pd.DataFrame({"message_bytes": list(MESSAGE_SIZES)}), shown={"message_bytes": "message (bytes)"},
         fields={tcp.message: "message_bytes"},
         inputs=[Slider(p["line_rate_mbit_s"], maximum=10000), Slider(p["mtu_bytes"]),
-                Slider(p["ip_header_bytes"]), Slider(p["tcp_options_bytes"]), Slider(p["vlan_bytes"])],
-        outputs=[Output("per_write_mbit_s", tcp.message_goodput_expr(), "writes keeping their boundaries", "Mbit/s"),
-                 Output("stream_mbit_s", tcp.stream_goodput_expr(), "full-segment stream", "Mbit/s")],
-        numeric=lambda i, case: tcp.goodputs(case["message_bytes"], i["line_rate_mbit_s"], i["mtu_bytes"],
-                                             i["ip_header_bytes"], i["tcp_options_bytes"], i["vlan_bytes"]),
-        headline={"message_bytes": 8192},
-        answers=Answers("per_write_mbit_s", transfer=tcp.message, transfers="writes", packets=tcp.segments_expr(),
+                Slider(p["ip_header_bytes"]), Slider(p["tcp_options_bytes"]), Slider(p["vlan_bytes"]),
+                Slider(p["window_bytes"]), Slider(p["rtt_us"])],
+        # the wire's goodput stands for itself in the lower limit (its pieces divide by zero in the branch not taken)
+        outputs=[Output("per_write_mbit_s", tcp.message_goodput_expr(), "writes keeping their boundaries", "Mbit/s",
+                        symbol=tcp.wire_goodput),
+                 Output("stream_mbit_s", tcp.stream_goodput_expr(), "full-segment stream", "Mbit/s"),
+                 Output("window_mbit_s", tcp.window_limit_expr(), "window a round trip", "Mbit/s"),
+                 Output("goodput_mbit_s", tcp.bound_goodput_expr(), "writes, the lower limit", "Mbit/s"),
+                 Output("binding", tcp.window_binds_expr(), "binding limit", "", labels=("the wire", "the window"))],
+        numeric=numeric, headline={"message_bytes": 8192},
+        answers=Answers("goodput_mbit_s", transfer=tcp.message, transfers="writes", packets=tcp.segments_expr(),
                         packet_name="segments (frames)", line_rate=tcp.line_rate, line="the line rate"))
 
 
@@ -44,6 +57,10 @@ def explore_chart() -> alt.VConcatChart:
         tooltip=["message_bytes:Q", alt.Tooltip("per_write_mbit_s:Q", format=".3f"),
                  alt.Tooltip("stream_mbit_s:Q", format=".3f")])
     stream = live.base.mark_line(color="#777", strokeDash=[5, 3]).encode(x=x, y="stream_mbit_s:Q")
+    # the receive window's limit, where it is below the line rate (above it, it would only stretch the axis)
+    window = live.base.transform_filter(vega_expr(tcp.window_limit_expr() < tcp.line_rate, params={
+        s.parameter.symbol: s.name for s in calc.inputs})).mark_rule(color="#d62728", strokeDash=[2, 2]).encode(
+        y="window_mbit_s:Q", tooltip=[alt.Tooltip("window_mbit_s:Q", format=".3f", title="window a round trip (Mbit/s)")])
     t = data.load("spraaq5-s6-throughput")
     # the NDK's runs carry their line rate: they show where the line-rate slider sits at it
     ndk = alt.Chart(pd.DataFrame({"message_bytes": t["frame_bytes"], "line_rate_mbit_s": t["line_rate_mbit_s"],
@@ -52,8 +69,10 @@ def explore_chart() -> alt.VConcatChart:
         matches({"line_rate_mbit_s": "line_rate_mbit_s"})).mark_point(filled=True, opacity=0.6).encode(
         x=x, y="mbit_s:Q", color=alt.Color("operation:N", title=f"NDK, {data.single(t, 'frame_bytes')} B"),
         tooltip=["device:N", "operation:N", "mbit_s:Q", "message_bytes:Q", "line_rate_mbit_s:Q"])
-    return calc.view(live, stream, per_write, ndk,
-        height=280, title="TCP: writes keeping their boundaries (black), full-segment stream (dashed)")
+    # seven controls, the box's own just above: under the chart, which they would push a screen down
+    return calc.view(live, stream, window, per_write, ndk, height=280, controls_below=True,
+                     title="TCP: writes keeping their boundaries (black), full-segment stream (dashed), the receive "
+                           "window a round trip (red, where it is below the line rate)")
 
 
 def _conditions(t: pd.DataFrame) -> str:
