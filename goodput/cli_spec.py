@@ -103,7 +103,7 @@ COMMANDS = {
         (('--classical',), {'action': 'store_true', 'help': 'a classical CAN frame (CAN 2.0A/2.0B): one bit rate, --arb-mbit-s; no --data-mbit-s'}),
         (('--arb-mbit-s',), {'dest': 'arbitration_mbit_s', 'metavar': 'MBIT_S', 'help': 'arbitration bit rate (Mbit/s): a number from 0.001 to 1 Mbit/s', 'default': '1'}),
         (('--data-mbit-s',), {'dest': 'data_mbit_s', 'metavar': 'MBIT_S', 'help': 'data bit rate (Mbit/s), CAN FD only (default 5): a number from 0.001 to 12 Mbit/s', 'default': argparse.SUPPRESS}),
-        (('--stuffing',), {'dest': 'stuffing', 'metavar': 'SHARE', 'help': 'share of the worst-case dynamic stuff bits: a number from 0 to 1', 'default': '0'}),
+        (('--stuffing',), {'dest': 'stuffing', 'metavar': 'SHARE', 'help': 'share of the worst-case dynamic stuff bits: a number from 0 to 1', 'default': '1'}),
     )),
     'size': ('elf', {'help': "code and data bytes of ELF files, per section and by type (the NDK's sizing method)", 'description': 'Sections of each ELF file (object, library member or program) that take memory, as code, initialized data and uninitialized data, with totals.'}, (
         (('files',), {'nargs': '+', 'metavar': 'FILE.elf'}),

@@ -20,8 +20,8 @@ def test_the_datasheets_bit_counts_are_the_fields_without_stuffing_and_intermiss
 
 
 def test_crc_17_up_to_16_bytes_and_crc_21_beyond_with_their_fixed_stuff_bits():
-    assert can.frame_bits(16, False)[1] - 8 * 16 == 1 + 4 + 4 + 17 + 6
-    assert can.frame_bits(20, False)[1] - 8 * 20 == 1 + 4 + 4 + 21 + 7
+    assert can.frame_bits(16, False, 0)[1] - 8 * 16 == 1 + 4 + 4 + 17 + 6  # no dynamic stuff bits
+    assert can.frame_bits(20, False, 0)[1] - 8 * 20 == 1 + 4 + 4 + 21 + 7
 
 
 def test_the_measured_rates_lie_between_no_and_worst_case_stuffing():
@@ -54,8 +54,10 @@ def test_impossible_can_parameters_are_rejected(args, name):
 
 
 def test_goodput_can_json_and_a_length_no_dlc_can_say():
-    p = call("can", "--bytes", "64", "--json")
+    p = call("can", "--bytes", "64", "--json")  # worst-case stuffing unless told otherwise: 169.6 us
     assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["frame_time_us"] == pytest.approx(169.6)
+    p = call("can", "--bytes", "64", "--stuffing", "0", "--json")
     assert json.loads(p.stdout)["frame_time_us"] == pytest.approx(139.8)
     p = call("can", "--bytes", "9")
     assert p.returncode == 2 and "--bytes 9: data_bytes must be a CAN FD data length" in p.stderr
@@ -201,10 +203,12 @@ def test_impossible_classical_parameters_are_rejected(kwargs, name):
 
 
 def test_goodput_can_classical_and_what_it_refuses():
-    p = call("can", "--classical", "--bytes", "8", "--json")
+    p = call("can", "--classical", "--bytes", "8", "--stuffing", "0", "--json")
     assert p.returncode == 0, p.stderr
     r = json.loads(p.stdout)
     assert r["classical"] and r["frame_time_us"] == pytest.approx(111) and "data_mbit_s" not in r
+    # the worst case by default: the kernel's 135 bits with bitstuffing
+    assert json.loads(call("can", "--classical", "--bytes", "8", "--json").stdout)["frame_time_us"] == pytest.approx(135)
     p = call("can", "--classical", "--bytes", "8", "--extended", "--stuffing", "1")
     assert p.returncode == 0 and "160 bits at 1 Mbit/s; 160 us, 6250 messages/s" in p.stdout
     p = call("can", "--classical", "--bytes", "8", "--data-mbit-s", "5")  # even the default rate, typed
@@ -261,3 +265,22 @@ def test_a_message_rate_above_what_the_frame_allows_is_caught():
     got = {(c.row, c.kind): c.status for c in can.mcan_rate_checks(bad)}
     assert got[("standard identifier, 64 data bytes", "ceiling")] == "erratum"
     assert got[("extended identifier, 64 data bytes", "ceiling")] == "ok"
+
+
+def test_the_typical_stuffing_preset_is_what_the_measured_rates_imply():
+    # the mean of the shares AM243x's two measured CAN FD rates imply, to two decimals: a preset with provenance
+    shares = [float(can.implied_stuffing_expr().subs({can.data_bytes: 64, can.extended: x, can.frame_time: 1e6 / rate,
+                                                      can.arbitration_rate: 1, can.data_rate: 5}))
+              for x, rate in ((0, 6666), (1, 5780))]
+    assert [round(s, 2) for s in shares] == [0.34, 0.42]
+    assert can.TYPICAL_STUFFING == round(sum(shares) / 2, 2)
+    t = data.load("am243x-mcan")
+    assert sorted(t["messages_per_s"]) == [5780, 6666]
+
+
+def test_a_bound_takes_the_worst_case_stuffing_unless_told_otherwise():
+    p = can.PARAMETERS["stuffing"]
+    assert p.default == 1 and [label for _, label in p.presets] == ["none", "typical (AM243x measured)", "worst case"]
+    assert can.evaluate(64, False, 1, 5)["messages_per_s"] == can.evaluate(64, False, 1, 5, 1)["messages_per_s"]
+    out = json.loads(call("can", "--bytes", "64", "--json").stdout)
+    assert out["messages_per_s"] == pytest.approx(can.evaluate(64, False, 1, 5, 1)["messages_per_s"])
