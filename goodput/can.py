@@ -34,6 +34,7 @@ import sympy as sp
 
 from . import can_numeric, checks, data, pieces
 from .can_numeric import (CLASSICAL_DATA_LENGTHS, DATA_LENGTHS, classical_frame_bits, data_length, evaluate,
+                          messages_in_load, messages_that_fit,
                           frame_bits, transfer_time_us)
 from .command import Arg, Command, Ranged, whole
 from .params import Parameter
@@ -41,7 +42,8 @@ from .symbols import maker
 
 symbol = maker(__name__)
 
-__all__ = ["transfer", "data_goodput_expr", "TYPICAL_STUFFING", "padded_length_expr", "transfer_phase_times_expr", "transfer_time_expr", "transfer_time_us", "data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "classical", "DATA_LENGTHS",
+__all__ = ["transfer", "data_goodput_expr", "TYPICAL_STUFFING", "period", "bus_load", "message_rate",
+           "messages_that_fit_expr", "messages_in_load", "messages_that_fit", "padded_length_expr", "transfer_phase_times_expr", "transfer_time_expr", "transfer_time_us", "data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "classical", "DATA_LENGTHS",
            "CLASSICAL_DATA_LENGTHS", "INTERMISSION_BITS", "PARAMETERS",
            "crc_bits_expr", "arbitration_field_bits_expr", "stuff_bits_exprs", "phase_bits_expr", "datasheet_bits_exprs", "datasheet_bits",
            "frame_bits", "phase_time_expr", "frame_time_expr", "budget_bits_exprs", "implied_stuffing_expr", "frame_time",
@@ -57,6 +59,9 @@ stuffing = symbol("s", nonnegative=True)  #: share of the worst-case dynamic stu
 frame_time = symbol("T", positive=True)  #: a measured time from one frame's SOF to the next's, us
 classical = symbol("c", nonnegative=True, integer=True)  #: 1 for a classical CAN frame, 0 for CAN FD
 transfer = symbol("S", positive=True, integer=True)  #: bytes of one transfer, in as many frames as it takes
+period = symbol(r"T_{\mathrm{p}}", positive=True)  #: each message's period, ms
+bus_load = symbol("U", positive=True)  #: the share of the bus the messages may take, percent
+message_rate = symbol("m", positive=True)  #: messages a second the bus carries back to back (a table's column)
 
 #: A typical share of the worst-case dynamic stuff bits: the mean, to two decimals, of the shares the AM243x
 #: datasheet's two measured CAN FD rates imply (34 % and 42 %, the chapter's budget table; a test holds it to them).
@@ -71,6 +76,10 @@ PARAMETERS = {
         Parameter("data_mbit_s", data_rate, "Mbit/s", 0.001, 12, default=5, step=0.5,
                   label="data bit rate (Mbit/s)",
                   presets=((1, "1M"), (2, "2M"), (5, "5M"), (8, "8M"))),
+        Parameter("period_ms", period, "ms", 0.01, 10000, default=10, step=0.01, label="each message's period (ms)",
+                  presets=((1, "1 ms"), (10, "10 ms"), (100, "100 ms"), (1000, "1 s"))),
+        Parameter("bus_load_percent", bus_load, "%", 0.1, 100, default=70, step=0.1,
+                  label="bus load allowed (%)", presets=((50, "50 %"), (70, "70 %"), (80, "80 %"), (100, "100 %"))),
         # worst case by default: the rate a bus is sure of, whatever its data
         Parameter("stuffing", stuffing, "", 0, 1, default=1, step=0.01,
                   label="dynamic stuff bits (share of the worst case)",
@@ -168,6 +177,14 @@ def messages_per_s_expr() -> sp.Expr:
 def data_goodput_expr(messages_per_s: sp.Expr) -> sp.Expr:
     """Data bits a second (Mbit/s) of frames of ``n`` data bytes sent ``messages_per_s`` times a second."""
     return 8 * data_bytes * messages_per_s / 10 ** 6
+
+
+def messages_that_fit_expr(rate: sp.Expr = message_rate) -> sp.Expr:
+    """How many messages, each sent once every ``T_p`` ms, fit in ``U`` percent of a bus that carries ``rate``
+    such frames a second back to back: each takes ``1/rate`` of a second of the bus, so a period holds
+    ``T_p/1000 * rate`` of them and a share ``U/100`` of it this many; the whole number of them fit. (The
+    expression keeps the fraction: a floor of it would turn on the last bit of a float at a whole number.)"""
+    return bus_load / 100 * period / 1000 * rate
 
 
 def padded_length_expr(rest: sp.Expr) -> sp.Piecewise:
@@ -334,7 +351,8 @@ _DATA_RATE = PARAMETERS["data_mbit_s"]
 COMMAND = Command(
     "can", help="CAN FD or classical CAN frame time and messages per second",
     description="Bits of a CAN FD frame in its arbitration and data phases (or of a classical CAN frame, all at the "
-                "nominal rate), the time from one frame to the next, and messages per second.",
+                "nominal rate), the time from one frame to the next, messages per second, and how many such messages, "
+                "each sent once a period, fit in the share of the bus allowed.",
     arguments=(Arg("--bytes", dest="data_bytes", type=whole, required=True, metavar="N",
                    help="data bytes: " + ", ".join(map(str, DATA_LENGTHS)) + "; with --classical 0 to 8"),
                Arg("--extended", action="store_true", help="29-bit identifier (default 11-bit)"),
@@ -343,5 +361,7 @@ COMMAND = Command(
                Ranged("--arb-mbit-s", PARAMETERS["arbitration_mbit_s"], "MBIT_S"),
                Ranged("--data-mbit-s", _DATA_RATE, "MBIT_S",
                       f"{_DATA_RATE.label}, CAN FD only (default {_DATA_RATE.default:g})", default=argparse.SUPPRESS),
-               Ranged("--stuffing", PARAMETERS["stuffing"], "SHARE", "share of the worst-case dynamic stuff bits")),
+               Ranged("--stuffing", PARAMETERS["stuffing"], "SHARE", "share of the worst-case dynamic stuff bits"),
+               Ranged("--period-ms", PARAMETERS["period_ms"], "MS", "each message's period (ms)"),
+               Ranged("--load-percent", PARAMETERS["bus_load_percent"], "PERCENT", "bus load allowed (%)")),
     run=can_numeric.run, lines=can_numeric.lines)

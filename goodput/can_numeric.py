@@ -9,13 +9,15 @@ import the model while it writes them.
 
 from __future__ import annotations
 
+import math
+
 from . import quick_spec as spec
 from .command import goodput_line
 from .errors import ParameterError
 from .params import DEFAULT
 
 __all__ = ["DATA_LENGTHS", "CLASSICAL_DATA_LENGTHS", "data_length", "frame_bits", "classical_frame_bits",
-           "evaluate", "transfer_time_us", "run", "lines"]
+           "evaluate", "transfer_time_us", "run", "lines", "messages_in_load", "messages_that_fit"]
 
 DATA_LENGTHS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64)  #: what a DLC can say
 CLASSICAL_DATA_LENGTHS = tuple(range(9))  #: data bytes of a classical frame (a DLC of 9-15 also means 8)
@@ -101,8 +103,13 @@ def _evaluate_classical(n: int, extended_id: bool, arbitration_mbit_s, data_mbit
 def run(args) -> dict:
     # --data-mbit-s left out is no attribute at all (argparse.SUPPRESS), so a rate typed with --classical is
     # refused by the model even when it equals the default
-    return evaluate(args.data_bytes, args.extended, args.arbitration_mbit_s, getattr(args, "data_mbit_s", DEFAULT),
-                    args.stuffing, classical_frame=args.classical)
+    r = evaluate(args.data_bytes, args.extended, args.arbitration_mbit_s, getattr(args, "data_mbit_s", DEFAULT),
+                 args.stuffing, classical_frame=args.classical)
+    p = spec.CAN["parameters"]
+    period, load = p["period_ms"].check(args.period_ms), p["bus_load_percent"].check(args.bus_load_percent)
+    return {**r, "period_ms": period, "bus_load_percent": load,
+            "messages_in_load": messages_in_load(r["messages_per_s"], period, load),
+            "messages_that_fit": messages_that_fit(r["messages_per_s"], period, load)}
 
 
 def lines(args, r: dict) -> list[str]:
@@ -113,4 +120,20 @@ def lines(args, r: dict) -> list[str]:
     else:
         bits = (f"{r['nominal_bits']:g} bits at {r['arbitration_mbit_s']:g} Mbit/s and {r['data_phase_bits']:g} at "
                 f"{r['data_mbit_s']:g} Mbit/s")
-    return [f"{frame}{bits}; {r['frame_time_us']:.6g} us, {r['messages_per_s']:.6g} messages/s", goodput_line(r)]
+    out = [f"{frame}{bits}; {r['frame_time_us']:.6g} us, {r['messages_per_s']:.6g} messages/s", goodput_line(r)]
+    if "messages_that_fit" in r:
+        out.append(f"  fit         {r['messages_that_fit']} such messages, each once every {r['period_ms']:g} ms, "
+                   f"in {r['bus_load_percent']:g} % of the bus")
+    return out
+
+
+def messages_in_load(messages_per_s: float, period_ms: float = DEFAULT, bus_load_percent: float = DEFAULT) -> float:
+    """How many messages, each sent every ``period_ms``, ``bus_load_percent`` of a bus that carries
+    ``messages_per_s`` of their frames a second back to back holds (a fraction; the period and the load checked)."""
+    p = spec.CAN["parameters"]
+    return spec.can_fit(messages_per_s, p["period_ms"].check(period_ms), p["bus_load_percent"].check(bus_load_percent))
+
+
+def messages_that_fit(messages_per_s: float, period_ms: float = DEFAULT, bus_load_percent: float = DEFAULT) -> int:
+    """The whole number of :func:`messages_in_load`: the messages that fit."""
+    return math.floor(messages_in_load(messages_per_s, period_ms, bus_load_percent))

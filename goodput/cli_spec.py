@@ -97,13 +97,15 @@ COMMANDS = {
         (('--gap-ns',), {'dest': 'gap_ns', 'metavar': 'NS', 'help': 'gap between words besides one bit time: a number from 0 to 10000 ns', 'default': '160'}),
         (('--continuous',), {'action': 'store_true', 'help': 'words back to back, no gap and no extra bit time (a controller in continuous DMA mode)'}),
     )),
-    'can': ('can_numeric', {'help': 'CAN FD or classical CAN frame time and messages per second', 'description': 'Bits of a CAN FD frame in its arbitration and data phases (or of a classical CAN frame, all at the nominal rate), the time from one frame to the next, and messages per second.'}, (
+    'can': ('can_numeric', {'help': 'CAN FD or classical CAN frame time and messages per second', 'description': 'Bits of a CAN FD frame in its arbitration and data phases (or of a classical CAN frame, all at the nominal rate), the time from one frame to the next, messages per second, and how many such messages, each sent once a period, fit in the share of the bus allowed.'}, (
         (('--bytes',), {'dest': 'data_bytes', 'type': whole, 'required': True, 'metavar': 'N', 'help': 'data bytes: 0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64; with --classical 0 to 8'}),
         (('--extended',), {'action': 'store_true', 'help': '29-bit identifier (default 11-bit)'}),
         (('--classical',), {'action': 'store_true', 'help': 'a classical CAN frame (CAN 2.0A/2.0B): one bit rate, --arb-mbit-s; no --data-mbit-s'}),
         (('--arb-mbit-s',), {'dest': 'arbitration_mbit_s', 'metavar': 'MBIT_S', 'help': 'arbitration bit rate (Mbit/s): a number from 0.001 to 1 Mbit/s', 'default': '1'}),
         (('--data-mbit-s',), {'dest': 'data_mbit_s', 'metavar': 'MBIT_S', 'help': 'data bit rate (Mbit/s), CAN FD only (default 5): a number from 0.001 to 12 Mbit/s', 'default': argparse.SUPPRESS}),
         (('--stuffing',), {'dest': 'stuffing', 'metavar': 'SHARE', 'help': 'share of the worst-case dynamic stuff bits: a number from 0 to 1', 'default': '1'}),
+        (('--period-ms',), {'dest': 'period_ms', 'metavar': 'MS', 'help': "each message's period (ms): a number from 0.01 to 10000 ms", 'default': '10'}),
+        (('--load-percent',), {'dest': 'bus_load_percent', 'metavar': 'PERCENT', 'help': 'bus load allowed (%): a number from 0.1 to 100 %', 'default': '70'}),
     )),
     'size': ('elf', {'help': "code and data bytes of ELF files, per section and by type (the NDK's sizing method)", 'description': 'Sections of each ELF file (object, library member or program) that take memory, as code, initialized data and uninitialized data, with totals.'}, (
         (('files',), {'nargs': '+', 'metavar': 'FILE.elf'}),

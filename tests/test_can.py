@@ -284,3 +284,31 @@ def test_a_bound_takes_the_worst_case_stuffing_unless_told_otherwise():
     assert can.evaluate(64, False, 1, 5)["messages_per_s"] == can.evaluate(64, False, 1, 5, 1)["messages_per_s"]
     out = json.loads(call("can", "--bytes", "64", "--json").stdout)
     assert out["messages_per_s"] == pytest.approx(can.evaluate(64, False, 1, 5, 1)["messages_per_s"])
+
+
+def test_25_eight_byte_messages_every_10_ms_fit_in_70_percent_of_a_500_kbit_s_bus():
+    """A classical 8-byte frame with an 11-bit identifier and worst-case stuffing is 135 bits: 270 us at
+    500 kbit/s. A 10 ms period holds 10,000 / 270 = 37.04 of them; 70 % of it, 25.9: 25 whole messages."""
+    r = can.evaluate(8, False, 0.5, stuffing_share=1, classical_frame=True)
+    assert r["frame_time_us"] == pytest.approx(270)
+    assert can.messages_that_fit(r["messages_per_s"], 10, 70) == 25
+    assert can.messages_that_fit(r["messages_per_s"], 10, 100) == 37
+    assert float(can.messages_that_fit_expr().subs({can.message_rate: r["messages_per_s"], can.period: 10,
+                                                    can.bus_load: 70})) == pytest.approx(0.7 * 10_000 / 270)
+    calc = can_charts.calculation()
+    case = next(c for c in calc.records() if (c["c"], c["x"], c["data_bytes"]) == (1, 0, 8))
+    assert calc.evaluate(calc.input_values(arbitration_mbit_s=0.5), case)["fit"] == pytest.approx(25.93, abs=0.005)
+
+
+def test_goodput_can_says_how_many_messages_fit_and_refuses_a_period_of_zero():
+    p = call("can", "--classical", "--bytes", "8", "--arb-mbit-s", "0.5", "--period-ms", "10", "--load-percent", "70",
+             "--json")
+    r = json.loads(p.stdout)
+    assert (r["messages_that_fit"], r["period_ms"], r["bus_load_percent"]) == (25, 10, 70)
+    assert r["messages_in_load"] == pytest.approx(25.93, abs=0.005)
+    assert "25 such messages, each once every 10 ms, in 70 % of the bus" in call(
+        "can", "--classical", "--bytes", "8", "--arb-mbit-s", "0.5").stdout
+    for option, value, words in (("--period-ms", "0", "period_ms must be a number from 0.01 to 10000 ms"),
+                                 ("--load-percent", "0", "bus_load_percent must be a number from 0.1 to 100 %")):
+        bad = call("can", "--bytes", "8", option, value)
+        assert bad.returncode == 2 and words in bad.stderr, bad.stderr

@@ -296,7 +296,8 @@ def _can() -> tuple[dict, list[Function]]:
                       "data": c.data_rate, "stuffing": c.stuffing}, c.frame_time_expr()),
         ("can_classical_bits", bits, c.classical_bits_expr()),
         ("can_classical_time", {"n": c.data_bytes, "extended": c.extended, "arbitration": c.arbitration_rate,
-                                "stuffing": c.stuffing}, c.classical_frame_time_expr())]
+                                "stuffing": c.stuffing}, c.classical_frame_time_expr()),
+        ("can_fit", {"rate": c.message_rate, "period": c.period, "load": c.bus_load}, c.messages_that_fit_expr())]
 
 
 def _srio() -> tuple[dict, list[Function]]:

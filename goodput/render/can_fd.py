@@ -58,7 +58,8 @@ def messages_per_s_expr() -> sp.Expr:
 
 def calculation() -> Calculation:
     """Messages per second for each data length and identifier format, CAN FD and classical, for the
-    reader's bit rates and stuffing."""
+    reader's bit rates and stuffing; and how many such messages, each sent once a period, fit in the share of
+    the bus the reader allows."""
     rows = pd.DataFrame([{"data_bytes": n, "x": x, "format": "extended" if x else "standard",
                           "c": c, "frame": "classical" if c else "CAN FD"}
                          for c, lengths in ((0, can.DATA_LENGTHS), (1, can.CLASSICAL_DATA_LENGTHS))
@@ -72,15 +73,19 @@ def calculation() -> Calculation:
         else:
             r = can.evaluate(case["data_bytes"], bool(case["x"]), inputs["arbitration_mbit_s"], inputs["data_mbit_s"],
                              inputs["stuffing"])
-        return {"messages_per_s": r["messages_per_s"], "goodput_mbit_s": r["goodput_mbit_s"]}
+        return {"messages_per_s": r["messages_per_s"], "goodput_mbit_s": r["goodput_mbit_s"],
+                "fit": can.messages_in_load(r["messages_per_s"], inputs["period_ms"], inputs["bus_load_percent"])}
 
     return Calculation(
         chapter="can-fd", name="can_frames", title="CAN FD and classical CAN messages per second",
         cases=rows, shown={"frame": "frame", "format": "identifier", "data_bytes": "data bytes"},
         fields={can.data_bytes: "data_bytes", can.extended: "x", can.classical: "c"},
-        inputs=[Slider(p["arbitration_mbit_s"]), Slider(p["data_mbit_s"]), Slider(p["stuffing"])],
-        outputs=[Output("messages_per_s", messages_per_s_expr(), "messages", "per s", 1),
-                 Output("goodput_mbit_s", can.data_goodput_expr(messages_per_s_expr()), "data", "Mbit/s", 4)],
+        inputs=[Slider(p["arbitration_mbit_s"]), Slider(p["data_mbit_s"]), Slider(p["stuffing"]),
+                Slider(p["period_ms"]), Slider(p["bus_load_percent"])],
+        outputs=[Output("messages_per_s", messages_per_s_expr(), "messages", "per s", 1, symbol=can.message_rate),
+                 Output("goodput_mbit_s", can.data_goodput_expr(can.message_rate), "data", "Mbit/s", 4),
+                 Output("fit", can.messages_that_fit_expr(), "messages a period in the load (the whole number fit)", "",
+                        2)],
         numeric=numeric, row_filter=vega_expr(can.data_bytes >= 8, fields={can.data_bytes: "data_bytes"}),
         headline={"data_bytes": 64}, answers=Answers("goodput_mbit_s"))
 
