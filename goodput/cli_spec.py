@@ -96,6 +96,7 @@ COMMANDS = {
         (('--clock-mhz',), {'dest': 'clock_mhz', 'metavar': 'MHZ', 'help': 'SPI clock (MHz): a number from 0.001 to 200 MHz', 'default': '50'}),
         (('--gap-ns',), {'dest': 'gap_ns', 'metavar': 'NS', 'help': 'gap between words besides one bit time: a number from 0 to 10000 ns', 'default': '160'}),
         (('--continuous',), {'action': 'store_true', 'help': 'words back to back, no gap and no extra bit time (a controller in continuous DMA mode)'}),
+        (('--setup-us',), {'dest': 'setup_us', 'metavar': 'US', 'help': "a fixed cost each transfer pays, a DMA or driver set-up (the AM243x DMA's: 3148): a number from 0 to 100000 us", 'default': '0'}),
     )),
     'can': ('can_numeric', {'help': 'CAN FD or classical CAN frame time and messages per second', 'description': 'Bits of a CAN FD frame in its arbitration and data phases (or of a classical CAN frame, all at the nominal rate), the time from one frame to the next, messages per second, and how many such messages, each sent once a period, fit in the share of the bus allowed.'}, (
         (('--bytes',), {'dest': 'data_bytes', 'type': whole, 'required': True, 'metavar': 'N', 'help': 'data bytes: 0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64; with --classical 0 to 8'}),

@@ -236,16 +236,18 @@ def _spi_run(args) -> dict:
         raise ParameterError("word_bits", args.word_bits, parameters["word_bits"].describe_range())
     values = tuple(parameters[name].check(value) for name, value in (
         ("words", args.words), ("word_bits", args.word_bits), ("clock_mhz", args.clock_mhz),
-        ("gap_ns", args.gap_ns), ("spaced", 0 if args.continuous else 1)))
-    total, clocks, throughput = spec.spi_transfer(*values), spec.spi_clock(*values), spec.spi_throughput(*values)
+        ("gap_ns", args.gap_ns), ("spaced", 0 if args.continuous else 1), ("setup_us", args.setup_us)))
+    wire, clocks, throughput = spec.spi_transfer(*values), spec.spi_clock(*values), spec.spi_total_throughput(*values)
     return {"words": values[0], "word_bits": values[1], "clock_mhz": values[2], "gap_ns": values[3],
-            "spaced": values[4], "clock_time_us": clocks, "gap_time_us": total - clocks, "transfer_time_us": total,
+            "spaced": values[4], "setup_us": values[5], "clock_time_us": clocks, "gap_time_us": wire - clocks,
+            "transfer_time_us": wire, "total_time_us": spec.spi_total(*values),
             "goodput_mbit_s": throughput, "goodput_gbit_s": throughput / 1000, "efficiency": throughput / values[2]}
 
 
 def _spi_lines(args, r: dict) -> list[str]:
+    fixed = f", then {r['setup_us']:g} us of fixed cost: {r['total_time_us']:.6g} us" if r["setup_us"] else ""
     return [f"{r['words']} words of {r['word_bits']} bits at {r['clock_mhz']:g} MHz: {r['transfer_time_us']:.6g} us "
-            f"({r['clock_time_us']:.6g} us of clocks, {r['gap_time_us']:.6g} us of gaps)", goodput_line(r)]
+            f"({r['clock_time_us']:.6g} us of clocks, {r['gap_time_us']:.6g} us of gaps){fixed}", goodput_line(r)]
 
 
 #: The quick subcommands: name -> (run, lines), as a model's ``COMMAND`` has them.

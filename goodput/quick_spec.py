@@ -368,19 +368,27 @@ def ethernet_headers(vlan, stack):
 
 # --- goodput spi -------------------------------------------------------------------------------------
 
-SPI = {'parameters': {'words': Parameter(name='words', symbol=None, unit='words', minimum=1, maximum=1048576, default=400, step=1, label='words', integer=True, exclusive_minimum=False, options=(), presets=()), 'word_bits': Parameter(name='word_bits', symbol=None, unit='bits', minimum=4, maximum=32, default=8, step=1, label='word width (bits)', integer=True, exclusive_minimum=False, options=(), presets=()), 'clock_mhz': Parameter(name='clock_mhz', symbol=None, unit='MHz', minimum=0.001, maximum=200, default=50, step=1, label='SPI clock (MHz)', integer=False, exclusive_minimum=False, options=(), presets=()), 'gap_ns': Parameter(name='gap_ns', symbol=None, unit='ns', minimum=0, maximum=10000, default=160, step=10, label='gap between words (ns)', integer=False, exclusive_minimum=False, options=(), presets=()), 'spaced': Parameter(name='spaced', symbol=None, unit='', minimum=0, maximum=1, default=1, step=1, label='between words', integer=True, exclusive_minimum=False, options=((0, 'nothing (continuous DMA)',), (1, 'the gap and a bit time',),), presets=())}}
+SPI = {'parameters': {'words': Parameter(name='words', symbol=None, unit='words', minimum=1, maximum=1048576, default=400, step=1, label='words', integer=True, exclusive_minimum=False, options=(), presets=()), 'word_bits': Parameter(name='word_bits', symbol=None, unit='bits', minimum=4, maximum=32, default=8, step=1, label='word width (bits)', integer=True, exclusive_minimum=False, options=(), presets=()), 'clock_mhz': Parameter(name='clock_mhz', symbol=None, unit='MHz', minimum=0.001, maximum=200, default=50, step=1, label='SPI clock (MHz)', integer=False, exclusive_minimum=False, options=(), presets=()), 'gap_ns': Parameter(name='gap_ns', symbol=None, unit='ns', minimum=0, maximum=10000, default=160, step=10, label='gap between words (ns)', integer=False, exclusive_minimum=False, options=(), presets=()), 'spaced': Parameter(name='spaced', symbol=None, unit='', minimum=0, maximum=1, default=1, step=1, label='between words', integer=True, exclusive_minimum=False, options=((0, 'nothing (continuous DMA)',), (1, 'the gap and a bit time',),), presets=()), 'setup_us': Parameter(name='setup_us', symbol=None, unit='us', minimum=0, maximum=100000, default=0, step=0.1, label='fixed cost per transfer (us)', integer=False, exclusive_minimum=False, options=(), presets=((0, 'none',), (3148, 'AM243x DMA set-up, fitted',),)), 'transfer_bytes': Parameter(name='transfer_bytes', symbol=None, unit='bytes', minimum=1, maximum=1048576, default=400, step=1, label='transfer (bytes)', integer=True, exclusive_minimum=False, options=(), presets=((4, '4 B',), (64, '64 B',), (400, "400 B, the datasheet's",), (4096, '4 KiB',),))}}
 
 
-def spi_clock(words, word_bits, clock, gap, spaced):
+def spi_clock(words, word_bits, clock, gap, spaced, setup):
     return word_bits*words/clock
 
 
-def spi_transfer(words, word_bits, clock, gap, spaced):
+def spi_transfer(words, word_bits, clock, gap, spaced, setup):
     return spaced*((1/1000)*gap + 1/clock)*(words - 1) + word_bits*words/clock
 
 
-def spi_throughput(words, word_bits, clock, gap, spaced):
+def spi_throughput(words, word_bits, clock, gap, spaced, setup):
     return word_bits*words/(spaced*((1/1000)*gap + 1/clock)*(words - 1) + word_bits*words/clock)
+
+
+def spi_total(words, word_bits, clock, gap, spaced, setup):
+    return setup + spaced*((1/1000)*gap + 1/clock)*(words - 1) + word_bits*words/clock
+
+
+def spi_total_throughput(words, word_bits, clock, gap, spaced, setup):
+    return word_bits*words/(setup + spaced*((1/1000)*gap + 1/clock)*(words - 1) + word_bits*words/clock)
 
 
 # --- goodput usb -------------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ pytestmark = pytest.mark.book
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER = "notebooks/spi.ipynb"
 PLAIN_CHART_CHAPTER = "notebooks/boot-and-memory.ipynb"
-FIGURE = "#figure-spi_400_bytes"
+FIGURE = "#figure-spi_transfer"
 # jupyterlab-myst numbers the targets of Markdown cells only and logs this for a {numref} to a figure that a
 # code cell labels (myst-nb's cell metadata, as every chapter's figures are); the book's script numbers those.
 KNOWN = ("Cross reference target was not found: fig-",)
@@ -177,7 +177,7 @@ def test_a_chapter_runs_in_jupyterlab_with_its_myst_live_figure_and_python_panel
         assert page.locator('span[title="Cross Reference Not Found"]').count() == 0
         reference = page.locator('a.goodput-lab-ref[data-figure="fig-spi"]').first
         expect(reference).to_have_text("Figure 1")
-        assert "In Figure 1, move the clock" in page.locator(".jp-Notebook").first.inner_text()
+        assert "In Figure 1, move the transfer, the clock" in page.locator(".jp-Notebook").first.inner_text()
         download = page.locator(".jp-OutputArea-output a", has_text="Download the workbook (spi.xlsx)")
         assert "/files/_build/workbooks/spi.xlsx" in download.get_attribute("href")
 
@@ -185,7 +185,7 @@ def test_a_chapter_runs_in_jupyterlab_with_its_myst_live_figure_and_python_panel
         page.locator(f"{FIGURE} .goodput-control[data-key=\"clock_mhz\"]").wait_for()
         page.wait_for_function("() => window.__views.length >= 1")
         settle(page)
-        cells = table_cells(page, "spi_400_bytes", FIGURE)
+        cells = table_cells(page, "spi_transfer", FIGURE)
         assert cells["0"]["model_us"] == printed(transfer_us(400, 8, 50))
         operate(page, "clock_mhz", 20, scope=FIGURE)
         view = page.evaluate("() => window.__views.findIndex(v => { try { v.signal('clock_mhz'); return true; }"
@@ -196,7 +196,7 @@ def test_a_chapter_runs_in_jupyterlab_with_its_myst_live_figure_and_python_panel
         assert sorted(b for b, _ in drawn) == [8, 16, 32]
         for bits, model_us in drawn:
             assert model_us == pytest.approx(transfer_us(3200 // bits, bits, 20), rel=1e-9), bits
-        cells = table_cells(page, "spi_400_bytes", FIGURE)
+        cells = table_cells(page, "spi_transfer", FIGURE)
         assert [cells[str(i)]["model_us"] for i in range(3)] == [
             printed(transfer_us(3200 // b, b, 20)) for b in (8, 16, 32)]
         # the "your link" box at the top shares the notebook's state; no address to copy here

@@ -173,8 +173,9 @@ def test_line_code_and_spi_functions_agree_with_the_models_over_a_grid():
         assert quick_spec.coding_bit_rate(rate, lanes, *bits) == coding.bit_rate_gbit_s(rate, lanes, code.key)
         assert quick_spec.coding_byte_rate(rate, lanes, *bits) == coding.byte_rate_gbyte_s(rate, lanes, code.key)
         assert quick_spec.coding_efficiency(*bits) == coding.efficiency(code.key)
-    for values in itertools.product((1, 2, 400, 1 << 20), (4, 8, 32), (0.001, 50, 200), (0, 160, 10000), (0, 1)):
-        for name in ("clock", "transfer", "throughput"):
+    for values in itertools.product((1, 2, 400, 1 << 20), (4, 8, 32), (0.001, 50, 200), (0, 160, 10000), (0, 1),
+                                    (0, 3148)):
+        for name in ("clock", "transfer", "throughput", "total", "total_throughput"):
             assert getattr(quick_spec, f"spi_{name}")(*values) == spi._numeric(name)(*values), (name, values)
 
 
@@ -248,7 +249,7 @@ SPI = [
     for clock in ([], ["--clock-mhz", "0.001"], ["--clock-mhz", "48"], ["--clock-mhz", "200"])
     for gap in ([], ["--gap-ns", "0"], ["--gap-ns", "10000"])
     for continuous in ([], ["--continuous"])
-] + [
+] + [["--words", "400", "--bits", "8", "--setup-us", setup] for setup in ("0", "3148", "0.5", "-1", "100001")] + [
     ["--words", "0", "--bits", "8"], ["--words", "4", "--bits", "0"], ["--words", "4", "--bits", "33"],
     ["--words", "4", "--bits", "8", "--clock-mhz", "1e-320"], ["--words", "4", "--bits", "8", "--gap-ns", "-1"],
     ["--words", "4.5", "--bits", "8"], ["--words", "4", "--bits", "\u0663"], ["--words", "4"],

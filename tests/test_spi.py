@@ -102,3 +102,22 @@ def test_a_time_below_the_clocks_and_gaps_and_a_wrong_word_count_are_caught():
     assert got[("400 x 8 bits, polled", "ceiling")] == "erratum"
     assert got[("8-bit words", "consistency")] == "erratum"
     assert got[("16-bit words", "consistency")] == "ok"
+
+
+def test_the_dma_set_up_preset_is_the_chapters_fit():
+    assert spi.DMA_SETUP_US == round(spi_charts.dma_overhead()["fixed_us"])
+    assert (spi.DMA_SETUP_US, "AM243x DMA set-up, fitted") in spi.PARAMETERS["setup_us"].presets
+    assert spi.PARAMETERS["setup_us"].default == 0
+
+
+def test_a_fixed_cost_per_transfer_adds_to_its_time_and_a_padded_word_carries_no_data():
+    # 400 bytes in 8-bit words at 50 MHz with the 160 ns gap: 64 us of clocks + 399 x 0.18 us of gaps = 135.82 us
+    r = spi.evaluate(400, 8)
+    assert r["transfer_time_us"] == pytest.approx(135.82) and r["total_time_us"] == r["transfer_time_us"]
+    with_setup = spi.evaluate(400, 8, setup_us=3148)
+    assert with_setup["total_time_us"] == pytest.approx(3148 + 135.82)
+    assert with_setup["goodput_mbit_s"] == pytest.approx(3200 / (3148 + 135.82))
+    calc = spi_charts.calculation()
+    # one byte in a 32-bit word: one word, 32 clocks at 50 MHz = 0.64 us, carrying 8 bits of data
+    out = calc.evaluate(calc.input_values(transfer_bytes=1), next(c for c in calc.records() if c["word_bits"] == 32))
+    assert out["words"] == 1 and out["model_us"] == pytest.approx(0.64) and out["goodput_mbit_s"] == pytest.approx(12.5)

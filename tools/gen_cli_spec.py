@@ -181,9 +181,11 @@ def _coding() -> tuple[dict, list[Function]]:
 
 
 def _spi() -> tuple[dict, list[Function]]:
-    args = {"words": spi.words, "word_bits": spi.word_bits, "clock": spi.clock, "gap": spi.gap, "spaced": spi.spaced}
+    args = {"words": spi.words, "word_bits": spi.word_bits, "clock": spi.clock, "gap": spi.gap, "spaced": spi.spaced,
+            "setup": spi.setup}
     functions = [(f"spi_{key}", args, expr()) for key, expr in (
-        ("clock", spi.clock_time_expr), ("transfer", spi.transfer_time_expr), ("throughput", spi.throughput_expr))]
+        ("clock", spi.clock_time_expr), ("transfer", spi.transfer_time_expr), ("throughput", spi.throughput_expr),
+        ("total", spi.total_time_expr), ("total_throughput", spi.total_throughput_expr))]
     return {"parameters": dict(spi.PARAMETERS)}, functions
 
 

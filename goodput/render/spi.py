@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import altair as alt
 import numpy as np
 import pandas as pd
@@ -11,6 +13,7 @@ from ..fit import linear_least_squares
 from ..precision import stable
 from .calculation import Answers, Calculation, Output
 from .charts import Slider
+from .vega import matches
 
 __all__ = ["measured_vs_model", "dma_overhead", "calculation", "explore_chart"]
 
@@ -47,40 +50,50 @@ def dma_overhead() -> dict[str, float]:
 
 
 def calculation() -> Calculation:
-    """Transfer time of 400 bytes per word width, for the reader's clock and gap between words."""
+    """Time of the reader's transfer per word width (400 bytes, the datasheet's, to begin with), for their clock, gap
+    between words and fixed cost per transfer (none to begin with)."""
     p = spi.PARAMETERS
-    widths = [8, 16, 32]
+    in_words = {spi.words: spi.words_expr()}
+
+    def numeric(i, case):
+        r = spi.evaluate(math.ceil(8 * i["transfer_bytes"] / case["word_bits"]), case["word_bits"], i["clock_mhz"],
+                         i["gap_ns"], i["spaced"], i["setup_us"])
+        return {"words": r["words"], "model_us": r["total_time_us"], "clocks_us": r["clock_time_us"],
+                "goodput_mbit_s": 8 * i["transfer_bytes"] / r["total_time_us"]}  # the data: no padding
+
     return Calculation(
-        chapter="spi", name="spi_400_bytes", title="400 bytes over MCSPI",
-        cases=pd.DataFrame({"word_bits": widths, "words": [3200 // w for w in widths]}),
-        shown={"word_bits": "word (bits)", "words": "words"},
-        fields={spi.words: "words", spi.word_bits: "word_bits"},
-        inputs=[Slider(p["clock_mhz"]), Slider(p["gap_ns"], maximum=1000), Slider(p["spaced"])],
-        outputs=[Output("model_us", spi.transfer_time_expr(), "clocks and gaps", "us"),
-                 Output("clocks_us", spi.clock_time_expr(), "clocks alone", "us"),
-                 Output("goodput_mbit_s", spi.throughput_expr(), "goodput", "Mbit/s")],
-        numeric=lambda i, case: {k: spi.evaluate(case["words"], case["word_bits"], i["clock_mhz"], i["gap_ns"],
-                                                 i["spaced"])[v]
-                                 for k, v in (("model_us", "transfer_time_us"), ("clocks_us", "clock_time_us"),
-                                              ("goodput_mbit_s", "goodput_mbit_s"))},
-        answers=Answers("goodput_mbit_s", transfer=spi.words * spi.word_bits / 8, transfers="transfers",
+        chapter="spi", name="spi_transfer", title="Your transfer over MCSPI",
+        cases=pd.DataFrame({"word_bits": [8, 16, 32]}), shown={"word_bits": "word (bits)"},
+        fields={spi.word_bits: "word_bits"},
+        inputs=[Slider(p["transfer_bytes"]), Slider(p["clock_mhz"]), Slider(p["gap_ns"], maximum=1000),
+                Slider(p["spaced"]), Slider(p["setup_us"])],
+        outputs=[Output("model_us", spi.total_time_expr().subs(in_words), "clocks, gaps and fixed cost", "us"),
+                 Output("words", spi.words_expr(), "words", "", 0),
+                 Output("clocks_us", spi.clock_time_expr().subs(in_words), "clocks alone", "us"),
+                 Output("goodput_mbit_s", spi.transfer_throughput_expr().subs(in_words), "goodput", "Mbit/s")],
+        numeric=numeric,
+        answers=Answers("goodput_mbit_s", transfer=spi.transfer, transfers="transfers",
                         line_rate=spi.clock, line="the clock's bit rate (a bit a cycle)"))
 
 
 def explore_chart() -> alt.VConcatChart:
-    """Transfer time of 400 bytes against word width for the sliders, with the measured rows and
-    the calculated table."""
+    """Transfer time of the reader's transfer against word width for the sliders, with the measured rows (where the
+    sliders sit at their 400 bytes and no fixed cost) and the calculated table."""
     calc = calculation()
     live = calc.live()
-    x = alt.X("word_bits:Q", scale=alt.Scale(type="log", base=2), title="word width (bits), 400 bytes in all")
+    x = alt.X("word_bits:Q", scale=alt.Scale(type="log", base=2), title="word width (bits)")
     model = live.base.mark_line(point=True, color="black").encode(
         x=x, y=alt.Y("model_us:Q", title="transfer time (us)"),
         tooltip=["word_bits:Q", "words:Q", alt.Tooltip("model_us:Q", format=".2f")])
     clocks = live.base.mark_line(color="#777", strokeDash=[5, 3]).encode(x=x, y="clocks_us:Q")
     t = data.load("am243x-mcspi")
     t = t[t["mode"] != "dma"]
-    points = alt.Chart(pd.DataFrame({"word_bits": t["word_bits"], "us": t["transfer_time_us"], "mode": t["mode"]})
+    # the measured rows carry their transfer and (no) fixed cost: shown where the sliders sit at them
+    points = alt.Chart(pd.DataFrame({"word_bits": t["word_bits"], "us": t["transfer_time_us"], "mode": t["mode"],
+                                     "transfer_bytes": t["words"] * t["word_bits"] // 8, "setup_us": 0})
+                       ).transform_filter(matches({"transfer_bytes": "transfer_bytes", "setup_us": "setup_us"})
                        ).mark_point(filled=True, size=70).encode(
         x=x, y="us:Q", color=alt.Color("mode:N", title="measured"), tooltip=["mode:N", "word_bits:Q", "us:Q"])
     return calc.view(live, clocks, model, points, height=260,
-                     title="MCSPI: clocks (dashed), clocks and gaps (black), measured (points)")
+                     title="MCSPI: clocks (dashed), clocks, gaps and fixed cost (black), measured at 400 bytes "
+                           "(points)")
