@@ -191,7 +191,7 @@ def test_the_panel_recomputes_the_table_when_a_slider_moves():
     panel = calc.panel()
     sliders = {w.description: w for w in panel.children if hasattr(w, "min")}
     table = panel.children[-1]
-    clock = sliders[calc.inputs[0].parameter.label]
+    clock = sliders[next(s for s in calc.inputs if s.name == "clock_mhz").parameter.label]
     assert calc.formula_text(calc.defaults(), calc.records()[0]) in table.value
     clock.value = 20
     inputs = calc.input_values(clock_mhz=20)
@@ -220,13 +220,13 @@ def test_the_panel_exports_the_workbook_at_its_values(tmp_path, monkeypatch):
     panel = calc.panel()
     assert "Export the workbook" in panel.children[0].value
     sliders = {w.description: w for w in panel.children if hasattr(w, "min")}
-    sliders[calc.inputs[0].parameter.label].value = 20
+    sliders[next(s for s in calc.inputs if s.name == "clock_mhz").parameter.label].value = 20
     button = next(w for row in panel.children if isinstance(row, widgets.HBox) for w in row.children
                   if isinstance(w, widgets.Button))
     button.click()
     book = openpyxl.load_workbook(tmp_path / "spi.xlsx", data_only=True)
     inputs = {r[0].value: r[1].value for r in book["Inputs"].iter_rows(min_row=workbook.HEADER_ROW + 2)}
-    assert inputs == {"clock_mhz": 20, "gap_ns": 160, "spaced": 1}
+    assert inputs == {"transfer_bytes": 400, "clock_mhz": 20, "gap_ns": 160, "spaced": 1, "setup_us": 0}
     # the first case as stored: 400 words of 8 bits at 20 MHz with a 160 ns gap and a bit time between words
     first = [c.value for c in book["Model"][workbook.HEADER_ROW + 2]]
     assert 400 * 8 / 20 + (160 / 1000 + 1 / 20) * 399 in [pytest.approx(v) for v in first if isinstance(v, float)]
