@@ -94,3 +94,12 @@ def test_a_declaration_with_options_or_presets_outside_its_range_is_refused():
 def test_a_label_drops_the_unit_the_control_shows_beside_the_value():
     assert coding.PARAMETERS["line_rate_gbaud"].title == "line rate per lane"
     assert pcie_charts.SLIDERS["ack_group"].title == "TLPs per ACK + UpdateFC"
+
+
+def test_a_slider_can_ask_for_a_log_scale_and_the_choosers_latency_does():
+    calc = calculations.get("choose-a-link")
+    latency = next(s for s in calc.inputs if s.name == "latency_us")
+    assert control(latency)["scale"] == "log"
+    assert control(Slider(latency.parameter))["scale"] == "linear"  # its default, 10^6 us, sits at the far end
+    with pytest.raises(ValueError, match="'log' or 'linear'"):
+        Slider(latency.parameter, scale="logarithmic")

@@ -59,8 +59,13 @@ class Slider:
     #: Whether the page draws a slider beside the number box: not for a value typed or picked from its presets
     #: (the bytes to move, 1 byte to 1 TiB, which no slider sets to the byte).
     track: bool = True
+    #: The slider's scale, ``"log"`` or ``"linear"``, where the page's own choice (:func:`controls._scale`, by the
+    #: starting value) would not do: a limit that starts at "no limit", its far end, and is set near the other.
+    scale: str | None = None
 
     def __post_init__(self):
+        if self.scale not in (None, "log", "linear"):
+            raise ValueError(f"{self.parameter.name}: a slider's scale is 'log' or 'linear', not {self.scale!r}")
         p = self.parameter
         for x in (self.minimum, self.maximum, self.value):
             if x is not None:

@@ -176,7 +176,8 @@ def calculation() -> Calculation:
     return Calculation(
         chapter="choose-a-link", name="choose", title="The book's links at your transfer size",
         cases=_cases(), shown={"link": "link"}, fields={sym: col for sym, col in _FIELDS.items() if sym != choose.size},
-        inputs=[Slider(p["rate_mbyte_s"]), Slider(p["size_bytes"]), Slider(p["latency_us"])],
+        # the latency limit starts at "no limit", the far end of a millionfold range: on a log scale 200 us is mid-way
+        inputs=[Slider(p["rate_mbyte_s"]), Slider(p["size_bytes"]), Slider(p["latency_us"], scale="log")],
         outputs=[*(Output(f"part_{i}", choose.part_expr(name), name, "us", 3, symbol=choose.part_times[name],
                           hidden=True) for i, name in enumerate(choose.PARTS)),
                  Output("time_us", sp.Add(*choose.part_times.values()), "one transfer", "us", 4,

@@ -79,7 +79,7 @@ def _parameter_control(slider: Slider, key: str) -> dict:
     out.update(kind="number", min=_number(p.minimum if slider.minimum is None else slider.minimum),
                max=_number(high), exclusiveMin=bool(p.exclusive_minimum and slider.minimum is None),
                integer=p.integer, step=_number(slider.step or p.step), sliderMin=_number(slider_low),
-               scale=_scale(slider_low, high, value), track=slider.track,
+               scale=slider.scale or _scale(slider_low, high, value), track=slider.track,
                presets=[{"value": _number(v), "label": lab} for v, lab in p.presets if low <= v <= high])
     return out
 
