@@ -254,9 +254,10 @@ REALTIME = ("chrt", "--fifo", "10")
 
 @pytest.mark.alone
 def test_the_shaped_100_mbit_link_lands_within_1_percent_of_the_model(built, tmp_path):
-    # Three runs each way: on a shared machine a run the scheduler stalls for 10 ms comes out 1 % slow
-    # (seen here: 92.7 and 89.3 Mbit/s against 94.1), and a stall can only slow a run down. The best
-    # run of each direction must land within 1 % of the model, and no run may beat it by more.
+    # Five runs each way: on a shared machine a run the scheduler stalls for 10 ms comes out 1 % slow
+    # (seen here: 92.7 and 89.3 Mbit/s against 94.1; and once all three of three receive runs, 90.7, 87.6
+    # and 88.5, while the host was busy), and a stall can only slow a run down. The best run of each
+    # direction must land within 1 % of the model, and no run may beat it by more.
     if not _can_make_namespaces():
         pytest.skip("the shaped-link test needs root, iproute2, chrt and network namespaces; this machine has not")
     script = ROOT / "tools" / "shaped-link.sh"
@@ -265,7 +266,7 @@ def test_the_shaped_100_mbit_link_lands_within_1_percent_of_the_model(built, tmp
     try:
         testee_log, _ = _pair(built, tmp_path, (*REALTIME, "ip", "netns", "exec", "goodput-test-b"),
                               (*REALTIME, "ip", "netns", "exec", "goodput-test-a"), "10.77.0.2", 5001,
-                              ("--frame-sizes", "8K,8K,8K", "--intervals-ms", "0", "--frames", "1200"))
+                              ("--frame-sizes", "8K,8K,8K,8K,8K", "--intervals-ms", "0", "--frames", "1200"))
     finally:
         subprocess.run(["sh", str(script), "down", "goodput-test"], check=True)
     timestamps = Path("/proc/sys/net/ipv4/tcp_timestamps").read_text().strip() == "1"
@@ -274,7 +275,7 @@ def test_the_shaped_100_mbit_link_lands_within_1_percent_of_the_model(built, tmp
     runs = {}
     for r in bench.parse(testee_log).results:
         runs.setdefault(r["direction"], []).append(r["bytes"] * 8 / r["elapsed_ns"] * 1000)
-    assert sorted(runs) == ["receive", "transmit"] and all(len(v) == 3 for v in runs.values()), runs
+    assert sorted(runs) == ["receive", "transmit"] and all(len(v) == 5 for v in runs.values()), runs
     for direction, mbit_s in runs.items():
         assert max(mbit_s) == pytest.approx(ceiling, rel=0.01), (direction, mbit_s, ceiling)
         assert max(mbit_s) <= ceiling * 1.01, (direction, mbit_s, ceiling)

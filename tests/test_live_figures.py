@@ -126,7 +126,6 @@ def _check_against_the_model(page, calc):
             assert _shown(box["values"][o.name], o) == _wanted(want[o.name], o)
         assert box["values"].get("calculation") == (calc.formula_text(inputs, cases[int(box["row"])])
                                                     if calc.formula_column else None)
-        box_answers_equal_the_model(page, calc)
 
 
 def box_answers_equal_the_model(page, calc):

@@ -136,7 +136,8 @@ def _box_values(page):
 def box_readout_stays_in_view(page, log, calc):
     """On a phone (390 px), the box's one-line result stays in view while each of its controls is operated (the
     bytes to move and the goodput's unit too), and reads the box's numbers; the box's answers in the reader's terms
-    are the model's after each. Run by tests/test_page_tour_browser.py on every chapter with a model."""
+    are the model's after the unit and after the bytes (every input of the box moved by then). Run by
+    tests/test_page_tour_browser.py on every chapter with a model."""
     for item in calc.box_controls():
         # the bytes to move: a gigabyte, the other end of the presets from the 64 MiB the box opens on
         value = 10 ** 9 if item.name == "move_bytes" else _another(calc, item, state(page)[item.name])
@@ -144,7 +145,8 @@ def box_readout_stays_in_view(page, log, calc):
         readout = page.evaluate(READOUT, ".goodput-yours")
         assert _in_view(readout), (item.name, readout)
         assert readout["values"] == _box_values(page), item.name
-        box_answers_equal_the_model(page, calc)
+        if item.name in ("unit", "move_bytes"):  # the answers' own controls, last: every input moved by then
+            box_answers_equal_the_model(page, calc)
     assert errors(log) == []
 
 
