@@ -155,7 +155,7 @@ PCIE = Family(
     "pcie", "PCIe", "pcie-packets",
     (Setting("generation", pcie.generation, "generation",
              tuple((g.number, f"gen {g.number}") for g in pcie.GENERATIONS.values()), 3),
-     Setting("lanes", coding.lanes, "lanes", tuple((n, f"x{n}") for n in pcie.LANES[:-1]), 4),
+     Setting("lanes", coding.lanes, "lanes", tuple((n, f"x{n}") for n in pcie.LANES), 4),
      Setting("mps", pcie.mps, "max payload size", tuple((n, f"MPS {n}") for n in pcie.SIZES_POW2), 256),
      Setting("transaction", transaction, "transaction", ((0, "writes"), (1, "reads")), 0)),
     _kept_parts("pcie", _pcie_parts),

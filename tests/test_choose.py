@@ -120,3 +120,10 @@ def test_the_measured_points_name_their_source():
     assert set(m["family"]) <= set(choose.FAMILIES)
     assert m["source"].str.len().min() > 0 and (m["mbyte_s"] > 0).all()
     assert {"AN3935 Table 9", "our run: shaped-100m logs"} <= set(m["source"])
+
+
+def test_the_pcie_family_offers_every_width_the_model_takes():
+    # the chooser took x1 to x16 while the packet model and the command take x32 too
+    lanes = next(s for s in choose.FAMILIES["pcie"].settings if s.name == "lanes")
+    assert [v for v, _ in lanes.options] == list(pcie.LANES)
+    assert choose.decode("pcie:3:32:256:0")[0].row()["lanes"] == 32
