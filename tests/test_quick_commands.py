@@ -59,7 +59,7 @@ def test_the_command_and_its_quick_subcommands_import_no_sympy_pandas_or_altair(
 #: The README's command line of each subcommand that its model's numbers run (goodput.<model>_numeric).
 README = {
     "usb": ["usb", "--json"],
-    "tcp": ["tcp", "--message", "8192", "--rate-mbit-s", "100", "--json"],
+    "tcp": ["tcp", "--message", "8192", "--rate-mbit-s", "1000", "--window", "65535", "--rtt-us", "1000", "--json"],
     "can": ["can", "--bytes", "64", "--extended", "--arb-mbit-s", "1", "--data-mbit-s", "5", "--stuffing", "0.5"],
     "srio": ["srio", "nwrite", "--rate-gbaud", "5", "--lanes", "4", "--size", "8192", "--json"],
     "hyperlink": ["hyperlink", "read", "--rate-gbaud", "6.25", "--lanes", "4", "--size", "32768", "--memory", "DDR3",
