@@ -23,8 +23,8 @@ import sympy as sp
 from .params import Parameter
 from .symbols import maker
 
-__all__ = ["RATE_UNITS", "READER_UNITS", "goodput", "move", "MOVE", "UNIT", "bit_s_expr", "time_to_move_expr",
-           "per_second_expr", "efficiency_expr", "time_text", "rate_text", "count_text"]
+__all__ = ["RATE_UNITS", "READER_UNITS", "goodput", "move", "MOVE", "unit_choice", "bit_s_expr", "time_to_move_expr",
+           "per_second_expr", "efficiency_expr", "time_text", "rate_text", "share_text", "count_text", "NEVER"]
 
 symbol = maker(__name__)
 
@@ -52,7 +52,7 @@ def _reader_unit(unit: str) -> str:
     return "gbit_s" if RATE_UNITS[unit] >= RATE_UNITS["Gbit/s"] else "mbit_s"
 
 
-def UNIT(native: str):
+def unit_choice(native: str):
     """The box's control of the unit goodput is shown in, opening on the model's own (``native``)."""
     from .render.charts import Choice  # the control is the page's; the model needs none of altair
 
@@ -123,6 +123,11 @@ def rate_text(bit_s: float, unit_key: str) -> str:
     """A goodput of ``bit_s`` bit/s in the reader's unit, to five significant digits."""
     unit = READER_UNITS[unit_key]
     return f"{_significant(bit_s / RATE_UNITS[unit], 5)} {unit}"
+
+
+def share_text(share: float) -> str:
+    """A share (0.9002) as a percentage to four significant digits: 90.02 %."""
+    return f"{_significant(share * 100)} %"
 
 
 def count_text(value: float) -> str:

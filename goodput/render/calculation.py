@@ -115,8 +115,9 @@ class Answers:
     rate: sp.Expr | None = None
 
 
-#: How the box writes each kind of answer, in Vega (``v`` is the value's expression) and in Python
-#: (:mod:`goodput.answers`' texts: the tests hold one to the other).
+# How the box writes each kind of answer, in Vega (``v`` is the value's expression), beside the same rules in
+# Python (goodput.answers' texts): tests/test_answers.py holds the one to the other.
+
 def _sig_vega(v: str, digits: int) -> str:
     return f"(abs({v}) >= {10 ** digits} ? format({v}, ',.0f') : format({v}, ',.{digits}~r'))"
 
@@ -148,7 +149,7 @@ _ANSWER_KINDS = {"answer_bit_s": "rate", "answer_time_s": "time", "answer_transf
                  "answer_packets_per_s": "count", "answer_efficiency": "share"}
 _ANSWER_TEXT = {"rate": (_rate_vega, None), "time": (_time_vega, reader.time_text),
                 "count": (_count_vega, reader.count_text),
-                "share": (_share_vega, lambda v: f"{reader._significant(v * 100)} %")}
+                "share": (_share_vega, reader.share_text)}
 
 
 def value_text(value: float, digits: int) -> str:
@@ -587,7 +588,7 @@ class Calculation:
                      move_bytes: float = reader.MOVE.default, unit: str | None = None) -> dict[str, str]:
         """The answers as the box writes them, the goodput in the reader's ``unit`` (a key of
         :data:`goodput.answers.READER_UNITS`; the model's own by default)."""
-        unit = unit or reader.UNIT(self.goodput_unit()).value
+        unit = unit or reader.unit_choice(self.goodput_unit()).value
         values, out = self.answer_values(inputs, case, move_bytes), {}
         for a in self.answer_outputs():
             value = values[a.name]
@@ -598,7 +599,7 @@ class Calculation:
     def box_controls(self) -> list:
         """The box's controls: the chapter's inputs and choices, then the goodput's unit and the bytes to move
         where the chapter declares answers."""
-        extra = [reader.UNIT(self.goodput_unit()), Slider(reader.MOVE, track=False)] if self.answers is not None else []
+        extra = [reader.unit_choice(self.goodput_unit()), Slider(reader.MOVE, track=False)] if self.answers is not None else []
         return [*self.inputs, *self.choices, *extra]
 
     def formula_text(self, inputs: Mapping[str, float], case: Mapping[str, Any]) -> str:
@@ -692,7 +693,7 @@ class Calculation:
         signals += [{"name": c.name, "value": c.value} for c in self.choices]
         if answers:
             signals += [{"name": reader.MOVE.name, "value": reader.MOVE.default},
-                        {"name": "unit", "value": reader.UNIT(self.goodput_unit()).value}]
+                        {"name": "unit", "value": reader.unit_choice(self.goodput_unit()).value}]
         # the page folds a long table to the headline's rows first, or to the top of a ranked table's order
         fold = {"lead": {k: v.item() if hasattr(v, "item") else v for k, v in self.headline.items()},
                 "ranked": bool(self.order)}
