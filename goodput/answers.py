@@ -109,11 +109,16 @@ def _significant(value: float, digits: int = 4) -> str:
 NEVER = "never: no data moves"
 
 
+#: The units a time is written in, the largest first: scale in seconds and name.
+TIME_UNITS = ((86400, "days"), (3600, "h"), (60, "min"), (1, "s"), (1e-3, "ms"), (1e-6, "µs"))
+
+
 def time_text(seconds: float) -> str:
-    """``seconds`` in the unit that reads best: 67.11 ms, 2.5 s, 980 ns; :data:`NEVER` where it is infinite."""
+    """``seconds`` in the unit that reads best: 67.11 ms, 2.5 s, 37.75 min, 980 ns; :data:`NEVER` where it is
+    infinite."""
     if not math.isfinite(seconds):
         return NEVER
-    for scale, unit in ((1, "s"), (1e-3, "ms"), (1e-6, "µs")):
+    for scale, unit in TIME_UNITS:
         if seconds >= scale:
             return f"{_significant(seconds / scale)} {unit}"
     return f"{_significant(seconds / 1e-9)} ns"

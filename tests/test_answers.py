@@ -94,7 +94,10 @@ def test_times_and_counts_read_as_a_person_writes_them():
     assert answers.time_text(2.5) == "2.5 s"
     assert answers.time_text(9.8e-7) == "980 ns"
     assert answers.time_text(12.5e-6) == "12.5 µs"
-    assert answers.time_text(123456.0) == "123,456 s"
+    assert answers.time_text(2265.0) == "37.75 min"
+    assert answers.time_text(7200.0) == "2 h"
+    assert answers.time_text(123456.0) == "1.429 days"
+    assert answers.time_text(8.8e7) == "1,019 days"
     assert answers.count_text(812743.8) == "812,744"
     assert answers.count_text(452.49) == "452.5"
 

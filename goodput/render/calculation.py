@@ -123,9 +123,8 @@ def _sig_vega(v: str, digits: int) -> str:
 
 
 def _time_vega(v: str) -> str:
-    arms = [(1, "s"), (1e-3, "ms"), (1e-6, "\u00b5s")]
     out = _sig_vega(f"{v} / 1e-9", 4) + " + ' ns'"
-    for scale, unit in reversed(arms):
+    for scale, unit in reversed(reader.TIME_UNITS):
         out = f"({v} >= {scale:g} ? {_sig_vega(f'{v} / {scale:g}', 4)} + ' {unit}' : {out})"
     return f"(isFinite({v}) ? {out} : {json.dumps(reader.NEVER)})"
 
