@@ -213,6 +213,27 @@ def arrow_keys_move_a_slider_and_segmented_buttons(page, log):
     _check_against_the_model(page, calculations.get("pcie-packets"))
 
 
+def bytes_are_typed_with_their_unit(page, log):
+    """A count of bytes takes a unit after the number, as a reader writes it (the box's bytes to move): decimal and
+    binary prefixes; a unit no count of bytes has is refused with the control's words, and nothing changes."""
+    live_ready(page)
+    move = control(page, "move_bytes", ".goodput-yours")
+    box = move.locator("input.goodput-number")
+    for text, want in (("64 MiB", 64 * 2 ** 20), ("1 GB", 10 ** 9), ("1.5KiB", 1536), ("512 bytes", 512),
+                       ("2 TiB", None), ("3 XB", None), ("64 Mi", None)):
+        before = state(page)["move_bytes"]
+        box.fill(text)
+        box.press("Enter")
+        settle(page)
+        if want is None:  # 2 TiB is beyond the 1 TiB the control takes; the others are no count of bytes
+            assert state(page)["move_bytes"] == before, text
+            assert f"bytes to move: {text} is not allowed; an integer from 1 to" in move.locator(".goodput-error").inner_text()
+        else:
+            assert state(page)["move_bytes"] == want, text
+            assert move.locator(".goodput-error").inner_text() == ""
+    assert errors(log) == []
+
+
 def a_typed_value_outside_the_range_is_refused_with_a_message(page, log):
     live_ready(page)
     figure = "#" + calculations.get("tcp-goodput").figure_id()
@@ -317,9 +338,10 @@ def test_dark_mode_redraws_the_charts_dark_at_the_same_state(browser, book_url):
 
 #: What tests/test_page_tour_browser.py checks on its load of a chapter at 1366 px, before the other modules'
 #: checks, from the state the page opens in: the keyboard on a slider and buttons, a typed value refused,
-#: one state shared by the page's figures.
+#: one state shared by the page's figures, bytes typed with their unit.
 TOUR = {
     ("notebooks/pcie-packets.html", "1366px"): (arrow_keys_move_a_slider_and_segmented_buttons,
-                                                figures_on_a_page_share_one_state_and_the_breakdown_follows_the_model),
+                                                figures_on_a_page_share_one_state_and_the_breakdown_follows_the_model,
+                                                bytes_are_typed_with_their_unit),
     ("notebooks/tcp-goodput.html", "1366px"): (a_typed_value_outside_the_range_is_refused_with_a_message,),
 }

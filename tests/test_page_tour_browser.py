@@ -11,7 +11,7 @@ module that states it, with its own docstring):
 - every text at AA contrast in both themes, the system switched from the one to the other
   (test_reading_browser): what follows runs in the second theme, dark at 1366 px and light at 390 px;
 - what a page's own module asks of it at this width (TOURS): at 1366 px the keyboard on a slider, a typed
-  value refused and one state shared by a page's figures (test_live_figures); each preset's name
+  value refused, bytes typed with their unit and one state shared by a page's figures (test_live_figures); each preset's name
   (test_reading_browser); each chart's sliders moved, the chart then equal to the model's Python functions
   (test_book_browser); the chooser's list of links, solver and measured switch operated
   (test_choose_browser); SRIO's long table folded and unfolded at both widths (test_calc_fold_browser);

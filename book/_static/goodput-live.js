@@ -40,6 +40,16 @@
 
   function sameValue(a, b) { return String(a) === String(b); }
 
+  /* A number as a reader types it: ASCII digits with a sign, point and exponent; for a count of bytes, a unit after
+     it too (64 MiB, 1 GB, 512 kB: k, M, G and T are powers of 1000, Ki, Mi, Gi and Ti of 1024). NaN otherwise. */
+  const BYTE_UNITS = {k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40};
+
+  function typedNumber(control, raw) {
+    if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw)) return Number(raw);
+    const sized = control.unit === "bytes" && /^(\d+\.?\d*|\.\d+)\s*(k|K|M|G|T|Ki|Mi|Gi|Ti)?(B|bytes?)$/.exec(raw);
+    return sized ? Number(sized[1]) * (sized[2] ? BYTE_UNITS[sized[2]] : 1) : NaN;
+  }
+
   /* A control's value from text (a typed number, an address parameter): {value} or {error}. */
   function parse(control, text) {
     const raw = String(text).trim();
@@ -48,7 +58,7 @@
       const hit = control.options.find(o => sameValue(o.value, raw));
       return hit ? {value: hit.value} : {error: `${control.label}: ${raw || "nothing"} is not allowed; ${control.allowed}`};
     }
-    const number = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw) ? Number(raw) : NaN;
+    const number = typedNumber(control, raw);
     const low = control.exclusiveMin ? number <= control.min : number < control.min;
     if (!Number.isFinite(number) || low || number > control.max || (control.integer && !Number.isInteger(number))) {
       return {error: `${control.label}: ${raw || "nothing"} is not allowed; ${control.allowed}`};
