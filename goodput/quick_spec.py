@@ -425,6 +425,14 @@ def tcp_window(window, rtt):
     return 8*window/rtt
 
 
+def tcp_bound(wire, window, rtt):
+    return min(wire, 8*window/rtt)
+
+
+def tcp_window_binds(wire, window, rtt):
+    return ((1) if (wire > 8*window/rtt) else (0))
+
+
 # --- goodput can -------------------------------------------------------------------------------------
 
 CAN = {'parameters': {'arbitration_mbit_s': Parameter(name='arbitration_mbit_s', symbol=None, unit='Mbit/s', minimum=0.001, maximum=1, default=1, step=0.125, label='arbitration bit rate (Mbit/s)', integer=False, exclusive_minimum=False, options=(), presets=((0.125, '125k',), (0.25, '250k',), (0.5, '500k',), (1, '1M',),)), 'data_mbit_s': Parameter(name='data_mbit_s', symbol=None, unit='Mbit/s', minimum=0.001, maximum=12, default=5, step=0.5, label='data bit rate (Mbit/s)', integer=False, exclusive_minimum=False, options=(), presets=((1, '1M',), (2, '2M',), (5, '5M',), (8, '8M',),)), 'period_ms': Parameter(name='period_ms', symbol=None, unit='ms', minimum=0.01, maximum=10000, default=10, step=0.01, label="each message's period (ms)", integer=False, exclusive_minimum=False, options=(), presets=((1, '1 ms',), (10, '10 ms',), (100, '100 ms',), (1000, '1 s',),)), 'bus_load_percent': Parameter(name='bus_load_percent', symbol=None, unit='%', minimum=0.1, maximum=100, default=70, step=0.1, label='bus load allowed (%)', integer=False, exclusive_minimum=False, options=(), presets=((50, '50 %',), (70, '70 %',), (80, '80 %',), (100, '100 %',),)), 'stuffing': Parameter(name='stuffing', symbol=None, unit='', minimum=0, maximum=1, default=1, step=0.01, label='dynamic stuff bits (share of the worst case)', integer=False, exclusive_minimum=False, options=(), presets=((0, 'none',), (0.38, 'typical (AM243x measured)',), (1, 'worst case',),))}}

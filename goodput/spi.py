@@ -24,7 +24,7 @@ symbol = maker(__name__)
 
 __all__ = ["words", "word_bits", "clock", "gap", "spaced", "setup", "transfer", "GAP_NS", "DMA_SETUP_US", "PARAMETERS",
            "clock_time_expr", "transfer_time_expr", "throughput_expr", "total_time_expr", "total_throughput_expr",
-           "transfer_throughput_expr", "words_expr", "transfer_time_us", "evaluate"]
+           "transfer_throughput_expr", "words_expr", "transfer_time_us", "evaluate", "evaluate_transfer"]
 
 words = symbol("N", positive=True, integer=True)  #: words in one transfer
 word_bits = symbol("W", positive=True, integer=True)  #: bits per word
@@ -127,6 +127,26 @@ def evaluate(n_words: int, bits: int, clock_mhz: float = DEFAULT, gap_ns: float 
             "setup_us": args[5], "clock_time_us": clocks, "gap_time_us": wire - clocks, "transfer_time_us": wire,
             "total_time_us": _numeric("total")(*args),
             "goodput_mbit_s": throughput, "goodput_gbit_s": throughput / 1000, "efficiency": throughput / args[2]}
+
+
+@lru_cache(maxsize=None)
+def _transfer_numeric(name: str):
+    expr = {"words": words_expr(), "throughput": transfer_throughput_expr().subs(words, words_expr())}[name]
+    return lambdify((transfer, word_bits, clock, gap, spaced, setup), expr, "math")
+
+
+def evaluate_transfer(transfer_bytes: int, bits: int, clock_mhz: float = DEFAULT, gap_ns: float = DEFAULT,
+                      spaced: int = DEFAULT, setup_us: float = DEFAULT) -> dict:
+    """A transfer of ``transfer_bytes`` in words of ``bits``: :func:`evaluate` of its words (the last padded,
+    :func:`words_expr`), its goodput the transfer's own bytes over the time (:func:`transfer_throughput_expr`)."""
+    p = PARAMETERS
+    b, w = p["transfer_bytes"].check(transfer_bytes), p["word_bits"].check(bits)
+    args = (b, w, p["clock_mhz"].check(clock_mhz), p["gap_ns"].check(gap_ns), p["spaced"].check(spaced),
+            p["setup_us"].check(setup_us))
+    r = evaluate(int(_transfer_numeric("words")(*args)), *args[1:])
+    throughput = _transfer_numeric("throughput")(*args)
+    return {**r, "transfer_bytes": b, "goodput_mbit_s": throughput, "goodput_gbit_s": throughput / 1000,
+            "efficiency": throughput / args[2]}
 
 
 @checks.provider("spi")

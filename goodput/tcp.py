@@ -36,13 +36,14 @@ from .command import Arg, Command, Ranged
 from .errors import DataError, ParameterError
 from .params import DEFAULT, Parameter
 from .symbols import lambdify, maker
-from .tcp_numeric import IP_HEADER_BYTES, TCP_HEADER_BYTES, TIMESTAMP_BYTES, evaluate, goodputs, window_limit_mbit_s
+from .tcp_numeric import (IP_HEADER_BYTES, TCP_HEADER_BYTES, TIMESTAMP_BYTES, evaluate, goodputs, window_bound,
+                          window_limit_mbit_s)
 
 symbol = maker(__name__)
 
 __all__ = ["message", "mtu", "window", "rtt", "wire_goodput", "window_limit_expr", "bound_goodput_expr", "window_binds_expr", "ip_header", "tcp_options", "line_rate", "TCP_HEADER_BYTES", "TIMESTAMP_BYTES",
            "PARAMETERS", "mss_expr", "segments_expr", "segment_wire_expr", "message_wire_expr",
-           "message_goodput_expr", "stream_goodput_expr", "goodputs", "window_limit_mbit_s", "evaluate"]
+           "message_goodput_expr", "stream_goodput_expr", "goodputs", "window_limit_mbit_s", "window_bound", "evaluate"]
 
 message = symbol("M", positive=True, integer=True)  #: application message (write), bytes
 mtu = symbol("U", positive=True, integer=True)  #: MTU, bytes

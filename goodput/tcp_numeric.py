@@ -14,8 +14,8 @@ from .command import report_lines
 from .errors import ParameterError
 from .params import DEFAULT
 
-__all__ = ["TCP_HEADER_BYTES", "TIMESTAMP_BYTES", "IP_HEADER_BYTES", "goodputs", "window_limit_mbit_s", "evaluate",
-           "run", "lines"]
+__all__ = ["TCP_HEADER_BYTES", "TIMESTAMP_BYTES", "IP_HEADER_BYTES", "goodputs", "window_limit_mbit_s", "window_bound",
+           "evaluate", "run", "lines"]
 
 TCP_HEADER_BYTES = 20
 TIMESTAMP_BYTES = 12  # the timestamps option, padded to a 32-bit boundary
@@ -39,6 +39,15 @@ def window_limit_mbit_s(window_bytes: int = DEFAULT, rtt_us: float = DEFAULT) ->
     return spec.tcp_window(p["window_bytes"].check(window_bytes), p["rtt_us"].check(rtt_us))
 
 
+def window_bound(wire_mbit_s: float, window_bytes: int = DEFAULT, rtt_us: float = DEFAULT) -> dict:
+    """The receive window beside the wire's goodput ``wire_mbit_s``: the window's limit, the lower of the two (what
+    a connection gets) and which binds ("wire" or "window"), the window and round trip checked."""
+    p = spec.TCP["parameters"]
+    args = (wire_mbit_s, p["window_bytes"].check(window_bytes), p["rtt_us"].check(rtt_us))
+    return {"window_limit_mbit_s": spec.tcp_window(*args[1:]), "bound_goodput_mbit_s": spec.tcp_bound(*args),
+            "binding": "window" if spec.tcp_window_binds(*args) else "wire"}
+
+
 def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mtu_bytes: int = DEFAULT,
              ip_version: int = 4, timestamps: bool = False, vlan: bool = False, window_bytes: int = DEFAULT,
              rtt_us: float = DEFAULT) -> dict:
@@ -60,8 +69,6 @@ def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mt
     wire = float(spec.tcp_wire(*args))
     rates = goodputs(m, r, u, h, o, v)
     goodput = rates["per_write_mbit_s"]
-    window = window_limit_mbit_s(window_bytes, rtt_us)
-    p = spec.TCP["parameters"]
     headers = float(segments * (h + TCP_HEADER_BYTES + o))
     framing = float(segments * (frame["mac_header_bytes"] + frame["fcs_bytes"]))
     tags = float(segments * v)
@@ -72,8 +79,7 @@ def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mt
             "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000, "efficiency": goodput / r,
             "stream_goodput_mbit_s": rates["stream_mbit_s"],
             "window_bytes": p["window_bytes"].check(window_bytes), "rtt_us": p["rtt_us"].check(rtt_us),
-            "window_limit_mbit_s": window, "binding": "window" if window < goodput else "wire",
-            "bound_goodput_mbit_s": min(goodput, window),
+            **window_bound(goodput, window_bytes, rtt_us),
             "bytes": {"payload": float(m), "ip_tcp_headers": headers, "mac_header_fcs": framing,
                       "vlan_tag": tags, "padding": wire - m - headers - framing - tags - gaps,
                       "preamble_sfd_gap": gaps}}

@@ -121,3 +121,5 @@ def test_a_fixed_cost_per_transfer_adds_to_its_time_and_a_padded_word_carries_no
     # one byte in a 32-bit word: one word, 32 clocks at 50 MHz = 0.64 us, carrying 8 bits of data
     out = calc.evaluate(calc.input_values(transfer_bytes=1), next(c for c in calc.records() if c["word_bits"] == 32))
     assert out["words"] == 1 and out["model_us"] == pytest.approx(0.64) and out["goodput_mbit_s"] == pytest.approx(12.5)
+    r = spi.evaluate_transfer(1, 32)  # the numbers the page is held to: the same transfer
+    assert (r["words"], r["total_time_us"], r["goodput_mbit_s"]) == (1, pytest.approx(0.64), pytest.approx(12.5))

@@ -286,7 +286,9 @@ def _tcp() -> tuple[dict, list[Function]]:
     return constants, [*[(f"tcp_{key}", args, expr()) for key, expr in (
         ("message", tcp.message_goodput_expr), ("stream", tcp.stream_goodput_expr), ("segments", tcp.segments_expr),
         ("wire", tcp.message_wire_expr))],
-        ("tcp_window", {"window": tcp.window, "rtt": tcp.rtt}, tcp.window_limit_expr())]
+        ("tcp_window", {"window": tcp.window, "rtt": tcp.rtt}, tcp.window_limit_expr()),
+        *[(f"tcp_{key}", {"wire": tcp.wire_goodput, "window": tcp.window, "rtt": tcp.rtt}, expr()) for key, expr in (
+            ("bound", tcp.bound_goodput_expr), ("window_binds", tcp.window_binds_expr))]]
 
 
 def _can() -> tuple[dict, list[Function]]:

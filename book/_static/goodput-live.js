@@ -1035,11 +1035,11 @@
     const answers = h("dl", {class: "goodput-yours-answers"});
     const answered = spec.table.columns.some(c => c.kind === "answer");
     // "In your terms": its two controls (the goodput's unit, the bytes to move) in a row, the answers under them
-    const terms = h("div", {class: "goodput-yours-terms", role: "group", "aria-label": "In your terms"},
-                    h("div", {class: "goodput-yours-terms-head"}, ...spec.controls.filter(c => ownKeys.has(c.key)).map(controlElement)),
-                    answers);
+    const terms = () => h("div", {class: "goodput-yours-terms", role: "group", "aria-label": "In your terms"},
+      h("div", {class: "goodput-yours-terms-head"}, ...spec.controls.filter(c => ownKeys.has(c.key)).map(controlElement)),
+      answers);
     values.replaceChildren(h("label", {class: "goodput-yours-pick"}, h("span", {text: "For "}), pick), list,
-                           ...(answered ? [terms] : []));
+                           ...(answered ? [terms()] : []));
     const readout = readoutElement();
     root.querySelector(".goodput-yours-title").after(readout);
     if (!boxReadout) boxReadout = {el: readout, keys: spec.controls.map(c => c.key)};

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import altair as alt
 import numpy as np
 import pandas as pd
@@ -56,10 +54,10 @@ def calculation() -> Calculation:
     in_words = {spi.words: spi.words_expr()}
 
     def numeric(i, case):
-        r = spi.evaluate(math.ceil(8 * i["transfer_bytes"] / case["word_bits"]), case["word_bits"], i["clock_mhz"],
-                         i["gap_ns"], i["spaced"], i["setup_us"])
+        r = spi.evaluate_transfer(i["transfer_bytes"], case["word_bits"], i["clock_mhz"], i["gap_ns"], i["spaced"],
+                                  i["setup_us"])
         return {"words": r["words"], "model_us": r["total_time_us"], "clocks_us": r["clock_time_us"],
-                "goodput_mbit_s": 8 * i["transfer_bytes"] / r["total_time_us"]}  # the data: no padding
+                "goodput_mbit_s": r["goodput_mbit_s"]}
 
     return Calculation(
         chapter="spi", name="spi_transfer", title="Your transfer over MCSPI",

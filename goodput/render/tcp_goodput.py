@@ -23,9 +23,9 @@ def calculation() -> Calculation:
     def numeric(i, case):
         rates = tcp.goodputs(case["message_bytes"], i["line_rate_mbit_s"], i["mtu_bytes"], i["ip_header_bytes"],
                              i["tcp_options_bytes"], i["vlan_bytes"])
-        window = tcp.window_limit_mbit_s(i["window_bytes"], i["rtt_us"])
-        return {**rates, "window_mbit_s": window, "goodput_mbit_s": min(rates["per_write_mbit_s"], window),
-                "binding": int(window < rates["per_write_mbit_s"])}
+        bound = tcp.window_bound(rates["per_write_mbit_s"], i["window_bytes"], i["rtt_us"])
+        return {**rates, "window_mbit_s": bound["window_limit_mbit_s"], "goodput_mbit_s": bound["bound_goodput_mbit_s"],
+                "binding": int(bound["binding"] == "window")}
 
     return Calculation(
         chapter="tcp-goodput", name="tcp_messages", title="TCP goodput per message (write) size",
