@@ -257,28 +257,41 @@ def test_the_shaped_100_mbit_link_lands_within_1_percent_of_the_model(built, tmp
     # Five runs each way: on a shared machine a run the scheduler stalls for 10 ms comes out 1 % slow
     # (seen here: 92.7 and 89.3 Mbit/s against 94.1; and once all three of three receive runs, 90.7, 87.6
     # and 88.5, while the host was busy), and a stall can only slow a run down. The best run of each
-    # direction must land within 1 % of the model, and no run may beat it by more.
+    # direction must land within 1 % of the model, and no run may beat it by more. A busy spell of the
+    # machine under this one (a virtual machine's host) can outlast five runs (CI: five receive runs
+    # of 89.9-93.1 against 94.1, while five here gave 93.5-94.2), so a direction that has no run within
+    # 1 % gets up to two more batches, a few seconds later; none can make a model that is too
+    # optimistic pass, and every run of every batch is held to the upper bound.
     if not _can_make_namespaces():
         pytest.skip("the shaped-link test needs root, iproute2, chrt and network namespaces; this machine has not")
     script = ROOT / "tools" / "shaped-link.sh"
-    subprocess.run(["sh", str(script), "down", "goodput-test"], check=True)
-    subprocess.run(["sh", str(script), "up", "goodput-test", "100mbit"], check=True)
-    try:
-        testee_log, _ = _pair(built, tmp_path, (*REALTIME, "ip", "netns", "exec", "goodput-test-b"),
-                              (*REALTIME, "ip", "netns", "exec", "goodput-test-a"), "10.77.0.2", 5001,
-                              ("--frame-sizes", "8K,8K,8K,8K,8K", "--intervals-ms", "0", "--frames", "1200"))
-    finally:
-        subprocess.run(["sh", str(script), "down", "goodput-test"], check=True)
     timestamps = Path("/proc/sys/net/ipv4/tcp_timestamps").read_text().strip() == "1"
     ceiling = ethernet.evaluate(hostbench.MAC_FRAME_BYTES, 0.1, "tcp4ts" if timestamps else "tcp4")[
         "goodput_gbit_s"] * 1000
     runs = {}
-    for r in bench.parse(testee_log).results:
-        runs.setdefault(r["direction"], []).append(r["bytes"] * 8 / r["elapsed_ns"] * 1000)
-    assert sorted(runs) == ["receive", "transmit"] and all(len(v) == 5 for v in runs.values()), runs
+    for batch in range(3):
+        if batch:
+            time.sleep(3)
+        subprocess.run(["sh", str(script), "down", "goodput-test"], check=True)
+        subprocess.run(["sh", str(script), "up", "goodput-test", "100mbit"], check=True)
+        try:
+            testee_log, _ = _pair(built, tmp_path, (*REALTIME, "ip", "netns", "exec", "goodput-test-b"),
+                                  (*REALTIME, "ip", "netns", "exec", "goodput-test-a"), "10.77.0.2", 5001,
+                                  ("--frame-sizes", "8K,8K,8K,8K,8K", "--intervals-ms", "0", "--frames", "1200"))
+        finally:
+            subprocess.run(["sh", str(script), "down", "goodput-test"], check=True)
+        batch_runs = {}
+        for r in bench.parse(testee_log).results:
+            batch_runs.setdefault(r["direction"], []).append(r["bytes"] * 8 / r["elapsed_ns"] * 1000)
+        assert sorted(batch_runs) == ["receive", "transmit"] and all(
+            len(v) == 5 for v in batch_runs.values()), batch_runs
+        for direction, mbit_s in batch_runs.items():
+            assert max(mbit_s) <= ceiling * 1.01, (direction, mbit_s, ceiling)
+            runs.setdefault(direction, []).extend(mbit_s)
+        if all(max(v) >= ceiling * 0.99 for v in runs.values()):
+            break
     for direction, mbit_s in runs.items():
         assert max(mbit_s) == pytest.approx(ceiling, rel=0.01), (direction, mbit_s, ceiling)
-        assert max(mbit_s) <= ceiling * 1.01, (direction, mbit_s, ceiling)
 
 
 def test_the_committed_shaped_link_log_is_within_1_percent_for_8192_byte_writes():
