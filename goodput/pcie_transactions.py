@@ -35,7 +35,8 @@ symbol = maker(__name__)
 __all__ = ["gap_constraints", "RAM_BASE_LOG", "ram_base_checks", "transactions", "completion_latency", "plp_bytes", "plp_interval", "dllps_per_read",
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
            "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "TLP_PAYLOAD_BYTES", "published_log",
-           "reads_in_flight", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
+           "reads_in_flight", "split_at_rcb", "read_requests_expr", "read_completions_expr", "read_latency_expr",
+           "read_substitution", "READS_LINK", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
            "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "payload_indicated", "s3_2_field_checks", "WRITTEN_WORDS", "READ_BACK", "read_back_checks",
            "SKP_SCHEDULE_SYMBOLS", "example_operand_checks",
            "s3_4_checks", "prefetch_chunk_checks", "s4_3_menu_checks",
@@ -105,28 +106,69 @@ def serial_reads_expr() -> dict[str, sp.Expr]:
 
 
 reads_in_flight = symbol(r"k_{\mathrm{rd}}", positive=True, integer=True)  #: reads outstanding at once
+#: 1: the completer splits a read's data at the read completion boundary; 0: at min(MPS, MRRS)
+split_at_rcb = symbol(r"s_{\mathrm{RCB}}", nonnegative=True, integer=True)
+
+
+def read_requests_expr() -> sp.Expr:
+    """Memory-read requests (MRd) for a read of ``S`` bytes: one per ``MRRS`` bytes."""
+    return pcie.request_count_expr()
+
+
+def read_completions_expr() -> sp.Expr:
+    """Completions (CplD) that carry a read of ``S`` bytes: one per read completion boundary where the
+    completer splits there (``s_RCB = 1``), else one per ``min(MPS, MRRS)`` bytes."""
+    return sp.Piecewise((pcie.tlp_count_expr("read", "rcb"), sp.Eq(split_at_rcb, 1)),
+                        (pcie.tlp_count_expr("read"), True))
+
+
+def _read_bytes() -> tuple[sp.Expr, sp.Expr]:
+    """Bytes a read of ``S`` bytes puts on each direction: its requests', its completions'."""
+    requests = read_requests_expr() * _request()
+    completions = pcie.payload + read_completions_expr() * (pcie.framing + pcie.cpl_header + pcie.ecrc)
+    return requests, completions
+
+
+def read_latency_expr() -> sp.Expr:
+    """Nanoseconds from a read's first request to its last byte of data: its requests on the wire, the
+    completer's ``t_c``, its completions on the wire (no DLLP waited for, no other traffic)."""
+    requests, completions = _read_bytes()
+    return (requests + completions) * byte_time_expr() + completion_latency
 
 
 def pipelined_reads_expr() -> sp.Expr:
     """Read throughput (MB/s) with ``k_rd`` reads of ``S`` bytes in flight, each waiting ``t_c``.
 
-    One read occupies ``request + t_c + completion`` ns from issue to data; with
-    ``k_rd`` in flight the completions arrive ``k_rd`` times as often, until the
-    completion direction is full.
+    One read occupies :func:`read_latency_expr` from issue to data; with ``k_rd`` in flight the
+    data arrives ``k_rd`` times as often, until the completions fill their direction (or, for
+    reads of a few bytes with long request headers, the requests fill theirs). A read of at most
+    ``min(MPS, MRRS)`` bytes is one request and one completion, as the tutorial counts it.
     """
-    round_trip = serial_reads_expr()["time_ns"].subs({transactions: 1, dllps_per_read: 0, cpu_time: 0})
-    wire_limit = pcie.payload / (_completion() * byte_time_expr())
-    return 1000 * sp.Min(wire_limit, reads_in_flight * pcie.payload / round_trip)
+    requests, completions = _read_bytes()
+    t = byte_time_expr()
+    return 1000 * sp.Min(pcie.payload / (completions * t), pcie.payload / (requests * t),
+                         reads_in_flight * pcie.payload / read_latency_expr())
+
+
+def read_substitution(link: pcie.Link) -> dict:
+    """Every symbol of the read expressions but ``S``, ``t_c`` and ``k_rd``, with its value for ``link``."""
+    link = link.checked()
+    return {**pcie.link_substitution(link), split_at_rcb: int(link.split == "rcb")}
 
 
 def pipelined_read_mbyte_s(size: int, completion_ns: float, in_flight: int, link: pcie.Link | None = None) -> float:
-    """:func:`pipelined_reads_expr` (MB/s) for reads of ``size`` bytes on ``link`` (the tutorial's PCIe 1.1 x1)."""
+    """:func:`pipelined_reads_expr` (MB/s) for reads of ``size`` bytes on ``link`` (the tutorial's PCIe 1.1
+    x1, :data:`READS_LINK`)."""
     p = PARAMETERS
-    link = (link or pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")).checked()
-    subs = {**pcie.link_substitution(link), pcie.payload: pcie._check_size(size),
+    subs = {**read_substitution(link or READS_LINK), pcie.payload: pcie._check_size(size),
             completion_latency: p["completion_ns"].check(completion_ns),
             reads_in_flight: p["reads_in_flight"].check(in_flight)}
     return float(pipelined_reads_expr().subs(subs))
+
+
+#: The tutorial's link for its reads: PCIe 1.1 x1, no DLLP counted, and one request and one completion
+#: for every read up to 4096 bytes, as its calculation counts them (MPS and MRRS of 4096).
+READS_LINK = pcie.Link(gen=1, lanes=1, mps=4096, mrrs=4096, dllp="none")
 
 
 PARAMETERS = {
@@ -136,6 +178,10 @@ PARAMETERS = {
                   label="request to completion t_c (ns)"),
         Parameter("reads_in_flight", reads_in_flight, "reads", 1, 16, default=1, step=1,
                   label="reads in flight", integer=True),
+        Parameter("split_at_rcb", split_at_rcb, "", 0, 1, default=0, step=1, label="completions split",
+                  integer=True, options=((0, "at max payload size"), (1, "at the read completion boundary"))),
+        Parameter("rcb", pcie.rcb, "bytes", min(pcie.RCBS), max(pcie.RCBS), default=pcie.Link.rcb, step=1,
+                  label="read completion boundary", integer=True, options=tuple((n, f"{n} B") for n in pcie.RCBS)),
     )
 }
 

@@ -86,7 +86,8 @@ def run(job: dict) -> dict:
                 result = {"path": wb["path"], "sheets": names, "points": [], "invalid": []}
                 for point in wb["points"]:
                     for name, value in point.items():
-                        _input_cell(doc, name).setValue(value)
+                        # a cell holds a double: an integer past 2**31 (4 GiB of bytes) reaches UNO as a 64-bit one
+                        _input_cell(doc, name).setValue(float(value))
                     doc.calculateAll()
                     result["points"].append({n: _used(sheets.getByName(n)) for n in names})
                 inputs = sheets.getByName("Inputs")
@@ -95,7 +96,7 @@ def run(job: dict) -> dict:
                     cell = _input_cell(doc, name)
                     before = cell.getValue()
                     clean = _invalid(doc, inputs)
-                    cell.setValue(value)
+                    cell.setValue(float(value))
                     marked = _invalid(doc, inputs)
                     cell.setValue(before)
                     result["invalid"].append({"input": name, "value": value, "clean_before": not clean,

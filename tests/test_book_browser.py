@@ -229,14 +229,14 @@ def pcie_measured_latency_sliders_recompute_the_model_curve(page, log):
 
 
 def pcie_reads_sliders_recompute_the_read_curve(page, log):
-    expr = pcie_transactions.pipelined_reads_expr().subs(
-        pcie.link_substitution(pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")))
+    # a bulk reader's link: gen 3 x4, MPS 256, MRRS 512, completions cut at a 128-byte RCB
+    link = pcie.Link(gen=3, lanes=4, mps=256, mrrs=512, rcb=128, split="rcb", dllp="none")
     rows = _live_chart_follows_the_model(
-        page, log, {"reads_in_flight": 3, "completion_ns": 800},
+        page, log, {"reads_in_flight": 3, "completion_ns": 800, "generation": 3, "lanes": 4, "mps": 256,
+                    "mrrs": 512, "split_at_rcb": 1, "rcb": 128},
         "read_mbyte_s",
-        lambda r, s: float(expr.subs({pcie.payload: r["size_bytes"],
-                                      pcie_transactions.completion_latency: s["completion_ns"],
-                                      pcie_transactions.reads_in_flight: s["reads_in_flight"]})))
+        lambda r, s: pcie_transactions.pipelined_read_mbyte_s(r["size_bytes"], s["completion_ns"],
+                                                              s["reads_in_flight"], link))
     assert len({r["size_bytes"] for r in rows}) == 13
 
 
@@ -244,9 +244,8 @@ def hyperlink_sliders_recompute_the_curve(page, log):
     from goodput import hyperlink
 
     rows = _live_chart_follows_the_model(
-        page, log, {"line_rate_gbaud": 10, "lanes": 2}, "model_gbit_s",
-        lambda r, s: hyperlink.goodput_gbit_s(s["line_rate_gbaud"], s["lanes"], r["packet_bytes"],
-                                              r["packet_bytes"]))
+        page, log, {"line_rate_gbaud": 10, "lanes": 2, "size_bytes": 1000}, "model_gbit_s",
+        lambda r, s: hyperlink.goodput_gbit_s(s["line_rate_gbaud"], s["lanes"], s["size_bytes"], r["packet_bytes"]))
     assert len({r["packet_bytes"] for r in rows}) >= 10
 
 

@@ -230,3 +230,37 @@ def test_the_panel_exports_the_workbook_at_its_values(tmp_path, monkeypatch):
     # the first case as stored: 400 words of 8 bits at 20 MHz with a 160 ns gap and a bit time between words
     first = [c.value for c in book["Model"][workbook.HEADER_ROW + 2]]
     assert 400 * 8 / 20 + (160 / 1000 + 1 / 20) * 399 in [pytest.approx(v) for v in first if isinstance(v, float)]
+
+
+#: Parameters of a chapter's model registries that its box does not take, each with the reason.
+NOT_IN_THE_BOX = {
+    ("spi", "words"): "the box takes the transfer's bytes; with the word width they give the words",
+    ("pcie-reads", "ack_group"): "the tutorial's reads wait for no DLLP: its read model counts none",
+    ("pcie-reads", "skp"): "the read model counts no SKP ordered set (the serial reads' PLPs are the examples')",
+}
+
+
+def _model_parameters(chapter: str) -> dict:
+    """The parameters a chapter's models take: its model modules' PARAMETERS, and PCI Express's link settings
+    (goodput.render.pcie_packets.SLIDERS) for the chapters that model a PCI Express link of the reader's."""
+    from goodput import chapters
+    from goodput.render import pcie_packets
+
+    found = {}
+    for m in chapters.get(chapter).model_modules():
+        found.update(getattr(m, "PARAMETERS", {}))
+    if chapter in ("pcie-packets", "pcie-reads"):
+        found.update(pcie_packets.SLIDERS)
+    return found
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_every_box_takes_every_parameter_its_model_takes(chapter):
+    # a model that gains a parameter its chapter's box lacks fails here until the box takes it (an input, or
+    # a case column such as the transfer size) or NOT_IN_THE_BOX says why not
+    calc = calculations.get(chapter)
+    controls = [s for s in calc.box_controls() if hasattr(s, "parameter")]
+    taken = {s.parameter.symbol for s in controls} | set(calc.fields)
+    named = {s.name for s in controls} | set(calc.fields.values())  # a case column of the parameter's name
+    missing = {name for name, p in _model_parameters(chapter).items() if p.symbol not in taken and name not in named}
+    assert missing == {name for c, name in NOT_IN_THE_BOX if c == chapter}, missing

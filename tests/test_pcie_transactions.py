@@ -98,18 +98,16 @@ def test_every_statistic_value_and_example_figure_is_checked():
 
 
 def test_one_read_in_flight_is_the_serial_read_without_dllps():
-    link = pcie.link_substitution(pcie.Link(gen=1, lanes=1, mps=4096, dllp="none"))
-    piped = pt.pipelined_reads_expr().subs(link)
+    piped = pt.pipelined_reads_expr().subs(pt.read_substitution(pt.READS_LINK))
     for size in (1, 4, 64, 1024):
         one = float(piped.subs({pcie.payload: size, pt.completion_latency: 500, pt.reads_in_flight: 1}))
         assert one == pytest.approx(pt.test15_theoretical_mbyte_s(size), rel=1e-12)
 
 
 def test_more_reads_in_flight_never_beat_the_completion_direction():
-    link = pcie.link_substitution(pcie.Link(gen=1, lanes=1, mps=4096, dllp="none"))
-    piped = pt.pipelined_reads_expr().subs(link)
+    piped = pt.pipelined_reads_expr().subs(pt.read_substitution(pt.READS_LINK))
     for size in (4, 256, 4096):
-        wire = 1000 * pcie.goodput_gbit_s("write", pcie.Link(gen=1, lanes=1, mps=4096, dllp="none"), size) / 8
+        wire = 1000 * pcie.goodput_gbit_s("write", pt.READS_LINK, size) / 8
         for k in (1, 2, 8, 64):
             got = float(piped.subs({pcie.payload: size, pt.completion_latency: 500, pt.reads_in_flight: k}))
             assert got <= wire * (1 + 1e-12)
@@ -646,3 +644,27 @@ def test_one_printed_time_held_to_gaps_across_elisions_verifies_the_first_cycle_
     c = next(c for c in pt.example_figure_checks(data.load(FIGURES), wrong)
              if c.row == "Example 2 trace: read to completion time (ns)")
     assert c.status == "erratum" and c.model == 504
+
+
+def test_a_read_cut_into_requests_and_completions_worked_by_hand():
+    # gen 3 x4: 8 GT/s x 4 lanes x 128/130 after the code, so a byte takes 8 x 130 / (32 x 128) = 0.25390625 ns.
+    # 1024 bytes with MRRS 512 and MPS 256: 2 requests of 8 + 12 bytes, 4 completions of 8 + 12 bytes plus
+    # the 1024 bytes of data; 40 + 1104 bytes on the wire and 500 ns in the completer.
+    link = pcie.Link(gen=3, lanes=4, mps=256, mrrs=512, dllp="none")
+    subs = {**pt.read_substitution(link), pcie.payload: 1024, pt.completion_latency: 500, pt.reads_in_flight: 1}
+    assert int(pt.read_requests_expr().subs(subs)) == 2 and int(pt.read_completions_expr().subs(subs)) == 4
+    assert float(pt.read_latency_expr().subs(subs)) == pytest.approx(1144 * 0.25390625 + 500, rel=1e-12)
+    assert pt.pipelined_read_mbyte_s(1024, 500, 1, link) == pytest.approx(1000 * 1024 / 790.46875, rel=1e-12)
+    # four in flight would bring 5181 MB/s; the completions' 1104 bytes per read allow 1024 / (1104 x 0.2539)
+    assert pt.pipelined_read_mbyte_s(1024, 500, 4, link) == pytest.approx(1000 * 1024 / (1104 * 0.25390625))
+    # split at a 64-byte read completion boundary: 16 completions, 1024 + 16 x 20 bytes
+    at_rcb = pcie.Link(gen=3, lanes=4, mps=256, mrrs=512, dllp="none", split="rcb", rcb=64)
+    assert pt.pipelined_read_mbyte_s(1024, 500, 4, at_rcb) == pytest.approx(1000 * 1024 / (1344 * 0.25390625))
+
+
+def test_tiny_reads_with_long_request_headers_are_bound_by_the_requests():
+    # 4 DW requests of 1 byte: 8 + 16 bytes of request for 1 + 8 + 12 of completion; with many in flight the
+    # request direction fills first
+    link = pcie.Link(gen=1, lanes=1, mps=4096, mrrs=4096, addr=64, dllp="none")
+    byte_ns = 8 / 2.0
+    assert pt.pipelined_read_mbyte_s(1, 0, 16, link) == pytest.approx(1000 * 1 / (24 * byte_ns))

@@ -295,10 +295,11 @@ class _Readable:
         terms = expr.as_ordered_terms()
         terms = [t for t in terms if not t.could_extract_minus_sign()] + \
                 [t for t in terms if t.could_extract_minus_sign()]
-        pieces, shown_before, shown, quotients = [], [], [], []
+        pieces, shown_before, shown, quotients, nodes = [], [], [], [], []
         for t in terms:
             negative = t.could_extract_minus_sign()
             node = self.shown(-t if negative else t)
+            nodes.append((node, negative))
             quotients.append(sp.And(sp.Not(node.zero), node.quotient))
             later = _any(*shown_before)
             if negative:
@@ -314,8 +315,11 @@ class _Readable:
         leading_minus = _any(*[sp.And(s, *[sp.Not(o) for o, _ in shown[:i]])
                                for i, (s, negative) in enumerate(shown) if negative])
         grouped = sp.Or(several, leading_minus)
+        # a sum left with one term, the factor 1 (1 - k where k is 0), is 1: a product leaves it out
+        one = _any(*[sp.And(node.one, *[other.zero for j, (other, _) in enumerate(nodes) if j != i])
+                     for i, (node, negative) in enumerate(nodes) if not negative])
         # a sum left with one product is that product: under a fraction bar it needs its parentheses
-        return _Shown(pieces, zero=_all(*[sp.Not(s) for s, _ in shown]), grouped=grouped,
+        return _Shown(pieces, zero=_all(*[sp.Not(s) for s, _ in shown]), one=one, grouped=grouped,
                       quotient=sp.Or(grouped, *quotients))
 
     def _product(self, expr) -> _Shown:

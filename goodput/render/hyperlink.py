@@ -38,24 +38,25 @@ def measured_points() -> pd.DataFrame:
 
 
 def calculation() -> Calculation:
-    """Goodput per payload size for the reader's line rate and lanes (one packet per transfer)."""
+    """Goodput per payload size for the reader's line rate, lanes and transfer size."""
     p = hyperlink.PARAMETERS
     return Calculation(
-        chapter="hyperlink", name="hyperlink_packets", title="Goodput per packet payload, one direction",
+        chapter="hyperlink", name="hyperlink_packets", title="Goodput of your transfers per packet payload, one direction",
         cases=pd.DataFrame({"packet_bytes": list(PACKET_SIZES)}), shown={"packet_bytes": "payload (bytes)"},
         fields={hyperlink.packet: "packet_bytes"},
-        inputs=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"])],
-        # one packet's worth per transfer: S = P, as the guide's formulas take it
-        outputs=[Output("model_gbit_s", hyperlink.goodput_expr().subs(
-                     {hyperlink.transfer: hyperlink.packet, hyperlink.control: hyperlink.CONTROL_BYTES}),
-                     "goodput", "Gbit/s"),
+        inputs=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"]), Slider(p["size_bytes"])],
+        # a transfer of S bytes in packets of P: the guide's formulas take one packet's worth, S = P, which
+        # any S that P divides gives too (32 KiB, the transfer size's default, for every power of two)
+        outputs=[Output("model_gbit_s", hyperlink.goodput_expr().subs(hyperlink.control, hyperlink.CONTROL_BYTES),
+                        "goodput", "Gbit/s"),
                  Output("bit_rate_gbit_s", coding.bit_rate_expr(coding.CODES["8b9b"]), "8b/9b bit rate", "Gbit/s")],
         numeric=lambda i, case: {
-            "model_gbit_s": hyperlink.goodput_gbit_s(i["line_rate_gbaud"], i["lanes"], case["packet_bytes"],
+            "model_gbit_s": hyperlink.goodput_gbit_s(i["line_rate_gbaud"], i["lanes"], i["size_bytes"],
                                                      case["packet_bytes"]),
             "bit_rate_gbit_s": coding.bit_rate_gbit_s(i["line_rate_gbaud"], i["lanes"], "8b9b")},
         headline={"packet_bytes": 256},
-        answers=Answers("model_gbit_s", transfer=hyperlink.packet, transfers="packets",
+        answers=Answers("model_gbit_s", transfer=hyperlink.transfer, transfers="transfers",
+                        packets=hyperlink.packets_expr(), packet_name="packets",
                         line_rate=coding.line_rate * coding.lanes, line="the lanes' signalling rate"))
 
 

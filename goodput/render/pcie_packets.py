@@ -18,7 +18,7 @@ from .calculation import Answers, Calculation, Output
 from .charts import Slider, live_model
 from .vega import column, lookup
 
-__all__ = ["SLIDERS", "slider_values_to_link", "live_exprs", "calculation", "explore_chart", "breakdown_chart",
+__all__ = ["SLIDERS", "slider_values_to_link", "slider_substitution", "live_exprs", "calculation", "explore_chart", "breakdown_chart",
            "explore_sizes", "pcie_generations_table", "dllp_share_table"]
 
 symbol = maker(__name__)
@@ -76,7 +76,10 @@ def slider_values_to_link(values: dict) -> tuple[pcie.Link, int]:
     v = {name: SLIDERS[name].check(values.get(name, p.default)) for name, p in SLIDERS.items()}
     link = pcie.Link(gen=v["generation"], lanes=v["lanes"], mps=v["mps"], mrrs=v["mrrs"],
                      addr=32 if v["header_dwords"] == 3 else 64, ecrc=bool(v["ecrc"]),
-                     dllp=f"every:{v['ack_group']}", skp=SKP_CHOICES[v["skp"]], flit=FLIT_BYTES[v["flit_bytes"]])
+                     dllp=f"every:{v['ack_group']}",
+                     # flit mode's SKP rate is not modelled: the control counts none there (skp_share_expr)
+                     skp="none" if v["generation"] in pcie.FLIT_MODE else SKP_CHOICES[v["skp"]],
+                     flit=FLIT_BYTES[v["flit_bytes"]])
     return link.checked(), v["size_bytes"]
 
 
@@ -91,20 +94,22 @@ def skp_share_expr() -> sp.Expr:
     return sp.Piecewise(*branches, (0, True))
 
 
-def _slider_substitution(breakdown: bool) -> dict:
+def slider_substitution(skp: bool = True) -> dict:
+    """The link's byte counts and bit rate in the sliders' symbols (generation, header DWs, ECRC, flit
+    bytes); SKP ordered sets' share of the time for the SKP control, or none (a model without them)."""
     return {pcie.bit_rate: pcie.generation_bit_rate_expr(flit_bytes),
             **pcie.size_exprs(pcie.generation, header_dwords, ecrc_on),
-            pcie.skp: skp_share_expr() if breakdown else 0}
+            pcie.skp: skp_share_expr() if skp else 0}
 
 
-def live_exprs(breakdown: bool = False) -> dict[str, sp.Expr]:
+def live_exprs() -> dict[str, sp.Expr]:
     """Write and read goodput per direction, and the write's byte breakdown, in the slider symbols.
 
     Reads are counted as AN3935 counts them (Eq. 4-5), with both directions
     reading, so each direction also carries the other's read requests; alone,
     a read stream's completions cost exactly what writes of the same size do.
     """
-    subs = _slider_substitution(breakdown)
+    subs = slider_substitution()
     out = {
         "write_gbit_s": pcie.goodput_expr("write", "every").subs(subs),
         # Reads per direction with both directions reading: each also carries the other's requests.
@@ -143,7 +148,7 @@ def calculation() -> Calculation:
     return Calculation(
         chapter="pcie-packets", name="pcie_sizes", title="Goodput of back-to-back transfers, one direction",
         cases=sizes, shown={"size_bytes": "bytes"}, fields={pcie.payload: "size_bytes"},
-        inputs=_sliders(["generation", "lanes", "mps", "mrrs", "header_dwords", "ecrc", "ack_group", "flit_bytes"]),
+        inputs=_sliders(["generation", "lanes", "mps", "mrrs", "header_dwords", "ecrc", "ack_group", "skp", "flit_bytes"]),
         outputs=[Output("write_gbit_s", exprs["write_gbit_s"], "writes", "Gbit/s"),
                  Output("read_gbit_s", exprs["read_gbit_s"], "reads, both ways", "Gbit/s"),
                  Output("bit_rate_gbit_s", pcie.generation_bit_rate_expr(flit_bytes), "bit rate after the line code",
@@ -178,7 +183,7 @@ def explore_chart() -> alt.VConcatChart:
 
 def breakdown_chart() -> alt.LayerChart:
     """Where the line bytes of one write go, for the transfer size on its slider."""
-    exprs = live_exprs(breakdown=True)
+    exprs = live_exprs()
     parts = [k for k in exprs if k.endswith("_bytes")]
     live = live_model(
         pd.DataFrame({"case": ["one write"]}),

@@ -1,5 +1,5 @@
-"""Charts and tables of the pcie-reads chapter: reads on the Intel tutorial's link (PCIe 1.1 x1),
-its published AHB and analyzer traces, and write combining."""
+"""Charts and tables of the pcie-reads chapter: reads on the reader's link (opening on the Intel tutorial's
+PCIe 1.1 x1), its published AHB and analyzer traces, and write combining."""
 
 from __future__ import annotations
 
@@ -11,44 +11,74 @@ from .calculation import Answers, Calculation, Output
 from .charts import Slider
 from .vega import column
 
-__all__ = ["calculation", "reads_chart", "ahb_delays_chart", "test14_chart", "trace_timeline_chart",
+__all__ = ["LINK_SLIDERS", "values_to_link", "calculation", "reads_chart", "ahb_delays_chart", "test14_chart", "trace_timeline_chart",
            "intel_examples_table"]
 
 
-def calculation() -> Calculation:
-    """Reads on the Intel tutorial's link (PCIe 1.1 x1) for the reader's completion latency and
-    reads in flight, with Test 15's measured rates beside them."""
-    from .. import data, pcie_transactions as pt
+#: The read chapter's link settings: PCI Express's own (:data:`goodput.render.pcie_packets.SLIDERS`, but the
+#: ACK grouping: these reads wait for no DLLP) and how completions are cut.
+LINK_SLIDERS = ("generation", "lanes", "mps", "mrrs", "header_dwords", "ecrc", "flit_bytes")
 
-    link = pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")
-    subs = pcie.link_substitution(link)
+
+def values_to_link(values: dict) -> pcie.Link:
+    """The :class:`~goodput.pcie.Link` the read chapter's controls stand for (no DLLP counted)."""
+    from .. import pcie_transactions as pt
+    from .pcie_packets import FLIT_BYTES, SLIDERS
+
+    v = {n: SLIDERS[n].check(values[n]) for n in LINK_SLIDERS}
+    return pcie.Link(gen=v["generation"], lanes=v["lanes"], mps=v["mps"], mrrs=v["mrrs"],
+                     rcb=pt.PARAMETERS["rcb"].check(values["rcb"]), addr=32 if v["header_dwords"] == 3 else 64,
+                     ecrc=bool(v["ecrc"]), dllp="none",
+                     split="rcb" if pt.PARAMETERS["split_at_rcb"].check(values["split_at_rcb"]) else "mps",
+                     flit=FLIT_BYTES[v["flit_bytes"]]).checked()
+
+
+def calculation() -> Calculation:
+    """Reads on the reader's link for their completion latency and reads in flight, opening on the Intel
+    tutorial's link (PCIe 1.1 x1, one request and one completion a read) with Test 15's measured rates."""
+    from .. import data, pcie_transactions as pt
+    from .pcie_packets import SLIDERS, flit_bytes, header_dwords, ecrc_on, slider_substitution
+
+    case = pt.READS_LINK
+    starting = {"generation": case.gen, "lanes": case.lanes, "mps": case.mps, "mrrs": case.mrrs,
+                "header_dwords": case.addr // 32 + 2, "ecrc": int(case.ecrc)}
+    subs = slider_substitution(skp=False)  # the tutorial's reads count no SKP ordered set
     sizes = pd.DataFrame({"size_bytes": [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]})
     test15 = data.load("intel-324611-test15")
     sizes = sizes.merge(test15.rename(columns={"payload_bytes": "size_bytes"})[["size_bytes", "measured_mbyte_s"]],
                         on="size_bytes", how="left")
 
     def numeric(inputs, case):
+        link = values_to_link(inputs)
+        read_subs = {**pt.read_substitution(link), pcie.payload: case["size_bytes"],
+                     pt.completion_latency: inputs["completion_ns"], pt.reads_in_flight: inputs["reads_in_flight"]}
         return {"read_mbyte_s": pt.pipelined_read_mbyte_s(case["size_bytes"], inputs["completion_ns"],
                                                           inputs["reads_in_flight"], link),
+                "read_latency_ns": float(pt.read_latency_expr().subs(read_subs)),
                 "write_mbyte_s": 1000 * pcie.goodput_gbit_s("write", link, case["size_bytes"]) / 8}
 
+    inputs = [*(Slider(SLIDERS[n], value=starting.get(n)) for n in LINK_SLIDERS),
+              Slider(pt.PARAMETERS["split_at_rcb"]), Slider(pt.PARAMETERS["rcb"]),
+              Slider(pt.PARAMETERS["completion_ns"]), Slider(pt.PARAMETERS["reads_in_flight"])]
     return Calculation(
-        chapter="pcie-reads", name="intel_reads", title="Reads and writes on PCIe 1.1 x1",
+        chapter="pcie-reads", name="intel_reads", title="Reads and writes on your PCIe link",
         cases=sizes, shown={"size_bytes": "bytes"}, fields={pcie.payload: "size_bytes"},
-        inputs=[Slider(pt.PARAMETERS["completion_ns"]), Slider(pt.PARAMETERS["reads_in_flight"])],
+        inputs=inputs,
         outputs=[Output("read_mbyte_s", pt.pipelined_reads_expr().subs(subs), "reads", "MB/s"),
+                 Output("read_latency_ns", pt.read_latency_expr().subs(subs), "one read, request to last data",
+                        "ns"),
                  Output("write_mbyte_s", 1000 * pcie.goodput_expr("write", "none").subs(subs) / 8,
                         "back-to-back writes", "MB/s")],
         numeric=numeric, headline={"size_bytes": 64},
         answers=Answers("read_mbyte_s", transfer=pcie.payload, transfers="reads",
-                        packets=pcie.tlp_count_expr("read").subs(subs), packet_name="completions",
-                        line_rate=(1000 * pcie.transfer_rate_expr() * coding.lanes / 8).subs(subs).subs(pcie.generation, link.gen),
-                        line="the lane's signalling rate"))
+                        packets=pt.read_completions_expr(), packet_name="completions",
+                        line_rate=1000 * pcie.transfer_rate_expr() * coding.lanes / 8,
+                        line="the lanes' signalling rate"))
 
 
 def reads_chart() -> alt.VConcatChart:
-    """Reads on the Intel tutorial's link (PCIe 1.1 x1): completion latency and reads in flight, live,
-    above the calculated table."""
+    """Reads on the controls' link (opening on the Intel tutorial's PCIe 1.1 x1): the link's settings,
+    completion latency and reads in flight, live, above the calculated table."""
     calc = calculation()
     live = calc.live()
     x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="read or write size (bytes)")
@@ -62,9 +92,9 @@ def reads_chart() -> alt.VConcatChart:
         filled=True, size=60, color="black").encode(
         x=x, y="measured_mbyte_s:Q",
         tooltip=["size_bytes:Q", alt.Tooltip("measured_mbyte_s:Q", title="Test 15, measured (MB/s)")])
-    return calc.view(live, writes, reads, measured,
-        height=260,
-        title="PCIe 1.1 x1: reads (red) for the slider values, back-to-back writes (dashed), Test 15 measured (black)")
+    return calc.view(live, writes, reads, measured, height=260, controls_below=True,
+                     title="Reads (red) and back-to-back writes (dashed) on the controls' link; Test 15 measured "
+                           "on PCIe 1.1 x1 (black)")
 
 
 def ahb_delays_chart(log_names: dict[str, str]) -> alt.Chart:
