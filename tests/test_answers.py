@@ -53,6 +53,28 @@ def test_64_mib_over_pcie_gen_3_x4_in_1024_byte_writes():
     # the share of the raw 32 Gbaud: 128/130 x 1024/1120
     assert got["answer_efficiency"] == pytest.approx(128 / 130 * 1024 / 1120, rel=1e-12)
     assert calc.answer_texts(inputs, _case(calc, size_bytes=1024), 64 * MIB)["answer_time_s"] == "18.64 ms"
+    # one write holds the link for 1120 byte times: 1120 x 8 / 31.5077 Gbit/s = 284.37 ns
+    assert got["answer_transfer_s"] == pytest.approx(1120 * 8 / line, rel=1e-12)
+    assert calc.answer_texts(inputs, _case(calc, size_bytes=1024))["answer_transfer_s"] == "284.4 ns"
+
+
+def test_one_read_of_64_bytes_on_pcie_1_1_x1_takes_916_ns():
+    """2.5 GT/s x 8/10 = 2 Gbit/s: 4 ns a byte. The request is 8 + 12 bytes, the completion 64 + 8 + 12: 104 bytes
+    on the wire, 416 ns, and the completer's 500 ns between them. One read in flight: 64 bytes every 916 ns."""
+    calc = calculations.get("pcie-reads")
+    inputs = calc.defaults()
+    got = calc.answer_values(inputs, _case(calc, size_bytes=64))
+    assert got["answer_transfer_s"] == pytest.approx(916e-9, rel=1e-12)
+    assert got["answer_transfers_per_s"] == pytest.approx(1 / 916e-9, rel=1e-12)
+    assert calc.answer_texts(inputs, _case(calc, size_bytes=64))["answer_transfer_s"] == "916 ns"
+    # two in flight: the data comes twice as often, each read still takes 916 ns; four would come every 229 ns,
+    # but a completion holds the link for 84 x 4 = 336 ns, so the completions' direction allows one every 336 ns
+    two = calc.answer_values(calc.input_values(reads_in_flight=2), _case(calc, size_bytes=64))
+    assert two["answer_transfer_s"] == pytest.approx(916e-9, rel=1e-12)
+    assert two["answer_transfers_per_s"] == pytest.approx(2 / 916e-9, rel=1e-12)
+    four = calc.answer_values(calc.input_values(reads_in_flight=4), _case(calc, size_bytes=64))
+    assert four["answer_transfer_s"] == pytest.approx(916e-9, rel=1e-12)
+    assert four["answer_transfers_per_s"] == pytest.approx(1 / 336e-9, rel=1e-12)
 
 
 def test_frames_per_second_of_full_frames_on_10_gigabit_ethernet():
@@ -115,7 +137,8 @@ def test_every_chapter_with_a_box_answers_in_the_readers_terms():
 def test_the_box_spec_carries_the_answers_and_their_controls_apart():
     spec = YourLink(calculations.get("spi"), "x").spec()
     assert [c["key"] for c in spec["table"]["columns"] if c["kind"] == "answer"] == [
-        "cell_answer_bit_s", "cell_answer_time_s", "cell_answer_transfers_per_s", "cell_answer_efficiency"]
+        "cell_answer_bit_s", "cell_answer_time_s", "cell_answer_transfers_per_s", "cell_answer_transfer_s",
+        "cell_answer_efficiency"]
     assert spec["answerControls"] == ["unit", "move_bytes"]
     assert [c["key"] for c in spec["controls"]][-2:] == ["unit", "move_bytes"]
 

@@ -189,8 +189,7 @@ def pcie_packets_sliders_recompute_the_goodput_curve_as_the_model_does(page, log
     moves = {"generation": 3, "lanes": 8, "mps": 128, "ack_group": 1, "header_dwords": 4}
     for name, value in moves.items():
         operate(page, name, value)
-    values = {name: signal(page, view, name) for name in pcie_charts.SLIDERS
-              if name not in ("size_bytes", "skp")}
+    values = {name: signal(page, view, name) for name in pcie_charts.SLIDERS if name != "size_bytes"}
     assert {k: values[k] for k in moves} == moves
     link, _ = pcie_charts.slider_values_to_link(values)
     by_size = {r["size_bytes"]: r for r in rows(page, view, "write_gbit_s")}
@@ -267,11 +266,13 @@ def hyperlink_burst_and_response_sliders_move_your_transfers(page, log):
         packet = min(s["burst_bytes"], 256) if r["transfer"] == "your write" else min(
             s["response_bytes"], s["burst_bytes"])
         assert r["your_packet_bytes"] == packet
-        return hyperlink.goodput_gbit_s(s["line_rate_gbaud"], s["lanes"], packet, packet)
+        return hyperlink.goodput_gbit_s(s["line_rate_gbaud"], s["lanes"], s["size_bytes"], packet)
 
+    # transfers of 1000 bytes: 11 packets of 96 for a write (the last of 40), 5 of 200 for a read
     rows = _live_chart_follows_the_model(
         page, log,
-        {"burst_bytes": 96, "response_bytes": 200, "lanes": 2, "line_rate_gbaud": 6.25}, "your_gbit_s", want)
+        {"burst_bytes": 96, "response_bytes": 200, "lanes": 2, "line_rate_gbaud": 6.25, "size_bytes": 1000},
+        "your_gbit_s", want)
     assert {r["transfer"] for r in rows} == {"your write", "your read"}
 
 

@@ -291,7 +291,7 @@ def figures_on_a_page_share_one_state_and_the_breakdown_follows_the_model(page, 
     operate(page, "skp", 1)
     operate(page, "size_bytes", 4096)
     operate(page, "mps", 128)
-    breakdown = view_index(page, "skp")
+    breakdown = view_index(page, "size_bytes")  # the breakdown alone has a transfer size control
     explore = _figure_view(page, calculations.get("pcie-packets").figure_id())
     assert signal(page, explore, "generation") == 1 and signal(page, breakdown, "generation") == 1
     assert signal(page, explore, "mps") == 128 and signal(page, breakdown, "mps") == 128

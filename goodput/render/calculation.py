@@ -113,6 +113,15 @@ class Answers:
     #: Transfers a second as the model counts them, where it does (frames a second from the wire's bytes):
     #: in place of the goodput over the data of one transfer, which is 0 in a frame that carries none.
     rate: sp.Expr | None = None
+    #: Seconds one transfer takes from start to end where the chapter models more than its time on the link
+    #: (a read's request, the completer's latency and its completions), and what the answer calls it; without
+    #: it, one transfer's time on the link, one over the transfers a second.
+    latency: sp.Expr | None = None
+    latency_name: str = ""
+
+    def __post_init__(self):
+        if (self.latency is None) != (not self.latency_name):
+            raise ValueError("an answer's latency needs its name, and a name its latency")
 
 
 # How the box writes each kind of answer, in Vega (``v`` is the value's expression), beside the same rules in
@@ -145,6 +154,7 @@ def _share_vega(v: str) -> str:
 
 #: Each answer's kind, which says how the box writes it.
 _ANSWER_KINDS = {"answer_bit_s": "rate", "answer_time_s": "time", "answer_transfers_per_s": "count",
+                 "answer_transfer_s": "time",
                  "answer_packets_per_s": "count", "answer_efficiency": "share"}
 _ANSWER_TEXT = {"rate": (_rate_vega, None), "time": (_time_vega, reader.time_text),
                 "count": (_count_vega, reader.count_text),
@@ -567,6 +577,9 @@ class Calculation:
         if a.transfer is not None or a.rate is not None:
             per_transfer = a.rate if a.rate is not None else reader.per_second_expr(unit, a.transfer)
             out.append(Output("answer_transfers_per_s", per_transfer, f"{a.transfers} a second", "per s"))
+            one = a.transfers[:-1] if a.transfers.endswith("s") else a.transfers
+            out.append(Output("answer_transfer_s", 1 / per_transfer, f"one {one} on the link", "s")
+                       if a.latency is None else Output("answer_transfer_s", a.latency, a.latency_name, "s"))
             if a.packets is not None:
                 out.append(Output("answer_packets_per_s", per_transfer * a.packets, f"{a.packet_name} a second",
                                   "per s"))

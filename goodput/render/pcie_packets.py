@@ -177,7 +177,8 @@ def explore_chart() -> alt.VConcatChart:
                  alt.Tooltip("gbit_s:Q", format=".3f", title="Gbit/s")],
     )
     ceiling = live.base.mark_rule(strokeDash=[4, 3], color="#555").encode(y="bit_rate_gbit_s:Q")
-    return calc.view(live, lines, ceiling, height=260,
+    # the box above has the same nine controls: under the chart they keep it in the first two screens
+    return calc.view(live, lines, ceiling, height=260, controls_below=True,
                      title="Goodput of back-to-back transfers (dashed: bit rate after the line code)")
 
 

@@ -72,6 +72,8 @@ def calculation() -> Calculation:
         numeric=numeric, headline={"size_bytes": 64},
         answers=Answers("read_mbyte_s", transfer=pcie.payload, transfers="reads",
                         packets=pt.read_completions_expr(), packet_name="completions",
+                        latency=pt.read_latency_expr().subs(subs) / 10 ** 9,
+                        latency_name="one read, request to last data",
                         line_rate=1000 * pcie.transfer_rate_expr() * coding.lanes / 8,
                         line="the lanes' signalling rate"))
 
