@@ -25,12 +25,12 @@ computes with the functions ``tools/gen_cli_spec.py`` prints from these expressi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Sequence
 
 import sympy as sp
 
-from . import cache, can, choose_numeric, coding, hyperlink, pcie, spi, srio, tcp, usb
+from . import cache, can, choose_numeric, coding, hyperlink, pcie, pcie_transactions, spi, srio, tcp, usb
 from .choose_numeric import (LATENCY, MAX_SIZE_BYTES, RAW_RATE, Setting, binding, breakdown_us, goodput_mbyte_s,
                              solve, time_us)
 from .command import Arg, Command, Ranged
@@ -132,23 +132,46 @@ _PCIE_NAMES = {"payload": "data", "tlp_overhead": "TLP headers and framing (one 
                "dllp": "ACK and UpdateFC DLLPs", "skp": "SKP ordered sets", "encoding": "line code"}
 
 
+#: A read as the pcie-reads chapter models it: one at a time, the completer answering after its default
+#: request-to-completion time (the Intel tutorial's 500 ns), the data in completions of min(MPS, MRRS).
+_PCIE_READ_NS = pcie_transactions.PARAMETERS["completion_ns"].default
+_PCIE_READ_NAMES = {"requests": "read requests", "completer": f"completer's {_PCIE_READ_NS:g} ns"}
+
+
+def _pcie_read_parts(fixed: dict, line: sp.Expr) -> dict[str, sp.Expr]:
+    """One read of ``S`` bytes in flight (:func:`goodput.pcie_transactions.read_latency_expr`) as parts, us:
+    its data, its completions' headers and framing, its requests, the line code on all of them, the completer."""
+    pt = pcie_transactions
+    fixed = {**fixed, pt.split_at_rcb: 0}
+    requests = (pt.read_requests_expr() * (pcie.framing + pcie.header + pcie.ecrc)).subs(fixed)
+    completions = (pt.read_completions_expr() * (pcie.framing + pcie.cpl_header + pcie.ecrc)).subs(fixed)
+    code = (fixed[coding.coded_bits] / fixed[coding.data_bits] - 1) * (pcie.payload + completions + requests)
+    parts = _us_of_line_bytes({"data": pcie.payload, _PCIE_NAMES["tlp_overhead"]: completions,
+                               _PCIE_READ_NAMES["requests"]: requests, _PCIE_NAMES["encoding"]: code}, line)
+    return {**parts, _PCIE_READ_NAMES["completer"]: sp.Float(_PCIE_READ_NS) / 1000}
+
+
 def _pcie_parts() -> dict[str, sp.Expr]:
     fixed = {pcie.group: _PCIE_LINK.dllp_policy()[1], pcie.skp: 0, pcie.mrrs: _PCIE_LINK.mrrs,
              **pcie.size_exprs(pcie.generation, 3, 0),
              coding.data_bits: pcie.generation_piecewise(lambda c: c.data_bits),
              coding.coded_bits: pcie.generation_piecewise(lambda c: c.coded_bits)}
     line = pcie.transfer_rate_expr() * coding.lanes
-    by_kind = []
-    for kind in _PCIE_KINDS:
-        parts = {_PCIE_NAMES[k]: e.subs(fixed) for k, e in pcie.breakdown_exprs(kind, "every").items()}
-        parts = {k: e for k, e in parts.items() if e != 0}
-        by_kind.append(_us_of_line_bytes(parts, line))
-    return {k: v.xreplace({pcie.payload: size}) for k, v in _merge(transaction, by_kind).items()}
+    writes = {_PCIE_NAMES[k]: e.subs(fixed) for k, e in pcie.breakdown_exprs("write", "every").items()}
+    writes = _us_of_line_bytes({k: e for k, e in writes.items() if e != 0}, line)
+    reads = _pcie_read_parts(fixed, line)
+    # every part in both (0 where a transaction has none), the data's first
+    names = list(dict.fromkeys([*writes, *reads]))
+    merged = _merge(transaction, [{n: writes.get(n, sp.Integer(0)) for n in names},
+                                  {n: reads.get(n, sp.Integer(0)) for n in names}])
+    return {k: v.xreplace({pcie.payload: size}) for k, v in merged.items()}
 
 
 def _pcie_numeric(v, n):
     link = pcie.Link(gen=int(v["generation"]), lanes=int(v["lanes"]), mps=int(v["mps"]), mrrs=_PCIE_LINK.mrrs)
-    return 125 * pcie.goodput_gbit_s(_PCIE_KINDS[int(v["transaction"])], link, n)
+    if _PCIE_KINDS[int(v["transaction"])] == "read":
+        return pcie_transactions.pipelined_read_mbyte_s(n, _PCIE_READ_NS, 1, replace(link, dllp="none"))
+    return 125 * pcie.goodput_gbit_s("write", link, n)
 
 
 PCIE = Family(
@@ -159,8 +182,9 @@ PCIE = Family(
      Setting("mps", pcie.mps, "max payload size", tuple((n, f"MPS {n}") for n in pcie.SIZES_POW2), 256),
      Setting("transaction", transaction, "transaction", ((0, "writes"), (1, "reads")), 0)),
     _kept_parts("pcie", _pcie_parts),
-    "3-DW headers, no ECRC, an ACK and UpdateFC per 4 TLPs, no SKP; reads in requests of at most "
-    f"{_PCIE_LINK.mrrs} bytes, their completions counted in the data's direction",
+    "3-DW headers, no ECRC, no SKP; writes with an ACK and UpdateFC per 4 TLPs; reads one at a time, in "
+    f"requests of at most {_PCIE_LINK.mrrs} bytes, each answered {_PCIE_READ_NS:g} ns after it arrives (the "
+    "pcie-reads chapter's model)",
     numeric=_pcie_numeric)
 
 
@@ -457,21 +481,7 @@ def encode(configs: Sequence[Config]) -> str:
 
 def decode(text: str) -> list[Config]:
     """The configurations :func:`encode` wrote; :class:`ParameterError` naming the first that is wrong."""
-    out = []
-    for item in filter(None, str(text).split(",")):
-        key, *values = item.split(":")
-        f = _family(key)
-        if len(values) != len(f.settings):
-            raise ParameterError("links", item, f"{key} and its {len(f.settings)} settings "
-                                 f"({', '.join(s.name for s in f.settings)}), separated by ':'")
-        numbers = {}
-        for s, v in zip(f.settings, values):
-            try:
-                numbers[s.name] = float(v)
-            except ValueError:
-                raise ParameterError(s.name, v, "a number") from None
-        out.append(config(key, **numbers))
-    return out
+    return [config(key, **values) for key, values in choose_numeric.decode_values(text, FAMILIES)]
 
 
 # --- goodput choose: run by goodput.choose_numeric, without sympy ---------------------------------
@@ -485,5 +495,8 @@ COMMAND = Command(
                Ranged("--size", PARAMETERS["size_bytes"], "S", "transfer size (bytes)", required=True),
                Arg("--latency-us", dest="latency_us", metavar="L", default=None,
                    help=f"longest a transfer may take (us): {PARAMETERS['latency_us'].describe_range()}; "
-                        "no limit if not given")),
+                        "no limit if not given"),
+               Arg("--links", metavar="LIST", default=None,
+                   help="your links as the page's address keeps them (links=), each family and its settings' "
+                        "values: pcie:4:8:256:0,can:0.5:2; answered first, then the book's configurations")),
     run=choose_numeric.run, lines=choose_numeric.lines)

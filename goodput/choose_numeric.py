@@ -93,6 +93,27 @@ def find(families: Mapping[str, Family], key: str) -> Family:
     return families[key]
 
 
+def decode_values(text: str, families_: Mapping[str, Family]) -> list[tuple[str, dict[str, float]]]:
+    """The links of a list as the page's address writes it (``pcie:3:4:256:0,srio:5:4:0``: each family's key and
+    its settings' values in their declared order): (key, values) each, unchecked; :class:`ParameterError` naming
+    the first item that is not a family's key and as many numbers as it has settings."""
+    out = []
+    for item in filter(None, str(text).split(",")):
+        key, *values = item.split(":")
+        f = find(families_, key)
+        if len(values) != len(f.settings):
+            raise ParameterError("links", item, f"{key} and its {len(f.settings)} settings "
+                                 f"({', '.join(s.name for s in f.settings)}), separated by ':'")
+        numbers = {}
+        for s, v in zip(f.settings, values):
+            try:
+                numbers[s.name] = float(v)
+            except ValueError:
+                raise ParameterError(s.name, v, "a number") from None
+        out.append((key, numbers))
+    return out
+
+
 def limit_names(families: Iterable[Family]) -> tuple[str, ...]:
     """What can bind a configuration of ``families``: the raw rate, the latency, then every overhead any of
     them names, in the order first met (a binding limit is an index into this)."""
@@ -235,16 +256,32 @@ def run(args) -> dict:
     rate = p["rate_mbyte_s"].check(args.rate_mbyte_s)
     n = p["size_bytes"].check(args.size_bytes)
     rows = solve(rate, n, latency)
-    return {"rate_mbyte_s": rate, "size_bytes": n, "latency_us": latency,
-            "meeting": sum(r["meets"] for r in rows), "configurations": rows}
+    out = {"rate_mbyte_s": rate, "size_bytes": n, "latency_us": latency}
+    if args.links is not None:  # the reader's own, answered first, as the page's solver answers them
+        made = families()
+        yours = solve(rate, n, latency, [Config.of(made[k], **v) for k, v in decode_values(args.links, made)])
+        out.update(links=args.links, yours_meeting=sum(r["meets"] for r in yours), yours=yours)
+    return {**out, "meeting": sum(r["meets"] for r in rows), "configurations": rows}
+
+
+def _table(rows: list[dict]) -> list[str]:
+    out = [f"  {'meets':<5} {'link':<44} {'MB/s':>10} {'margin':>9} {'us each':>10}  binding limit"]
+    for c in rows:
+        out.append(f"  {'yes' if c['meets'] else 'no':<5} {c['link']:<44} {c['goodput_mbyte_s']:10.4g} "
+                   f"{c['margin']:+9.1%} {c['time_us']:10.4g}  {c['binding']}")
+    return out
 
 
 def lines(args, r: dict) -> list[str]:
     limit = "" if r["latency_us"] is None else f", each in at most {r['latency_us']:g} us"
-    out = [f"{r['rate_mbyte_s']:g} MB/s in transfers of {r['size_bytes']} bytes{limit}: "
-           f"{r['meeting']} of {len(r['configurations'])} configurations meet it",
-           f"  {'meets':<5} {'link':<44} {'MB/s':>10} {'margin':>9} {'us each':>10}  binding limit"]
-    for c in r["configurations"]:
-        out.append(f"  {'yes' if c['meets'] else 'no':<5} {c['link']:<44} {c['goodput_mbyte_s']:10.4g} "
-                   f"{c['margin']:+9.1%} {c['time_us']:10.4g}  {c['binding']}")
-    return out
+    head = f"{r['rate_mbyte_s']:g} MB/s in transfers of {r['size_bytes']} bytes{limit}"
+    out = []
+    if "yours" in r and not r["yours"]:
+        out += [f"{head}: your list (--links) has no links; give each as its family and settings, e.g. "
+                "pcie:4:8:256:0,can:0.5:2", f"The book's {len(r['configurations'])} configurations: {r['meeting']} meet it"]
+    elif "yours" in r:
+        out += [f"{head}: {r['yours_meeting']} of your {len(r['yours'])} links meet it", *_table(r["yours"]),
+                f"and {r['meeting']} of the book's {len(r['configurations'])} configurations:"]
+    else:
+        out.append(f"{head}: {r['meeting']} of {len(r['configurations'])} configurations meet it")
+    return out + _table(r["configurations"])

@@ -150,7 +150,10 @@ def test_the_page_figure_carries_its_controls_the_chart_and_the_table(calc):
     assert len(names) == len(set(names)) and {s.name for s in calc.inputs} <= set(names)
     assert spec["width"] == "container"
     described = figure.spec()
-    assert [c["key"] for c in described["controls"]] == [c.name for c in (*calc.inputs, *calc.choices)]
+    # and the reader's list of links where the table answers over it (the composer that draws it is elsewhere)
+    composed = [calc.composed.name] * (calc.composed is not None)
+    assert [c["key"] for c in described["controls"]] == [c.name for c in (*calc.inputs, *calc.choices)] + composed
+    assert all(c["shown"] is False for c in described["controls"] if c["key"] in composed)
     table = described["table"]
     assert [c["key"] for c in table["columns"]] == ([f"cell_{c}" for c in calc.shown]
                                                     + [f"cell_{o.name}" for o in calc.shown_outputs()]

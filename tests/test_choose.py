@@ -127,3 +127,40 @@ def test_the_pcie_family_offers_every_width_the_model_takes():
     lanes = next(s for s in choose.FAMILIES["pcie"].settings if s.name == "lanes")
     assert [v for v, _ in lanes.options] == list(pcie.LANES)
     assert choose.decode("pcie:3:32:256:0")[0].row()["lanes"] == 32
+
+
+def test_goodput_choose_answers_over_the_links_of_a_page_address_first():
+    # the page's links= list, replayed: a PCIe gen 4 x8 is none of the catalogue's
+    text = "pcie:4:8:256:0,can:0.5:2"
+    mine = choose.decode(text)
+    assert mine[0] not in choose.CATALOG
+    p = run("choose", "--rate-mbyte-s", "400", "--size", "65536", "--latency-us", "200", "--links", text, "--json")
+    assert p.returncode == 0, p.stderr
+    got = json.loads(p.stdout)
+    want = choose.solve(400, 65536, 200, mine)
+    assert [r["link"] for r in got["yours"]] == [r["link"] for r in want] == [c.label for c in mine]
+    assert [r["goodput_mbyte_s"] for r in got["yours"]] == pytest.approx([r["goodput_mbyte_s"] for r in want])
+    assert got["yours_meeting"] == 1 and got["yours"][0]["meets"] and not got["yours"][1]["meets"]
+    assert len(got["configurations"]) == len(choose.CATALOG)
+    text_out = run("choose", "--rate-mbyte-s", "400", "--size", "65536", "--links", text).stdout
+    assert text_out.splitlines()[0].endswith("1 of your 2 links meet it")
+
+
+def test_goodput_choose_with_an_empty_list_says_what_to_add_and_refuses_a_bad_one():
+    p = run("choose", "--rate-mbyte-s", "400", "--size", "65536", "--links", "")
+    assert p.returncode == 0, p.stderr
+    assert "your list (--links) has no links; give each as its family and settings, e.g. pcie:4:8:256:0" in p.stdout
+    bad = run("choose", "--rate-mbyte-s", "400", "--size", "65536", "--links", "pcie:4:8")
+    assert bad.returncode == 2 and "pcie and its 4 settings" in bad.stderr and bad.stdout == ""
+
+
+def test_pcie_reads_are_the_read_chapters_model_not_the_writes():
+    # gen 2 x4: 5 GT/s x 4 x 8/10 = 16 Gbit/s, 0.5 ns a byte. A 4096-byte read with MRRS 512 and MPS 256: 8
+    # requests of 8 + 12 bytes, 16 completions of 256 + 8 + 12: 160 + 4416 bytes, 2288 ns, and 500 ns in the
+    # completer: 4096 bytes in 2788 ns, 1469.15 MB/s; writes of the same size take 2240 ns, 1828.57 MB/s
+    read = choose.config("pcie", generation=2, lanes=4, transaction=1)
+    write = choose.config("pcie", generation=2, lanes=4)
+    assert choose.goodput_mbyte_s(read, 4096) == pytest.approx(4096 / 2.788, rel=1e-12)
+    assert choose.goodput_mbyte_s(write, 4096) == pytest.approx(1828.5714285714, rel=1e-10)
+    assert choose.breakdown_us(read, 4096)["completer's 500 ns"] == pytest.approx(0.5)
+    assert choose.binding(read, 4096) == "completer's 500 ns"

@@ -222,11 +222,37 @@ def measured_switch_hides_and_shows_the_measured_points(page, log):
 
 # The solver's table as the reader sees it: each row's cells by column, in the order shown.
 TABLE = """() => [...document.querySelectorAll('#figure-choose table.goodput-calc-table tbody tr')].map(tr =>
-  Object.fromEntries([...tr.querySelectorAll('td')].map(td => [td.dataset.column, td.textContent])))"""
+  Object.assign({row: tr.dataset.row},
+                Object.fromEntries([...tr.querySelectorAll('td')].map(td => [td.dataset.column, td.textContent]))))"""
+NOTE = "() => document.querySelector('#figure-choose .goodput-composed-note').textContent"
+# The solver chart's data: the rows of the reader's list it draws (listed), by link.
+SOLVER_ROWS = """() => { const i = window.__views.findLastIndex(v => document.getElementById('figure-choose').contains(v.container()));
+  return window.__views[i].data('choose').filter(r => r.listed === 1).map(r => r.link); }"""
 
 
 #: Requirements that split the configurations: a fast bulk transfer, then a small message with a latency bound.
 REQUIREMENTS = [{"rate_mbyte_s": 1000, "size_bytes": 65536}, {"rate_mbyte_s": 10, "size_bytes": 64, "latency_us": 5}]
+
+
+def _check_the_solver_answers(page, configs):
+    """The solver's table: the reader's ``configs`` first, then the catalogue, each group as choose.solve orders it
+    for the requirement in the page's state; and its chart draws each of the reader's links."""
+    values = state(page)
+    rows = page.evaluate(TABLE)
+    yours = [r for r in rows if r["row"].startswith("your-")]
+    catalogue = [r for r in rows if not r["row"].startswith("your-")]
+    assert rows == yours + catalogue, "the reader's links first"
+    assert {r["source"] for r in yours} <= {page_module.FROM_LIST}
+    assert {r["source"] for r in catalogue} == {page_module.FROM_CATALOG}
+    for shown, candidates in ((yours, configs), (catalogue, None)):
+        answer = choose.solve(values["rate_mbyte_s"], values["size_bytes"], values["latency_us"], candidates)
+        assert [r["link"] for r in shown] == [a["link"] for a in answer]
+        for r, want in zip(shown, answer):
+            assert float(r["goodput_mbyte_s"]) == pytest.approx(want["goodput_mbyte_s"], abs=0.005, rel=1e-12)
+            assert r["meets"] == ("yes" if want["meets"] else "no"), r["link"]
+            assert r["binding"] == want["binding"], r["link"]
+    assert sorted(page.evaluate(SOLVER_ROWS)) == sorted(c.label for c in configs)
+    return rows
 
 
 def solver_table_is_the_solvers_answer(page, log):
@@ -236,22 +262,36 @@ def solver_table_is_the_solvers_answer(page, log):
             operate(page, key, value, scope="#figure-choose")
         values = state(page)
         assert {k: values[k] for k in requirement} == requirement
-        rows = page.evaluate(TABLE)
-        answer = {r["link"]: r for r in choose.solve(values["rate_mbyte_s"], values["size_bytes"], values["latency_us"])}
-        assert sorted(r["link"] for r in rows) == sorted(answer)
-        for r in rows:
-            want = answer[r["link"]]
-            assert float(r["goodput_mbyte_s"]) == pytest.approx(want["goodput_mbyte_s"], abs=0.005, rel=1e-12)
-            assert r["meets"] == ("yes" if want["meets"] else "no"), r["link"]
-            assert r["binding"] == want["binding"], r["link"]
-        # those that meet it first, each group by margin, largest first
-        shown = [answer[r["link"]] for r in rows]
-        for a, b in zip(shown, shown[1:]):
-            assert a["meets"] >= b["meets"], (a["link"], b["link"])
-            if a["meets"] == b["meets"]:
-                assert a["margin"] >= b["margin"] - 1e-9 * abs(b["margin"]), (a["link"], b["link"])
-        verdicts = {r["meets"] for r in rows}
-        assert verdicts == {"yes", "no"}, "a requirement that splits the configurations"
+        rows = _check_the_solver_answers(page, DEFAULTS)
+        assert {r["meets"] for r in rows} == {"yes", "no"}, "a requirement that splits the configurations"
+        assert page.evaluate(NOTE) == f"Your {len(DEFAULTS)} links first, then the book's {len(choose.CATALOG)} configurations."
+        assert errors(log) == []
+
+
+def test_the_solver_answers_over_the_readers_list(browser, book_url):
+    # a PCIe gen 4 x8 is none of the catalogue's: the reader's list brings it to the solver, and a link added in
+    # the composer joins it there
+    mine = [choose.config("pcie", generation=4, lanes=8), choose.config("can", arbitration_mbit_s=0.5, data_mbit_s=2)]
+    assert mine[0] not in choose.CATALOG
+    with opened(browser, book_url + CHAPTER + "?links=" + quote(choose.encode(mine)) + "&rate_mbyte_s=400"
+                + "&size_bytes=65536&latency_us=200") as (page, log):
+        live_ready(page, 2)
+        rows = _check_the_solver_answers(page, mine)
+        assert rows[0]["link"] == mine[0].label and rows[0]["meets"] == "yes"
+        page.locator("#figure-compare .goodput-link-adder select").select_option("usb")
+        page.locator("#figure-compare button.goodput-link-add").click()
+        settle(page)
+        _check_the_solver_answers(page, [*mine, choose.config("usb")])
+        assert page.evaluate(NOTE) == f"Your 3 links first, then the book's {len(choose.CATALOG)} configurations."
+        assert errors(log) == []
+
+
+def test_the_solver_with_an_empty_list_says_what_to_add(browser, book_url):
+    with opened(browser, book_url + CHAPTER + "?links=") as (page, log):
+        live_ready(page, 2)
+        assert state(page)["links"] == ""
+        _check_the_solver_answers(page, [])
+        assert page.evaluate(NOTE).startswith("Your list has no links: add yours to the links compared above")
         assert errors(log) == []
 
 

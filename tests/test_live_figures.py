@@ -93,15 +93,29 @@ def _inputs(page, calc):
     return {s.name: values[calc.prefix + s.name] for s in calc.inputs}
 
 
+def _row_key(row):
+    """A table row's case as the page names it: a case's number, or "your-1"... for a link of the reader's list."""
+    return row if str(row).startswith("your-") else int(row)
+
+
+def _cases(page, calc) -> dict:
+    """The table's cases by :func:`_row_key`: the calculation's, and the reader's links where it answers over them."""
+    cases = dict(enumerate(calc.records()))
+    if calc.composed is not None:  # the reader's links, rows "your-1", "your-2"... before the cases
+        from goodput.render import choose_a_link
+        cases.update({c["row_index"]: c for c in choose_a_link.listed_cases(state(page)[calc.composed.name])})
+    return cases
+
+
 def _check_against_the_model(page, calc):
     """The figure's chart, its table and the "your link" box, each against ``calc.numeric``."""
     inputs = _inputs(page, calc)
     assert calc.input_values(**inputs) == inputs
-    cases = calc.records()
+    cases = _cases(page, calc)
     cells = table_cells(page, calc.name)
     assert cells, f"no calculated table {calc.name}"
     for row, shown in cells.items():
-        case = cases[int(row)]
+        case = cases[_row_key(row)]
         want = calc.numeric(inputs, case)
         assert shown.get("calculation") == (calc.formula_text(inputs, case) if calc.formula_column else None)
         for c in calc.shown:
@@ -114,18 +128,18 @@ def _check_against_the_model(page, calc):
         assert signal(page, view, s.name) == inputs[s.name]
     first = calc.shown_outputs()[0].name
     chart = [r for r in rows(page, view, first) if "row_index" in r]
-    assert {r["row_index"] for r in chart} >= {int(r) for r in cells}
+    assert {r["row_index"] for r in chart} >= {_row_key(r) for r in cells}
     for r in chart:
         assert r[first] == pytest.approx(calc.numeric(inputs, cases[r["row_index"]])[first], rel=1e-12, abs=1e-12)
     if calc.prefix == "":
         box = page.evaluate("""() => { const box = document.querySelector('.goodput-yours');
           return {row: box.dataset.row, values: Object.fromEntries([...box.querySelectorAll('dd')].map(
             d => [d.dataset.column, (d.querySelector('code, strong') || d).textContent]))}; }""")
-        want = calc.numeric(inputs, cases[int(box["row"])])
+        case = cases[_row_key(box["row"])]
+        want = calc.numeric(inputs, case)
         for o in calc.shown_outputs():
             assert _shown(box["values"][o.name], o) == _wanted(want[o.name], o)
-        assert box["values"].get("calculation") == (calc.formula_text(inputs, cases[int(box["row"])])
-                                                    if calc.formula_column else None)
+        assert box["values"].get("calculation") == (calc.formula_text(inputs, case) if calc.formula_column else None)
 
 
 def box_answers_equal_the_model(page, calc):
@@ -137,7 +151,8 @@ def box_answers_equal_the_model(page, calc):
     box = page.evaluate("""() => { const box = document.querySelector('.goodput-yours');
       return {row: box.dataset.row, answers: Object.fromEntries([...box.querySelectorAll('.goodput-yours-answers dd')]
         .map(d => [d.dataset.column, d.textContent]))}; }""")
-    want = calc.answer_texts(_inputs(page, calc), calc.records()[int(box["row"])], values["move_bytes"], values["unit"])
+    want = calc.answer_texts(_inputs(page, calc), _cases(page, calc)[_row_key(box["row"])], values["move_bytes"],
+                             values["unit"])
     assert box["answers"].keys() == want.keys()
     for name, text in want.items():
         assert same_answer(box["answers"][name], text), (name, box["answers"][name], text)

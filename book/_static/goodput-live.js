@@ -100,13 +100,22 @@
     return [link.family.key, ...link.family.settings.map(s => String(link.chosen[s.name]))].join(":");
   }
 
-  /* The chart's rows for a list of links: what goodput.render.choose_a_link.curve_rows writes. */
+  /* The chart's rows for a list of links: what goodput.render.choose_a_link.curve_rows writes; each starts from
+     the list's fill (the columns of settings its family has not) and is a row "your-1", "your-2"... of a table. */
   function linkRows(control, value) {
     const parsed = parseLinks(control, value);
-    return (parsed.links || []).map(({family, chosen}, order) => Object.assign({
+    return (parsed.links || []).map(({family, chosen}, order) => Object.assign({}, control.fill || {}, {
       family: family.index,
       link: family.title + " " + family.settings.map(s => s.options.find(o => sameValue(o.value, chosen[s.name])).label).join(", "),
+      row_index: `your-${order + 1}`,
     }, chosen, {order, max_size: family.maxSize}, control.extra));
+  }
+
+  /* A dataset's rows with those of the list's links in place of the ones it held: a row with no place in a
+     list (a case of the solver's catalogue) stays. */
+  function withLinkRows(values, control) {
+    return [...(values || []).filter(r => r.order === undefined || r.order === null),
+            ...spreadRows(control, linkRows(control, state.get(control.key)))];
   }
 
   /* The columns of the rows' extra ones that hold a list (the sizes a curve is drawn at). */
@@ -140,6 +149,7 @@
     const id = row => `${row.family}|${row.link}`;
     const held = new Map();  // the rows of each link the view holds, by its place in the list
     for (const t of view.data(control.dataset)) {
+      if (t.order === undefined || t.order === null) continue;  // a case of the chart's own, not of the list
       if (!held.has(t.order)) held.set(t.order, {order: t.order, id: id(t), tuples: []});
       held.get(t.order).tuples.push(t);
     }
@@ -219,7 +229,7 @@
     const work = [];
     for (const e of embeds) if (e.figure && e.figure.spec.controls.some(c => c.key === key)) work.push(applyToView(e));
     for (const fig of figures.values()) {
-      if (fig.table && Object.values(fig.table.keys).includes(key)) work.push(fig.table.refresh());
+      if (fig.table && fig.table.follows(key)) work.push(fig.table.refresh());
     }
     pending = Promise.all([pending, ...work]).then(() => undefined);
     return pending;
@@ -333,7 +343,7 @@
           (view.layer || []).filter(l => !l.data).forEach(unflatten);
         };
         for (const view of namedViews(spec, control.dataset)) {
-          view.data.values = spreadRows(control, linkRows(control, state.get(control.key)));
+          view.data.values = withLinkRows(view.data.values, control);
           unflatten(view);
         }
       }
@@ -391,9 +401,7 @@
     }
     if (figure) {
       for (const control of figure.spec.controls.filter(c => c.kind === "links")) {
-        for (const data of vegaData(spec, control.dataset)) {
-          data.values = spreadRows(control, linkRows(control, state.get(control.key)));
-        }
+        for (const data of vegaData(spec, control.dataset)) data.values = withLinkRows(data.values, control);
       }
       const bySignal = new Map(figure.spec.controls.map(c => [c.signal, c]));
       for (const signal of spec.signals || []) {
@@ -797,7 +805,8 @@
   }
 
   function panel(container, controls) {
-    container.replaceChildren(...controls.map(controlElement));
+    // a list drawn by another figure (the solver's links, the comparison's composer) is not drawn again
+    container.replaceChildren(...controls.filter(c => c.shown !== false).map(controlElement));
   }
 
   // --- calculated tables -----------------------------------------------------------------------
@@ -810,6 +819,14 @@
       this.onRows = onRows;
       this.view = null;  // made once the controls are on screen
       this.keys = spec.keys;
+      // the reader's links, where the table has rows for them (the solver's): each a row before the cases
+      this.composed = spec.composed || null;
+      this.cases = this.composed ? JSON.parse(JSON.stringify(spec.vega.data[0].values)) : null;
+      this.links = undefined;
+    }
+
+    follows(key) {
+      return Object.values(this.keys).includes(key) || (this.composed !== null && this.composed.key === key);
     }
 
     refresh() {
@@ -817,6 +834,14 @@
         if (!this.view) this.view = new vega.View(vega.parse(this.spec.vega), {renderer: "none"});
         for (const [signal, key] of Object.entries(this.keys)) {
           if (state.has(key) && !sameValue(this.view.signal(signal), state.get(key))) this.view.signal(signal, state.get(key));
+        }
+        if (this.composed) {
+          const links = state.has(this.composed.key) ? state.get(this.composed.key) : this.composed.value;
+          if (links !== this.links) {
+            this.links = links;
+            const cases = this.cases.map(r => Object.assign({}, r));
+            this.view.data("rows", [...linkRows(this.composed, links), ...cases]);
+          }
         }
         return this.view.runAsync();
       }).then(() => this.onRows(this.view.data("rows").filter(r => r.shown)));
@@ -1003,10 +1028,20 @@
     if (fig.spec.table) {
       const holder = fig.root.querySelector(".goodput-calc");
       const {table, render} = tableElement(fig.spec.table);
-      holder.append(h("div", {class: "goodput-calc-scroll"}, table));
+      // a table of the reader's links says how many it has, and what to do when it has none
+      const composed = fig.spec.table.composed;
+      const note = composed ? h("p", {class: "goodput-composed-note", role: "status"}) : null;
+      holder.append(...(note ? [note] : []), h("div", {class: "goodput-calc-scroll"}, table));
       const readout = {name: fig.spec.table.name, spec: fig.spec.table, el: fig.readout, rows: []};
       tableReadouts.push(readout);
       fig.table = new Table(fig.spec.table, rows => {
+        if (note) {
+          const yours = rows.filter(r => r.order !== undefined && r.order !== null).length;
+          const others = rows.length - yours;
+          note.textContent = yours === 0
+            ? `Your list has no links: add yours to the ${composed.label} above ("Add a link") and they are answered here first, before the book's ${others} configurations.`
+            : `Your ${yours} link${yours === 1 ? "" : "s"} first, then the book's ${others} configurations.`;
+        }
         render(rows);
         readout.rows = rows;
         showTableReadout(readout);
@@ -1028,7 +1063,8 @@
     const pick = h("select", {class: "goodput-yours-case", "aria-label": "case"});
     let rows = [];
     let formulaOpen = false;
-    let chosen = String(spec.case);
+    // a table of the reader's links opens on the first of them (the first row, the catalogue's, without one)
+    let chosen = spec.table.composed ? "your-1" : String(spec.case);
     pick.addEventListener("change", () => { chosen = pick.value; show(); });
     const list = h("dl", {class: "goodput-yours-list"});
     // the answers in the reader's terms (goodput.render.calculation.Answers), where the chapter declares them

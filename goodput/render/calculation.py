@@ -34,7 +34,8 @@ import sympy as sp
 from .. import answers as reader
 from ..precision import stable
 from ..spreadsheet import number_text
-from .charts import Choice, LiveModel, Slider, live_model
+from .charts import Choice, LinkList, LiveModel, Slider, live_model
+from .controls import control
 from .live import LiveFigure, YourLink
 from .vega import vega_expr
 
@@ -458,6 +459,11 @@ class Calculation:
     formula_column : bool
         Whether the table has a calculation column (the first output's formula with the row's numbers); a
         table whose formulas are too long to read in a cell has none (its workbook still holds them).
+    answers : Answers, optional
+        What the "your link" box answers in the reader's terms.
+    composed : LinkList, optional
+        A list of links the reader composes elsewhere on the page: in the page, each becomes a row of the
+        table and the chart beside the cases (with the list's ``extra`` columns); Python's table keeps the cases.
     """
 
     chapter: str
@@ -477,6 +483,7 @@ class Calculation:
     selector: sp.Symbol | None = None
     formula_column: bool = True
     answers: Answers | None = None
+    composed: LinkList | None = None
 
     def __post_init__(self):
         for name, way in self.order:
@@ -648,9 +655,12 @@ class Calculation:
     def live(self) -> LiveModel:
         """The outputs bound to the sliders over every case, for a chart to layer marks on."""
         cases = pd.DataFrame(self.records())
-        return live_model(cases, {o.name: o.expr for o in self.outputs}, self.inputs,
-                          {**self.fields, **self.stand_ins()},
-                          choices=self.choices, name=self.name)
+        model = live_model(cases, {o.name: o.expr for o in self.outputs}, self.inputs,
+                           {**self.fields, **self.stand_ins()},
+                           choices=self.choices, name=self.name)
+        if self.composed is not None:  # the reader's links join the chart's rows (the list is drawn elsewhere)
+            model.controls.append(replace(self.composed, dataset=self.name, shown=False))
+        return model
 
     def _formula_vega(self) -> str:
         """The calculation column as a Vega expression: text joined with the live numbers."""
@@ -713,7 +723,10 @@ class Calculation:
         # the page folds a long table to the headline's rows first, or to the top of a ranked table's order
         fold = {"lead": {k: v.item() if hasattr(v, "item") else v for k, v in self.headline.items()},
                 "ranked": bool(self.order)}
-        return {"name": self.name, "title": self.title, "columns": columns, "fold": fold,
+        spec = {"name": self.name, "title": self.title, "columns": columns, "fold": fold}
+        if self.composed is not None:  # the reader's links, rows before the cases (goodput-live.js: Table)
+            spec["composed"] = control(replace(self.composed, dataset="rows", shown=False), prefix)
+        return {**spec,
                 "keys": {sig["name"]: prefix + sig["name"] for sig in signals},
                 "vega": {"signals": signals,
                          "data": [{"name": "rows", "values": self._page_records(), "transform": transforms}]}}

@@ -139,7 +139,9 @@ class LinkList:
     """A list of link configurations the reader composes (adds, changes, removes), drawn as rows of
     selects: ``families`` describes what each row may be (:func:`goodput.render.choose_a_link.families`),
     ``value`` the starting list as :func:`goodput.choose.encode` writes it, ``dataset`` the chart's data
-    the rows replace (each with ``extra`` columns added, the sizes a curve is drawn at)."""
+    the rows replace (each with ``extra`` columns added, the sizes a curve is drawn at; ``fill`` the columns
+    each row starts from, which its own settings replace). A list ``shown`` no is not drawn: its rows follow
+    the state another figure's composer of the same name sets."""
 
     name: str
     label: str
@@ -147,6 +149,8 @@ class LinkList:
     value: str
     dataset: str
     extra: Mapping[str, object] = field(default_factory=dict)
+    fill: Mapping[str, object] = field(default_factory=dict)
+    shown: bool = True
 
     def param(self) -> None:
         """No altair parameter: the rows are the chart's data, not a signal."""

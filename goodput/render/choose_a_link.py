@@ -3,11 +3,14 @@
 The comparison chart draws each configuration the reader composes (:class:`~goodput.render.charts.LinkList`)
 as a curve of goodput against transfer size, evaluated in the page from :func:`goodput.choose.goodput_expr`
 printed to Vega; the measured points of the chapters' published tables and our own runs sit on the same
-axes. The solver is the chapter's calculation: every configuration of :data:`goodput.choose.CATALOG` at
-the reader's transfer size, against the goodput and time required.
+axes. The solver is the chapter's calculation: every link of the reader's list (the same composer's) and,
+apart, every configuration of :data:`goodput.choose.CATALOG`, at the reader's transfer size, against the
+goodput and time required.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import altair as alt
 import numpy as np
@@ -16,12 +19,14 @@ import sympy as sp
 
 from .. import choose, data, hostbench, pcie
 from ..precision import stable
+from ..symbols import ModelSymbol
 from .calculation import Answers, Calculation, Output
 from .charts import Choice, LinkList, Slider
 from .live import LiveFigure
 from .vega import bytes_label, column, vega_expr
 
-__all__ = ["SIZES", "DEFAULT_LINKS", "families", "curve_rows", "links_control", "measured", "comparison_chart",
+__all__ = ["SIZES", "DEFAULT_LINKS", "FROM_LIST", "FROM_CATALOG", "families", "curve_rows", "links_control",
+           "solver_links", "config_of", "listed_cases", "measured", "comparison_chart",
            "calculation", "solver_chart", "headline"]
 
 #: Transfer sizes a curve is drawn at: powers of two and the halfway points, 1 byte to 1 MiB.
@@ -150,32 +155,62 @@ def comparison_chart(configs=DEFAULT_LINKS, height: int = 360, with_measured: bo
 
 # --- the solver -----------------------------------------------------------------------------------
 
+#: Where a row of the solver comes from: the reader's list (the composer's links) or the book's catalogue.
+FROM_LIST, FROM_CATALOG = "your list", "the book's catalogue"
+listed = ModelSymbol("listed", __name__)  #: 1 for a link of the reader's list, 0 for one of the catalogue
+
+
+def _setting_columns() -> list[str]:
+    return list(dict.fromkeys(choose.settings().values()))
+
+
 def _cases() -> pd.DataFrame:
-    columns = list(dict.fromkeys(choose.settings().values()))
     rows = []
     for c in choose.CATALOG:
         row = c.row()
-        rows.append({"link": row["link"], "family": row["family"],
-                     **{col: row.get(col, 1) for col in columns}})  # 1 where a setting is not the family's
+        rows.append({"link": row["link"], "source": FROM_CATALOG, "listed": 0, "family": row["family"],
+                     **{col: row.get(col, 1) for col in _setting_columns()}})  # 1 where a setting is not the family's
     return pd.DataFrame(rows)
+
+
+def config_of(case) -> choose.Config:
+    """The configuration a row of the solver stands for: its family's and its settings' columns."""
+    family = list(choose.FAMILIES.values())[int(case["family"])]
+    return choose.config(family.key, **{s.name: case[s.name] for s in family.settings})
+
+
+def listed_cases(text: str) -> list[dict]:
+    """The solver's rows for the reader's list ``text`` (as the page's address keeps it), as the page's script
+    builds them from the composer: the list's fill, the link, its place, its settings and the list's columns."""
+    control = solver_links()
+    return [{**control.fill, **c.row(), "row_index": f"your-{i + 1}", "order": i,
+             "max_size": int(c.family.max_size), **control.extra} for i, c in enumerate(choose.decode(text))]
+
+
+def solver_links(configs=DEFAULT_LINKS) -> LinkList:
+    """The reader's list as the solver takes it: the comparison's composer (the same state key), each link a row
+    beside the catalogue's, marked as the reader's."""
+    return replace(links_control(configs), extra={"source": FROM_LIST, "listed": 1},
+                   fill={col: 1 for col in _setting_columns()}, shown=False)
 
 
 def calculation() -> Calculation:
     """Every configuration the book studies at the reader's transfer size, against what is required."""
     p = choose.PARAMETERS
     def numeric(inputs, case):
-        c = choose.CATALOG[int(case["row_index"])]
+        c = config_of(case)
         n, rate, limit = inputs["size_bytes"], inputs["rate_mbyte_s"], inputs["latency_us"]
         g, t = c.family.numeric(c.settings, n), choose.time_us(c, n)
         parts = choose.breakdown_us(c, n)
         return {"goodput_mbyte_s": g, "margin_percent": 100 * (g / rate - 1), "time_us": t,
                 **{f"part_{i}": parts.get(name, 0.0) for i, name in enumerate(choose.PARTS)},
                 "meets": float(g >= rate and t <= limit),
-                "binding": float(choose.LIMITS.index(choose.binding(c, n, rate, limit)))}
+                "binding": float(choose.LIMITS.index(choose.binding(c, n, rate, limit))), "listed": float(case["listed"])}
 
     return Calculation(
-        chapter="choose-a-link", name="choose", title="The book's links at your transfer size",
-        cases=_cases(), shown={"link": "link"}, fields={sym: col for sym, col in _FIELDS.items() if sym != choose.size},
+        chapter="choose-a-link", name="choose", title="Which links carry your requirement: yours first, then the book's",
+        cases=_cases(), shown={"link": "link", "source": "from"},
+        fields={**{sym: col for sym, col in _FIELDS.items() if sym != choose.size}, listed: "listed"},
         # the latency limit starts at "no limit", the far end of a millionfold range: on a log scale 200 us is mid-way
         inputs=[Slider(p["rate_mbyte_s"]), Slider(p["size_bytes"]), Slider(p["latency_us"], scale="log")],
         outputs=[*(Output(f"part_{i}", choose.part_expr(name), name, "us", 3, symbol=choose.part_times[name],
@@ -186,30 +221,41 @@ def calculation() -> Calculation:
                         symbol=choose.achieved),
                  Output("margin_percent", 100 * (choose.achieved / choose.required_rate - 1), "margin", "%", 1),
                  Output("meets", choose.meets_expr(), "meets it", "", labels=("no", "yes")),
-                 Output("binding", choose.binding_expr(), "binding limit", "", labels=choose.LIMITS)],
+                 Output("binding", choose.binding_expr(), "binding limit", "", labels=choose.LIMITS),
+                 Output("listed", listed, "of your list", "", hidden=True)],
         formula_column=False,
-        numeric=numeric, order=(("meets", "descending"), ("margin_percent", "descending")),
-        selector=choose.family, answers=Answers("goodput_mbyte_s", transfer=choose.size, transfers="transfers"))
+        # the reader's links first, the catalogue's after them; in each, those that meet it, by margin
+        numeric=numeric, order=(("listed", "descending"), ("meets", "descending"), ("margin_percent", "descending")),
+        selector=choose.family, answers=Answers("goodput_mbyte_s", transfer=choose.size, transfers="transfers"),
+        composed=solver_links())
 
 
 def solver_chart() -> LiveFigure:
-    """The solver's answer as dots: each configuration's goodput at the reader's transfer size against
-    the rate required (the rule), coloured by whether it meets the requirement; the table under it."""
+    """The solver's answer as dots: each link of the reader's list (diamonds) and each configuration of the
+    catalogue, its goodput at the reader's transfer size against the rate required (the rule), coloured by
+    whether it meets the requirement; the table under it."""
     calc = calculation()
     live = calc.live()
-    y = alt.Y("link:N", sort=alt.EncodingSortField("goodput_mbyte_s", order="descending"), title=None,
+    # a link of the reader's list is its own row, "yours: ...", beside the catalogue's of the same settings
+    y = alt.Y("entry:N", sort=alt.EncodingSortField("goodput_mbyte_s", order="descending"), title=None,
               axis=alt.Axis(labelLimit=230))
-    dots = live.base.mark_circle(size=90, opacity=1).encode(
+    dots = live.base.mark_point(size=90, opacity=1, filled=True).encode(
         x=alt.X("goodput_mbyte_s:Q", scale=alt.Scale(type="log"), title="goodput (MB/s)"),
         y=y, color=alt.Color("verdict:N", title=None, scale=alt.Scale(domain=["meets it", "does not"],
                                                                        range=["#2a9d8f", "#999999"])),
-        tooltip=["link:N", alt.Tooltip("goodput_mbyte_s:Q", format=".4~g", title="MB/s"),
+        # the title says which are yours: a second legend beside the verdict's does not fit a phone
+        shape=alt.Shape("source:N", legend=None, scale=alt.Scale(domain=[FROM_LIST, FROM_CATALOG],
+                                                                 range=["diamond", "circle"])),
+        tooltip=["link:N", alt.Tooltip("source:N", title="from"),
+                 alt.Tooltip("goodput_mbyte_s:Q", format=".4~g", title="MB/s"),
                  alt.Tooltip("time_us:Q", format=".4~g", title="us per transfer")],
-    ).transform_calculate(verdict=f"{column('meets')} == 1 ? 'meets it' : 'does not'")
+    ).transform_calculate(verdict=f"{column('meets')} == 1 ? 'meets it' : 'does not'",
+                          entry=f"{column('listed')} == 1 ? 'yours: ' + {column('link')} : {column('link')}")
     rule = alt.Chart(pd.DataFrame({"x": [0]})).mark_rule(color="#c0392b", strokeDash=[4, 3], size=2).encode(
         x="required:Q").transform_calculate(required="rate_mbyte_s")
     return calc.view(live, dots, rule, height=alt.Step(18),
-                     title="The book's configurations at your transfer size: goodput against the rate you need (red line)")
+                     title="Your links (diamonds) and the book's configurations at your transfer size: goodput against "
+                           "the rate you need (red line)")
 
 
 def binding_sentence(found: dict) -> str:

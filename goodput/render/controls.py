@@ -108,6 +108,7 @@ def control(item: Slider | Choice | LinkList, prefix: str = "") -> dict:
     if isinstance(item, LinkList):
         return {"key": prefix + item.name, "signal": None, "label": item.label, "unit": "", "value": item.value,
                 "kind": "links", "families": list(item.families), "dataset": item.dataset, "extra": dict(item.extra),
+                "fill": dict(item.fill), "shown": item.shown,
                 "allowed": "links of the families offered, each with one of its settings' values"}
     if isinstance(item, Choice):
         labels = list(item.labels) or list(item.options)
