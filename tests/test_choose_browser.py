@@ -268,6 +268,28 @@ def solver_table_is_the_solvers_answer(page, log):
         assert errors(log) == []
 
 
+def solver_expectation_is_the_model_times_the_measured_share(page, log):
+    # "answer with" the expectation: each family's goodput times its median measured share, named in the chapter
+    live_ready(page, 2)
+    operate(page, "size_bytes", 65536, scope="#figure-choose")
+    operate(page, "expect", 1, scope="#figure-choose")
+    values = state(page)
+    found = page_module.derating()
+    rows = page.evaluate(TABLE)
+    for candidates, shown in ((DEFAULTS, [r for r in rows if r["row"].startswith("your-")]),
+                              (None, [r for r in rows if not r["row"].startswith("your-")])):
+        model = {a["link"]: a for a in choose.solve(values["rate_mbyte_s"], 65536, None, candidates)}
+        by_label = {c.label: c for c in (candidates or choose.CATALOG)}
+        for r in shown:
+            family = by_label[r["link"]].key
+            share = found[family]["ratio"] if family in found else 1.0
+            assert float(r["derating"]) == pytest.approx(share, abs=5e-5), r["link"]
+            assert float(r["goodput_mbyte_s"]) == pytest.approx(share * model[r["link"]]["goodput_mbyte_s"], abs=0.006)
+    operate(page, "expect", 0, scope="#figure-choose")
+    assert {r["derating"] for r in page.evaluate(TABLE)} == {"1"}
+    assert errors(log) == []
+
+
 def test_the_solver_answers_over_the_readers_list(browser, book_url):
     # a PCIe gen 4 x8 is none of the catalogue's: the reader's list brings it to the solver, and a link added in
     # the composer joins it there
@@ -355,6 +377,7 @@ def no_figure_is_wider_than_the_screen(page, log):
 TOUR = {
     (CHAPTER, "1366px"): (comparison_curves_are_goodputs_numeric_functions,
                           measured_switch_hides_and_shows_the_measured_points, solver_table_is_the_solvers_answer,
+                          solver_expectation_is_the_model_times_the_measured_share,
                           adding_changing_and_removing_a_link_redraws_the_chart_and_the_address,
                           no_figure_is_wider_than_the_screen),
     (CHAPTER, "390px"): (no_figure_is_wider_than_the_screen,),

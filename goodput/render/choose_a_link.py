@@ -18,6 +18,7 @@ import pandas as pd
 import sympy as sp
 
 from .. import choose, data, hostbench, pcie
+from ..params import Parameter
 from ..precision import stable
 from ..symbols import ModelSymbol
 from .calculation import Answers, Calculation, Output
@@ -26,7 +27,8 @@ from .live import LiveFigure
 from .vega import bytes_label, column, vega_expr
 
 __all__ = ["SIZES", "DEFAULT_LINKS", "FROM_LIST", "FROM_CATALOG", "families", "curve_rows", "links_control",
-           "solver_links", "config_of", "listed_cases", "measured", "comparison_chart",
+           "solver_links", "config_of", "listed_cases", "derating_points", "derating", "derating_table", "EXPECT",
+           "derating_expr", "measured", "comparison_chart",
            "calculation", "solver_chart", "headline"]
 
 #: Transfer sizes a curve is drawn at: powers of two and the halfway points, 1 byte to 1 MiB.
@@ -75,44 +77,92 @@ def _source(name: str) -> str:
 
 def measured() -> pd.DataFrame:
     """Measured goodput of the book's tables and our runs, on the chart's axes: family, transfer size
-    (bytes), MB/s, source and what was measured."""
+    (bytes), MB/s (one direction), source and what was measured; ``config`` the chooser's configuration of
+    the same link and operation (:func:`goodput.choose.encode`), where it has one, for :func:`derating`."""
     frames = []
     for name in ("an3935-table9", "an3935-table10"):
         t = data.load(name)
         t = t[t["series"] == "measured"]
+        gens = [pcie.AN3935_DEVICES[d] for d in t["device"]]
+        # AN3935 ran both directions at once and counts both (the pcie-measured chapter's duplex model): one
+        # direction carries half; its reads are a DMA engine's, many in flight, which the chooser does not model
         frames.append(pd.DataFrame({
-            "family": "pcie", "size_bytes": t["bytes"], "mbyte_s": t["gbit_s"] * 125, "source": _source(name),
-            "what": [f"{d} (PCIe gen {pcie.AN3935_DEVICES[d]}) x{lanes:g} {kind}s, MPS {mps:g}"
-                     for d, lanes, kind, mps in zip(t["device"], t["lanes"], t["transfer"], t["mps_bytes"])]}))
+            "family": "pcie", "size_bytes": t["bytes"], "mbyte_s": t["gbit_s"] * 125 / 2, "source": _source(name),
+            "what": [f"{d} (PCIe gen {g}) x{lanes:g} {kind}s, MPS {mps:g}, one direction of two"
+                     for d, g, lanes, kind, mps in zip(t["device"], gens, t["lanes"], t["transfer"], t["mps_bytes"])],
+            "config": [choose.encode([choose.config("pcie", generation=g, lanes=lanes, mps=mps)]) if kind == "write"
+                       else "" for g, lanes, kind, mps in zip(gens, t["lanes"], t["transfer"], t["mps_bytes"])]}))
     t = data.load("intel-324611-test14")
     frames.append(pd.DataFrame({"family": "pcie", "size_bytes": t["sequential_write_bytes"],
                                 "mbyte_s": t["measured_mbyte_s"], "source": _source("intel-324611-test14"),
-                                "what": data.provenance("intel-324611-test14")["title"]}))
+                                "what": data.provenance("intel-324611-test14")["title"], "config": ""}))
     t = data.load("keystone2-table16-21")
     t = t[t["transaction"] == "NWRITE"]
     frames.append(pd.DataFrame({
         "family": "srio", "size_bytes": t["payload_bytes"], "mbyte_s": t["throughput_mbit_s"] / 8,
         "source": _source("keystone2-table16-21"),
-        "what": [f"NWRITE {r:g} Gbaud x{n:g} to {m}" for r, n, m in zip(t["phy_gbaud"], t["lanes"], t["memory"])]}))
+        "what": [f"NWRITE {r:g} Gbaud x{n:g} to {m}" for r, n, m in zip(t["phy_gbaud"], t["lanes"], t["memory"])],
+        "config": [choose.encode([choose.config("srio", line_rate_gbaud=r, lanes=n, transaction=0)])
+                   for r, n in zip(t["phy_gbaud"], t["lanes"])]}))
     t = data.load("spraaq5-s6-throughput")
     frames.append(pd.DataFrame({
         "family": "ethernet", "size_bytes": t["frame_bytes"], "mbyte_s": t["throughput_kbit_s"] / 8000,
         "source": _source("spraaq5-s6-throughput"),
         "what": [f"NDK TCP {op.lower()} on {dev}, {rate:g} Mbit/s"
-                 for op, dev, rate in zip(t["operation"], t["device"], t["line_rate_mbit_s"])]}))
+                 for op, dev, rate in zip(t["operation"], t["device"], t["line_rate_mbit_s"])],
+        "config": [choose.encode([choose.config("ethernet", line_rate_mbit_s=rate, stack=0)])
+                   for rate in t["line_rate_mbit_s"]]}))
     t = hostbench.shaped_vs_model()
     frames.append(pd.DataFrame({"family": "ethernet", "size_bytes": t["frame_bytes"], "mbyte_s": t["mbit_s"] / 8,
                                 "source": "our run: shaped-100m logs",
-                                "what": [f"our firmware, TCP {d} over a shaped 100 Mbit/s link" for d in t["direction"]]}))
+                                "what": [f"our firmware, TCP {d} over a shaped 100 Mbit/s link" for d in t["direction"]],
+                                "config": choose.encode([choose.config("ethernet", line_rate_mbit_s=100, stack=0)])}))
     t = data.load("am243x-mcspi")
     t = t[t["mode"] != "dma"]
     size = t["words"] * t["word_bits"] // 8
     frames.append(pd.DataFrame({"family": "spi", "size_bytes": size, "mbyte_s": size / t["transfer_time_us"],
                                 "source": _source("am243x-mcspi"),
-                                "what": [f"MCSPI {m}, {w:g}-bit words" for m, w in zip(t["mode"], t["word_bits"])]}))
+                                "what": [f"MCSPI {m}, {w:g}-bit words" for m, w in zip(t["mode"], t["word_bits"])],
+                                # 50 MHz, 160 ns and a bit time between words (the table's conditions)
+                                "config": [choose.encode([choose.config("spi", clock_mhz=50, word_bits=w, spaced=1)])
+                                           for w in t["word_bits"]]}))
     out = pd.concat(frames, ignore_index=True)
     out["mbyte_s"] = np.round(out["mbyte_s"].astype(float), 4)
     return stable(out)
+
+
+def derating_points() -> pd.DataFrame:
+    """The measured points the chooser models the same link and operation of: each with the chooser's goodput
+    for it (MB/s) and the measured share of it."""
+    t = measured()
+    t = t[t["config"] != ""].copy()
+    t["model_mbyte_s"] = [choose.goodput_mbyte_s(choose.decode(c)[0], int(n)) for c, n in zip(t["config"], t["size_bytes"])]
+    t["ratio"] = t["mbyte_s"] / t["model_mbyte_s"]
+    return stable(t.reset_index(drop=True))
+
+
+def derating() -> dict[str, dict]:
+    """Per family of the chooser, what the book measured over what the model gives for the same links: the
+    median share (the solver's expectation multiplies the model by it), the lowest and highest, how many
+    points and their sources. A family with no such point is not in it."""
+    out = {}
+    for key, g in derating_points().groupby("family", sort=False):
+        out[key] = {"ratio": float(np.median(g["ratio"])), "low": float(g["ratio"].min()),
+                    "high": float(g["ratio"].max()), "points": len(g), "sources": list(dict.fromkeys(g["source"]))}
+    return stable({k: out[k] for k in choose.FAMILIES if k in out})
+
+
+def derating_table() -> pd.DataFrame:
+    """:func:`derating` as the chapter shows it, a row per family, "not derated" where it has no point."""
+    found = derating()
+    rows = []
+    for key, f in choose.FAMILIES.items():
+        d = found.get(key)
+        rows.append({"link": f.title, "measured / model": f"{d['ratio']:.1%}" if d else "not derated",
+                     "range": f"{d['low']:.1%} to {d['high']:.1%}" if d else "",
+                     "points": d["points"] if d else 0,
+                     "from": "; ".join(d["sources"]) if d else "no measurement of its own on these axes"})
+    return pd.DataFrame(rows)
 
 
 def comparison_chart(configs=DEFAULT_LINKS, height: int = 360, with_measured: bool = True,
@@ -142,7 +192,7 @@ def comparison_chart(configs=DEFAULT_LINKS, height: int = 360, with_measured: bo
     controls: list = [links_control(configs)]
     if with_measured:
         shown = Choice("measured", ("shown", "hidden"), "shown", "measured points")
-        points = alt.Chart(measured()).transform_filter(f"{shown.name} == 'shown'").mark_point(
+        points = alt.Chart(measured().drop(columns="config")).transform_filter(f"{shown.name} == 'shown'").mark_point(
             shape="diamond", filled=True, size=36, color="#444", opacity=0.7).encode(
             x=x, y="mbyte_s:Q", tooltip=[alt.Tooltip("source:N"), alt.Tooltip("what:N"),
                                          alt.Tooltip("size_bytes:Q", title="bytes"),
@@ -194,28 +244,54 @@ def solver_links(configs=DEFAULT_LINKS) -> LinkList:
                    fill={col: 1 for col in _setting_columns()}, shown=False)
 
 
+expect = ModelSymbol("expect", __name__)  #: 1: the model derated by what the book measured; 0: the model alone
+#: How the solver answers: with the model's ceiling, or with what the book's measurements of the same links
+#: make of it (:func:`derating`).
+EXPECT = Parameter("expect", expect, "", 0, 1, default=0, step=1, integer=True, label="answer with",
+                   options=((0, "the model's ceiling"), (1, "an expectation: the model x the book's measured share")))
+
+
+def derating_expr() -> sp.Expr:
+    """What the solver multiplies a family's goodput by: 1 for the ceiling; for the expectation, the family's
+    measured share (:func:`derating`), or 1 where the book measured none of its links."""
+    found = derating()
+    keys = list(choose.FAMILIES)
+    share = sp.Piecewise(*[(sp.Float(str(d["ratio"])), sp.Eq(choose.family, keys.index(k))) for k, d in found.items()],
+                         (1, True))
+    return 1 + expect * (share - 1)
+
+
 def calculation() -> Calculation:
-    """Every configuration the book studies at the reader's transfer size, against what is required."""
+    """Every link of the reader's list and every configuration the book studies at the reader's transfer size,
+    against what is required: as the model's ceiling, or derated by what the book measured."""
     p = choose.PARAMETERS
+    found = derating()
+
     def numeric(inputs, case):
         c = config_of(case)
         n, rate, limit = inputs["size_bytes"], inputs["rate_mbyte_s"], inputs["latency_us"]
-        g, t = c.family.numeric(c.settings, n), choose.time_us(c, n)
+        share = found[c.key]["ratio"] if inputs["expect"] and c.key in found else 1.0
+        g, t = share * c.family.numeric(c.settings, n), choose.time_us(c, n) / share
         parts = choose.breakdown_us(c, n)
-        return {"goodput_mbyte_s": g, "margin_percent": 100 * (g / rate - 1), "time_us": t,
+        return {"derating": share, "goodput_mbyte_s": g, "margin_percent": 100 * (g / rate - 1), "time_us": t,
                 **{f"part_{i}": parts.get(name, 0.0) for i, name in enumerate(choose.PARTS)},
                 "meets": float(g >= rate and t <= limit),
-                "binding": float(choose.LIMITS.index(choose.binding(c, n, rate, limit))), "listed": float(case["listed"])}
+                # the latency binds where the derated time is over the limit: the model's over limit x share
+                "binding": float(choose.LIMITS.index(choose.binding(c, n, rate, limit * share))),
+                "listed": float(case["listed"])}
 
+    share = ModelSymbol("share", __name__)
     return Calculation(
         chapter="choose-a-link", name="choose", title="Which links carry your requirement: yours first, then the book's",
         cases=_cases(), shown={"link": "link", "source": "from"},
         fields={**{sym: col for sym, col in _FIELDS.items() if sym != choose.size}, listed: "listed"},
         # the latency limit starts at "no limit", the far end of a millionfold range: on a log scale 200 us is mid-way
-        inputs=[Slider(p["rate_mbyte_s"]), Slider(p["size_bytes"]), Slider(p["latency_us"], scale="log")],
-        outputs=[*(Output(f"part_{i}", choose.part_expr(name), name, "us", 3, symbol=choose.part_times[name],
+        inputs=[Slider(p["rate_mbyte_s"]), Slider(p["size_bytes"]), Slider(p["latency_us"], scale="log"),
+                Slider(EXPECT)],
+        outputs=[Output("derating", derating_expr(), "share of the model", "", 4, symbol=share),
+                 *(Output(f"part_{i}", choose.part_expr(name), name, "us", 3, symbol=choose.part_times[name],
                           hidden=True) for i, name in enumerate(choose.PARTS)),
-                 Output("time_us", sp.Add(*choose.part_times.values()), "one transfer", "us", 4,
+                 Output("time_us", sp.Add(*choose.part_times.values()) / share, "one transfer", "us", 4,
                         symbol=choose.transfer_time),
                  Output("goodput_mbyte_s", choose.size / choose.transfer_time, "goodput", "MB/s", 2,
                         symbol=choose.achieved),
