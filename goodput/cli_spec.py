@@ -107,7 +107,7 @@ COMMANDS = {
         (('--data-mbit-s',), {'dest': 'data_mbit_s', 'metavar': 'MBIT_S', 'help': 'data bit rate (Mbit/s), CAN FD only (default 5): a number from 0.001 to 12 Mbit/s', 'default': argparse.SUPPRESS}),
         (('--stuffing',), {'dest': 'stuffing', 'metavar': 'SHARE', 'help': 'share of the worst-case dynamic stuff bits: a number from 0 to 1', 'default': '1'}),
         (('--period-ms',), {'dest': 'period_ms', 'metavar': 'MS', 'help': "each message's period (ms): a number from 0.01 to 10000 ms", 'default': '10'}),
-        (('--load-percent',), {'dest': 'bus_load_percent', 'metavar': 'PERCENT', 'help': 'bus load allowed (%): a number from 0.1 to 100 %', 'default': '70'}),
+        (('--load-percent',), {'dest': 'bus_load_percent', 'metavar': 'PERCENT', 'help': 'bus load allowed (%%): a number from 0.1 to 100 %%', 'default': '70'}),
     )),
     'size': ('elf', {'help': "code and data bytes of ELF files, per section and by type (the NDK's sizing method)", 'description': 'Sections of each ELF file (object, library member or program) that take memory, as code, initialized data and uninitialized data, with totals.'}, (
         (('files',), {'nargs': '+', 'metavar': 'FILE.elf'}),

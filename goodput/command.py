@@ -30,7 +30,15 @@ class Arg:
         object.__setattr__(self, "options", options)
 
     def add_to(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument(*self.flags, **self.options)
+        options = dict(self.options)
+        if "help" in options:
+            options["help"] = _literal(options["help"])
+        parser.add_argument(*self.flags, **options)
+
+
+def _literal(text: str) -> str:
+    """A help text as argparse prints it: its own ``%`` (a unit, "bus load (%)") is not a format."""
+    return text.replace("%", "%%")
 
 
 @dataclass(frozen=True)
@@ -51,7 +59,7 @@ class Ranged:
         kwargs = ({"required": True} if self.required
                   else {"default": str(p.default if self.default is None else self.default)})
         parser.add_argument(self.option, dest=p.name, metavar=self.metavar,
-                            help=f"{self.what or p.label}: {p.describe_range()}", **kwargs)
+                            help=_literal(f"{self.what or p.label}: {p.describe_range()}"), **kwargs)
 
 
 @dataclass(frozen=True)

@@ -188,3 +188,12 @@ def test_a_number_in_exponent_form_or_minus_zero_is_read_as_the_model_reads_it(a
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert out[key] == value and str(out[key]) == str(value)
+
+
+@pytest.mark.parametrize("command", ["coding", "pcie", "bus", "srio", "hyperlink", "ethernet", "usb", "tcp", "spi",
+                                     "can", "choose", "size", "checks", "export"])
+def test_every_subcommand_prints_its_help(command):
+    # argparse reads a help text as a format: a unit of "%" in one (CAN's bus load) broke "goodput can --help"
+    p = subprocess.run([str(GOODPUT), command, "--help"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith(f"usage: goodput {command}")
