@@ -151,7 +151,7 @@ def test_the_page_figure_carries_its_controls_the_chart_and_the_table(calc):
     assert spec["width"] == "container"
     described = figure.spec()
     # and the reader's list of links where the table answers over it (the composer that draws it is elsewhere)
-    composed = [calc.composed.name] * (calc.composed is not None)
+    composed = [calc.composed.name] if calc.composed is not None else []
     assert [c["key"] for c in described["controls"]] == [c.name for c in (*calc.inputs, *calc.choices)] + composed
     assert all(c["shown"] is False for c in described["controls"] if c["key"] in composed)
     table = described["table"]

@@ -38,23 +38,35 @@ def measured_points() -> pd.DataFrame:
 
 
 def calculation() -> Calculation:
-    """Goodput per payload size for the reader's line rate, lanes and transfer size."""
+    """Goodput per payload size for the reader's line rate, lanes and transfer size, and of the reader's own
+    writes and reads: in packets of the master's burst, and of the answering memory's response burst."""
     p = hyperlink.PARAMETERS
+    # a transfer of S bytes in packets of P: the guide's formulas take one packet's worth, S = P, which
+    # any S that P divides gives too (32 KiB, the transfer size's default, for every power of two)
+    per_packet = hyperlink.goodput_expr().subs(hyperlink.control, hyperlink.CONTROL_BYTES)
+
+    def numeric(i, case):
+        rate, lanes, size = i["line_rate_gbaud"], i["lanes"], i["size_bytes"]
+        return {"model_gbit_s": hyperlink.goodput_gbit_s(rate, lanes, size, case["packet_bytes"]),
+                "bit_rate_gbit_s": coding.bit_rate_gbit_s(rate, lanes, "8b9b"),
+                "your_write_gbit_s": hyperlink.goodput_gbit_s(rate, lanes, size, min(i["burst_bytes"],
+                                                                                   hyperlink.MAX_PACKET_BYTES)),
+                "your_read_gbit_s": hyperlink.goodput_gbit_s(rate, lanes, size, min(i["response_bytes"],
+                                                                                  i["burst_bytes"]))}
+
     return Calculation(
         chapter="hyperlink", name="hyperlink_packets", title="Goodput of your transfers per packet payload, one direction",
         cases=pd.DataFrame({"packet_bytes": list(PACKET_SIZES)}), shown={"packet_bytes": "payload (bytes)"},
         fields={hyperlink.packet: "packet_bytes"},
-        inputs=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"]), Slider(p["size_bytes"])],
-        # a transfer of S bytes in packets of P: the guide's formulas take one packet's worth, S = P, which
-        # any S that P divides gives too (32 KiB, the transfer size's default, for every power of two)
-        outputs=[Output("model_gbit_s", hyperlink.goodput_expr().subs(hyperlink.control, hyperlink.CONTROL_BYTES),
-                        "goodput", "Gbit/s"),
-                 Output("bit_rate_gbit_s", coding.bit_rate_expr(coding.CODES["8b9b"]), "8b/9b bit rate", "Gbit/s")],
-        numeric=lambda i, case: {
-            "model_gbit_s": hyperlink.goodput_gbit_s(i["line_rate_gbaud"], i["lanes"], i["size_bytes"],
-                                                     case["packet_bytes"]),
-            "bit_rate_gbit_s": coding.bit_rate_gbit_s(i["line_rate_gbaud"], i["lanes"], "8b9b")},
-        headline={"packet_bytes": 256},
+        inputs=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"]), Slider(p["size_bytes"]), Slider(hyperlink.BURST),
+                Slider(hyperlink.RESPONSE)],
+        outputs=[Output("model_gbit_s", per_packet, "goodput", "Gbit/s"),
+                 Output("bit_rate_gbit_s", coding.bit_rate_expr(coding.CODES["8b9b"]), "8b/9b bit rate", "Gbit/s"),
+                 Output("your_write_gbit_s", per_packet.subs(hyperlink.packet, hyperlink.packet_for_expr(1)),
+                        "your writes, in the master's bursts", "Gbit/s"),
+                 Output("your_read_gbit_s", per_packet.subs(hyperlink.packet, hyperlink.packet_for_expr(0)),
+                        "your reads, in the response bursts", "Gbit/s")],
+        numeric=numeric, headline={"packet_bytes": 256},
         answers=Answers("model_gbit_s", transfer=hyperlink.transfer, transfers="transfers",
                         packets=hyperlink.packets_expr(), packet_name="packets",
                         line_rate=coding.line_rate * coding.lanes, line="the lanes' signalling rate"))
@@ -71,7 +83,7 @@ def explore_chart() -> alt.VConcatChart:
         pd.DataFrame({"transfer": ["your write", "your read"], "write_flag": [1, 0]}),
         outputs={"your_packet_bytes": hyperlink.packet_for_expr(write),
                  "your_gbit_s": per_packet.subs(hyperlink.packet, hyperlink.packet_for_expr(write))},
-        sliders=[*calc.inputs, Slider(hyperlink.BURST), Slider(hyperlink.RESPONSE)],
+        sliders=list(calc.inputs),
         fields={write: "write_flag"},
         name="hyperlink_yours",
     )
