@@ -14,10 +14,20 @@ import pandas as pd
 
 from . import checks, data
 from .errors import ParameterError
-from .fit import Hockney, hockney
+from .fit import Hockney, hockney, hockney_size
+from .params import Parameter
 
-__all__ = ["crypto_series", "crypto_fits", "rpmsg_fits", "fit_table", "absent_cores", "rsa_times",
-           "source_checks"]
+__all__ = ["PARAMETERS", "crypto_series", "crypto_fits", "rpmsg_fits", "fits", "fit_table", "absent_cores",
+           "rsa_times", "source_checks"]
+
+PARAMETERS = {
+    p.name: p
+    for p in (
+        Parameter("size_bytes", hockney_size, "bytes", 1, 1 << 20, default=4096, step=1, integer=True,
+                  label="operation size (bytes)",
+                  presets=((64, "64 B"), (1024, "1 KiB"), (4096, "4 KiB"), (65536, "64 KiB"))),
+    )
+}
 
 
 def crypto_series() -> pd.DataFrame:
@@ -47,6 +57,20 @@ def rpmsg_fits() -> dict[str, Hockney]:
         if g["message_bytes"].nunique() >= 3:
             out[f"{local} -> {remote}"] = hockney(g["message_bytes"], g["latency_as_printed_ns"])
     return out
+
+
+def fits() -> pd.DataFrame:
+    """Every fit as a row: engine, series, fixed cost (us), bandwidth (Mbit/s), and the sizes it was fitted over
+    (beyond them a time is the fit's extrapolation)."""
+    crypto = crypto_series().groupby("series", sort=False)["size_bytes"]
+    rpmsg = data.load("am243x-ipc-rpmsg")
+    rpmsg = rpmsg.groupby(rpmsg["local_core"] + " -> " + rpmsg["remote_core"], sort=False)["message_bytes"]
+    rows = []
+    for kind, found, sizes in (("SA2UL", crypto_fits(), crypto), ("IPC RPMsg", rpmsg_fits(), rpmsg)):
+        low, high = sizes.min(), sizes.max()
+        rows += [{"engine": kind, "series": name, "t0_us": h.t0_us, "bandwidth_mbit_s": h.bandwidth_mbit_s,
+                  "fitted_over": f"{low[name]:g} to {high[name]:g}"} for name, h in found.items()]
+    return pd.DataFrame(rows)
 
 
 def fit_table() -> pd.DataFrame:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -70,8 +71,9 @@ def run(job: dict) -> dict:
     pipe = f"goodput{os.getpid()}"
     proc = subprocess.Popen([soffice, "--headless", "--invisible", "--nologo", "--norestore", "--nodefault",
                              f"-env:UserInstallation=file://{profile}", f"--accept=pipe,name={pipe};urp;"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     out = {"workbooks": []}
+    desktop = None
     try:
         ctx = _connect(pipe, time.monotonic() + 60)
         desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
@@ -104,15 +106,18 @@ def run(job: dict) -> dict:
                 out["workbooks"].append(result)
             finally:
                 doc.close(True)
+    finally:
+        # soffice ends when asked, a failed run too; else its whole session goes (the wrapper script started
+        # soffice.bin, which killing the script alone leaves running)
         try:
-            desktop.terminate()
+            if desktop is not None:
+                desktop.terminate()
         except Exception:  # the bridge drops as soffice exits
             pass
-    finally:
         try:
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
         shutil.rmtree(profile, ignore_errors=True)
     return out

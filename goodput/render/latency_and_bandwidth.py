@@ -6,9 +6,46 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from .. import am243x
+from .. import am243x, fit
+from .calculation import Answers, Calculation, Output
+from .charts import Slider
 
-__all__ = ["crypto_chart"]
+__all__ = ["calculation", "fits_chart", "crypto_chart"]
+
+
+def calculation() -> Calculation:
+    """Each fitted operation (SA2UL crypto, RPMsg between cores) at the reader's size: its time, fixed cost
+    and bytes at its bandwidth, and the throughput that gives."""
+    cases = am243x.fits()
+    found = {**am243x.crypto_fits(), **am243x.rpmsg_fits()}
+
+    def numeric(inputs, case):
+        t = float(found[case["series"]].predict_us(inputs["size_bytes"]))
+        return {"time_us": t, "rate_mbit_s": 8 * inputs["size_bytes"] / t}
+
+    return Calculation(
+        chapter="latency-and-bandwidth", name="am243x_fits", title="Your operation on each fitted engine",
+        cases=cases, shown={"series": "operation", "engine": "engine", "fitted_over": "fitted over (bytes)"},
+        fields={fit.hockney_fixed: "t0_us", fit.hockney_bandwidth: "bandwidth_mbit_s"},
+        inputs=[Slider(am243x.PARAMETERS["size_bytes"])],
+        outputs=[Output("time_us", fit.hockney_time_expr(), "one operation", "us", 3),
+                 Output("rate_mbit_s", fit.hockney_rate_expr(), "throughput", "Mbit/s", 2)],
+        numeric=numeric, headline={"series": "AES-128 encryption"},
+        answers=Answers("rate_mbit_s", transfer=fit.hockney_size, transfers="operations"))
+
+
+def fits_chart():
+    """The throughput of each fitted operation at the reader's size (its control), above the calculated table."""
+    calc = calculation()
+    live = calc.live()
+    bars = live.base.mark_bar().encode(
+        x=alt.X("rate_mbit_s:Q", title="throughput at your size (Mbit/s)"),
+        y=alt.Y("series:N", sort=alt.EncodingSortField("rate_mbit_s", order="descending"), title=None),
+        color=alt.Color("engine:N", title=None),
+        tooltip=["series:N", alt.Tooltip("time_us:Q", format=".3f", title="us"),
+                 alt.Tooltip("rate_mbit_s:Q", format=".2f", title="Mbit/s")])
+    return calc.view(live, bars, height=alt.Step(24),  # room for each label with the page's label separation
+                     title="Each fitted engine at your operation size: fixed cost + bytes / bandwidth")
 
 
 def crypto_chart() -> alt.LayerChart:
