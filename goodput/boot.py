@@ -10,8 +10,13 @@ iterations not cached" row should be.
 from __future__ import annotations
 
 import pandas as pd
+import sympy as sp
 
 from . import checks, data
+from .params import Parameter
+from .symbols import maker
+
+symbol = maker(__name__)
 
 __all__ = ["TOTAL", "BOOT_SECTIONS", "note_row", "steps", "what_if", "xip"]
 
@@ -298,6 +303,39 @@ def image_load_source_checks():
 
 
 __all__ += ["ROM_STEP", "CPU_LOAD", "OSPI_MODES", "media_bytes_s", "least_read_ms", "image_load_checks"]
+
+
+# --- the reader's image on the boot flash ------------------------------------------------------------
+
+image = symbol("S", positive=True, integer=True)  #: bytes of the image read from flash
+media_clock = symbol("f", positive=True)  #: the OSPI clock, MHz
+data_lines = symbol("n", positive=True, integer=True)  #: data lines of the OSPI mode (4 or 8)
+per_clock = symbol("m", positive=True, integer=True)  #: transfers per clock (1 SDR, 2 DDR)
+
+PARAMETERS = {
+    p.name: p
+    for p in (
+        Parameter("image_bytes", image, "bytes", 1, 1 << 26, default=146 * 1024, step=1, integer=True,
+                  label="image read from flash (bytes)",
+                  presets=((34 * 1024, "34 KB"), (146 * 1024, "146 KB"), (256 * 1024, "256 KB"), (1 << 20, "1 MB"))),
+        Parameter("clock_mhz", media_clock, "MHz", 1, 200, default=166.667, step=0.001, label="OSPI clock (MHz)",
+                  presets=((50, "50"), (133, "133"), (166.667, "166.667: the datasheet's"), (200, "200"))),
+    )
+}
+
+
+def media_rate_expr() -> sp.Expr:
+    """What the flash delivers (MB/s, 10^6 bytes): ``f`` MHz clocks of ``n`` lines, ``m`` transfers each."""
+    return media_clock * data_lines * per_clock / 8
+
+
+def least_read_expr() -> sp.Expr:
+    """The least time (ms) an image of ``S`` bytes takes to read at :func:`media_rate_expr`: the floor under the
+    steps that load it (:func:`image_load_checks` holds the datasheet's to it)."""
+    return image / (1000 * media_rate_expr())
+
+
+__all__ += ["image", "media_clock", "data_lines", "per_clock", "PARAMETERS", "media_rate_expr", "least_read_expr"]
 
 
 # --- XIP: the cached run is the least of the runs the 1-in-10 row averages (issue 18) -------------------

@@ -172,3 +172,18 @@ def test_an_ecdsa_rate_off_its_rules_is_caught():
            for c in am243x.ecdsa_rate_checks(edited_cell(pka, i, "sign_per_s", "300"))}
     assert got[("ECDSA-384", "signs per second")] == "unexplained"  # a sign slower than a verify
     assert got[("ECDSA-256", "signs per second")] == "ok"
+
+
+def test_the_latency_box_is_each_fit_at_the_readers_size():
+    # AES-128 encryption: t0 + 8 S / B at 4096 bytes, the fit's own prediction; the rate is 8 S over that time
+    from goodput.render import calculations
+
+    calc = calculations.get("latency-and-bandwidth")
+    fits = am243x.crypto_fits()
+    for case in calc.records():
+        if case["series"] not in fits:
+            continue
+        h = fits[case["series"]]
+        got = calc.evaluate(calc.input_values(size_bytes=4096), case)
+        assert got["time_us"] == pytest.approx(h.t0_us + 8 * 4096 / h.bandwidth_mbit_s, rel=1e-12)
+        assert got["rate_mbit_s"] == pytest.approx(8 * 4096 / got["time_us"], rel=1e-12)

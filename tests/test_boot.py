@@ -126,3 +126,19 @@ def test_an_sd_cpu_load_slower_than_the_ospi_one_contradicts_its_note():
     i = t.index[(t["boot"] == "SD") & (t["step"] == boot.CPU_LOAD)][0]
     [bad] = boot.sd_cpu_load_checks(edited_cell(t, i, "time_ms", "257.09"))
     assert bad.status == "erratum"
+
+
+def test_the_least_read_of_an_image_from_ospi_flash_worked_by_hand():
+    # Octal DDR at 166.667 MHz: 8 lines x 2 transfers a clock = 2 bytes a clock, 333.334 MB/s; the datasheet's
+    # 146 KB application (149,504 bytes) then takes at least 149504 / 333.334e6 s = 0.4485 ms to read
+    from goodput.render import calculations
+
+    calc = calculations.get("boot-and-memory")
+    case = next(c for c in calc.records() if c["mode"] == "Octal DDR")
+    got = calc.evaluate(calc.defaults(), case)
+    assert got["rate_mbyte_s"] == pytest.approx(166.667 * 2, rel=1e-12)
+    assert got["least_ms"] == pytest.approx(1000 * 149504 / 333.334e6, rel=1e-12)
+    # the same rate as the stated clock's, which the image-load checks use
+    assert got["rate_mbyte_s"] * 1e6 == pytest.approx(boot.media_bytes_s("166.667 MHz (Octal DDR mode)"))
+    quad_sdr = next(c for c in calc.records() if c["mode"] == "Quad SDR")
+    assert calc.evaluate(calc.defaults(), quad_sdr)["least_ms"] == pytest.approx(4 * got["least_ms"], rel=1e-12)

@@ -3,10 +3,46 @@
 from __future__ import annotations
 
 import altair as alt
+import pandas as pd
 
 from .. import boot
+from .calculation import Answers, Calculation, Output
+from .charts import Slider
 
-__all__ = ["boot_chart"]
+__all__ = ["boot_chart", "calculation", "media_chart"]
+
+
+def calculation() -> Calculation:
+    """The least time the reader's image takes to read from OSPI flash in each mode, at the reader's clock."""
+    cases = pd.DataFrame([{"mode": mode, "lines": lines, "per_clock": per}
+                          for mode, (lines, per) in boot.OSPI_MODES.items()])
+
+    def numeric(inputs, case):
+        rate = boot.media_bytes_s(f"{inputs['clock_mhz']} MHz ({case['mode']} mode)")
+        return {"rate_mbyte_s": rate / 1e6, "least_ms": 1000 * inputs["image_bytes"] / rate}
+
+    p = boot.PARAMETERS
+    return Calculation(
+        chapter="boot-and-memory", name="boot_media", title="Your image from OSPI flash: the least its read takes",
+        cases=cases, shown={"mode": "OSPI mode"}, fields={boot.data_lines: "lines", boot.per_clock: "per_clock"},
+        inputs=[Slider(p["image_bytes"]), Slider(p["clock_mhz"])],
+        outputs=[Output("least_ms", boot.least_read_expr(), "least read time", "ms", 3),
+                 Output("rate_mbyte_s", boot.media_rate_expr(), "what the flash delivers", "MB/s", 2)],
+        numeric=numeric, headline={"mode": "Octal DDR"},
+        answers=Answers("rate_mbyte_s", transfer=boot.image, transfers="images"))
+
+
+def media_chart():
+    """The least read time of the reader's image in each OSPI mode, above the calculated table."""
+    calc = calculation()
+    live = calc.live()
+    bars = live.base.mark_bar().encode(
+        x=alt.X("least_ms:Q", title="least time to read your image (ms)"),
+        y=alt.Y("mode:N", sort=list(boot.OSPI_MODES), title=None),
+        tooltip=["mode:N", alt.Tooltip("least_ms:Q", format=".3f", title="ms"),
+                 alt.Tooltip("rate_mbyte_s:Q", format=".2f", title="MB/s")])
+    return calc.view(live, bars, height=alt.Step(28),
+                     title="Your image from OSPI flash: the least its read takes in each mode")
 
 
 def boot_chart() -> alt.Chart:
