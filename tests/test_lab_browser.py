@@ -42,7 +42,7 @@ pytestmark = pytest.mark.book
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER = "notebooks/spi.ipynb"
-PLAIN_CHART_CHAPTER = "notebooks/boot-and-memory.ipynb"
+PLAIN_CHART_CHAPTER = "notebooks/measure-it-yourself.ipynb"
 FIGURE = "#figure-spi_transfer"
 # jupyterlab-myst numbers the targets of Markdown cells only and logs this for a {numref} to a figure that a
 # code cell labels (myst-nb's cell metadata, as every chapter's figures are); the book's script numbers those.
@@ -224,12 +224,12 @@ def test_a_chapter_runs_in_jupyterlab_with_its_myst_live_figure_and_python_panel
 
 
 def test_a_chapter_whose_first_chart_is_no_live_figure_draws_it_offline(lab, browser):
-    """A plain altair chart that no live figure precedes (the boot chapter's first) draws with the repository's
+    """A plain altair chart that no live figure precedes (measure-it-yourself's first) draws with the repository's
     vega, as altair's own HTML would fetch it from its CDN: the loader goes with every chart."""
     with opened_chapter(lab, browser, PLAIN_CHART_CHAPTER) as (page, log):
         plain = page.locator(".jp-OutputArea-output:not(:has(.goodput-live, .goodput-yours))"
                              ":has(> link[rel='goodput-files'])")
         plain.first.scroll_into_view_if_needed()
         expect(plain.first.locator(".vega-embed canvas, .vega-embed svg").first).to_be_visible()
-        caption = page.locator('.goodput-lab-caption[data-figure="fig-boot"]')
+        caption = page.locator('.goodput-lab-caption[data-figure="fig-host-copy-size"]')
         expect(caption).to_have_text(re.compile(r"^Figure 1: "))
