@@ -36,7 +36,7 @@ __all__ = ["gap_constraints", "RAM_BASE_LOG", "ram_base_checks", "transactions",
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "evaluate_example",
            "INTEL_EXAMPLES", "test15_theoretical_mbyte_s", "AHB_LOGS", "TLP_PAYLOAD_BYTES", "published_log",
            "reads_in_flight", "split_at_rcb", "read_requests_expr", "read_completions_expr", "read_latency_expr",
-           "read_substitution", "READS_LINK", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
+           "read_substitution", "READS_LINK", "read_latency_ns", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "cpu_time",
            "fit_test15", "TEST14_LINK", "measured_ceiling_checks", "payload_indicated", "s3_2_field_checks", "WRITTEN_WORDS", "READ_BACK", "read_back_checks",
            "SKP_SCHEDULE_SYMBOLS", "example_operand_checks",
            "s3_4_checks", "prefetch_chunk_checks", "s4_3_menu_checks",
@@ -156,14 +156,31 @@ def read_substitution(link: pcie.Link) -> dict:
     return {**pcie.link_substitution(link), split_at_rcb: int(link.split == "rcb")}
 
 
+@lru_cache(maxsize=None)
+def _read_numeric():
+    """:func:`pipelined_reads_expr` and :func:`read_latency_expr` as one function of the link's values (in
+    :mod:`goodput.pcie`'s order), ``s_RCB``, ``t_c`` and ``k_rd``: a table of reads evaluates it hundreds of times."""
+    args = (*pcie._SYMBOLS, split_at_rcb, completion_latency, reads_in_flight)
+    return lambdify(args, [pipelined_reads_expr(), read_latency_expr()], "math")
+
+
+def _read(size: int, completion_ns: float, in_flight: int, link: pcie.Link | None) -> tuple[float, float]:
+    p = PARAMETERS
+    link = (link or READS_LINK).checked()
+    return tuple(float(v) for v in _read_numeric()(
+        *pcie._values(link, pcie._check_size(size)), int(link.split == "rcb"),
+        p["completion_ns"].check(completion_ns), p["reads_in_flight"].check(in_flight)))
+
+
 def pipelined_read_mbyte_s(size: int, completion_ns: float, in_flight: int, link: pcie.Link | None = None) -> float:
     """:func:`pipelined_reads_expr` (MB/s) for reads of ``size`` bytes on ``link`` (the tutorial's PCIe 1.1
     x1, :data:`READS_LINK`)."""
-    p = PARAMETERS
-    subs = {**read_substitution(link or READS_LINK), pcie.payload: pcie._check_size(size),
-            completion_latency: p["completion_ns"].check(completion_ns),
-            reads_in_flight: p["reads_in_flight"].check(in_flight)}
-    return float(pipelined_reads_expr().subs(subs))
+    return _read(size, completion_ns, in_flight, link)[0]
+
+
+def read_latency_ns(size: int, completion_ns: float, link: pcie.Link | None = None) -> float:
+    """:func:`read_latency_expr` (ns) for a read of ``size`` bytes on ``link`` (:data:`READS_LINK`)."""
+    return _read(size, completion_ns, 1, link)[1]
 
 
 #: The tutorial's link for its reads: PCIe 1.1 x1, no DLLP counted, and one request and one completion

@@ -50,11 +50,9 @@ def calculation() -> Calculation:
 
     def numeric(inputs, case):
         link = values_to_link(inputs)
-        read_subs = {**pt.read_substitution(link), pcie.payload: case["size_bytes"],
-                     pt.completion_latency: inputs["completion_ns"], pt.reads_in_flight: inputs["reads_in_flight"]}
         return {"read_mbyte_s": pt.pipelined_read_mbyte_s(case["size_bytes"], inputs["completion_ns"],
                                                           inputs["reads_in_flight"], link),
-                "read_latency_ns": float(pt.read_latency_expr().subs(read_subs)),
+                "read_latency_ns": pt.read_latency_ns(case["size_bytes"], inputs["completion_ns"], link),
                 "write_mbyte_s": 1000 * pcie.goodput_gbit_s("write", link, case["size_bytes"]) / 8}
 
     inputs = [*(Slider(SLIDERS[n], value=starting.get(n)) for n in LINK_SLIDERS),
