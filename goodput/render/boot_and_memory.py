@@ -34,15 +34,8 @@ def calculation() -> Calculation:
 
 def media_chart():
     """The least read time of the reader's image in each OSPI mode, above the calculated table."""
-    calc = calculation()
-    live = calc.live()
-    bars = live.base.mark_bar().encode(
-        x=alt.X("least_ms:Q", title="least time to read your image (ms)"),
-        y=alt.Y("mode:N", sort=list(boot.OSPI_MODES), title=None),
-        tooltip=["mode:N", alt.Tooltip("least_ms:Q", format=".3f", title="ms"),
-                 alt.Tooltip("rate_mbyte_s:Q", format=".2f", title="MB/s")])
-    return calc.view(live, bars, height=alt.Step(28),
-                     title="Your image from OSPI flash: the least its read takes in each mode")
+    return calculation().bars("least_ms", "mode", sort=boot.OSPI_MODES,
+                              title="Your image from OSPI flash: the least its read takes in each mode")
 
 
 def boot_chart() -> alt.Chart:

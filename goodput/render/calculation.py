@@ -752,6 +752,24 @@ class Calculation:
                                     properties, calculation=self, prefix=self.prefix, figure_id=self.figure_id(),
                                     controls_below=controls_below)
 
+    def bars(self, value: str, case: str, title: str, sort: Sequence | None = None, color: str | None = None
+             ) -> LiveFigure:
+        """The chapter's live figure as one bar per case: the output ``value`` against the case column ``case``
+        (in ``sort``'s order, else the longest bar first, coloured by the case column ``color``), each bar's
+        tooltip the table's values as it writes them; the calculated table under it."""
+        live = self.live()
+        shown = {o.name: o for o in self.shown_outputs()}
+        encoding = {
+            "x": alt.X(f"{value}:Q", title=shown[value].heading),
+            "y": alt.Y(f"{case}:N", title=None,
+                       sort=list(sort) if sort is not None else alt.EncodingSortField(value, order="descending")),
+            "tooltip": [f"{case}:N", *(alt.Tooltip(f"{o.name}:Q", format=f".{o.digits}~f", title=o.heading)
+                                       for o in shown.values() if not o.labels)]}
+        if color is not None:
+            encoding["color"] = alt.Color(f"{color}:N", title=None)
+        # 24 px a bar: room for each label with the page's label separation
+        return self.view(live, live.base.mark_bar().encode(**encoding), height=alt.Step(24), title=title)
+
     def figure_id(self) -> str:
         """The id of the chapter's live figure in the page (the "your link" box links to it)."""
         return f"figure-{self.name}"

@@ -210,17 +210,14 @@ FROM_LIST, FROM_CATALOG = "your list", "the book's catalogue"
 listed = ModelSymbol("listed", __name__)  #: 1 for a link of the reader's list, 0 for one of the catalogue
 
 
-def _setting_columns() -> list[str]:
-    return list(dict.fromkeys(choose.settings().values()))
+def _fill() -> dict[str, int]:
+    """What a row of the solver holds in each setting's column its family has not: 1 (its own settings replace it)."""
+    return {col: 1 for col in choose.settings().values()}
 
 
 def _cases() -> pd.DataFrame:
-    rows = []
-    for c in choose.CATALOG:
-        row = c.row()
-        rows.append({"link": row["link"], "source": FROM_CATALOG, "listed": 0, "family": row["family"],
-                     **{col: row.get(col, 1) for col in _setting_columns()}})  # 1 where a setting is not the family's
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{"link": c.label, "source": FROM_CATALOG, "listed": 0, "family": c.row()["family"],
+                          **_fill(), **c.settings} for c in choose.CATALOG])
 
 
 def config_of(case) -> choose.Config:
@@ -240,8 +237,7 @@ def listed_cases(text: str) -> list[dict]:
 def solver_links(configs=DEFAULT_LINKS) -> LinkList:
     """The reader's list as the solver takes it: the comparison's composer (the same state key), each link a row
     beside the catalogue's, marked as the reader's."""
-    return replace(links_control(configs), extra={"source": FROM_LIST, "listed": 1},
-                   fill={col: 1 for col in _setting_columns()}, shown=False)
+    return replace(links_control(configs), extra={"source": FROM_LIST, "listed": 1}, fill=_fill(), shown=False)
 
 
 expect = ModelSymbol("expect", __name__)  #: 1: the model derated by what the book measured; 0: the model alone

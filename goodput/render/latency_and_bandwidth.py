@@ -36,16 +36,8 @@ def calculation() -> Calculation:
 
 def fits_chart():
     """The throughput of each fitted operation at the reader's size (its control), above the calculated table."""
-    calc = calculation()
-    live = calc.live()
-    bars = live.base.mark_bar().encode(
-        x=alt.X("rate_mbit_s:Q", title="throughput at your size (Mbit/s)"),
-        y=alt.Y("series:N", sort=alt.EncodingSortField("rate_mbit_s", order="descending"), title=None),
-        color=alt.Color("engine:N", title=None),
-        tooltip=["series:N", alt.Tooltip("time_us:Q", format=".3f", title="us"),
-                 alt.Tooltip("rate_mbit_s:Q", format=".2f", title="Mbit/s")])
-    return calc.view(live, bars, height=alt.Step(24),  # room for each label with the page's label separation
-                     title="Each fitted engine at your operation size: fixed cost + bytes / bandwidth")
+    return calculation().bars("rate_mbit_s", "series", color="engine",
+                              title="Each fitted engine at your operation size: fixed cost + bytes / bandwidth")
 
 
 def crypto_chart() -> alt.LayerChart:

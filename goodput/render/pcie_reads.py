@@ -3,6 +3,8 @@ PCIe 1.1 x1), its published AHB and analyzer traces, and write combining."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import altair as alt
 import pandas as pd
 
@@ -21,16 +23,14 @@ LINK_SLIDERS = ("generation", "lanes", "mps", "mrrs", "header_dwords", "ecrc", "
 
 
 def values_to_link(values: dict) -> pcie.Link:
-    """The :class:`~goodput.pcie.Link` the read chapter's controls stand for (no DLLP counted)."""
+    """The :class:`~goodput.pcie.Link` the read chapter's controls stand for: the packets chapter's link of the
+    same settings, its completions split as the controls say, no DLLP and no SKP counted."""
     from .. import pcie_transactions as pt
-    from .pcie_packets import FLIT_BYTES, SLIDERS
+    from .pcie_packets import slider_values_to_link
 
-    v = {n: SLIDERS[n].check(values[n]) for n in LINK_SLIDERS}
-    return pcie.Link(gen=v["generation"], lanes=v["lanes"], mps=v["mps"], mrrs=v["mrrs"],
-                     rcb=pt.PARAMETERS["rcb"].check(values["rcb"]), addr=32 if v["header_dwords"] == 3 else 64,
-                     ecrc=bool(v["ecrc"]), dllp="none",
-                     split="rcb" if pt.PARAMETERS["split_at_rcb"].check(values["split_at_rcb"]) else "mps",
-                     flit=FLIT_BYTES[v["flit_bytes"]]).checked()
+    link, _ = slider_values_to_link({n: values[n] for n in LINK_SLIDERS})
+    return replace(link, rcb=pt.PARAMETERS["rcb"].check(values["rcb"]), dllp="none", skp="none",
+                   split="rcb" if pt.PARAMETERS["split_at_rcb"].check(values["split_at_rcb"]) else "mps").checked()
 
 
 def calculation() -> Calculation:
