@@ -46,7 +46,7 @@ from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["goodput_formula", 
+__all__ = ["READER_LINK", "goodput_formula", 
     "GENERATIONS",
     "Generation",
     "Link",
@@ -1067,30 +1067,34 @@ def _command_lines(args, r: dict) -> list[str]:
 
 _SIZES_TEXT = ", ".join(map(str, SIZES_POW2))
 
+#: The link a reader starts from, in ``goodput pcie`` and on the packets chapter's page (its controls take their
+#: defaults from it): AN3935's gen 2 x4 with MPS and MRRS of 256. :class:`Link`'s own defaults are the model's.
+READER_LINK = Link(gen=2, lanes=4, mps=256, mrrs=256)
+
 COMMAND = Command(
     "pcie", help="goodput of PCI Express writes or reads",
     description="Payload bit rate of back-to-back PCI Express memory writes or reads of SIZE bytes, with a "
                 "breakdown of every byte on the wire.",
     arguments=(
         Arg("kind", choices=("write", "read")),
-        Arg("--gen", type=whole, default=Link.gen, help=f"generation: {', '.join(map(str, GENERATIONS))} (flit mode: "
+        Arg("--gen", type=whole, default=READER_LINK.gen, help=f"generation: {', '.join(map(str, GENERATIONS))} (flit mode: "
                                                  f"{', '.join(map(str, sorted(FLIT_MODE)))})"),
-        Arg("--lanes", type=whole, default=Link.lanes, help="link width: " + ", ".join(map(str, LANES))),
-        Arg("--mps", type=whole, default=Link.mps, help=f"max payload size, bytes: {_SIZES_TEXT}"),
+        Arg("--lanes", type=whole, default=READER_LINK.lanes, help="link width: " + ", ".join(map(str, LANES))),
+        Arg("--mps", type=whole, default=READER_LINK.mps, help=f"max payload size, bytes: {_SIZES_TEXT}"),
         Arg("--size", type=whole, required=True, help=f"transfer size, bytes: 1 to {MAX_TRANSFER_BYTES}"),
-        Arg("--mrrs", type=whole, default=Link.mrrs, help=f"max read request size, bytes: {_SIZES_TEXT}"),
-        Arg("--rcb", type=whole, default=Link.rcb, help="read completion boundary, bytes: " + " or ".join(map(str, RCBS))),
-        Arg("--split", default=Link.split, help="completions split at 'mps' (default) or 'rcb'"),
-        Arg("--addr", type=whole, default=Link.addr, help="address bits: 32 (3DW header) or 64 (4DW)"),
+        Arg("--mrrs", type=whole, default=READER_LINK.mrrs, help=f"max read request size, bytes: {_SIZES_TEXT}"),
+        Arg("--rcb", type=whole, default=READER_LINK.rcb, help="read completion boundary, bytes: " + " or ".join(map(str, RCBS))),
+        Arg("--split", default=READER_LINK.split, help="completions split at 'mps' (default) or 'rcb'"),
+        Arg("--addr", type=whole, default=READER_LINK.addr, help="address bits: 32 (3DW header) or 64 (4DW)"),
         Arg("--ecrc", action="store_true", help="add the 4-byte ECRC digest"),
-        Arg("--dllp", default=Link.dllp,
+        Arg("--dllp", default=READER_LINK.dllp,
             help="ACK/UpdateFC policy: none; spec (the specification's latency limits); every:N (one ACK and one "
                  "UpdateFC per N data TLPs); every-any:N (per N TLPs of any kind, read requests included); N from "
-                 f"1 to 1024 (default {Link.dllp})"),
-        Arg("--skp", default=Link.skp,
+                 f"1 to 1024 (default {READER_LINK.dllp})"),
+        Arg("--skp", default=READER_LINK.skp,
             help="SKP ordered sets: none, min or max rate, or A/B (A symbols of SKP in every B, e.g. 4/1538)"),
         Arg("--duplex", action="store_true", help="both directions at once (AN3935 Eq. 2-5)"),
-        Arg("--flit", default=Link.flit,
+        Arg("--flit", default=READER_LINK.flit,
             help="flit mode (gen6): what of each 256-byte flit counts as data: tlp (236 TLP bytes, default) or "
                  "dlp (242, the data-link payload too, as some references count)")),
     run=_command_run,

@@ -17,7 +17,7 @@ import re
 
 from . import quick_spec as spec
 from .command import goodput_line, report_lines
-from .errors import ParameterError
+from .errors import GoodputError, ParameterError
 
 __all__ = ["COMMANDS"]
 
@@ -234,11 +234,20 @@ def _spi_run(args) -> dict:
     parameters = _S["parameters"]
     if args.word_bits == 0:
         raise ParameterError("word_bits", args.word_bits, parameters["word_bits"].describe_range())
-    values = tuple(parameters[name].check(value) for name, value in (
-        ("words", args.words), ("word_bits", args.word_bits), ("clock_mhz", args.clock_mhz),
-        ("gap_ns", args.gap_ns), ("spaced", 0 if args.continuous else 1), ("setup_us", args.setup_us)))
+    if (args.words is None) == (args.transfer_bytes is None):
+        raise GoodputError("give the transfer as --words N or as --bytes B, one of the two")
+    bits = parameters["word_bits"].check(args.word_bits)
+    size = None if args.transfer_bytes is None else parameters["transfer_bytes"].check(args.transfer_bytes)
+    words = parameters["words"].check(args.words if size is None else spec.spi_words_of(size, bits))
+    values = (words, bits) + tuple(parameters[name].check(value) for name, value in (
+        ("clock_mhz", args.clock_mhz), ("gap_ns", args.gap_ns), ("spaced", 0 if args.continuous else 1),
+        ("setup_us", args.setup_us)))
     wire, clocks, throughput = spec.spi_transfer(*values), spec.spi_clock(*values), spec.spi_total_throughput(*values)
-    return {"words": values[0], "word_bits": values[1], "clock_mhz": values[2], "gap_ns": values[3],
+    bytes_ = {}
+    if size is not None:  # the transfer's own bytes over the time, the padding of its last word not counted
+        throughput = spec.spi_transfer_throughput(size, *values[1:])
+        bytes_ = {"transfer_bytes": size}
+    return {**bytes_, "words": values[0], "word_bits": values[1], "clock_mhz": values[2], "gap_ns": values[3],
             "spaced": values[4], "setup_us": values[5], "clock_time_us": clocks, "gap_time_us": wire - clocks,
             "transfer_time_us": wire, "total_time_us": spec.spi_total(*values),
             "goodput_mbit_s": throughput, "goodput_gbit_s": throughput / 1000, "efficiency": throughput / values[2]}

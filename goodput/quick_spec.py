@@ -391,6 +391,14 @@ def spi_total_throughput(words, word_bits, clock, gap, spaced, setup):
     return word_bits*words/(setup + spaced*((1/1000)*gap + 1/clock)*(words - 1) + word_bits*words/clock)
 
 
+def spi_words_of(transfer, word_bits):
+    return math.ceil(8*transfer/word_bits)
+
+
+def spi_transfer_throughput(transfer, word_bits, clock, gap, spaced, setup):
+    return 8*transfer/(setup + spaced*((1/1000)*gap + 1/clock)*(math.ceil(8*transfer/word_bits) - 1) + word_bits*math.ceil(8*transfer/word_bits)/clock)
+
+
 # --- goodput usb -------------------------------------------------------------------------------------
 
 USB = {'parameters': {'generation': Parameter(name='generation', symbol=None, unit='', minimum=1, maximum=2, default=1, step=1, label='generation', integer=True, exclusive_minimum=False, options=((1, 'Gen 1, 5 Gbaud',), (2, 'Gen 2, 10 Gbaud',),), presets=()), 'packet_bytes': Parameter(name='packet_bytes', symbol=None, unit='bytes', minimum=1, maximum=1024, default=1024, step=1, label='packet payload (bytes)', integer=True, exclusive_minimum=False, options=(), presets=((64, '64',), (512, '512',), (1024, '1024: the most',),)), 'transfer_bytes': Parameter(name='transfer_bytes', symbol=None, unit='bytes', minimum=1, maximum=16777216, default=1048576, step=1, label='transfer size (bytes)', integer=True, exclusive_minimum=False, options=(), presets=((512, '512 B',), (4096, '4 KiB',), (65536, '64 KiB',), (1048576, '1 MiB',),)), 'burst': Parameter(name='burst', symbol=None, unit='packets', minimum=1, maximum=16, default=16, step=1, label='burst (packets)', integer=True, exclusive_minimum=False, options=(), presets=()), 'link_commands': Parameter(name='link_commands', symbol=None, unit='', minimum=0, maximum=1, default=1, step=1, label='LGOOD and LCRD for each ACK', integer=True, exclusive_minimum=False, options=((0, 'not counted',), (1, 'counted',),), presets=())}, 'results': ('packets', 'bursts', 'link_symbols', 'line_bytes', 'goodput_gbit_s', 'efficiency', 'after_code_gbit_s', 'return_share', 'bytes:data', 'bytes:packet headers', 'bytes:payload framing', 'bytes:link commands', 'bytes:SKP', 'bytes:line code',), 'generations': {1: {'name': 'Gen 1', 'rate_gbaud': 5.0, 'code': '8b10b'}, 2: {'name': 'Gen 2', 'rate_gbaud': 10.0, 'code': '128b132b'}}}

@@ -226,7 +226,11 @@ COMMAND = Command(
     "spi", help="time and throughput of an SPI transfer",
     description="Time of N words of W bits at a clock f, with a gap of GAP ns plus one bit time between words (the "
                 "AM243x MCSPI's, by default), or back to back (--continuous).",
-    arguments=(Ranged("--words", PARAMETERS["words"], required=True),
+    arguments=(Arg("--words", dest="words", metavar="N", default=None,
+                   help=f"words: {PARAMETERS['words'].describe_range()} (or --bytes)"),
+               Arg("--bytes", dest="transfer_bytes", metavar="B", default=None,
+                   help=f"or the transfer's bytes, in words of W bits, the last padded: "
+                        f"{PARAMETERS['transfer_bytes'].describe_range()}"),
                Ranged("--bits", PARAMETERS["word_bits"], "W", required=True),
                Ranged("--clock-mhz", PARAMETERS["clock_mhz"], "MHZ"),
                Ranged("--gap-ns", PARAMETERS["gap_ns"], "NS", "gap between words besides one bit time"),
@@ -234,9 +238,15 @@ COMMAND = Command(
                    help="words back to back, no gap and no extra bit time (a controller in continuous DMA mode)"),
                Ranged("--setup-us", PARAMETERS["setup_us"], "US",
                       f"a fixed cost each transfer pays, a DMA or driver set-up (the AM243x DMA's: {DMA_SETUP_US})")),
-    run=lambda args: evaluate(args.words, args.word_bits, args.clock_mhz, args.gap_ns, 0 if args.continuous else 1,
-                              args.setup_us),
+    run=lambda args: _quick_run(args),
     lines=lambda args, r: _quick_lines(args, r))
+
+
+def _quick_run(args) -> dict:
+    """What ``goodput spi`` computes: the quick command's run (:mod:`goodput.quick`), written once there."""
+    from .quick import COMMANDS
+
+    return COMMANDS["spi"][0](args)
 
 
 def _quick_lines(args, r: dict) -> list[str]:

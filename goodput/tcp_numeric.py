@@ -50,17 +50,23 @@ def window_bound(wire_mbit_s: float, window_bytes: int = DEFAULT, rtt_us: float 
 
 def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mtu_bytes: int = DEFAULT,
              ip_version: int = 4, timestamps: bool = False, vlan: bool = False, window_bytes: int = DEFAULT,
-             rtt_us: float = DEFAULT) -> dict:
+             rtt_us: float = DEFAULT, tcp_options_bytes: int = DEFAULT) -> dict:
     """One message size on one link as a JSON-ready dict: segments, both goodputs, line bytes by kind, and the
     receive window's limit beside the wire's (the lower binds).
-    ``vlan``: every frame carries an 802.1Q tag (4 bytes more, the MSS unchanged)."""
+    ``vlan``: every frame carries an 802.1Q tag (4 bytes more, the MSS unchanged). ``timestamps`` is
+    ``tcp_options_bytes`` of 12 (the timestamps option, padded); the two cannot disagree."""
     if ip_version not in IP_HEADER_BYTES:
         raise ParameterError("ip_version", ip_version, "4 or 6")
     p, frame = spec.TCP["parameters"], spec.TCP["frame"]
     m = p["message_bytes"].check(message_bytes)
     r = p["line_rate_mbit_s"].check(line_rate_mbit_s)
     u = p["mtu_bytes"].check(mtu_bytes)
-    h, o = IP_HEADER_BYTES[ip_version], TIMESTAMP_BYTES if timestamps else 0
+    h, o = IP_HEADER_BYTES[ip_version], p["tcp_options_bytes"].check(tcp_options_bytes)
+    if timestamps:
+        if tcp_options_bytes is not DEFAULT and o not in (0, TIMESTAMP_BYTES):
+            raise ParameterError("tcp_options_bytes", tcp_options_bytes,
+                                 f"{TIMESTAMP_BYTES} with timestamps on (or leave timestamps off)")
+        o = TIMESTAMP_BYTES
     if ip_version == 6 and u < 1280:
         raise ParameterError("mtu_bytes", mtu_bytes, "at least 1280 bytes for IPv6")
     v = frame["vlan_tag_bytes"] if vlan else 0
@@ -74,7 +80,7 @@ def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mt
     tags = float(segments * v)
     gaps = float(segments * frame["wire_overhead_bytes"])
     return {"message_bytes": m, "line_rate_mbit_s": r, "mtu_bytes": u, "ip_version": ip_version,
-            "timestamps": timestamps, "vlan": vlan, "mss_bytes": u - h - TCP_HEADER_BYTES - o,
+            "timestamps": timestamps, "tcp_options_bytes": o, "vlan": vlan, "mss_bytes": u - h - TCP_HEADER_BYTES - o,
             "segments": segments,
             "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000, "efficiency": goodput / r,
             "stream_goodput_mbit_s": rates["stream_mbit_s"],
@@ -89,7 +95,7 @@ def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mt
 
 def run(args) -> dict:
     return evaluate(args.message_bytes, args.line_rate_mbit_s, args.mtu_bytes, 6 if args.ipv6 else 4,
-                    args.timestamps, args.vlan, args.window_bytes, args.rtt_us)
+                    args.timestamps, args.vlan, args.window_bytes, args.rtt_us, args.tcp_options_bytes)
 
 
 def lines(args, r: dict) -> list[str]:

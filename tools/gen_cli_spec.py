@@ -186,6 +186,10 @@ def _spi() -> tuple[dict, list[Function]]:
     functions = [(f"spi_{key}", args, expr()) for key, expr in (
         ("clock", spi.clock_time_expr), ("transfer", spi.transfer_time_expr), ("throughput", spi.throughput_expr),
         ("total", spi.total_time_expr), ("total_throughput", spi.total_throughput_expr))]
+    # a transfer of bytes rather than words: its words (the last padded) and its own bytes over the time
+    of_bytes = {"transfer": spi.transfer, **{k: v for k, v in args.items() if k != "words"}}
+    functions += [("spi_words_of", {"transfer": spi.transfer, "word_bits": spi.word_bits}, spi.words_expr()),
+                  ("spi_transfer_throughput", of_bytes, spi.transfer_throughput_expr().subs(spi.words, spi.words_expr()))]
     return {"parameters": dict(spi.PARAMETERS)}, functions
 
 

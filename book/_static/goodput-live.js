@@ -1053,6 +1053,47 @@
     }
   }
 
+  /* A word as a shell reads it: as it is where it needs no quotes, else in single quotes (Python's shlex.quote). */
+  function shellWord(text) {
+    if (text === "") return "''";
+    return /^[\w@%+=:,./-]+$/.test(text) ? text : "'" + text.replace(/'/g, "'\"'\"'") + "'";
+  }
+
+  /* The box's values as a goodput command line (goodput.render.box_command: BoxCommand.argv): each word's
+     source is an input (the table's signal) or a column of the row the box shows. */
+  function commandText(command, view, row) {
+    const inputs = new Set(command.inputs);
+    const valueOf = source => inputs.has(source) ? view.signal(source) : row[source];
+    const words = [command.command];
+    for (const w of command.words) {
+      if (w.when) {
+        const value = valueOf(w.when[0]);
+        const allowed = Array.isArray(w.when[1]) ? w.when[1] : [w.when[1]];
+        if (!allowed.some(v => sameValue(value, v))) continue;
+      }
+      if (w.source === undefined) { words.push(w.flag); continue; }
+      let value = valueOf(w.source);
+      if (w.values) {
+        const pair = w.values.find(([box]) => sameValue(value, box));
+        if (!pair) return null;  // a value the command has no word for: no command to copy
+        value = pair[1];
+      }
+      const text = w.form.replace("{}", typeof value === "boolean" ? String(Number(value)) : String(value));
+      if (w.flag) words.push(w.flag);
+      words.push(text);
+    }
+    return "goodput " + words.map(shellWord).join(" ");
+  }
+
+  function showCommand(root, command, view, row) {
+    const text = commandText(command, view, row);
+    const code = root.querySelector(".goodput-yours-command code");
+    code.textContent = text || "";
+    root.dataset.command = text || "";
+    const button = root.querySelector(".goodput-copy-command");
+    if (button) button.disabled = !text;
+  }
+
   function buildYours(root) {
     if (figures.has(root)) return;
     const spec = JSON.parse(root.querySelector("script.goodput-yours-spec").textContent);
@@ -1099,6 +1140,7 @@
       answers.replaceChildren(...spec.table.columns.filter(c => c.kind === "answer").map(
         c => h("div", {class: "goodput-yours-answer"}, ...item(c))));
       root.dataset.row = chosen;
+      if (spec.command) showCommand(root, spec.command, record.table.view, row);
       showRow(readout, spec.table, row);
       chosenCases.set(spec.table.name, chosen);
       tableReadouts.filter(r => r.name === spec.table.name).forEach(showTableReadout);
@@ -1118,6 +1160,8 @@
       copy.hidden = true;
       if (copy.previousSibling && copy.previousSibling.nodeType === Node.TEXT_NODE) copy.previousSibling.textContent = "";
     } else copy.addEventListener("click", event => copyText(new URL(addressOfState(), window.location.href).href, event.currentTarget));
+    const copyCommand = root.querySelector(".goodput-copy-command");
+    if (copyCommand) copyCommand.addEventListener("click", event => copyText(root.dataset.command, event.currentTarget));
     pending = Promise.all([pending, record.table.refresh()]).then(() => undefined);
   }
 

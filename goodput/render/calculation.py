@@ -34,6 +34,7 @@ import sympy as sp
 from .. import answers as reader
 from ..precision import stable
 from ..spreadsheet import number_text
+from .box_command import BoxCommand
 from .charts import Choice, LinkList, LiveModel, Slider, live_model
 from .controls import control
 from .live import LiveFigure, YourLink
@@ -464,6 +465,8 @@ class Calculation:
     composed : LinkList, optional
         A list of links the reader composes elsewhere on the page: in the page, each becomes a row of the
         table and the chart beside the cases (with the list's ``extra`` columns); Python's table keeps the cases.
+    command : BoxCommand, optional
+        The box's values as a ``goodput`` command line, where the chapter's model has one (*Copy as command*).
     """
 
     chapter: str
@@ -484,6 +487,7 @@ class Calculation:
     formula_column: bool = True
     answers: Answers | None = None
     composed: LinkList | None = None
+    command: BoxCommand | None = None
 
     def __post_init__(self):
         for name, way in self.order:
@@ -515,9 +519,22 @@ class Calculation:
                 if missing:
                     raise ValueError(f"{self.chapter}: answer {a.name} uses {', '.join(sorted(map(str, missing)))}, "
                                      "which is neither an input nor a case column")
+        if self.command is not None:
+            self.command.resolved(self.input_names(), list(self.cases.columns))
+            for name in self.command.outputs:
+                if name not in {o.name for o in self.outputs}:
+                    raise ValueError(f"{self.chapter}: the command's output {name!r} is not an output")
         self.headline_case()
 
     # --- values -----------------------------------------------------------------------------
+
+    def input_names(self) -> list[str]:
+        return [s.name for s in self.inputs]
+
+    def command_argv(self, inputs: Mapping[str, float], case: Mapping[str, Any]) -> list[str]:
+        """The ``goodput`` command line (after ``goodput``) whose JSON holds the box's values at ``inputs``
+        and ``case`` (:attr:`command`)."""
+        return self.command.argv(self.input_names(), list(self.cases.columns), inputs, case)
 
     def defaults(self) -> dict[str, float]:
         """Each input's starting value, by parameter name."""

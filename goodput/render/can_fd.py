@@ -7,6 +7,7 @@ import pandas as pd
 import sympy as sp
 
 from .. import can, data
+from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Slider
 from .vega import matches, vega_expr
@@ -87,7 +88,11 @@ def calculation() -> Calculation:
                  Output("fit", can.messages_that_fit_expr(), "messages a period in the load (the whole number fit)", "",
                         2)],
         numeric=numeric, row_filter=vega_expr(can.data_bytes >= 8, fields={can.data_bytes: "data_bytes"}),
-        headline={"data_bytes": 64}, answers=Answers("goodput_mbit_s"))
+        headline={"data_bytes": 64}, answers=Answers("goodput_mbit_s"),
+        command=BoxCommand("can", [Word("--bytes", "data_bytes"), Word("--extended", when=("x", 1)),
+                                   Word("--classical", when=("c", 1)),
+                                   Word("--data-mbit-s", "data_mbit_s", when=("c", 0))],
+                           {"messages_per_s": "messages_per_s", "goodput_mbit_s": "goodput_mbit_s"}))
 
 
 def explore_chart() -> alt.VConcatChart:

@@ -8,6 +8,7 @@ import sympy as sp
 
 from .. import data, ethernet
 from ..symbols import ModelSymbol
+from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Slider, live_model
 from .vega import is_value, vega_expr
@@ -53,7 +54,11 @@ def calculation() -> Calculation:
                         "bytes counted per frame", "bytes", 0)],
         numeric=_your_goodput,
         answers=Answers("your_goodput_gbit_s", rate=10 ** 6 * ethernet.frame_rate_expr().subs(ethernet.VALUES),
-                        transfers="frames", line_rate=ethernet.mac_rate, line="the MAC rate"))
+                        transfers="frames", line_rate=ethernet.mac_rate, line="the MAC rate"),
+        command=BoxCommand("ethernet", [Word("--stack", "stack", {s.name: s.key for s in ethernet.STACKS.values()}),
+                                        Word("--vlan", when=("vlan_bytes", ethernet.VLAN_TAG_BYTES)),
+                                        Word("--frame-only", when=("convention", ethernet.FRAME_ONLY))],
+                           {"your_goodput_gbit_s": "goodput_gbit_s", "counted_bytes": "counted_bytes"}))
 
 
 def explore_chart() -> alt.VConcatChart:

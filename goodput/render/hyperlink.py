@@ -8,6 +8,7 @@ import sympy as sp
 
 from .. import coding, data, hyperlink
 from ..symbols import ModelSymbol
+from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Slider, live_model
 
@@ -69,7 +70,13 @@ def calculation() -> Calculation:
         numeric=numeric, headline={"packet_bytes": 256},
         answers=Answers("model_gbit_s", transfer=hyperlink.transfer, transfers="transfers",
                         packets=hyperlink.packets_expr(), packet_name="packets",
-                        line_rate=coding.line_rate * coding.lanes, line="the lanes' signalling rate"))
+                        line_rate=coding.line_rate * coding.lanes, line="the lanes' signalling rate"),
+        # the row's payload per packet is the command's burst: writes of the transfer size in packets of it
+        command=BoxCommand("hyperlink", [Word("write"), Word("--burst", "packet_bytes")],
+                           {"model_gbit_s": "goodput_gbit_s"},
+                           left_out={"burst_bytes": "the row's payload per packet is the command's --burst",
+                                     "response_bytes": "reads are goodput hyperlink read --memory, which names the "
+                                                       "memory whose burst answers"}))
 
 
 def explore_chart() -> alt.VConcatChart:

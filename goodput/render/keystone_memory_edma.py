@@ -18,6 +18,7 @@ import sympy as sp
 
 from .. import bus, data
 from ..symbols import maker
+from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Choice, Slider, live_model
 from .vega import column, is_value, matches, vega_expr
@@ -167,7 +168,9 @@ def calculation() -> Calculation:
         fields=_FIELDS,
         inputs=_sliders("tcs", "tc_width_bits", "tc_clock_divider", "cpu_clock_mhz", "ddr3_mtps", "ddr3_width_bits"),
         outputs=[Output("limit_mb_s", _VALUE, "limit", "MB/s", 1)], numeric=numeric, choices=choices,
-        row_filter=matches({"endpoint_a": "endpoint_a", "endpoint_b": "endpoint_b"}), answers=Answers("limit_mb_s"))
+        row_filter=matches({"endpoint_a": "endpoint_a", "endpoint_b": "endpoint_b"}), answers=Answers("limit_mb_s"),
+        command=BoxCommand("bus", [Word("--from", "endpoint_a"), Word("--to", "endpoint_b")],
+                           {"limit_mb_s": "limits_mb_s.{endpoint}"}))
 
 
 def copy_chart() -> alt.VConcatChart:

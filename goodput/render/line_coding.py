@@ -7,6 +7,7 @@ import pandas as pd
 import sympy as sp
 
 from .. import coding
+from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Choice, Slider
 from .formula import substituted_latex
@@ -59,6 +60,9 @@ def calculation(code: str = "8b10b") -> Calculation:
             "signalling_rate_gbaud": i["line_rate_gbaud"] * i["lanes"]},
         choices=[Choice("code", list(coding.CODES), code, "highlight", [c.name for c in coding.CODES.values()])],
         answers=Answers("goodput_gbit_s"),
+        command=BoxCommand("coding", [Word("--code", "code")],
+                           {"goodput_gbit_s": "goodput_gbit_s", "efficiency": "efficiency",
+                            "signalling_rate_gbaud": "signalling_rate_gbaud"}),
     )
 
 

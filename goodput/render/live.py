@@ -254,10 +254,18 @@ class YourLink:
         return {"title": calc.title, "controls": controls, "table": calc.table_spec("", box=True),
                 # the answers' own controls (the bytes to move, the goodput's unit) go with the answers
                 "answerControls": [c["key"] for c in controls[len(calc.inputs) + len(calc.choices):]],
-                "case": calc.headline_case()}
+                "case": calc.headline_case(),
+                **({"command": calc.command.spec(calc.input_names(), list(calc.cases.columns))}
+                   if calc.command is not None else {})}
 
     def _repr_html_(self) -> str:
         calc = self.calculation
+        # the box's values as a goodput command line, where the chapter's model has one: the script writes it
+        command, command_line = "", ""
+        if calc.command is not None:
+            command = ' · <button type="button" class="goodput-copy-command">Copy as command</button>'
+            command_line = ('<p class="goodput-yours-command"><code aria-label="as a command">'
+                            f'goodput {html.escape(calc.command.command)} …</code></p>')
         return (f'<aside class="goodput-yours" aria-label="your link">'
                 f'<p class="goodput-yours-title">Your link: {html.escape(calc.title)}</p>'
                 f'{_json_script(self.spec(), "goodput-yours-spec")}{lab_loader()}'
@@ -265,7 +273,7 @@ class YourLink:
                 f'<div class="goodput-controls"><p class="goodput-no-script">{html.escape(NO_SCRIPT)}</p></div>'
                 f'<p class="goodput-yours-links"><a href="#{html.escape(self.target)}">How this is '
                 f'calculated</a> · <button type="button" class="goodput-copy-link">Copy link to these '
-                f'values</button></p></aside>')
+                f'values</button>{command}</p>{command_line}</aside>')
 
 
 def chart_for_column(chart):

@@ -14,6 +14,7 @@ import sympy as sp
 from .. import coding, pcie
 from ..params import Parameter
 from ..symbols import maker
+from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Slider, live_model
 from .vega import column, lookup
@@ -42,26 +43,26 @@ def _powers(low: int, high: int, unit: str = " B") -> tuple:
 SLIDERS = {
     p.name: p
     for p in (
-        Parameter("generation", pcie.generation, "", 1, 6, default=2, step=1, label="PCIe generation",
+        Parameter("generation", pcie.generation, "", 1, 6, default=pcie.READER_LINK.gen, step=1, label="PCIe generation",
                   integer=True, options=tuple((g.number, f"{g.number}: {g.rate_gtps:g} GT/s")
                                               for g in pcie.GENERATIONS.values())),
-        Parameter("lanes", coding.lanes, "lanes", 1, 32, default=4, step=1, label="lanes", integer=True,
+        Parameter("lanes", coding.lanes, "lanes", 1, 32, default=pcie.READER_LINK.lanes, step=1, label="lanes", integer=True,
                   options=tuple((n, f"x{n}") for n in pcie.LANES)),
-        Parameter("mps", pcie.mps, "bytes", 128, 4096, default=256, step=1,
+        Parameter("mps", pcie.mps, "bytes", 128, 4096, default=pcie.READER_LINK.mps, step=1,
                   label="max payload size", integer=True, options=_powers(7, 12)),
-        Parameter("mrrs", pcie.mrrs, "bytes", 128, 4096, default=256, step=1,
+        Parameter("mrrs", pcie.mrrs, "bytes", 128, 4096, default=pcie.READER_LINK.mrrs, step=1,
                   label="max read request", integer=True, options=_powers(7, 12)),
-        Parameter("header_dwords", header_dwords, "dwords", 3, 4, default=3, step=1,
+        Parameter("header_dwords", header_dwords, "dwords", 3, 4, default=3 if pcie.READER_LINK.addr == 32 else 4, step=1,
                   label="TLP header", integer=True,
                   options=((3, "3 DW (32-bit address)"), (4, "4 DW (64-bit address)"))),
-        Parameter("ecrc", ecrc_on, "", 0, 1, default=0, step=1, label="ECRC", integer=True,
+        Parameter("ecrc", ecrc_on, "", 0, 1, default=int(pcie.READER_LINK.ecrc), step=1, label="ECRC", integer=True,
                   options=((0, "off"), (1, "on"))),
-        Parameter("ack_group", pcie.group, "TLPs", 1, 32, default=4, step=1,
+        Parameter("ack_group", pcie.group, "TLPs", 1, 32, default=pcie.READER_LINK.dllp_policy()[1], step=1,
                   label="TLPs per ACK + UpdateFC", integer=True, presets=((1, "1"), (4, "4"), (8, "8"))),
-        Parameter("skp", skp_policy, "", 0, 2, default=0, step=1, label="SKP ordered sets", integer=True,
+        Parameter("skp", skp_policy, "", 0, 2, default=SKP_CHOICES.index(pcie.READER_LINK.skp), step=1, label="SKP ordered sets", integer=True,
                   options=tuple(enumerate(("none", "fewest allowed", "most allowed")))),
         Parameter("flit_bytes", flit_bytes, "bytes", min(FLIT_BYTES), max(FLIT_BYTES),
-                  default=coding.CODES[pcie.FLIT_CONVENTIONS[pcie.Link.flit]].data_bits // 8,
+                  default=coding.CODES[pcie.FLIT_CONVENTIONS[pcie.READER_LINK.flit]].data_bits // 8,
                   step=1, label="gen6 flit: bytes of 256 counted as data",
                   integer=True, options=tuple((n, f"{n} ({'TLP' if name == 'tlp' else 'TLP + DLP'} bytes)")
                                               for n, name in FLIT_BYTES.items())),
@@ -156,7 +157,17 @@ def calculation() -> Calculation:
         numeric=numeric, row_filter=column("tabled"), headline={"size_bytes": 1024},
         answers=Answers("write_gbit_s", transfer=pcie.payload, transfers="writes",
                         packets=pcie.tlp_count_expr("write"), packet_name="TLPs",
-                        line_rate=pcie.transfer_rate_expr() * coding.lanes, line="the lanes' signalling rate"))
+                        line_rate=pcie.transfer_rate_expr() * coding.lanes, line="the lanes' signalling rate"),
+        command=BoxCommand("pcie", [Word("write"), Word("--gen", "generation"), Word("--size", "size_bytes"),
+                                    Word("--addr", "header_dwords", {3: 32, 4: 64}),
+                                    Word("--ecrc", when=("ecrc", 1)),
+                                    Word("--dllp", "ack_group", form="every:{}"),
+                                    # flit mode counts no SKP: the command refuses a rate for it
+                                    Word("--skp", "skp", dict(enumerate(SKP_CHOICES)),
+                                         when=("generation", tuple(g for g in pcie.GENERATIONS
+                                                                   if g not in pcie.FLIT_MODE))),
+                                    Word("--flit", "flit_bytes", {236: "tlp", 242: "dlp"})],
+                           {"write_gbit_s": "goodput_gbit_s"}))
 
 
 def explore_chart() -> alt.VConcatChart:

@@ -9,6 +9,7 @@ import pandas as pd
 from .. import data, spi
 from ..fit import linear_least_squares
 from ..precision import stable
+from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Slider
 from .vega import matches
@@ -71,7 +72,10 @@ def calculation() -> Calculation:
                  Output("goodput_mbit_s", spi.transfer_throughput_expr().subs(in_words), "goodput", "Mbit/s")],
         numeric=numeric,
         answers=Answers("goodput_mbit_s", transfer=spi.transfer, transfers="transfers",
-                        line_rate=spi.clock, line="the clock's bit rate (a bit a cycle)"))
+                        line_rate=spi.clock, line="the clock's bit rate (a bit a cycle)"),
+        command=BoxCommand("spi", [Word("--bits", "word_bits"), Word("--continuous", when=("spaced", 0))],
+                           {"model_us": "total_time_us", "words": "words", "clocks_us": "clock_time_us",
+                            "goodput_mbit_s": "goodput_mbit_s"}))
 
 
 def explore_chart() -> alt.VConcatChart:

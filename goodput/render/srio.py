@@ -9,6 +9,7 @@ import sympy as sp
 from .. import coding, srio
 from ..params import DEFAULT
 from ..precision import stable
+from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Slider
 from .vega import matches
@@ -113,7 +114,10 @@ def calculation() -> Calculation:
         headline={"size_bytes": 256},
         answers=Answers("model_gbit_s", transfer=srio.transfer, transfers="transfers",
                         packets=sp.ceiling(srio.transfer / srio.MAX_PAYLOAD_BYTES), packet_name="packets",
-                        line_rate=coding.line_rate * coding.lanes, line="the lanes' signalling rate"))
+                        line_rate=coding.line_rate * coding.lanes, line="the lanes' signalling rate"),
+        command=BoxCommand("srio", [Word("", "transaction", {k.name: key for key, k in srio.KINDS.items()}),
+                                    Word("--size", "size_bytes")],
+                           {"model_gbit_s": "goodput_gbit_s"}))
 
 
 def explore_chart() -> alt.VConcatChart:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from .. import data, tcp
+from .. import data, ethernet, tcp
+from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Slider
 from .vega import matches, vega_expr
@@ -43,7 +44,12 @@ def calculation() -> Calculation:
                  Output("binding", tcp.window_binds_expr(), "binding limit", "", labels=("the wire", "the window"))],
         numeric=numeric, headline={"message_bytes": 8192},
         answers=Answers("goodput_mbit_s", transfer=tcp.message, transfers="writes", packets=tcp.segments_expr(),
-                        packet_name="segments (frames)", line_rate=tcp.line_rate, line="the line rate"))
+                        packet_name="segments (frames)", line_rate=tcp.line_rate, line="the line rate"),
+        command=BoxCommand("tcp", [Word("--message", "message_bytes"),
+                                   Word("--ipv6", when=("ip_header_bytes", tcp.IP_HEADER_BYTES[6])),
+                                   Word("--vlan", when=("vlan_bytes", ethernet.VLAN_TAG_BYTES))],
+                           {"per_write_mbit_s": "goodput_mbit_s", "stream_mbit_s": "stream_goodput_mbit_s",
+                            "window_mbit_s": "window_limit_mbit_s", "goodput_mbit_s": "bound_goodput_mbit_s"}))
 
 
 def explore_chart() -> alt.VConcatChart:

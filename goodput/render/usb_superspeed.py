@@ -7,6 +7,7 @@ import pandas as pd
 
 from .. import coding, data, usb
 from ..precision import stable
+from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Slider
 from .vega import vega_expr
@@ -93,7 +94,11 @@ def calculation() -> Calculation:
         outputs=outputs, numeric=numeric, row_filter=vega_expr(usb.payload >= 64, fields={usb.payload: "packet_bytes"}),
         headline={"generation": 1, "packet_bytes": usb.MAX_PACKET_BYTES},
         answers=Answers("goodput_gbit_s", transfer=usb.transfer, transfers="transfers", packets=usb.packets_expr(),
-                        packet_name="data packets"))
+                        packet_name="data packets"),
+        command=BoxCommand("usb", [Word("--gen", "generation"), Word("--packet", "packet_bytes"),
+                                   Word("--no-link-commands", when=("link_commands", 0))],
+                           {"goodput_gbit_s": "goodput_gbit_s", "efficiency": "efficiency",
+                            "after_code_gbit_s": "after_code_gbit_s"}))
 
 
 def explore_chart() -> alt.VConcatChart:

@@ -1,0 +1,128 @@
+"""Copy as command: every box whose chapter has a ``goodput`` command writes the command line whose JSON
+holds the box's values, and the command's defaults are the box's (one default per parameter)."""
+
+import contextlib
+import io
+import json
+
+import pytest
+
+from goodput import cli, cli_spec
+from goodput.render import calculations
+from goodput.render.box_command import command_text
+
+from calc_points import points
+from tiers import fast_first
+
+#: The chapters whose box has no command yet, and why: what the book would need for one.
+WITHOUT_COMMAND = {
+    "choose-a-link": "its answer is a list of links, each a row; goodput choose --links writes them all",
+    "pcie-reads": "its latency model (a completer's time, reads in flight) is not an option of goodput pcie read",
+    "pcie-measured": "a fit of a measured series: its inputs are the fit's, not a link's settings",
+    "latency-and-bandwidth": "a fit of the datasheet's measured times: no command models it",
+    "boot-and-memory": "the boot media's rates: no command models them",
+}
+
+WITH_COMMAND = [c for c in calculations.CHAPTERS if c not in WITHOUT_COMMAND]
+
+
+def run_json(argv: list[str]) -> dict | None:
+    """The command's JSON; None where it refuses the values (and says why on stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = cli.main([*argv, "--json"])
+    except SystemExit as exc:
+        assert exc.code == 2 and "error:" in err.getvalue(), (command_text(argv), err.getvalue())
+        return None
+    assert status == 0, (command_text(argv), out.getvalue())
+    return json.loads(out.getvalue())
+
+
+def json_value(result: dict, key: str, case: dict):
+    """The value at ``key`` of the command's JSON: ``a.b`` for a nested one, ``{column}`` the row's value."""
+    for part in key.format(**case).split("."):
+        result = result[part]
+    return result
+
+
+def some_cases(calc) -> list[dict]:
+    """The box's first case, the headline and the last: a few of a long table's rows."""
+    records = calc.records()
+    picked = {0, calc.headline_case(), len(records) - 1}
+    return [records[i] for i in sorted(picked)]
+
+
+def test_every_box_has_a_command_or_says_why_not():
+    for chapter in calculations.CHAPTERS:
+        calc = calculations.get(chapter)
+        assert (calc.command is None) == (chapter in WITHOUT_COMMAND), chapter
+
+
+@pytest.mark.parametrize("chapter", fast_first(WITH_COMMAND))
+@pytest.mark.parametrize("point", fast_first(["defaults", "low", "high", "third"]))
+def test_the_command_of_a_box_prints_the_boxs_values(chapter, point):
+    """state -> command -> JSON = the box's values, at each point of the sliders and a few cases."""
+    calc = calculations.get(chapter)
+    inputs = calc.input_values(**points(calc)[point])
+    by_name = {o.name: o for o in calc.outputs}
+    for case in some_cases(calc):
+        argv = calc.command_argv(inputs, case)
+        result = run_json(argv)
+        values = calc.evaluate(inputs, case)
+        if result is None:  # the command refuses a link that cannot be (a frame too short for its headers):
+            # the box shows it carrying nothing
+            assert values[calc.answers.goodput] == 0, command_text(argv)
+            continue
+        for output, key in calc.command.outputs.items():
+            o = by_name[output]
+            got = json_value(result, key, case)
+            if o.labels:
+                assert got == o.labels[int(values[output])], (command_text(argv), output)
+            else:
+                assert got == pytest.approx(values[output], rel=1e-9, abs=1e-12), (command_text(argv), output)
+
+
+#: Options a command needs one of, though argparse requires none (SPI's transfer: --words or --bytes).
+ONE_OF = {"spi": {"--bytes"}}
+
+
+def _required_only(calc, case: dict) -> list[str]:
+    """The box's starting values as the command with only the words it cannot do without: its positional
+    words and required options."""
+    command = calc.command
+    required = {f[0] for f, o in cli_spec.COMMANDS[command.command][2] if o.get("required")}
+    required |= ONE_OF.get(command.command, set())
+    values = calc.defaults()
+
+    def value_of(source):
+        return values[source] if source in values else case[source]
+
+    kept = [w for w in command.resolved(calc.input_names(), list(calc.cases.columns))
+            if not w.flag.startswith("-") or w.flag in required]
+    return [command.command] + [t for w in kept for t in w.words(value_of)]
+
+
+@pytest.mark.parametrize("chapter", WITH_COMMAND)
+def test_the_commands_defaults_are_the_boxs(chapter):
+    """The box's starting values written in full print what the command prints with only what it requires."""
+    calc = calculations.get(chapter)
+    case = calc.records()[calc.headline_case()]
+    argv = calc.command_argv(calc.defaults(), case)
+    bare = _required_only(calc, case)
+    assert len(bare) < len(argv), command_text(argv)
+    assert run_json(argv) == run_json(bare), (command_text(argv), command_text(bare))
+
+
+def test_a_value_the_command_has_no_word_for_is_refused():
+    calc = calculations.get("pcie-packets")
+    with pytest.raises(ValueError, match="no word for"):
+        calc.command_argv({**calc.defaults(), "header_dwords": 5}, calc.records()[0])
+
+
+def test_a_box_input_the_command_lacks_is_refused_where_it_is_declared():
+    from dataclasses import replace
+
+    calc = calculations.get("srio")
+    with pytest.raises(ValueError, match="has no option for the box's input 'id_bits'"):
+        replace(calc, command=replace(calc.command, command="coding"))
