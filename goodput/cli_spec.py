@@ -36,6 +36,8 @@ COMMANDS = {
         (('--dllp',), {'default': 'every:4', 'help': "ACK/UpdateFC policy: none; spec (the specification's latency limits); every:N (one ACK and one UpdateFC per N data TLPs); every-any:N (per N TLPs of any kind, read requests included); N from 1 to 1024 (default every:4)"}),
         (('--skp',), {'default': 'none', 'help': 'SKP ordered sets: none, min or max rate, or A/B (A symbols of SKP in every B, e.g. 4/1538)'}),
         (('--duplex',), {'action': 'store_true', 'help': 'both directions at once (AN3935 Eq. 2-5)'}),
+        (('--completion-ns',), {'dest': 'completion_ns', 'metavar': 'NS', 'help': "reads: the completer's time from a request to its completion (ns): a number from 0 to 3000 ns", 'default': '500'}),
+        (('--in-flight',), {'dest': 'reads_in_flight', 'metavar': 'K', 'help': 'reads: reads outstanding at once: an integer from 1 to 16 reads', 'default': '1'}),
         (('--flit',), {'default': 'tlp', 'help': 'flit mode (gen6): what of each 256-byte flit counts as data: tlp (236 TLP bytes, default) or dlp (242, the data-link payload too, as some references count)'}),
     )),
     'bus': ('bus_numeric', {'help': 'which port, memory or transfer controller bounds a KeyStone II EDMA copy', 'description': "Theoretical maximum of a copy between two KeyStone II endpoints by EDMA transfer controllers: the lowest of the TCs' buses, the source and the destination (SPRABK5 §3-5). Name the TCs (--tc TC0 --tc TC1) or describe alike ones (--tcs, --tc-width, --tc-divider; default 2 x 128 bits at CPU/3)."}, (

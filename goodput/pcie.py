@@ -40,8 +40,9 @@ from functools import lru_cache
 import sympy as sp
 
 from . import checks, coding, data, pcie_crc
-from .command import Arg, Command, report_lines, whole
+from .command import Arg, Command, Ranged, report_lines, whole
 from .errors import DataError, ParameterError
+from .params import Parameter
 from .symbols import lambdify, maker
 
 symbol = maker(__name__)
@@ -1057,12 +1058,23 @@ def an3935_notes():
 def _command_run(args) -> dict:
     link = Link(gen=args.gen, lanes=args.lanes, mps=args.mps, mrrs=args.mrrs, rcb=args.rcb,
                 addr=args.addr, ecrc=args.ecrc, dllp=args.dllp, skp=args.skp, split=args.split, flit=args.flit)
-    return evaluate(args.kind, link, args.size, duplex=args.duplex)
+    out = evaluate(args.kind, link, args.size, duplex=args.duplex)
+    if args.kind == "read":  # a read on its own and with reads in flight: the pcie-reads chapter's model
+        from . import pcie_transactions as pt
+
+        p = READ_PARAMETERS
+        completion, in_flight = p["completion_ns"].check(args.completion_ns), p["reads_in_flight"].check(args.reads_in_flight)
+        out.update({"completion_ns": completion, "reads_in_flight": in_flight,
+                    "read_latency_ns": pt.read_latency_ns(args.size, completion, link),
+                    "reads_mbyte_s": pt.pipelined_read_mbyte_s(args.size, completion, in_flight, link)})
+    return out
 
 
 def _command_lines(args, r: dict) -> list[str]:
-    return report_lines(f"PCIe gen{args.gen} x{args.lanes} {args.kind} of {args.size} bytes"
-                        f"{' (both directions)' if args.duplex else ''}: {r['tlps']} TLPs", r)
+    """What ``goodput pcie`` prints: the quick command's lines (:mod:`goodput.quick`), written once there."""
+    from .quick import COMMANDS
+
+    return COMMANDS["pcie"][1](args, r)
 
 
 _SIZES_TEXT = ", ".join(map(str, SIZES_POW2))
@@ -1070,6 +1082,16 @@ _SIZES_TEXT = ", ".join(map(str, SIZES_POW2))
 #: The link a reader starts from, in ``goodput pcie`` and on the packets chapter's page (its controls take their
 #: defaults from it): AN3935's gen 2 x4 with MPS and MRRS of 256. :class:`Link`'s own defaults are the model's.
 READER_LINK = Link(gen=2, lanes=4, mps=256, mrrs=256)
+
+#: A read's two settings beyond the link, declared here for the command (:mod:`goodput.pcie_transactions` gives
+#: them their symbols in its read model): the completer's time from request to completion, and reads in flight.
+READ_PARAMETERS = {
+    p.name: p
+    for p in (
+        Parameter("completion_ns", None, "ns", 0, 3000, default=500, step=10, label="request to completion t_c (ns)"),
+        Parameter("reads_in_flight", None, "reads", 1, 16, default=1, step=1, label="reads in flight", integer=True),
+    )
+}
 
 COMMAND = Command(
     "pcie", help="goodput of PCI Express writes or reads",
@@ -1094,6 +1116,9 @@ COMMAND = Command(
         Arg("--skp", default=READER_LINK.skp,
             help="SKP ordered sets: none, min or max rate, or A/B (A symbols of SKP in every B, e.g. 4/1538)"),
         Arg("--duplex", action="store_true", help="both directions at once (AN3935 Eq. 2-5)"),
+        Ranged("--completion-ns", READ_PARAMETERS["completion_ns"], "NS",
+               "reads: the completer's time from a request to its completion (ns)"),
+        Ranged("--in-flight", READ_PARAMETERS["reads_in_flight"], "K", "reads: reads outstanding at once"),
         Arg("--flit", default=READER_LINK.flit,
             help="flit mode (gen6): what of each 256-byte flit counts as data: tlp (236 TLP bytes, default) or "
                  "dlp (242, the data-link payload too, as some references count)")),

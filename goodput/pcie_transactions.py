@@ -191,10 +191,8 @@ READS_LINK = pcie.Link(gen=1, lanes=1, mps=4096, mrrs=4096, dllp="none")
 PARAMETERS = {
     p.name: p
     for p in (
-        Parameter("completion_ns", completion_latency, "ns", 0, 3000, default=500, step=10,
-                  label="request to completion t_c (ns)"),
-        Parameter("reads_in_flight", reads_in_flight, "reads", 1, 16, default=1, step=1,
-                  label="reads in flight", integer=True),
+        replace(pcie.READ_PARAMETERS["completion_ns"], symbol=completion_latency),
+        replace(pcie.READ_PARAMETERS["reads_in_flight"], symbol=reads_in_flight),
         Parameter("split_at_rcb", split_at_rcb, "", 0, 1, default=0, step=1, label="completions split",
                   integer=True, options=((0, "at max payload size"), (1, "at the read completion boundary"))),
         Parameter("rcb", pcie.rcb, "bytes", min(pcie.RCBS), max(pcie.RCBS), default=pcie.Link.rcb, step=1,

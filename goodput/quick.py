@@ -217,12 +217,27 @@ def _pcie_run(args) -> dict:
         "goodput_gbit_s": _pcie_function("goodput", *variant)(*values),
         "efficiency": size / sum(parts.values()),
         "bytes": parts,
+        **(_pcie_read(args, link, values) if args.kind == "read" else {}),
     }
 
 
+def _pcie_read(args, link: dict, values: tuple) -> dict:
+    """A read on its own: from its first request to its last data, with the completer's time, and the throughput
+    of reads of that size with ``--in-flight`` of them outstanding (the pcie-reads chapter's model)."""
+    p = _P["reads"]
+    completion, in_flight = p["completion_ns"].check(args.completion_ns), p["reads_in_flight"].check(args.reads_in_flight)
+    read = (*values, int(link["split"] == "rcb"), completion, in_flight)
+    return {"completion_ns": completion, "reads_in_flight": in_flight,
+            "read_latency_ns": spec.pcie_read_latency(*read), "reads_mbyte_s": spec.pcie_read_pipelined(*read)}
+
+
 def _pcie_lines(args, r: dict) -> list[str]:
-    return report_lines(f"PCIe gen{args.gen} x{args.lanes} {args.kind} of {args.size} bytes"
-                        f"{' (both directions)' if args.duplex else ''}: {r['tlps']} TLPs", r)
+    lines = report_lines(f"PCIe gen{args.gen} x{args.lanes} {args.kind} of {args.size} bytes"
+                         f"{' (both directions)' if args.duplex else ''}: {r['tlps']} TLPs", r)
+    if args.kind == "read":
+        lines.append(f"  one read    {r['read_latency_ns']:.6g} ns from request to last data ({r['completion_ns']:g} ns "
+                     f"in the completer); with {r['reads_in_flight']} in flight {r['reads_mbyte_s']:.6g} MB/s")
+    return lines
 
 
 # --- goodput spi (goodput.spi.evaluate) ----------------------------------------------------------

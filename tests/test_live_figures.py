@@ -15,6 +15,7 @@ import pytest
 
 from goodput import pcie
 from goodput.render import calculations
+from goodput.render.box_command import command_text
 from goodput.render import pcie_packets as pcie_charts
 from goodput.spreadsheet import number_text
 
@@ -61,7 +62,7 @@ LAYOUT = """
       (el.textContent ? ` "${el.textContent.trim().slice(0, 30)}"` : '') : 'nothing';
   const problems = [];
   const controls = document.querySelectorAll(
-    '.goodput-control button, .goodput-control input, .goodput-control select, .goodput-copy-link, .goodput-yours select');
+    '.goodput-control button, .goodput-control input, .goodput-control select, .goodput-copy-link, .goodput-copy-command, .goodput-yours select');
   for (const el of controls) {
     el.scrollIntoView({block: 'center', inline: 'nearest'});
     const r = el.getBoundingClientRect();
@@ -133,9 +134,13 @@ def _check_against_the_model(page, calc):
         assert r[first] == pytest.approx(calc.numeric(inputs, cases[r["row_index"]])[first], rel=1e-12, abs=1e-12)
     if calc.prefix == "":
         box = page.evaluate("""() => { const box = document.querySelector('.goodput-yours');
-          return {row: box.dataset.row, values: Object.fromEntries([...box.querySelectorAll('dd')].map(
+          return {row: box.dataset.row, command: box.dataset.command,
+            shown: (box.querySelector('.goodput-yours-command code') || {}).textContent,
+            values: Object.fromEntries([...box.querySelectorAll('dd')].map(
             d => [d.dataset.column, (d.querySelector('code, strong') || d).textContent]))}; }""")
         case = cases[_row_key(box["row"])]
+        if calc.command is not None:  # Copy as command: the command line Python writes for the box's values
+            assert box["command"] == box["shown"] == command_text(calc.command_argv(inputs, case))
         want = calc.numeric(inputs, case)
         for o in calc.shown_outputs():
             assert _shown(box["values"][o.name], o) == _wanted(want[o.name], o)

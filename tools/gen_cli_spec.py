@@ -36,7 +36,7 @@ import sympy as sp  # noqa: E402
 from sympy.printing.pycode import PythonCodePrinter  # noqa: E402
 
 from goodput import (bus, bus_numeric, can, chapters, checks, choose, coding, command, ethernet,  # noqa: E402
-                     hyperlink, pcie, pcie_spec, spi, srio, tcp, usb)
+                     hyperlink, pcie, pcie_spec, pcie_transactions, spi, srio, tcp, usb)
 from goodput.params import Parameter  # noqa: E402
 from goodput.symbols import placeholders, stood_in  # noqa: E402
 
@@ -257,6 +257,12 @@ def _pcie() -> tuple[dict, list[Function]]:
         name = policy.replace("-", "_")
         functions += [(f"pcie_time_share_{name}", args, p.tlp_time_share_expr(policy)),
                       (f"pcie_dllp_share_{name}", args, p.dllp_share_expr(policy))]
+    # one read on its own (request, the completer's time, completions) and with reads in flight: pcie_transactions
+    tx = pcie_transactions
+    reads = {**args, "split_rcb": tx.split_at_rcb, "completion_ns": tx.completion_latency, "in_flight": tx.reads_in_flight}
+    functions += [("pcie_read_pipelined", reads, tx.pipelined_reads_expr()),
+                  ("pcie_read_latency", reads, tx.read_latency_expr())]
+    constants["reads"] = {n: tx.PARAMETERS[n] for n in ("completion_ns", "reads_in_flight")}
     gen, dwords, ecrc_on = sp.symbols("gen header_dwords ecrc_on", integer=True, positive=True)
     sizes = p.size_exprs(gen, dwords, ecrc_on)
     functions.append(("pcie_sizes", {"gen": gen, "header_dwords": dwords, "ecrc_on": ecrc_on},

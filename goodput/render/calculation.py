@@ -802,10 +802,19 @@ class Calculation:
             "(they share one state, kept in the page's address, so a link to the page brings your values with it) "
             "and a named, validated cell in the chapter's workbook, which holds the same model as live spreadsheet "
             f"formulas:\n\n{{download}}`Download the workbook ({self.chapter}.xlsx) "
-            f"<../_build/workbooks/{self.chapter}.xlsx>`\n\n"
+            f"<../_build/workbooks/{self.chapter}.xlsx>`\n\n{self._command_note()}"
             "Its *Inputs* sheet takes these values (out-of-range entries are refused), its *Model* sheet "
             "recalculates the table under the chart, and its *Source checks* sheet lists every published number "
             "of the chapter beside the model's.")
+
+    def _command_note(self) -> str:
+        """Where the box has one, what its *Copy as command* gives (a paragraph), else nothing."""
+        if self.command is None:
+            return ""
+        example = " ".join(self.command_argv(self.defaults(), self.records()[self.headline_case()]))
+        return ("The box's *Copy as command* writes the same values as a command line of the book's own tool, "
+                f"`goodput {self.command.command}` (at the values above: `goodput {example}`); with `--json` it "
+                "prints the box's values, and the command starts from the same values as the box.\n\n")
 
     def table_note(self):
         """What the calculated table under the live chart shows, and that a kernel shows it as a panel."""

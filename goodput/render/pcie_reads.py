@@ -9,6 +9,7 @@ import altair as alt
 import pandas as pd
 
 from .. import coding, pcie
+from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Slider
 from .vega import column
@@ -37,7 +38,7 @@ def calculation() -> Calculation:
     """Reads on the reader's link for their completion latency and reads in flight, opening on the Intel
     tutorial's link (PCIe 1.1 x1, one request and one completion a read) with Test 15's measured rates."""
     from .. import data, pcie_transactions as pt
-    from .pcie_packets import SLIDERS, flit_bytes, header_dwords, ecrc_on, slider_substitution
+    from .pcie_packets import FLIT_BYTES, SLIDERS, slider_substitution
 
     case = pt.READS_LINK
     starting = {"generation": case.gen, "lanes": case.lanes, "mps": case.mps, "mrrs": case.mrrs,
@@ -73,7 +74,14 @@ def calculation() -> Calculation:
                         latency=pt.read_latency_expr().subs(subs) / 10 ** 9,
                         latency_name="one read, request to last data",
                         line_rate=1000 * pcie.transfer_rate_expr() * coding.lanes / 8,
-                        line="the lanes' signalling rate"))
+                        line="the lanes' signalling rate"),
+        # the book's reads count no DLLP and no SKP (the tutorial's)
+        command=BoxCommand("pcie", [Word("read"), Word("--gen", "generation"), Word("--size", "size_bytes"),
+                                    Word("--addr", "header_dwords", {3: 32, 4: 64}), Word("--ecrc", when=("ecrc", 1)),
+                                    Word("--split", "split_at_rcb", {0: "mps", 1: "rcb"}),
+                                    Word("--flit", "flit_bytes", {n: name for n, name in FLIT_BYTES.items()}),
+                                    Word("--dllp"), Word("none")],
+                           {"read_mbyte_s": "reads_mbyte_s", "read_latency_ns": "read_latency_ns"}))
 
 
 def reads_chart() -> alt.VConcatChart:
