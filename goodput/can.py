@@ -34,7 +34,7 @@ import sympy as sp
 
 from . import can_numeric, checks, data, pieces
 from .can_numeric import (CLASSICAL_DATA_LENGTHS, DATA_LENGTHS, classical_frame_bits, data_length, evaluate,
-                          messages_in_load, messages_that_fit,
+                          messages_in_load, messages_that_fit, bus_load_of,
                           frame_bits, transfer_time_us)
 from .command import Arg, Command, Ranged, whole
 from .params import Parameter
@@ -43,7 +43,7 @@ from .symbols import maker
 symbol = maker(__name__)
 
 __all__ = ["transfer", "data_goodput_expr", "TYPICAL_STUFFING", "period", "bus_load", "message_rate",
-           "messages_that_fit_expr", "messages_in_load", "messages_that_fit", "padded_length_expr", "transfer_phase_times_expr", "transfer_time_expr", "transfer_time_us", "data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "classical", "DATA_LENGTHS",
+           "messages_that_fit_expr", "messages_in_load", "messages_that_fit", "load_percent_expr", "bus_load_of", "padded_length_expr", "transfer_phase_times_expr", "transfer_time_expr", "transfer_time_us", "data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "classical", "DATA_LENGTHS",
            "CLASSICAL_DATA_LENGTHS", "INTERMISSION_BITS", "PARAMETERS",
            "crc_bits_expr", "arbitration_field_bits_expr", "stuff_bits_exprs", "phase_bits_expr", "datasheet_bits_exprs", "datasheet_bits",
            "frame_bits", "phase_time_expr", "frame_time_expr", "budget_bits_exprs", "implied_stuffing_expr", "frame_time",
@@ -185,6 +185,13 @@ def messages_that_fit_expr(rate: sp.Expr = message_rate) -> sp.Expr:
     ``T_p/1000 * rate`` of them and a share ``U/100`` of it this many; the whole number of them fit. (The
     expression keeps the fraction: a floor of it would turn on the last bit of a float at a whole number.)"""
     return bus_load / 100 * period / 1000 * rate
+
+
+def load_percent_expr(time: sp.Expr = frame_time) -> sp.Expr:
+    """Percent of the bus one message takes when it is sent once every ``T_p`` ms: its frame's ``time`` (us,
+    from its SOF to the next frame's) over its period. A list of messages loads the bus the sum of theirs;
+    over 100 % the bus cannot carry them at those periods."""
+    return 100 * time / (1000 * period)
 
 
 def padded_length_expr(rest: sp.Expr) -> sp.Piecewise:
@@ -353,8 +360,11 @@ COMMAND = Command(
     description="Bits of a CAN FD frame in its arbitration and data phases (or of a classical CAN frame, all at the "
                 "nominal rate), the time from one frame to the next, messages per second, and how many such messages, "
                 "each sent once a period, fit in the share of the bus allowed.",
-    arguments=(Arg("--bytes", dest="data_bytes", type=whole, required=True, metavar="N",
+    arguments=(Arg("--bytes", dest="data_bytes", type=whole, default=None, metavar="N",
                    help="data bytes: " + ", ".join(map(str, DATA_LENGTHS)) + "; with --classical 0 to 8"),
+               Arg("--message", action="append", default=[], metavar="BYTES:PERIOD_MS",
+                   help="instead of --bytes, a message of a list, sent once a period (repeat for each; :ext for a "
+                        "29-bit identifier, :classical for a classical frame: 8:10:classical): the bus load they make"),
                Arg("--extended", action="store_true", help="29-bit identifier (default 11-bit)"),
                Arg("--classical", action="store_true",
                    help="a classical CAN frame (CAN 2.0A/2.0B): one bit rate, --arb-mbit-s; no --data-mbit-s"),

@@ -13,11 +13,12 @@ import math
 
 from . import quick_spec as spec
 from .command import goodput_line
-from .errors import ParameterError
+from .errors import GoodputError, ParameterError
 from .params import DEFAULT
 
 __all__ = ["DATA_LENGTHS", "CLASSICAL_DATA_LENGTHS", "data_length", "frame_bits", "classical_frame_bits",
-           "evaluate", "transfer_time_us", "run", "lines", "messages_in_load", "messages_that_fit"]
+           "evaluate", "transfer_time_us", "run", "lines", "messages_in_load", "messages_that_fit", "bus_load_of",
+           "parse_message"]
 
 DATA_LENGTHS = (0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64)  #: what a DLC can say
 CLASSICAL_DATA_LENGTHS = tuple(range(9))  #: data bytes of a classical frame (a DLC of 9-15 also means 8)
@@ -100,7 +101,59 @@ def _evaluate_classical(n: int, extended_id: bool, arbitration_mbit_s, data_mbit
 
 # --- goodput can (its arguments: goodput.can.COMMAND) ---------------------------------------------
 
+def bus_load_of(messages, arbitration_mbit_s: float = DEFAULT, data_mbit_s: float = DEFAULT,
+                stuffing_share: float = DEFAULT) -> dict:
+    """The share of the bus a list of messages takes, each ``(data bytes, period ms, extended, classical)`` sent
+    once a period at the bus's bit rates: each frame's time over its period (:func:`goodput.can.load_percent_expr`),
+    summed. Over 100 % is an answer, not an error: the bus cannot carry them at those periods."""
+    if not messages:
+        raise GoodputError("a bus load needs at least one message: its data bytes and its period")
+    p = spec.CAN["parameters"]
+    rows = []
+    for n, period_ms, extended_id, classical_frame in messages:
+        r = evaluate(n, extended_id, arbitration_mbit_s, DEFAULT if classical_frame else data_mbit_s, stuffing_share,
+                     classical_frame=classical_frame)
+        t = p["period_ms"].check(period_ms)
+        rows.append({"data_bytes": r["data_bytes"], "period_ms": t, "extended_id": r["extended_id"],
+                     "classical": r["classical"], "frame_time_us": r["frame_time_us"],
+                     "load_percent": spec.can_load(r["frame_time_us"], t)})
+    total = sum(r["load_percent"] for r in rows)
+    return {"messages": rows, "load_percent": total, "carried": total <= 100}
+
+
+def parse_message(text: str) -> tuple:
+    """One ``--message``: ``BYTES:PERIOD_MS``, then ``:ext`` for a 29-bit identifier and ``:classical`` for a
+    classical frame, as ``(data bytes, period ms, extended, classical)``; a clear error naming the text."""
+    parts = text.split(":")
+    flags = parts[2:]
+    if len(parts) < 2 or any(f not in ("ext", "classical") for f in flags) or len(set(flags)) != len(flags):
+        raise GoodputError(f"--message {text!r}: write BYTES:PERIOD_MS, then :ext for a 29-bit identifier and "
+                           ":classical for a classical frame (8:10:classical)")
+    try:
+        n, period_ms = int(parts[0]), float(parts[1])
+    except ValueError:
+        raise GoodputError(f"--message {text!r}: its data bytes are a whole number and its period a number of "
+                           "ms") from None
+    return n, period_ms, "ext" in flags, "classical" in flags
+
+
 def run(args) -> dict:
+    if (args.data_bytes is None) == (not args.message):
+        raise GoodputError("give --bytes N for one frame, or --message BYTES:PERIOD_MS for each message of a list "
+                           "(the bus load they make), one or the other")
+    if args.message:
+        rates = (args.arbitration_mbit_s, getattr(args, "data_mbit_s", DEFAULT), args.stuffing)
+        messages = [parse_message(m) for m in args.message]
+        for text, message in zip(args.message, messages):
+            try:  # a message's own bytes and period refused with its words
+                bus_load_of([message], *rates)
+            except ParameterError as exc:
+                if exc.name not in ("data_bytes", "period_ms"):
+                    raise
+                raise GoodputError(f"--message {text!r}: {exc.name} must be {exc.allowed}") from None
+        p = spec.CAN["parameters"]
+        return {"arbitration_mbit_s": p["arbitration_mbit_s"].check(args.arbitration_mbit_s),
+                "stuffing": p["stuffing"].check(args.stuffing), **bus_load_of(messages, *rates)}
     # --data-mbit-s left out is no attribute at all (argparse.SUPPRESS), so a rate typed with --classical is
     # refused by the model even when it equals the default
     r = evaluate(args.data_bytes, args.extended, args.arbitration_mbit_s, getattr(args, "data_mbit_s", DEFAULT),
@@ -113,6 +166,12 @@ def run(args) -> dict:
 
 
 def lines(args, r: dict) -> list[str]:
+    if "messages" in r:
+        out = [f"  {m['data_bytes']}-byte {'classical CAN' if m['classical'] else 'CAN FD'}, "
+               f"{'extended' if m['extended_id'] else 'standard'} identifier, every {m['period_ms']:g} ms: "
+               f"{m['frame_time_us']:.6g} us, {m['load_percent']:.4g} % of the bus" for m in r["messages"]]
+        verdict = "" if r["carried"] else ": over 100 %, the bus cannot carry these messages at these periods"
+        return out + [f"bus load    {r['load_percent']:.4g} %{verdict}"]
     frame = f"{r['data_bytes']}-byte {'classical CAN' if r['classical'] else 'CAN FD'} frames, " \
             f"{'extended' if r['extended_id'] else 'standard'} identifier: "
     if r["classical"]:

@@ -104,7 +104,8 @@ COMMANDS = {
         (('--setup-us',), {'dest': 'setup_us', 'metavar': 'US', 'help': "a fixed cost each transfer pays, a DMA or driver set-up (the AM243x DMA's: 3148): a number from 0 to 100000 us", 'default': '0'}),
     )),
     'can': ('can_numeric', {'help': 'CAN FD or classical CAN frame time and messages per second', 'description': 'Bits of a CAN FD frame in its arbitration and data phases (or of a classical CAN frame, all at the nominal rate), the time from one frame to the next, messages per second, and how many such messages, each sent once a period, fit in the share of the bus allowed.'}, (
-        (('--bytes',), {'dest': 'data_bytes', 'type': whole, 'required': True, 'metavar': 'N', 'help': 'data bytes: 0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64; with --classical 0 to 8'}),
+        (('--bytes',), {'dest': 'data_bytes', 'type': whole, 'default': None, 'metavar': 'N', 'help': 'data bytes: 0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 32, 48, 64; with --classical 0 to 8'}),
+        (('--message',), {'action': 'append', 'default': [], 'metavar': 'BYTES:PERIOD_MS', 'help': 'instead of --bytes, a message of a list, sent once a period (repeat for each; :ext for a 29-bit identifier, :classical for a classical frame: 8:10:classical): the bus load they make'}),
         (('--extended',), {'action': 'store_true', 'help': '29-bit identifier (default 11-bit)'}),
         (('--classical',), {'action': 'store_true', 'help': 'a classical CAN frame (CAN 2.0A/2.0B): one bit rate, --arb-mbit-s; no --data-mbit-s'}),
         (('--arb-mbit-s',), {'dest': 'arbitration_mbit_s', 'metavar': 'MBIT_S', 'help': 'arbitration bit rate (Mbit/s): a number from 0.001 to 1 Mbit/s', 'default': '1'}),

@@ -474,6 +474,10 @@ def can_fit(rate, period, load):
     return (1/100000)*rate*load*period
 
 
+def can_load(time, period):
+    return (1/10)*time/period
+
+
 # --- goodput srio ------------------------------------------------------------------------------------
 
 SRIO = {'parameters': {'line_rate_gbaud': Parameter(name='line_rate_gbaud', symbol=None, unit='Gbaud', minimum=0.001, maximum=12.5, default=3.125, step=0.0625, label='line rate per lane (Gbaud)', integer=False, exclusive_minimum=False, options=(), presets=((1.25, '1.25: 1.x',), (2.5, '2.5: 1.x',), (3.125, '3.125: 1.x',), (5.0, '5: 1.x',), (6.25, '6.25: 2.x',), (10.3125, '10.3125: 3.x',), (12.5, '12.5: 3.x',),)), 'lanes': Parameter(name='lanes', symbol=None, unit='lanes', minimum=1, maximum=16, default=4, step=1, label='lanes', integer=True, exclusive_minimum=False, options=((1, 'x1',), (2, 'x2',), (4, 'x4',), (8, 'x8',), (16, 'x16',),), presets=()), 'size_bytes': Parameter(name='size_bytes', symbol=None, unit='bytes', minimum=1, maximum=1048576, default=256, step=1, label='transfer size (bytes)', integer=True, exclusive_minimum=False, options=(), presets=()), 'id_bits': Parameter(name='id_bits', symbol=None, unit='bits', minimum=8, maximum=16, default=16, step=8, label='device ID (bits)', integer=True, exclusive_minimum=False, options=(), presets=()), 'address_bits': Parameter(name='address_bits', symbol=None, unit='bits', minimum=34, maximum=66, default=34, step=2, label='address (bits)', integer=True, exclusive_minimum=False, options=((34, '34-bit',), (50, '50-bit',), (66, '66-bit',),), presets=()), 'control_symbols': Parameter(name='control_symbols', symbol=None, unit='per packet', minimum=0, maximum=4, default=1, step=1, label='control symbols per packet', integer=True, exclusive_minimum=False, options=(), presets=())}}

@@ -4,7 +4,7 @@ import pytest
 import sympy as sp
 
 from goodput import can, checks, data
-from goodput.errors import ParameterError
+from goodput.errors import GoodputError, ParameterError
 from goodput.render import can_fd as can_charts
 from goodput.render import tables
 
@@ -312,3 +312,51 @@ def test_goodput_can_says_how_many_messages_fit_and_refuses_a_period_of_zero():
                                  ("--load-percent", "0", "bus_load_percent must be a number from 0.1 to 100 %")):
         bad = call("can", "--bytes", "8", option, value)
         assert bad.returncode == 2 and words in bad.stderr, bad.stderr
+
+
+# --- the bus load of a list of messages -----------------------------------------------------------
+
+def _load(*argv):
+    p = call("can", *argv, "--json")
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def test_two_classical_messages_load_the_bus_as_worked_by_hand():
+    """A classical data frame of 8 bytes with an 11-bit identifier and no stuff bits: SOF 1, identifier 11, RTR,
+    IDE and r0 3, DLC 4, data 64, CRC 15 and its delimiter 1, ACK slot and delimiter 2, end of frame 7, and 3 bits of
+    intermission: 111 bits, 222 us at 500 kbit/s. Sent every 10 ms it takes 2.22 % of the bus; two of them 4.44 %."""
+    r = _load("--message", "8:10:classical", "--message", "8:10:classical", "--arb-mbit-s", "0.5", "--stuffing", "0")
+    assert [m["frame_time_us"] for m in r["messages"]] == [pytest.approx(222), pytest.approx(222)]
+    assert [m["load_percent"] for m in r["messages"]] == [pytest.approx(2.22), pytest.approx(2.22)]
+    assert r["load_percent"] == pytest.approx(4.44) and r["carried"]
+
+
+def test_a_load_over_100_percent_is_an_answer():
+    """The same frame every 0.2 ms: 222 us of every 200, 111 %: the bus cannot carry it, and says so."""
+    r = _load("--message", "8:0.2:classical", "--arb-mbit-s", "0.5", "--stuffing", "0")
+    assert r["load_percent"] == pytest.approx(111) and not r["carried"]
+
+
+def test_the_load_is_the_models_expression():
+    expr = can.load_percent_expr()
+    assert float(expr.subs({can.frame_time: 222, can.period: 10})) == pytest.approx(2.22, rel=1e-15)
+    r = can.bus_load_of([(64, 1, False, False), (8, 10, True, True)])
+    assert r["messages"][0]["load_percent"] == pytest.approx(
+        float(expr.subs({can.frame_time: can.evaluate(64)["frame_time_us"], can.period: 1})), rel=1e-12)
+
+
+@pytest.mark.parametrize("message, words", [
+    ("8:0:classical", "--message '8:0:classical': period_ms must be a number from 0.01"),
+    ("9:10", "--message '9:10': data_bytes must be a CAN FD data length"),
+    ("8x10", "--message '8x10': write BYTES:PERIOD_MS"),
+    ("8:10:fd", "--message '8:10:fd': write BYTES:PERIOD_MS"),
+])
+def test_a_message_the_bus_cannot_have_is_refused_naming_it(message, words):
+    p = call("can", "--message", message)
+    assert p.returncode == 2 and p.stdout == "" and words in p.stderr, p.stderr
+
+
+def test_an_empty_list_says_what_to_give():
+    with pytest.raises(GoodputError, match="at least one message"):
+        can.bus_load_of([])

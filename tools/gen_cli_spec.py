@@ -311,7 +311,8 @@ def _can() -> tuple[dict, list[Function]]:
         ("can_classical_bits", bits, c.classical_bits_expr()),
         ("can_classical_time", {"n": c.data_bytes, "extended": c.extended, "arbitration": c.arbitration_rate,
                                 "stuffing": c.stuffing}, c.classical_frame_time_expr()),
-        ("can_fit", {"rate": c.message_rate, "period": c.period, "load": c.bus_load}, c.messages_that_fit_expr())]
+        ("can_fit", {"rate": c.message_rate, "period": c.period, "load": c.bus_load}, c.messages_that_fit_expr()),
+        ("can_load", {"time": c.frame_time, "period": c.period}, c.load_percent_expr())]
 
 
 def _srio() -> tuple[dict, list[Function]]:
