@@ -16,7 +16,8 @@ from tiers import fast_first
 
 #: The chapters whose box has no command yet, and why: what the book would need for one.
 WITHOUT_COMMAND = {
-    "choose-a-link": "its answer is a list of links, each a row; goodput choose --links writes them all",
+    "choose-a-link": "its rows are a list of links: goodput choose --links answers the list, but has no derating "
+                     "(the page's expect) yet",
     "pcie-measured": "a fit of a measured series: its inputs are the fit's, not a link's settings",
     "latency-and-bandwidth": "a fit of the datasheet's measured times: no command models it",
     "boot-and-memory": "the boot media's rates: no command models them",
@@ -88,8 +89,9 @@ def test_the_command_of_a_box_prints_the_boxs_values(chapter, point):
                 assert got == pytest.approx(values[output], rel=1e-9, abs=1e-12), (command_text(argv), output)
 
 
-#: Options a command needs one of, though argparse requires none (SPI's transfer: --words or --bytes).
-ONE_OF = {"spi": {"--bytes"}}
+#: Options a command needs one of, though argparse requires none (SPI's transfer: --words or --bytes; CAN's frame:
+#: --bytes, or --message for each of a list).
+ONE_OF = {"spi": {"--bytes"}, "can": {"--bytes"}}
 
 
 def _required_only(calc, case: dict) -> list[str]:

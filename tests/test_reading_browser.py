@@ -17,6 +17,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from goodput.render.charts import LinkList
+
 from browser import WIDTHS, errors, live_ready, opened, operate, revisit, settle, state
 from legibility import CONTRAST_SWEEP
 from test_live_figures import _another, box_answers_equal_the_model
@@ -139,6 +141,8 @@ def box_readout_stays_in_view(page, log, calc):
     are the model's after the unit and after the bytes (every input of the box moved by then). Run by
     tests/test_page_tour_browser.py on every chapter with a model."""
     for item in calc.box_controls():
+        if isinstance(item, LinkList):  # the reader's list: its composer is operated by its chapter's own test
+            continue
         # the bytes to move: a gigabyte, the other end of the presets from the 64 MiB the box opens on
         value = 10 ** 9 if item.name == "move_bytes" else _another(calc, item, state(page)[item.name])
         operate(page, item.name, value, scope=".goodput-yours")

@@ -76,7 +76,7 @@
     const links = [];
     const items = raw.split(",").filter(Boolean);
     const note = items.length > MAX_LINKS
-      ? `${control.label}: the chart takes ${MAX_LINKS} links; the first ${MAX_LINKS} of the ${items.length} in the address are shown` : "";
+      ? `${control.label}: the list takes ${MAX_LINKS} ${control.item || "link"}s; the first ${MAX_LINKS} of the ${items.length} in the address are shown` : "";
     for (const item of items.slice(0, MAX_LINKS)) {
       const [key, ...values] = item.split(":");
       const family = control.families.find(f => f.key === key);
@@ -104,11 +104,15 @@
      the list's fill (the columns of settings its family has not) and is a row "your-1", "your-2"... of a table. */
   function linkRows(control, value) {
     const parsed = parseLinks(control, value);
+    const label = (s, value) => s.options.find(o => sameValue(o.value, value)).label;
     return (parsed.links || []).map(({family, chosen}, order) => Object.assign({}, control.fill || {}, {
       family: family.index,
-      link: family.title + " " + family.settings.map(s => s.options.find(o => sameValue(o.value, chosen[s.name])).label).join(", "),
+      link: family.title + " " + family.settings.map(s => label(s, chosen[s.name])).join(", "),
       row_index: `your-${order + 1}`,
-    }, chosen, {order, max_size: family.maxSize}, control.extra));
+    }, family.columns || {}, chosen,
+    // a setting shown by its option's label in a column of the table's own (a CAN message's "extended" identifier)
+    Object.fromEntries(family.settings.filter(s => s.column).map(s => [s.column, label(s, chosen[s.name])])),
+    {order, max_size: family.maxSize}, control.extra));
   }
 
   /* A dataset's rows with those of the list's links in place of the ones it held: a row with no place in a
@@ -720,9 +724,10 @@
                h("span", {class: "goodput-link-family", text: link.family.title}),
                h("span", {class: "goodput-link-settings"}, ...selects), remove);
     };
-    const pick = h("select", {"aria-label": "family of the link to add"});
+    const item = control.item || "link";
+    const pick = h("select", {"aria-label": `kind of the ${item} to add`});
     pick.append(...control.families.map(f => h("option", {value: f.key, text: f.title})));
-    const add = h("button", {type: "button", class: "goodput-link-add", text: "Add a link", onclick: () => {
+    const add = h("button", {type: "button", class: "goodput-link-add", text: `Add a ${item}`, onclick: () => {
       const family = control.families.find(f => f.key === pick.value);
       const chosen = Object.fromEntries(family.settings.map(s => [s.name, s.default]));
       write([...current(), {family, chosen}]);
@@ -731,7 +736,7 @@
     watch(control.key, () => {
       const links = current();
       add.disabled = links.length >= MAX_LINKS;
-      add.title = add.disabled ? `at most ${MAX_LINKS} links` : "";
+      add.title = add.disabled ? `at most ${MAX_LINKS} ${item}s` : "";
       const focused = list.contains(document.activeElement) ? document.activeElement : null;
       const focusAt = focused ? at(focused) : -1;
       // a row of the same family at the same place is kept, its selects set; others are drawn anew
@@ -750,7 +755,7 @@
       }
       while (list.children.length > links.length) list.lastElementChild.remove();
       [...list.children].forEach((li, i) => li.querySelector(".goodput-link-remove").setAttribute(
-        "aria-label", `remove link ${i + 1}, ${li.querySelector(".goodput-link-family").textContent}`));
+        "aria-label", `remove ${item} ${i + 1}, ${li.querySelector(".goodput-link-family").textContent}`));
       if (focused && !list.contains(document.activeElement)) {
         const next = list.children[Math.min(focusAt, list.children.length - 1)];
         const same = next && focused.dataset.setting && next.querySelector(`select[data-setting="${focused.dataset.setting}"]`);
@@ -941,7 +946,10 @@
   }
 
   function caseText(spec, row) {
-    return spec.columns.filter(c => c.kind === "case").map(c => `${c.heading} ${row[c.key]}`).join(", ");
+    const cases = spec.columns.filter(c => c.kind === "case").map(c => `${c.heading} ${row[c.key]}`).join(", ");
+    // a row of the reader's list where the table has its own cases too: which of theirs it is
+    const yours = spec.composed && spec.composed.total && spec.composed.total.column && row.order !== undefined && row.order !== null;
+    return yours ? `your ${spec.composed.item} ${row.order + 1}: ${row.link}` : cases;
   }
 
   /* ``row``'s case and its first two values: "bytes 1024: writes (Gbit/s) 14.629 · reads (Gbit/s) 13.653". */
@@ -1035,13 +1043,7 @@
       const readout = {name: fig.spec.table.name, spec: fig.spec.table, el: fig.readout, rows: []};
       tableReadouts.push(readout);
       fig.table = new Table(fig.spec.table, rows => {
-        if (note) {
-          const yours = rows.filter(r => r.order !== undefined && r.order !== null).length;
-          const others = rows.length - yours;
-          note.textContent = yours === 0
-            ? `Your list has no links: add yours to the ${composed.label} above ("Add a link") and they are answered here first, before the book's ${others} configurations.`
-            : `Your ${yours} link${yours === 1 ? "" : "s"} first, then the book's ${others} configurations.`;
-        }
+        if (note) note.textContent = composedNote(composed, rows);
         render(rows);
         readout.rows = rows;
         showTableReadout(readout);
@@ -1051,6 +1053,24 @@
       mirrors.push({el: fig.readout, keys: fig.spec.controls.map(c => c.key)});
       showMirrors();
     }
+  }
+
+  /* What a table of the reader's list says of it: how many rows are theirs and what to do when there are none,
+     and where the list declares a total (goodput.render.charts.LinkList.total), what the rows add up to. */
+  function composedNote(composed, rows) {
+    const item = composed.item || "link";
+    const yours = rows.filter(r => r.order !== undefined && r.order !== null);
+    const others = rows.length - yours.length;
+    const total = composed.total || {};
+    if (total.column) {
+      if (yours.length === 0) return `Your list has no ${item}s: add yours to ${composed.label} ("Add a ${item}") and this adds up the ${total.text} they take.`;
+      const sum = yours.reduce((s, r) => s + r[total.column], 0);
+      const over = sum > total.limit ? `: over ${total.limit} ${total.unit}, ${total.over}` : "";
+      return `Your ${yours.length} ${item}${yours.length === 1 ? "" : "s"} take ${Number(sum.toPrecision(4))} ${total.unit} of the ${total.text}${over}.`;
+    }
+    return yours.length === 0
+      ? `Your list has no ${item}s: add yours to the ${composed.label} above ("Add a ${item}") and they are answered here first, before the book's ${others} configurations.`
+      : `Your ${yours.length} ${item}${yours.length === 1 ? "" : "s"} first, then the book's ${others} configurations.`;
   }
 
   /* A word as a shell reads it: as it is where it needs no quotes, else in single quotes (Python's shlex.quote). */
@@ -1105,7 +1125,7 @@
     let rows = [];
     let formulaOpen = false;
     // a table of the reader's links opens on the first of them (the first row, the catalogue's, without one)
-    let chosen = spec.table.composed ? "your-1" : String(spec.case);
+    let chosen = spec.table.composed && spec.table.composed.leads ? "your-1" : String(spec.case);
     pick.addEventListener("change", () => { chosen = pick.value; show(); });
     const list = h("dl", {class: "goodput-yours-list"});
     // the answers in the reader's terms (goodput.render.calculation.Answers), where the chapter declares them
@@ -1115,8 +1135,11 @@
     const terms = () => h("div", {class: "goodput-yours-terms", role: "group", "aria-label": "In your terms"},
       h("div", {class: "goodput-yours-terms-head"}, ...spec.controls.filter(c => ownKeys.has(c.key)).map(controlElement)),
       answers);
+    // a list the box composes (CAN's messages) says what its rows add up to, under the values
+    const totalled = spec.table.composed && spec.table.composed.total && spec.table.composed.total.column;
+    const note = totalled ? h("p", {class: "goodput-composed-note", role: "status"}) : null;
     values.replaceChildren(h("label", {class: "goodput-yours-pick"}, h("span", {text: "For "}), pick), list,
-                           ...(answered ? [terms()] : []));
+                           ...(note ? [note] : []), ...(answered ? [terms()] : []));
     const readout = readoutElement();
     root.querySelector(".goodput-yours-title").after(readout);
     if (!boxReadout) boxReadout = {el: readout, keys: spec.controls.map(c => c.key)};
@@ -1149,6 +1172,7 @@
     const record = {root, spec, built: true};
     record.table = new Table(spec.table, shown => {
       rows = shown;
+      if (note) note.textContent = composedNote(spec.table.composed, shown);
       pick.replaceChildren(...shown.map(r => h("option", {value: String(r.row_index),
         text: caseText(spec.table, r)})));
       show();

@@ -637,10 +637,14 @@ class Calculation:
         return out
 
     def box_controls(self) -> list:
-        """The box's controls: the chapter's inputs and choices, then the goodput's unit and the bytes to move
-        where the chapter declares answers."""
-        extra = [reader.unit_choice(self.goodput_unit()), Slider(reader.MOVE, track=False)] if self.answers is not None else []
-        return [*self.inputs, *self.choices, *extra]
+        """The box's controls: the chapter's inputs and choices, the reader's list where the box draws it, then
+        the answers' own controls (:meth:`answer_controls`)."""
+        composer = [self.composed] if self.composed is not None and self.composed.shown else []
+        return [*self.inputs, *self.choices, *composer, *self.answer_controls()]
+
+    def answer_controls(self) -> list:
+        """The goodput's unit and the bytes to move, where the chapter declares answers."""
+        return [reader.unit_choice(self.goodput_unit()), Slider(reader.MOVE, track=False)] if self.answers is not None else []
 
     def formula_text(self, inputs: Mapping[str, float], case: Mapping[str, Any]) -> str:
         """The first output's formula with the numbers of ``case`` in it, as the table shows it."""

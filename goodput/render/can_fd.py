@@ -7,13 +7,17 @@ import pandas as pd
 import sympy as sp
 
 from .. import can, data
+from ..params import DEFAULT
+from ..symbols import maker
 from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
-from .charts import Slider
+from .charts import LinkList, Slider
 from .vega import matches, vega_expr
 
-__all__ = ["budget_table", "calculation", "classical_fields_table", "explore_chart", "messages_per_s_expr"]
+__all__ = ["budget_table", "calculation", "message_list", "MESSAGE_PERIODS_MS", "classical_fields_table", "explore_chart", "messages_per_s_expr"]
 
+
+symbol = maker(__name__)
 
 #: What each step of the budget adds, by :func:`goodput.can.budget_bits_exprs`' key.
 _STEPS = {"datasheet": "the datasheet's bit counts",
@@ -57,15 +61,47 @@ def messages_per_s_expr() -> sp.Expr:
                         (can.messages_per_s_expr(), True))
 
 
+#: The periods a message of the reader's list may have (ms): what CAN matrices use.
+MESSAGE_PERIODS_MS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+#: The frame each kind of message is (the case columns ``c`` and ``frame``), by its key in the list.
+_FRAMES = {"fd": (0, "CAN FD", can.DATA_LENGTHS, 64), "classical": (1, "classical", can.CLASSICAL_DATA_LENGTHS, 8)}
+_FORMATS = ((0, "standard"), (1, "extended"))
+
+listed = symbol("listed", nonnegative=True, integer=True)  #: 1 for a message of the reader's list, 0 for a case
+message_period = symbol(r"T_{\mathrm{msg}}", positive=True)  #: a listed message's own period, ms
+
+
+def message_list() -> LinkList:
+    """The reader's messages, each a CAN FD or classical frame with its data length, identifier and period: rows of
+    the box's table beside the cases, each with the share of the bus it takes, and their sum."""
+    families = [{"key": key, "title": title, "index": c, "maxSize": 0, "note": "",
+                 "columns": {"c": c, "frame": title},
+                 "settings": [
+                     {"name": "data_bytes", "label": "data bytes", "default": default,
+                      "options": [{"value": n, "label": f"{n} byte{'' if n == 1 else 's'}"} for n in lengths]},
+                     {"name": "x", "label": "identifier", "default": 0, "column": "format",
+                      "options": [{"value": x, "label": name} for x, name in _FORMATS]},
+                     {"name": "message_period_ms", "label": "period", "default": 10,
+                      "options": [{"value": t, "label": f"every {t} ms"} for t in MESSAGE_PERIODS_MS]}]}
+                for key, (c, title, lengths, default) in _FRAMES.items()]
+    return LinkList("messages", "your messages", families, "", "rows", extra={"listed": 1},
+                    fill={"message_period_ms": 10}, item="message", leads=False,
+                    total={"column": "load_percent", "text": "bus's time", "unit": "%", "limit": 100,
+                           "over": "the bus cannot carry them at these periods"})
+
+
 def calculation() -> Calculation:
     """Messages per second for each data length and identifier format, CAN FD and classical, for the
-    reader's bit rates and stuffing; and how many such messages, each sent once a period, fit in the share of
-    the bus the reader allows."""
+    reader's bit rates and stuffing; how many such messages, each sent once a period, fit in the share of
+    the bus the reader allows; and the share of the bus each message of the reader's list takes, at its own period."""
     rows = pd.DataFrame([{"data_bytes": n, "x": x, "format": "extended" if x else "standard",
-                          "c": c, "frame": "classical" if c else "CAN FD"}
+                          "c": c, "frame": "classical" if c else "CAN FD", "listed": 0, "message_period_ms": 10}
                          for c, lengths in ((0, can.DATA_LENGTHS), (1, can.CLASSICAL_DATA_LENGTHS))
                          for x in (0, 1) for n in lengths])
     p = can.PARAMETERS
+    # a case at the period the reader sets, a message of their list at its own
+    load = can.load_percent_expr(10 ** 6 / can.message_rate).subs(
+        can.period, sp.Piecewise((message_period, sp.Eq(listed, 1)), (can.period, True)))
 
     def numeric(inputs, case):
         if case["c"]:
@@ -74,20 +110,29 @@ def calculation() -> Calculation:
         else:
             r = can.evaluate(case["data_bytes"], bool(case["x"]), inputs["arbitration_mbit_s"], inputs["data_mbit_s"],
                              inputs["stuffing"])
+        period = case["message_period_ms"] if case["listed"] else inputs["period_ms"]
         return {"messages_per_s": r["messages_per_s"], "goodput_mbit_s": r["goodput_mbit_s"],
-                "fit": can.messages_in_load(r["messages_per_s"], inputs["period_ms"], inputs["bus_load_percent"])}
+                "fit": can.messages_in_load(r["messages_per_s"], inputs["period_ms"], inputs["bus_load_percent"]),
+                "load_percent": can.bus_load_of([(case["data_bytes"], period, bool(case["x"]), bool(case["c"]))],
+                                                inputs["arbitration_mbit_s"], DEFAULT if case["c"] else inputs["data_mbit_s"],
+                                                inputs["stuffing"])["load_percent"]}
 
     return Calculation(
         chapter="can-fd", name="can_frames", title="CAN FD and classical CAN messages per second",
         cases=rows, shown={"frame": "frame", "format": "identifier", "data_bytes": "data bytes"},
-        fields={can.data_bytes: "data_bytes", can.extended: "x", can.classical: "c"},
+        fields={can.data_bytes: "data_bytes", can.extended: "x", can.classical: "c", listed: "listed",
+                message_period: "message_period_ms"},
         inputs=[Slider(p["arbitration_mbit_s"]), Slider(p["data_mbit_s"]), Slider(p["stuffing"]),
                 Slider(p["period_ms"]), Slider(p["bus_load_percent"])],
         outputs=[Output("messages_per_s", messages_per_s_expr(), "messages", "per s", 1, symbol=can.message_rate),
                  Output("goodput_mbit_s", can.data_goodput_expr(can.message_rate), "data", "Mbit/s", 4),
                  Output("fit", can.messages_that_fit_expr(), "messages a period in the load (the whole number fit)", "",
-                        2)],
-        numeric=numeric, row_filter=vega_expr(can.data_bytes >= 8, fields={can.data_bytes: "data_bytes"}),
+                        2),
+                 Output("load_percent", load, "share of the bus, one such message a period", "%", 3)],
+        numeric=numeric,
+        row_filter=vega_expr(sp.Or(can.data_bytes >= 8, sp.Eq(listed, 1)),
+                             fields={can.data_bytes: "data_bytes", listed: "listed"}),
+        composed=message_list(),
         headline={"data_bytes": 64}, answers=Answers("goodput_mbit_s"),
         command=BoxCommand("can", [Word("--bytes", "data_bytes"), Word("--extended", when=("x", 1)),
                                    Word("--classical", when=("c", 1)),

@@ -151,6 +151,13 @@ class LinkList:
     extra: Mapping[str, object] = field(default_factory=dict)
     fill: Mapping[str, object] = field(default_factory=dict)
     shown: bool = True
+    #: What one entry of the list is called ("link", "message"): the composer's buttons and notes say it.
+    item: str = "link"
+    #: A column the page adds up over the reader's rows, and what the sum is: ``{"column": ..., "text": "load the
+    #: bus", "unit": "%", "limit": 100, "over": "the bus cannot carry them"}`` (over ``limit`` it says ``over``).
+    total: Mapping[str, object] = field(default_factory=dict)
+    #: Whether a box over the list's rows opens on the first of them (else on its headline case).
+    leads: bool = True
 
     def param(self) -> None:
         """No altair parameter: the rows are the chart's data, not a signal."""

@@ -108,8 +108,9 @@ def control(item: Slider | Choice | LinkList, prefix: str = "") -> dict:
     if isinstance(item, LinkList):
         return {"key": prefix + item.name, "signal": None, "label": item.label, "unit": "", "value": item.value,
                 "kind": "links", "families": list(item.families), "dataset": item.dataset, "extra": dict(item.extra),
-                "fill": dict(item.fill), "shown": item.shown,
-                "allowed": "links of the families offered, each with one of its settings' values"}
+                "fill": dict(item.fill), "shown": item.shown, "item": item.item, "total": dict(item.total),
+                "leads": item.leads,
+                "allowed": f"{item.item}s of the kinds offered, each with one of its settings' values"}
     if isinstance(item, Choice):
         labels = list(item.labels) or list(item.options)
         options = [{"value": v, "label": lab} for v, lab in zip(item.options, labels)]

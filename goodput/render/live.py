@@ -253,7 +253,7 @@ class YourLink:
         controls = [control(c) for c in calc.box_controls()]
         return {"title": calc.title, "controls": controls, "table": calc.table_spec("", box=True),
                 # the answers' own controls (the bytes to move, the goodput's unit) go with the answers
-                "answerControls": [c["key"] for c in controls[len(calc.inputs) + len(calc.choices):]],
+                "answerControls": [control(c)["key"] for c in calc.answer_controls()],
                 "case": calc.headline_case(),
                 **({"command": calc.command.spec(calc.input_names(), list(calc.cases.columns))}
                    if calc.command is not None else {})}
