@@ -59,6 +59,7 @@ COMMANDS = {
         (('--id-bits',), {'dest': 'id_bits', 'default': '16', 'metavar': 'BITS', 'help': 'device ID width: 8 or 16'}),
         (('--address-bits',), {'dest': 'address_bits', 'default': '34', 'metavar': 'BITS', 'help': 'address width: 34, 50, 66'}),
         (('--control-symbols',), {'dest': 'control_symbols', 'metavar': 'N', 'help': 'control symbols per packet: an integer from 0 to 4 per packet', 'default': '1'}),
+        (('--response-ns',), {'dest': 'response_ns', 'metavar': 'NS', 'help': "a fixed time each transfer waits besides its packets (an NREAD's target reading its memory, a DMA set-up): one transfer's latency is its time on the link and this: a number from 0 to 100000 ns", 'default': '0'}),
         (('--strict',), {'action': 'store_true', 'help': 'accept only the baud rates RapidIO defines'}),
     )),
     'hyperlink': ('hyperlink_numeric', {'help': 'goodput of TI KeyStone HyperLink writes and reads', 'description': "Payload bit rate of HyperLink transfers of SIZE bytes: writes in packets of the master's burst (at most 256 bytes), reads in the answering memory's burst; 8 control bytes per packet, 8b/9b coding."}, (
@@ -81,6 +82,7 @@ COMMANDS = {
         (('--packet',), {'dest': 'packet_bytes', 'metavar': 'BYTES', 'help': 'packet payload: an integer from 1 to 1024 bytes', 'default': '1024'}),
         (('--transfer',), {'dest': 'transfer_bytes', 'metavar': 'BYTES', 'help': 'transfer size: an integer from 1 to 16777216 bytes', 'default': '1048576'}),
         (('--burst',), {'dest': 'burst', 'metavar': 'PACKETS', 'help': 'burst: an integer from 1 to 16 packets', 'default': '16'}),
+        (('--burst-wait-ns',), {'dest': 'burst_wait_ns', 'metavar': 'NS', 'help': "a time the host waits after each burst before the next (its ACK's round trip, an assumption): one transfer's latency is its time on the link and this for each burst: a number from 0 to 1000000 ns", 'default': '0'}),
         (('--no-link-commands',), {'dest': 'link_commands', 'action': 'store_const', 'const': 0, 'default': 1, 'help': 'leave out the LGOOD and LCRD answering each ACK'}),
     )),
     'tcp': ('tcp_numeric', {'help': 'goodput of TCP writes over Ethernet', 'description': 'Goodput of back-to-back writes of MESSAGE bytes, each cut into segments of at most one MSS that each pay a whole Ethernet frame (headers, FCS, preamble, gap); the ceiling of a stream of full segments; and what a receive window allows a round trip, beside the wire (the lower binds).'}, (

@@ -47,7 +47,7 @@ from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["READER_LINK", "goodput_formula", 
+__all__ = ["READER_LINK", "READ_PARAMETERS", "completion_latency", "reads_in_flight", "goodput_formula", 
     "GENERATIONS",
     "Generation",
     "Link",
@@ -1083,13 +1083,17 @@ _SIZES_TEXT = ", ".join(map(str, SIZES_POW2))
 #: defaults from it): AN3935's gen 2 x4 with MPS and MRRS of 256. :class:`Link`'s own defaults are the model's.
 READER_LINK = Link(gen=2, lanes=4, mps=256, mrrs=256)
 
-#: A read's two settings beyond the link, declared here for the command (:mod:`goodput.pcie_transactions` gives
-#: them their symbols in its read model): the completer's time from request to completion, and reads in flight.
+#: A read's two settings beyond the link, declared here for the command (the read model is
+#: :mod:`goodput.pcie_transactions`'): the completer's time from request to completion, and reads in flight.
+completion_latency = symbol("t_c", nonnegative=True)  #: ns from request to completion
+reads_in_flight = symbol(r"k_{\mathrm{rd}}", positive=True, integer=True)  #: reads outstanding at once
 READ_PARAMETERS = {
     p.name: p
     for p in (
-        Parameter("completion_ns", None, "ns", 0, 3000, default=500, step=10, label="request to completion t_c (ns)"),
-        Parameter("reads_in_flight", None, "reads", 1, 16, default=1, step=1, label="reads in flight", integer=True),
+        Parameter("completion_ns", completion_latency, "ns", 0, 3000, default=500, step=10,
+                  label="request to completion t_c (ns)"),
+        Parameter("reads_in_flight", reads_in_flight, "reads", 1, 16, default=1, step=1, label="reads in flight",
+                  integer=True),
     )
 }
 

@@ -43,7 +43,7 @@ __all__ = ["gap_constraints", "RAM_BASE_LOG", "ram_base_checks", "transactions",
            "WRITE_FLAG", "flag_checks", "s3_3_checks"]
 
 transactions = symbol("n", positive=True, integer=True)  #: transactions issued
-completion_latency = symbol("t_c", nonnegative=True)  #: ns from request to completion
+completion_latency = pcie.completion_latency  #: ns from request to completion (the command's, declared there)
 plp_bytes = symbol("P", positive=True, integer=True)  #: bytes of one SKP ordered set
 plp_interval = symbol(r"L_{\mathrm{PLP}}", positive=True, integer=True)  #: max bytes between SKPs
 dllps_per_read = symbol("d", nonnegative=True, integer=True)  #: DLLPs each read waits for
@@ -105,7 +105,7 @@ def serial_reads_expr() -> dict[str, sp.Expr]:
     }
 
 
-reads_in_flight = symbol(r"k_{\mathrm{rd}}", positive=True, integer=True)  #: reads outstanding at once
+reads_in_flight = pcie.reads_in_flight  #: reads outstanding at once
 #: 1: the completer splits a read's data at the read completion boundary; 0: at min(MPS, MRRS)
 split_at_rcb = symbol(r"s_{\mathrm{RCB}}", nonnegative=True, integer=True)
 
@@ -191,8 +191,8 @@ READS_LINK = pcie.Link(gen=1, lanes=1, mps=4096, mrrs=4096, dllp="none")
 PARAMETERS = {
     p.name: p
     for p in (
-        replace(pcie.READ_PARAMETERS["completion_ns"], symbol=completion_latency),
-        replace(pcie.READ_PARAMETERS["reads_in_flight"], symbol=reads_in_flight),
+        pcie.READ_PARAMETERS["completion_ns"],
+        pcie.READ_PARAMETERS["reads_in_flight"],
         Parameter("split_at_rcb", split_at_rcb, "", 0, 1, default=0, step=1, label="completions split",
                   integer=True, options=((0, "at max payload size"), (1, "at the read completion boundary"))),
         Parameter("rcb", pcie.rcb, "bytes", min(pcie.RCBS), max(pcie.RCBS), default=pcie.Link.rcb, step=1,

@@ -55,7 +55,7 @@ from .symbols import maker
 
 symbol = maker(__name__)
 
-__all__ = ["payload", "id_bits", "control_symbols", "address_bits", "MAX_PAYLOAD_BYTES", "LINE_RATES_GBAUD",
+__all__ = ["payload", "id_bits", "control_symbols", "address_bits", "response_time", "MAX_PAYLOAD_BYTES", "LINE_RATES_GBAUD",
            "LANES", "ADDRESS_BITS", "CLOCK_SPAN", "BaudClass", "CLASSES", "baud_class", "class_values",
            "KINDS", "Kind", "FIELD_SOURCES", "PARAMETERS", "H", "C", "W", "A", "Q", "link_form",
            "fixed_logical", "addressed", "symbol_bytes", "link_crc", "align", "clock_share",
@@ -72,6 +72,8 @@ payload = symbol("P", nonnegative=True, integer=True)  #: payload bytes in one p
 id_bits = symbol("I", positive=True, integer=True)  #: device ID width, bits (8 or 16)
 control_symbols = symbol("c", nonnegative=True, integer=True)  #: control symbols per packet
 address_bits = symbol("X", positive=True, integer=True)  #: address width, bits (34, 50 or 66)
+#: ns a transfer waits besides its packets: an NREAD's target reading its memory before it answers, a DMA's set-up
+response_time = symbol(r"t_{\mathrm{r}}", nonnegative=True)
 
 #: Where each field's size is defined: (field, bits, specification and place; rev. 4.1 numbering).
 FIELD_SOURCES = (
@@ -110,6 +112,10 @@ PARAMETERS = {
                   integer=True, options=tuple((x, f"{x}-bit") for x in ADDRESS_BITS)),
         Parameter("control_symbols", control_symbols, "per packet", 0, 4, default=1, step=1,
                   label="control symbols per packet", integer=True),
+        # 0: the link alone; Tables 16-21's fits put a transfer's fixed time at hundreds of ns to a few us
+        Parameter("response_ns", response_time, "ns", 0, 100000, default=0, step=10,
+                  label="fixed time per transfer: a read target's, a DMA set-up (ns)",
+                  presets=((0, "none: the link alone"), (500, "500 ns"), (1000, "1 us"), (5000, "5 us"))),
     )
 }
 
@@ -617,5 +623,8 @@ COMMAND = Command(
                Arg("--address-bits", dest="address_bits", default="34", metavar="BITS",
                    help="address width: " + ", ".join(map(str, ADDRESS_BITS))),
                Ranged("--control-symbols", PARAMETERS["control_symbols"], what="control symbols per packet"),
+               Ranged("--response-ns", PARAMETERS["response_ns"], "NS",
+                      "a fixed time each transfer waits besides its packets (an NREAD's target reading its memory, a "
+                      "DMA set-up): one transfer's latency is its time on the link and this"),
                Arg("--strict", action="store_true", help="accept only the baud rates RapidIO defines")),
     run=srio_numeric.run, lines=srio_numeric.lines)

@@ -215,11 +215,16 @@ def evaluate(kind: str, line_rate_gbaud, lanes, size_bytes, id_bits_=DEFAULT, co
 # --- goodput srio (its arguments: goodput.srio.COMMAND) -------------------------------------------
 
 def run(args) -> dict:
-    return evaluate(args.kind, args.line_rate_gbaud, args.lanes, args.size_bytes, args.id_bits, args.control_symbols,
-                    args.strict, args.address_bits)
+    r = evaluate(args.kind, args.line_rate_gbaud, args.lanes, args.size_bytes, args.id_bits, args.control_symbols,
+                 args.strict, args.address_bits)
+    response = spec.SRIO["parameters"]["response_ns"].check(args.response_ns)
+    # one transfer from its first packet to its last and the fixed time: its bits over the goodput (Gbit/s = bit/ns)
+    return {**r, "response_ns": response, "latency_ns": 8 * r["size_bytes"] / r["goodput_gbit_s"] + response}
 
 
 def lines(args, r: dict) -> list[str]:
     return report_lines(
         f"SRIO {KINDS[r['kind']].name} of {r['size_bytes']} bytes over {r['lanes']}x {r['line_rate_gbaud']:g} Gbaud "
-        f"({spec.CODING['codes'][r['code']][0]}, {r['address_bits']}-bit addresses) in {r['packets']} packets", r)
+        f"({spec.CODING['codes'][r['code']][0]}, {r['address_bits']}-bit addresses) in {r['packets']} packets", r) + [
+        f"  one         {r['latency_ns']:.6g} ns: {r['latency_ns'] - r['response_ns']:.6g} on the link"
+        + (f" and {r['response_ns']:g} of fixed time" if r["response_ns"] else "")]

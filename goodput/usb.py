@@ -40,7 +40,7 @@ from .usb_numeric import evaluate, goodput_gbit_s
 
 symbol = maker(__name__)
 
-__all__ = ["generation", "payload", "transfer", "burst", "link_commands", "dph", "skp_bits", "skp_interval",
+__all__ = ["generation", "payload", "transfer", "burst", "link_commands", "burst_wait", "dph", "skp_bits", "skp_interval",
            "link_symbols", "line_bytes", "HEADER_PACKET_SYMBOLS", "LENGTH_REPLICA_SYMBOLS", "DPP_FRAMING_SYMBOLS",
            "LINK_COMMAND_SYMBOLS", "MAX_PACKET_BYTES", "MAX_BURST", "Generation", "GENERATIONS", "PARAMETERS",
            "packets_expr", "bursts_expr", "link_symbols_expr", "line_bytes_expr", "goodput_expr",
@@ -53,6 +53,8 @@ payload = symbol("P", positive=True, integer=True)  #: data bytes per full packe
 transfer = symbol("S", positive=True, integer=True)  #: bytes of one transfer
 burst = symbol("B", positive=True, integer=True)  #: most packets the host asks for at once
 link_commands = symbol("a", nonnegative=True, integer=True)  #: 1 to count LGOOD and LCRD, 0 not to
+#: ns the host waits after each burst before the next (its last packet's ACK coming back): an assumption, 0 by default
+burst_wait = symbol(r"t_{\mathrm{b}}", nonnegative=True)
 dph = symbol("H", positive=True, integer=True)  #: symbols of a data packet header
 skp_bits = symbol(r"b_{\mathrm{SKP}}", positive=True, integer=True)  #: line bits of one SKP ordered set
 skp_interval = symbol(r"Y_{\mathrm{SKP}}", positive=True, integer=True)  #: symbols sent per SKP ordered set
@@ -106,6 +108,11 @@ PARAMETERS = {
                   integer=True),
         Parameter("link_commands", link_commands, "", 0, 1, default=1, step=1,
                   label="LGOOD and LCRD for each ACK", integer=True, options=((0, "not counted"), (1, "counted"))),
+        # an assumption the model states, not one it derives: 0, bursts back to back, is the link's own ceiling
+        Parameter("burst_wait_ns", burst_wait, "ns", 0, 1000000, default=0, step=10,
+                  label="wait after each burst: its ACK's round trip (ns)",
+                  presets=((0, "none: the link alone"), (1000, "1 us"), (10000, "10 us"),
+                           (125000, "125 us: a bus interval"))),
     )
 }
 
@@ -246,6 +253,9 @@ COMMAND = Command(
                Ranged("--packet", PARAMETERS["packet_bytes"], "BYTES", "packet payload"),
                Ranged("--transfer", PARAMETERS["transfer_bytes"], "BYTES", "transfer size"),
                Ranged("--burst", PARAMETERS["burst"], "PACKETS", "burst"),
+               Ranged("--burst-wait-ns", PARAMETERS["burst_wait_ns"], "NS",
+                      "a time the host waits after each burst before the next (its ACK's round trip, an assumption): "
+                      "one transfer's latency is its time on the link and this for each burst"),
                Arg("--no-link-commands", dest="link_commands", action="store_const", const=0, default=1,
                    help="leave out the LGOOD and LCRD answering each ACK")),
     run=usb_numeric.run, lines=usb_numeric.lines)

@@ -50,7 +50,10 @@ def goodput_gbit_s(packet_bytes: int = DEFAULT, generation: int = DEFAULT, trans
 # --- goodput usb (its arguments: goodput.usb.COMMAND) ---------------------------------------------
 
 def run(args) -> dict:
-    return evaluate(args.packet_bytes, args.generation, args.transfer_bytes, args.burst, args.link_commands)
+    r = evaluate(args.packet_bytes, args.generation, args.transfer_bytes, args.burst, args.link_commands)
+    wait = spec.USB["parameters"]["burst_wait_ns"].check(args.burst_wait_ns)
+    # one transfer: its bits over the goodput (Gbit/s = bit/ns), and the wait after each of its bursts
+    return {**r, "burst_wait_ns": wait, "latency_ns": 8 * r["transfer_bytes"] / r["goodput_gbit_s"] + r["bursts"] * wait}
 
 
 def lines(args, r: dict) -> list[str]:
@@ -59,4 +62,6 @@ def lines(args, r: dict) -> list[str]:
         f"USB 3.x {g['name']} bulk, {r['transfer_bytes']} bytes in {r['packets']} packets of at most "
         f"{r['packet_bytes']} bytes, {r['bursts']} bursts of at most {r['burst']}: {r['link_symbols']} link "
         f"symbols, {r['line_bytes']:.6g} byte times at {g['rate_gbaud']:g} Gbaud; {r['goodput_mbyte_s']:.6g} MB/s; "
-        f"the ACKs and link commands take {r['return_share']:.2%} of the other direction", r)
+        f"the ACKs and link commands take {r['return_share']:.2%} of the other direction", r) + [
+        f"  one         {r['latency_ns']:.6g} ns: {r['latency_ns'] - r['bursts'] * r['burst_wait_ns']:.6g} on the link"
+        + (f" and {r['bursts']} waits of {r['burst_wait_ns']:g}" if r["burst_wait_ns"] else "")]

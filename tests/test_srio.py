@@ -5,6 +5,7 @@ import sympy as sp
 
 from goodput import checks, coding, data, srio
 from goodput.errors import ParameterError
+from goodput.render import calculations
 from goodput.render import srio as srio_charts
 
 from command import call
@@ -391,3 +392,17 @@ def test_a_lane_rate_or_code_sec_7_misstates_is_caught():
     assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [("line bits of the line code", "erratum")]
     with pytest.raises(ValueError, match="4 rates|3 rates"):
         srio.keystone_rate_checks(rates.iloc[:3], prose)
+
+
+def test_one_transfers_latency_is_its_time_on_the_link_and_its_fixed_time():
+    """An NREAD of 256 bytes at 3.125 Gbaud x4: its response, 256 + 20 bytes of packet and control symbol plus the
+    clock compensation, at the goodput's rate; 800 ns in the target before it answers comes on top, and the box and
+    the command answer the same."""
+    calc = calculations.get("srio")
+    case = next(r for r in calc.records() if r["size_bytes"] == 256 and r["transaction"].startswith("NREAD"))
+    goodput = srio.goodput_gbit_s("nread", 3.125, 4, 256)
+    on_link = 8 * 256 / goodput  # ns: Gbit/s is bits a ns
+    inputs = calc.input_values(response_ns=800)
+    assert calc.answer_values(inputs, case)["answer_transfer_s"] == pytest.approx((on_link + 800) / 1e9, rel=1e-12)
+    r = json.loads(call("srio", "nread", "--size", "256", "--response-ns", "800", "--json").stdout)
+    assert r["latency_ns"] == pytest.approx(on_link + 800, rel=1e-12)

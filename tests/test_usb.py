@@ -125,9 +125,20 @@ def test_goodput_usb_json_text_and_bad_input():
 def test_the_chapters_calculation_gives_the_model_for_each_generation_and_packet():
     calc = calculations.get("usb-superspeed")
     inputs = calc.defaults()
-    assert inputs == {"transfer_bytes": 1 << 20, "burst": 16, "link_commands": 1}
+    assert inputs == {"transfer_bytes": 1 << 20, "burst": 16, "link_commands": 1, "burst_wait_ns": 0}
     case = calc.records()[calc.headline_case()]
     assert (case["generation"], case["packet_bytes"]) == (1, 1024)
     assert calc.evaluate(inputs, case)["goodput_gbit_s"] == pytest.approx(
         4 * 1024 * 16 / (16 * 1072 + 16) * 354 / 356, rel=1e-12)
     assert len(calc.table_frame()) == 2 * len(usb_charts.PACKET_SIZES)
+
+
+def test_one_transfers_latency_is_its_time_on_the_link_and_a_wait_after_each_burst():
+    """1 MiB on Gen 1 in 1024-byte packets, bursts of 16: 1024 packets, 64 bursts. Its time on the link is its bits
+    over the goodput; 1 us of waiting after each burst adds 64 us, and the box answers the same."""
+    calc = calculations.get("usb-superspeed")
+    case = calc.records()[calc.headline_case()]
+    on_link = 8 * (1 << 20) / (usb.evaluate(1024, 1)["goodput_gbit_s"] * 1e9)
+    inputs = calc.input_values(burst_wait_ns=1000)
+    assert calc.answer_values(inputs, case)["answer_transfer_s"] == pytest.approx(on_link + 64e-6, rel=1e-12)
+    assert calc.answer_values(calc.defaults(), case)["answer_transfer_s"] == pytest.approx(on_link, rel=1e-12)

@@ -120,9 +120,15 @@ class Answers:
     #: it, one transfer's time on the link, one over the transfers a second.
     latency: sp.Expr | None = None
     latency_name: str = ""
+    #: Seconds each transfer waits besides its time on the link where the chapter takes such a time as an input (a
+    #: read's response, a burst's round trip): one transfer's answer is then its time on the link and this, named
+    #: ``latency_name``; the goodput stays the link's (the transfers overlap).
+    fixed: sp.Expr | None = None
 
     def __post_init__(self):
-        if (self.latency is None) != (not self.latency_name):
+        if self.latency is not None and self.fixed is not None:
+            raise ValueError("an answer's latency is either the chapter's model of it or a fixed time added, not both")
+        if (self.latency is None and self.fixed is None) != (not self.latency_name):
             raise ValueError("an answer's latency needs its name, and a name its latency")
 
 
@@ -602,8 +608,12 @@ class Calculation:
             per_transfer = a.rate if a.rate is not None else reader.per_second_expr(unit, a.transfer)
             out.append(Output("answer_transfers_per_s", per_transfer, f"{a.transfers} a second", "per s"))
             one = a.transfers[:-1] if a.transfers.endswith("s") else a.transfers
-            out.append(Output("answer_transfer_s", 1 / per_transfer, f"one {one} on the link", "s")
-                       if a.latency is None else Output("answer_transfer_s", a.latency, a.latency_name, "s"))
+            if a.latency is not None:
+                out.append(Output("answer_transfer_s", a.latency, a.latency_name, "s"))
+            elif a.fixed is not None:
+                out.append(Output("answer_transfer_s", 1 / per_transfer + a.fixed, a.latency_name, "s"))
+            else:
+                out.append(Output("answer_transfer_s", 1 / per_transfer, f"one {one} on the link", "s"))
             if a.packets is not None:
                 out.append(Output("answer_packets_per_s", per_transfer * a.packets, f"{a.packet_name} a second",
                                   "per s"))
