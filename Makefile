@@ -138,12 +138,15 @@ libreoffice:
 
 ## qemu: the Arm cross compiler, picolibc and QEMU that build and run the bare-metal firmware (Debian's packages)
 PICOLIBC_SPECS := /usr/lib/picolibc/arm-none-eabi/picolibc.specs
+# the Cortex-R5F objects (firmware objects-r5f) compile against newlib's headers, as data/logs/host/size-r5f.log was
+NEWLIB_STDIO := /usr/lib/arm-none-eabi/include/stdio.h
 qemu:
 	@if ! command -v qemu-system-arm >/dev/null || ! command -v arm-none-eabi-gcc >/dev/null \
-	    || [ ! -e $(PICOLIBC_SPECS) ]; then \
+	    || [ ! -e $(PICOLIBC_SPECS) ] || [ ! -e $(NEWLIB_STDIO) ]; then \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive \
-	    apt-get install -y -qq --no-install-recommends gcc-arm-none-eabi picolibc-arm-none-eabi qemu-system-arm; \
+	    apt-get install -y -qq --no-install-recommends gcc-arm-none-eabi picolibc-arm-none-eabi \
+	      libnewlib-arm-none-eabi qemu-system-arm; \
 	fi
 
 ## lock: re-pin requirements.lock from pyproject.toml in a scratch environment
