@@ -496,6 +496,9 @@ COMMAND = Command(
                Arg("--latency-us", dest="latency_us", metavar="L", default=None,
                    help=f"longest a transfer may take (us): {PARAMETERS['latency_us'].describe_range()}; "
                         "no limit if not given"),
+               Arg("--expect", action="store_true",
+                   help="answer with an expectation: each family's goodput times the share of the model the book "
+                        "measured of its links (their median), not the model's ceiling"),
                Arg("--links", metavar="LIST", default=None,
                    help="your links as the page's address keeps them (links=), each family and its settings' "
                         "values: pcie:4:8:256:0,can:0.5:2; answered first, then the book's configurations")),

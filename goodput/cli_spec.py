@@ -15,6 +15,7 @@ COMMANDS = {
         (('--rate-mbyte-s',), {'dest': 'rate_mbyte_s', 'metavar': 'R', 'help': 'goodput required (MB/s): a number above 0.001 to 1000000 MB/s', 'required': True}),
         (('--size',), {'dest': 'size_bytes', 'metavar': 'S', 'help': 'transfer size (bytes): an integer from 1 to 1048576 bytes', 'required': True}),
         (('--latency-us',), {'dest': 'latency_us', 'metavar': 'L', 'default': None, 'help': 'longest a transfer may take (us): a number above 0.001 to 1000000 us; no limit if not given'}),
+        (('--expect',), {'action': 'store_true', 'help': "answer with an expectation: each family's goodput times the share of the model the book measured of its links (their median), not the model's ceiling"}),
         (('--links',), {'metavar': 'LIST', 'default': None, 'help': "your links as the page's address keeps them (links=), each family and its settings' values: pcie:4:8:256:0,can:0.5:2; answered first, then the book's configurations"}),
     )),
     'coding': ('coding', {'help': 'data rate of a serial link after its line code', 'description': 'Bit rate left for data after a line code, over all lanes, one direction.'}, (

@@ -16,8 +16,6 @@ from tiers import fast_first
 
 #: The chapters whose box has no command yet, and why: what the book would need for one.
 WITHOUT_COMMAND = {
-    "choose-a-link": "its rows are a list of links: goodput choose --links answers the list, but has no derating "
-                     "(the page's expect) yet",
     "pcie-measured": "a fit of a measured series: its inputs are the fit's, not a link's settings",
     "latency-and-bandwidth": "a fit of the datasheet's measured times: no command models it",
     "boot-and-memory": "the boot media's rates: no command models them",
@@ -28,6 +26,7 @@ WITH_COMMAND = [c for c in calculations.CHAPTERS if c not in WITHOUT_COMMAND]
 #: A chapter whose box shares its command with another chapter's, and opens on its own source's case: the
 #: command starts from the other chapter's values.
 OPENS_ON_ITS_OWN_CASE = {
+    "choose-a-link": "the page's list starts with the book's eight links, the command's with none (--links)",
     "pcie-reads": "opens on the tutorial's PCIe 1.1 x1 with MPS and MRRS of 4096; goodput pcie on pcie-packets' link",
 }
 
@@ -46,9 +45,14 @@ def run_json(argv: list[str]) -> dict | None:
 
 
 def json_value(result: dict, key: str, case: dict):
-    """The value at ``key`` of the command's JSON: ``a.b`` for a nested one, ``{column}`` the row's value."""
+    """The value at ``key`` of the command's JSON: ``a.b`` for a nested one, ``{column}`` the row's value, ``a[column]``
+    the item of the list ``a`` whose ``column`` is the row's."""
     for part in key.format(**case).split("."):
-        result = result[part]
+        if part.endswith("]"):
+            name, column = part[:-1].split("[")
+            result = next(item for item in result[name] if item[column] == case[column])
+        else:
+            result = result[part]
     return result
 
 

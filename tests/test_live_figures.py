@@ -140,7 +140,8 @@ def _check_against_the_model(page, calc):
             d => [d.dataset.column, (d.querySelector('code, strong') || d).textContent]))}; }""")
         case = cases[_row_key(box["row"])]
         if calc.command is not None:  # Copy as command: the command line Python writes for the box's values
-            assert box["command"] == box["shown"] == command_text(calc.command_argv(inputs, case))
+            listed = state(page).get(calc.composed.name) if calc.composed is not None else None
+            assert box["command"] == box["shown"] == command_text(calc.command_argv(inputs, case, listed))
         want = calc.numeric(inputs, case)
         for o in calc.shown_outputs():
             assert _shown(box["values"][o.name], o) == _wanted(want[o.name], o)

@@ -38,6 +38,7 @@ from sympy.printing.pycode import PythonCodePrinter  # noqa: E402
 from goodput import (bus, bus_numeric, can, chapters, checks, choose, coding, command, ethernet,  # noqa: E402
                      hyperlink, pcie, pcie_spec, pcie_transactions, spi, srio, tcp, usb)
 from goodput.params import Parameter  # noqa: E402
+from goodput.render import choose_a_link  # noqa: E402
 from goodput.symbols import placeholders, stood_in  # noqa: E402
 
 CLI_SPEC = ROOT / "goodput" / "cli_spec.py"
@@ -366,6 +367,8 @@ def _choose() -> tuple[dict, list[Function]]:
                              "parts": tuple(f.parts), "note": f.note, "max_size": f.max_size}
                      for f in c.FAMILIES.values()},
         "catalog": tuple((config.key, config.values) for config in c.CATALOG),
+        # what the book measured over what the model gives for the same links, by family (--expect)
+        "derating": {key: d["ratio"] for key, d in choose_a_link.derating().items()},
     }
     functions = []
     for f in c.FAMILIES.values():

@@ -1083,14 +1083,13 @@
      source is an input (the table's signal) or a column of the row the box shows. */
   function commandText(command, view, row) {
     const inputs = new Set(command.inputs);
-    const valueOf = source => inputs.has(source) ? view.signal(source) : row[source];
+    // the reader's list, where the box has one, by its name: its value in the page's state
+    const valueOf = source => inputs.has(source) ? view.signal(source)
+      : source === command.list ? (state.has(command.list) ? state.get(command.list) : command.listValue) : row[source];
     const words = [command.command];
     for (const w of command.words) {
-      if (w.when) {
-        const value = valueOf(w.when[0]);
-        const allowed = Array.isArray(w.when[1]) ? w.when[1] : [w.when[1]];
-        if (!allowed.some(v => sameValue(value, v))) continue;
-      }
+      const holds = ([source, v]) => (Array.isArray(v) ? v : [v]).some(x => sameValue(valueOf(source), x));
+      if ((w.when && !holds(w.when)) || (w.unless && holds(w.unless))) continue;
       if (w.source === undefined) { words.push(w.flag); continue; }
       let value = valueOf(w.source);
       if (w.values) {

@@ -30,20 +30,23 @@ class Word:
     ``--ecrc``); else the value of ``source``, an input or a case column, after ``flag`` (or alone where
     ``flag`` is empty: a positional word), spelt by ``values`` (the box's value -> the command's) and
     ``form`` (``"every:{}"``). ``when`` = (source, value): the word is written only where that holds (a tuple
-    of values: where the source has one of them)."""
+    of values: where the source has one of them); ``unless``, only where it does not."""
 
     flag: str
     source: str | None = None
     values: Mapping[Any, Any] = field(default_factory=dict)
     form: str = "{}"
     when: tuple | None = None
+    unless: tuple | None = None
 
     def sources(self) -> set[str]:
-        return {s for s in (self.source, self.when[0] if self.when else None) if s is not None}
+        return {s for s in (self.source, *(c[0] for c in (self.when, self.unless) if c)) if s is not None}
 
     def words(self, value_of) -> list[str]:
         """The word(s) this writes, ``value_of(source)`` giving a source's value; none where ``when`` fails."""
         if self.when is not None and not _holds(value_of(self.when[0]), self.when[1]):
+            return []
+        if self.unless is not None and _holds(value_of(self.unless[0]), self.unless[1]):
             return []
         if self.source is None:
             return [self.flag]
@@ -64,9 +67,11 @@ class Word:
             out["source"] = self.source
         if self.values:
             out["values"] = [[k, v] for k, v in self.values.items()]
-        if self.when is not None:
-            source, value = self.when
-            out["when"] = [source, list(value) if isinstance(value, tuple) else value]
+        for name in ("when", "unless"):
+            condition = getattr(self, name)
+            if condition is not None:
+                source, value = condition
+                out[name] = [source, list(value) if isinstance(value, tuple) else value]
         return out
 
 
@@ -147,7 +152,8 @@ class BoxCommand:
 
     def argv(self, inputs: Sequence[str], columns: Sequence[str], values: Mapping[str, Any],
              case: Mapping[str, Any]) -> list[str]:
-        """The command's arguments (after ``goodput``) at the box's ``values`` (by input) and ``case``."""
+        """The command's arguments (after ``goodput``) at the box's ``values`` (by input, and the reader's list by its
+        name where the box has one) and ``case``."""
         def value_of(source):
             return values[source] if source in values else case[source]
         return [self.command] + [t for w in self.resolved(inputs, columns) for t in w.words(value_of)]

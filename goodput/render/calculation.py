@@ -526,7 +526,7 @@ class Calculation:
                     raise ValueError(f"{self.chapter}: answer {a.name} uses {', '.join(sorted(map(str, missing)))}, "
                                      "which is neither an input nor a case column")
         if self.command is not None:
-            self.command.resolved(self.input_names(), list(self.cases.columns))
+            self.command.resolved(self.input_names(), self._command_columns())
             for name in self.command.outputs:
                 if name not in {o.name for o in self.outputs}:
                     raise ValueError(f"{self.chapter}: the command's output {name!r} is not an output")
@@ -537,10 +537,26 @@ class Calculation:
     def input_names(self) -> list[str]:
         return [s.name for s in self.inputs]
 
-    def command_argv(self, inputs: Mapping[str, float], case: Mapping[str, Any]) -> list[str]:
+    def _command_columns(self) -> list[str]:
+        """What a word of the box's command may take its value from besides an input: a case column, and the
+        reader's list by its name where the box has one."""
+        return [*self.cases.columns, *([self.composed.name] if self.composed is not None else [])]
+
+    def command_argv(self, inputs: Mapping[str, float], case: Mapping[str, Any], listed: str | None = None
+                     ) -> list[str]:
         """The ``goodput`` command line (after ``goodput``) whose JSON holds the box's values at ``inputs``
-        and ``case`` (:attr:`command`)."""
-        return self.command.argv(self.input_names(), list(self.cases.columns), inputs, case)
+        and ``case`` (:attr:`command`), with the reader's list ``listed`` (its starting value if None)."""
+        values = dict(inputs)
+        if self.composed is not None:
+            values[self.composed.name] = self.composed.value if listed is None else listed
+        return self.command.argv(self.input_names(), self._command_columns(), values, case)
+
+    def command_spec(self) -> dict:
+        """What the page's script writes the box's command from (:meth:`BoxCommand.spec`), with the reader's list."""
+        spec = self.command.spec(self.input_names(), self._command_columns())
+        if self.composed is not None:
+            spec.update(list=self.composed.name, listValue=self.composed.value)
+        return spec
 
     def defaults(self) -> dict[str, float]:
         """Each input's starting value, by parameter name."""

@@ -21,6 +21,7 @@ from .. import choose, data, hostbench, pcie
 from ..params import Parameter
 from ..precision import stable
 from ..symbols import ModelSymbol
+from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Choice, LinkList, Slider
 from .live import LiveFigure
@@ -299,7 +300,13 @@ def calculation() -> Calculation:
         # the reader's links first, the catalogue's after them; in each, those that meet it, by margin
         numeric=numeric, order=(("listed", "descending"), ("meets", "descending"), ("margin_percent", "descending")),
         selector=choose.family, answers=Answers("goodput_mbyte_s", transfer=choose.size, transfers="transfers"),
-        composed=solver_links())
+        composed=solver_links(),
+        # a row of the catalogue is the command's configuration of its name (the reader's, one of "yours")
+        command=BoxCommand("choose", [Word("--latency-us", "latency_us", unless=("latency_us", p["latency_us"].default)),
+                                      Word("--expect", when=("expect", 1)), Word("--links", "links", unless=("links", ""))],
+                           {name: f"configurations[link].{key}" for name, key in (
+                               ("derating", "derating"), ("time_us", "time_us"), ("goodput_mbyte_s", "goodput_mbyte_s"),
+                               ("margin_percent", "margin_percent"), ("binding", "binding"))}))
 
 
 def solver_chart() -> LiveFigure:
