@@ -92,6 +92,27 @@ def _implementation(name: str, module: str):
     return (command.run, command.lines) if command is not None else (found.run, found.lines)
 
 
+def _add_from(sub) -> None:
+    p = _command(sub, "from", _run_from,
+                 help="your link from what Linux prints: its ceiling, and a measurement's share of it",
+                 description="Read lspci -vv, ethtool IFACE, ip [-details] link show and iperf3 -J outputs (any mix, "
+                             "'-' for standard input): each link's settings as trained and programmed, the ceiling the "
+                             "book's model gives for them, each measurement's share of it, and what looks wrong (a link "
+                             "trained below its capability, MRRS below MPS). Example: lspci -vv | goodput from -")
+    p.add_argument("files", nargs="+", metavar="FILE", help="a file of one of these outputs, or - for standard input")
+    p.add_argument("--rate-mbit-s", dest="rate_mbit_s", type=float, default=None, metavar="MBIT_S",
+                   help="the Ethernet line rate a measurement crossed, where no ethtool output gives it")
+
+
+def _run_from(args) -> int:
+    from .machine import report  # the readers and the models they need: only for this subcommand
+
+    if args.rate_mbit_s is not None and not (math.isfinite(args.rate_mbit_s) and args.rate_mbit_s > 0):
+        raise GoodputError(f"--rate-mbit-s {args.rate_mbit_s:g}: a line rate is a number above 0")
+    result = report.report(args.files, args.rate_mbit_s)
+    return _output(args, result, report.lines(result))
+
+
 def _add_checks(sub) -> None:
     p = _command(sub, "checks", _run_checks, json_flag=False,
                  help="every number the sources calculated, against the models",
@@ -189,6 +210,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, texts, arguments) in cli_spec.COMMANDS.items():
         _add_model_command(sub, name, module, texts, arguments if command in (None, name) else ())
+    _add_from(sub)
     _add_checks(sub)
     _add_export(sub)
     return parser

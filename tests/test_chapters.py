@@ -65,10 +65,10 @@ def _subcommands() -> list[str]:
     return list(action.choices)
 
 
-def test_the_command_line_has_each_models_command_in_book_order_then_checks_and_export():
+def test_the_command_line_has_each_models_command_in_book_order_then_from_checks_and_export():
     declared = [command.name for chapter in chapters.CHAPTERS for command in chapter.commands()]
     assert len(declared) == len(set(declared))
-    assert _subcommands() == declared + ["checks", "export"]
+    assert _subcommands() == declared + ["from", "checks", "export"]
     for chapter in chapters.CHAPTERS:
         for model in chapter.model_modules():
             command = getattr(model, "COMMAND", None)

@@ -1,0 +1,202 @@
+"""What a machine prints, declared as data: a format's records and fields, and one reader for every format.
+
+A :class:`Format` says how to recognise a text (``detect``), where each of its records starts (a device of
+``lspci -vv``, an interface of ``ip link``) and what each field of a record is (:class:`Field`: a regular
+expression with one group, the kind of value, the values allowed). The declaration is plain data on purpose:
+:meth:`Format.spec` hands it to the page's script, which reads a paste with the same patterns (each written
+so that Python's ``re`` and JavaScript's ``RegExp`` read it alike: no named groups, no look-behind, no inline
+flags). :func:`read` is the Python reader; it names the source and the line of anything it refuses.
+
+A JSON format (``iperf3 -J``) has ``json`` set: its fields are paths into the document (``end.sum_sent.
+bits_per_second``) instead of patterns, and the whole document is one record.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import LogFormatError
+from ..logs.text import log_lines
+
+__all__ = ["Field", "Format", "Record", "read", "MAX_PASTE_BYTES"]
+
+#: The most text a paste or a file may hold: a whole ``lspci -vv`` of a large server is under 1 MB.
+MAX_PASTE_BYTES = 4 << 20
+
+_KINDS = ("int", "number", "text", "flag", "present")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One value of a record.
+
+    Parameters
+    ----------
+    name : str
+        The value's name in the record (``lanes``, ``mtu``).
+    pattern : str
+        A regular expression with one group (none for ``present``), searched in the record's text; for a JSON
+        format, the path to the value (``end.sum_sent.bits_per_second``).
+    kind : str
+        ``int`` or ``number`` (the group read as a number), ``text``, ``flag`` (the group is ``+`` or ``-``),
+        ``present`` (whether the pattern matches at all).
+    allowed : tuple
+        The only values the field may take; another is refused naming the field and its line.
+    what : str
+        What the value is, as a message names it ("link width").
+    """
+
+    name: str
+    pattern: str
+    kind: str = "int"
+    allowed: tuple = ()
+    what: str = ""
+
+    def __post_init__(self):
+        if self.kind not in _KINDS:
+            raise ValueError(f"{self.name}: kind {self.kind!r} is not one of {', '.join(_KINDS)}")
+
+    def spec(self) -> dict:
+        return {"name": self.name, "pattern": self.pattern, "kind": self.kind, "allowed": list(self.allowed),
+                "what": self.what or self.name}
+
+
+@dataclass(frozen=True)
+class Format:
+    """A text a machine prints: how to recognise it, where its records start, and their fields.
+
+    Parameters
+    ----------
+    key : str
+        Its name in the page and the command's JSON (``lspci``).
+    title : str
+        What it is, as a reader types it (``lspci -vv``).
+    detect : str
+        A regular expression matching some line of the text (searched line by line) only this format prints.
+    record : str
+        A regular expression matching the first line of each record, its one group the record's name (a device's
+        address, an interface's name); text before the first record is not the format's (a tool's warnings).
+    fields : tuple of Field
+        The values of a record.
+    json : bool
+        Whether the text is one JSON document (``fields`` then give paths into it).
+    """
+
+    key: str
+    title: str
+    detect: str
+    record: str
+    fields: tuple[Field, ...]
+    json: bool = False
+
+    def spec(self) -> dict:
+        """The declaration as the page's script reads it."""
+        return {"key": self.key, "title": self.title, "detect": self.detect, "record": self.record,
+                "json": self.json, "fields": [f.spec() for f in self.fields]}
+
+    def recognises(self, text: str) -> bool:
+        """Whether ``text`` is this format: a JSON document with its first field's path, or a line ``detect`` matches."""
+        if self.json:
+            try:
+                return _path(json.loads(text), self.fields[0].pattern) is not None
+            except (ValueError, TypeError):
+                return False
+        pattern = re.compile(self.detect)
+        return any(pattern.search(line) for line in log_lines(text))
+
+
+@dataclass
+class Record:
+    """One record of a text: its name, the line it starts on, its values by field name, and each value's line."""
+
+    name: str
+    line: int
+    values: dict[str, Any] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+def read(fmt: Format, text: str, source: str = "<paste>") -> list[Record]:
+    """Every record of ``text`` in ``fmt`` with the fields found in it. Raises :class:`LogFormatError` naming
+    ``source`` and the line: a text over :data:`MAX_PASTE_BYTES`, one that is not ``fmt``, a value a field does not
+    allow (x3 lanes, 7 GT/s)."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_PASTE_BYTES:
+        raise LogFormatError(source, 1, f"the text is over {MAX_PASTE_BYTES >> 20} MB; no {fmt.title} is that long")
+    if fmt.json:
+        return [_read_json(fmt, text, source)]
+    lines = log_lines(text)
+    start = re.compile(fmt.record)
+    heads = [(i, m.group(1)) for i, line in enumerate(lines) if (m := start.search(line))]
+    if not heads:
+        raise LogFormatError(source, 1, f"no line of {fmt.title} found (none matches {fmt.record!r})")
+    out = []
+    for k, (i, name) in enumerate(heads):
+        end = heads[k + 1][0] if k + 1 < len(heads) else len(lines)
+        out.append(_read_record(fmt, name, i + 1, "\n".join(lines[i:end]), source))
+    return out
+
+
+def _read_record(fmt: Format, name: str, line: int, body: str, source: str) -> Record:
+    record = Record(name, line)
+    for f in fmt.fields:
+        m = re.search(f.pattern, body)
+        if f.kind == "present":
+            record.values[f.name] = m is not None
+            if m:
+                record.lines[f.name] = line + body.count("\n", 0, m.start())
+            continue
+        if m is None:
+            continue
+        at = line + body.count("\n", 0, m.start(1))
+        record.values[f.name] = _value(f, m.group(1), source, at)
+        record.lines[f.name] = at
+    return record
+
+
+def _value(f: Field, text: str, source: str, line: int):
+    if f.kind == "flag":
+        value: Any = text == "+"
+    elif f.kind in ("int", "number"):
+        try:
+            value = int(text) if f.kind == "int" else float(text)
+        except ValueError:
+            raise LogFormatError(source, line, f"{f.what or f.name} {text!r} is not a number") from None
+    else:
+        value = text
+    if f.allowed and value not in f.allowed:
+        shown = ", ".join(str(v) for v in f.allowed)
+        raise LogFormatError(source, line, f"{f.what or f.name} {text} is not one there is: {f.name} must be one of "
+                                           f"{shown}")
+    return value
+
+
+def _path(document, path: str):
+    """The value at ``path`` (dots between keys) in ``document``, None where any key is missing."""
+    for key in path.split("."):
+        if not isinstance(document, dict) or key not in document:
+            return None
+        document = document[key]
+    return document
+
+
+def _read_json(fmt: Format, text: str, source: str) -> Record:
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LogFormatError(source, exc.lineno, f"not {fmt.title}: {exc.msg}") from None
+    if not isinstance(document, dict) or _path(document, fmt.fields[0].pattern) is None:
+        raise LogFormatError(source, 1, f"not {fmt.title}: no {fmt.fields[0].pattern}")
+    record = Record(str(_path(document, fmt.record) or fmt.title), 1)
+    for f in fmt.fields:
+        value = _path(document, f.pattern)
+        if value is None:
+            continue
+        if f.kind in ("int", "number") and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise LogFormatError(source, 1, f"{f.what or f.name} at {f.pattern} is not a number: {value!r}")
+        if f.allowed and value not in f.allowed:
+            raise LogFormatError(source, 1, f"{f.what or f.name} {value} is not one there is: {f.name} must be one "
+                                            f"of {', '.join(map(str, f.allowed))}")
+        record.values[f.name] = value
+    return record

@@ -1,0 +1,217 @@
+"""``goodput from FILE...``: what Linux printed about a link, read, with the ceiling the book's model gives for those
+settings, any measurement's share of it, and what looks wrong.
+
+Each file (or ``-``, standard input) may be any of the formats of :mod:`goodput.machine`; a header of ``# `` lines,
+as the book's captured outputs have, is passed over. ``ethtool`` and ``ip link`` outputs of one interface are
+joined (the speed of the one, the MTU of the other), and an ``iperf3 -J`` run is measured against the TCP ceiling
+of the Ethernet link the files give (or ``--rate-mbit-s``).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..errors import GoodputError, LogFormatError, ParameterError
+from ..logs.text import log_lines
+from . import MODULES, recognise, read
+from .grammar import MAX_PASTE_BYTES
+
+__all__ = ["report", "lines", "read_source", "PCIE_SIZE_BYTES", "DEFAULT_MTU_BYTES"]
+
+#: The transfer the PCI Express ceiling is given for: large enough that the link, not the transfer, sets it.
+PCIE_SIZE_BYTES = 65536
+#: The MTU an Ethernet link is taken to have where no ``ip link`` output says.
+DEFAULT_MTU_BYTES = 1500
+#: Bytes of IP and TCP headers besides the MSS, by TCP options: iperf3's MSS says which MTU the run had.
+_TCP_IP_BYTES = 40
+
+
+def read_source(path: str) -> tuple[str, str]:
+    """The text of ``path`` (``-``: standard input) and the name errors give it; a header of ``# `` lines removed."""
+    if path == "-":
+        raw, source = sys.stdin.buffer.read(MAX_PASTE_BYTES + 1), "<stdin>"
+    else:
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(MAX_PASTE_BYTES + 1)
+        except OSError as exc:
+            raise GoodputError(f"{path}: {exc.strerror or exc}") from None
+        source = path
+    if len(raw) > MAX_PASTE_BYTES:
+        raise LogFormatError(source, 1, f"over {MAX_PASTE_BYTES >> 20} MB: no output these tools print is that long")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise LogFormatError(source, line, f"byte {raw[exc.start]:#04x} is not UTF-8") from None
+    body = log_lines(text)
+    skip = 0
+    while skip < len(body) and body[skip].startswith("# "):
+        skip += 1
+    if skip == len(body):
+        raise LogFormatError(source, 1, "nothing in it (a header alone, or an empty file)")
+    # the header's lines stay as blank ones: a line number the reader gets is the file's own
+    return "\n".join([""] * skip + body[skip:]), source
+
+
+def report(paths: list[str], rate_mbit_s: float | None = None) -> dict:
+    """Every link and measurement in ``paths``, with the model's ceilings and the measurements' shares."""
+    files, links, measurements = [], [], []
+    for path in paths:
+        text, source = read_source(path)
+        fmt = recognise(text)
+        if fmt is None:
+            raise LogFormatError(source, 1, "none of lspci -vv, ethtool, ip link or iperf3 -J: no line any of them "
+                                            "prints was found")
+        records = read(fmt, text, source)
+        module = MODULES[fmt.key]
+        entry = {"file": source, "format": fmt.title}
+        if fmt.key == "iperf3":
+            found = module.measurements(records)
+            for m in found:
+                m["file"] = source
+            entry["measurements"] = found
+            measurements += found
+        else:
+            found, skipped = module.links(records)
+            for link in found:
+                link["kind"] = {"lspci": "pcie", "ethtool": "ethernet"}.get(fmt.key, "")
+                link["file"] = source
+            entry.update(links=found, skipped=skipped)
+            links += found
+        files.append(entry)
+    links = _joined(links)
+    for link in links:
+        try:
+            link["ceiling"] = _ceiling(link)
+        except ParameterError as exc:  # a value the format allows that the model does not (an MTU of 64 KiB)
+            raise LogFormatError(link["file"], link["line"], f"the model takes no such link: {exc}") from None
+    for m in measurements:
+        try:
+            m.update(_share(m, links, rate_mbit_s))
+        except ParameterError as exc:
+            raise LogFormatError(m["file"], 1, f"the model takes no such run: {exc}") from None
+    return {"files": files, "links": links, "measurements": measurements}
+
+
+def _joined(links: list[dict]) -> list[dict]:
+    """``ip link``'s interfaces joined to ``ethtool``'s of the same name (its MTU, its kind): one link each."""
+    by_name = {l["interface"]: l for l in links if l["kind"] == "ethernet"}
+    out = []
+    for link in links:
+        if "interface" in link and link["kind"] == "" and link["interface"] in by_name:
+            if "mtu_bytes" in link:
+                by_name[link["interface"]]["mtu_bytes"] = link["mtu_bytes"]
+            continue
+        if link["kind"] == "" and link.get("link_type") == "can":
+            link["kind"] = "can"
+        elif link["kind"] == "" and link.get("link_type") == "ether":
+            link["kind"] = "ethernet-mtu"  # an MTU, no speed: no ceiling without ethtool's
+        out.append(link)
+    return out
+
+
+def _ceiling(link: dict) -> dict:
+    kind = link["kind"]
+    if kind == "pcie":
+        from .. import pcie
+
+        settings = {k: link[k] for k in ("mps", "mrrs", "rcb") if k in link}
+        values = pcie.Link(gen=link["generation"], lanes=link["lanes"], **settings)
+        return {"size_bytes": PCIE_SIZE_BYTES,
+                "write_gbit_s": pcie.goodput_gbit_s("write", values, PCIE_SIZE_BYTES),
+                "read_gbit_s": pcie.goodput_gbit_s("read", values, PCIE_SIZE_BYTES),
+                "chapter": "pcie-packets"}
+    if kind == "ethernet":
+        return _tcp_ceiling(link["line_rate_mbit_s"], link.get("mtu_bytes", DEFAULT_MTU_BYTES))
+    if kind == "can":
+        from .. import can
+
+        r = can.evaluate(64, False, link["arbitration_mbit_s"], link.get("data_mbit_s", can.PARAMETERS["data_mbit_s"].default)) \
+            if link.get("can_fd") else can.evaluate(8, False, link["arbitration_mbit_s"], classical_frame=True)
+        return {"data_bytes": r["data_bytes"], "messages_per_s": r["messages_per_s"],
+                "goodput_mbit_s": r["goodput_mbit_s"], "stuffing": "worst case", "chapter": "can-fd"}
+    return {}
+
+
+def _tcp_ceiling(rate_mbit_s: float, mtu_bytes: int, options_bytes: int = 0) -> dict:
+    from .. import tcp
+
+    values = tcp.goodputs(tcp.PARAMETERS["message_bytes"].maximum, rate_mbit_s, mtu_bytes,
+                          tcp.IP_HEADER_BYTES[4], options_bytes)
+    return {"tcp_stream_mbit_s": values["stream_mbit_s"], "line_rate_mbit_s": rate_mbit_s, "mtu_bytes": mtu_bytes,
+            "tcp_options_bytes": options_bytes, "chapter": "tcp-goodput"}
+
+
+def _share(m: dict, links: list[dict], rate_mbit_s: float | None) -> dict:
+    """A TCP run's share of the stream ceiling of the Ethernet link the files (or ``--rate-mbit-s``) give, at the
+    MTU its MSS says (an MSS 12 bytes short of MTU - 40 is the timestamps option's)."""
+    if m["protocol"] != "TCP":
+        return {"note": "a UDP run: the book models TCP's ceiling"}
+    ethernet = [l for l in links if l["kind"] == "ethernet"]
+    rate = rate_mbit_s if rate_mbit_s is not None else (ethernet[0]["line_rate_mbit_s"] if ethernet else None)
+    if rate is None:
+        return {"note": "no line rate: give ethtool's output of the interface too, or --rate-mbit-s"}
+    mtu = ethernet[0].get("mtu_bytes", DEFAULT_MTU_BYTES) if ethernet and rate_mbit_s is None else DEFAULT_MTU_BYTES
+    options = 0
+    if "mss_bytes" in m:
+        options = max(0, mtu - _TCP_IP_BYTES - m["mss_bytes"])
+    ceiling = _tcp_ceiling(rate, mtu, options)
+    return {"ceiling": ceiling, "share": m["goodput_mbit_s"] / ceiling["tcp_stream_mbit_s"]}
+
+
+def lines(r: dict) -> list[str]:
+    """What ``goodput from`` prints."""
+    out = []
+    for f in r["files"]:
+        if "measurements" in f:
+            out.append(f"{f['file']}: {f['format']}: {len(f['measurements'])} run(s)")
+            continue
+        out.append(f"{f['file']}: {f['format']}: {len(f['links'])} link(s)"
+                   + (f", {len(f['skipped'])} passed over" if f["skipped"] else ""))
+        reasons: dict[str, list[str]] = {}
+        for s in f["skipped"]:  # "00:10.0 (line 281): no PCI Express link status", grouped by the reason
+            where, _, why = s.partition(": ")
+            reasons.setdefault(why, []).append(where.split(" (")[0])
+        out += [f"  passed over, {why}: {', '.join(names[:6])}{', ...' if len(names) > 6 else ''} ({len(names)})"
+                for why, names in reasons.items()]
+    for link in r["links"]:
+        out += _link_lines(link)
+    for m in r["measurements"]:
+        head = f"measured {m['protocol']} to {m['host']}: {m['goodput_mbit_s']:.4g} Mbit/s"
+        if "share" in m:
+            c = m["ceiling"]
+            out.append(f"{head}: {m['share']:.1%} of the {c['tcp_stream_mbit_s']:.4g} Mbit/s TCP ceiling at "
+                       f"{c['line_rate_mbit_s']:g} Mbit/s, MTU {c['mtu_bytes']}"
+                       + (f", {c['tcp_options_bytes']} option bytes" if c["tcp_options_bytes"] else ""))
+        else:
+            out.append(f"{head} ({m['note']})")
+    return out
+
+
+def _link_lines(link: dict) -> list[str]:
+    kind, c = link["kind"], link.get("ceiling", {})
+    if kind == "pcie":
+        cap = (f" (both ends capable of gen {link['cap_generation']} x{link['cap_lanes']})"
+               if "cap_generation" in link and "cap_lanes" in link else "")
+        sizes = ", ".join(f"{k.upper()} {link[k]}" for k in ("mps", "mrrs") if k in link)
+        out = [f"{link['address']} {link['device']}",
+               f"  PCIe gen {link['generation']} x{link['lanes']}{cap}; {sizes}: writes of "
+               f"{c['size_bytes'] // 1024} KiB {c['write_gbit_s']:.4g} Gbit/s, reads {c['read_gbit_s']:.4g} Gbit/s"]
+    elif kind == "ethernet":
+        out = [f"{link['interface']}: Ethernet {link['line_rate_mbit_s']} Mb/s {link['duplex']}, MTU "
+               f"{c['mtu_bytes']}: TCP stream {c['tcp_stream_mbit_s']:.4g} Mbit/s"]
+    elif kind == "can":
+        frame = f"CAN FD {link['arbitration_mbit_s']:g}/{link.get('data_mbit_s', 0):g}" if link.get("can_fd") \
+            else f"classical CAN {link['arbitration_mbit_s']:g}"
+        out = [f"{link['interface']}: {frame} Mbit/s: {c['messages_per_s']:.5g} {c['data_bytes']}-byte messages/s "
+               f"(worst-case stuffing)"]
+    else:
+        out = [f"{link['interface']}: MTU {link.get('mtu_bytes', '?')} (no speed: give ethtool's output too)"]
+    return out + [f"  ! {w}" for w in link.get("warnings", [])]
+
+
+# --- goodput from -----------------------------------------------------------------------------
+
+def run(args) -> dict:
+    return report(args.files, args.rate_mbit_s)
