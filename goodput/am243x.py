@@ -13,9 +13,10 @@ from __future__ import annotations
 import pandas as pd
 
 from . import checks, data
+from .command import Arg, Command, Ranged
 from .errors import ParameterError
 from .fit import Hockney, hockney, hockney_size
-from .params import Parameter
+from .params import DEFAULT, Parameter
 
 __all__ = ["PARAMETERS", "crypto_series", "crypto_fits", "rpmsg_fits", "fits", "fit_table", "absent_cores",
            "rsa_times", "source_checks"]
@@ -531,3 +532,35 @@ def ecdsa_rate_source_checks():
 
 
 __all__ += ["RSA_KEYS", "rsa_rate_checks", "ecdsa_rate_checks"]
+
+
+# --- goodput am243x -------------------------------------------------------------------------------
+
+def evaluate_operation(operation: str, size_bytes: int = DEFAULT) -> dict:
+    """One fitted operation (an SA2UL crypto series, an RPMsg core pair) at ``size_bytes``: its fit's fixed cost and
+    bandwidth, the time it takes and the throughput that gives, as a JSON-ready dict."""
+    n = PARAMETERS["size_bytes"].check(size_bytes)
+    row = fits().set_index("series")
+    if operation not in row.index:
+        raise ParameterError("operation", operation, "one of " + ", ".join(row.index))
+    found = {**crypto_fits(), **rpmsg_fits()}[operation]
+    time_us = float(found.predict_us(n))
+    return {"operation": operation, "engine": row.loc[operation, "engine"], "size_bytes": n,
+            "t0_us": found.t0_us, "bandwidth_mbit_s": found.bandwidth_mbit_s,
+            "fitted_over_bytes": row.loc[operation, "fitted_over"], "time_us": time_us,
+            "rate_mbit_s": 8 * n / time_us}
+
+
+COMMAND = Command(
+    "am243x", help="an AM243x operation's time and throughput from the datasheet's fitted timings",
+    description="Time and throughput of an AM243x operation of SIZE bytes (SA2UL encryption and hashing, RPMsg "
+                "between two cores) from the fit of the datasheet's measured times: a fixed cost plus the bytes at "
+                "a bandwidth. Beyond the sizes it was fitted over, a time is the fit's extrapolation.",
+    arguments=(Arg("operation", help="the datasheet's series, e.g. 'AES-128 encryption', 'r5f0-0 -> r5f0-1'"),
+               Ranged("--size", PARAMETERS["size_bytes"], "BYTES", "operation size (bytes)")),
+    run=lambda args: evaluate_operation(args.operation, args.size_bytes),
+    lines=lambda args, r: [f"{r['operation']} ({r['engine']}) of {r['size_bytes']} bytes: {r['time_us']:.5g} us, "
+                           f"{r['rate_mbit_s']:.5g} Mbit/s ({r['t0_us']:.4g} us fixed + bytes at "
+                           f"{r['bandwidth_mbit_s']:.5g} Mbit/s; fitted over {r['fitted_over_bytes']} bytes)"])
+
+__all__ += ["evaluate_operation", "COMMAND"]

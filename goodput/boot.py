@@ -9,12 +9,16 @@ iterations not cached" row should be.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import pandas as pd
 import sympy as sp
 
 from . import checks, data
-from .params import Parameter
-from .symbols import maker
+from .command import Arg, Command, Ranged
+from .errors import ParameterError
+from .params import DEFAULT, Parameter
+from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
@@ -391,3 +395,38 @@ def sd_cpu_load_source_checks():
 
 
 __all__ += ["sd_cpu_load_checks"]
+
+
+# --- goodput boot -----------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _media_numeric():
+    """:func:`least_read_expr` and :func:`media_rate_expr` as one function of the image, clock, lines and transfers."""
+    return lambdify((image, media_clock, data_lines, per_clock), [least_read_expr(), media_rate_expr()], "math")
+
+
+def evaluate_read(image_bytes: int = DEFAULT, clock_mhz: float = DEFAULT, mode: str = "Octal DDR") -> dict:
+    """The least time an image of ``image_bytes`` takes to read from OSPI flash in ``mode`` at ``clock_mhz``, and
+    what the flash delivers, as a JSON-ready dict (each value checked)."""
+    p = PARAMETERS
+    n, f = p["image_bytes"].check(image_bytes), p["clock_mhz"].check(clock_mhz)
+    if mode not in OSPI_MODES:
+        raise ParameterError("mode", mode, "one of " + ", ".join(OSPI_MODES))
+    lines, per = OSPI_MODES[mode]
+    least, rate = _media_numeric()(n, f, lines, per)
+    return {"image_bytes": n, "clock_mhz": f, "mode": mode, "data_lines": lines, "transfers_per_clock": per,
+            "least_ms": float(least), "rate_mbyte_s": float(rate)}
+
+
+COMMAND = Command(
+    "boot", help="the least time an image takes to read from OSPI flash",
+    description="The least time an image takes to read from OSPI boot flash: its bytes over what the flash delivers "
+                "(clock x data lines x transfers per clock), the floor under the AM243x bootloader's load steps.",
+    arguments=(Ranged("--image-bytes", PARAMETERS["image_bytes"], "BYTES"),
+               Ranged("--clock-mhz", PARAMETERS["clock_mhz"], "MHZ"),
+               Arg("--mode", default="Octal DDR", help="OSPI mode: " + ", ".join(OSPI_MODES))),
+    run=lambda args: evaluate_read(args.image_bytes, args.clock_mhz, args.mode),
+    lines=lambda args, r: [f"{r['image_bytes']} bytes from OSPI flash in {r['mode']} mode at {r['clock_mhz']:g} MHz: "
+                           f"at least {r['least_ms']:.4g} ms, the flash delivering {r['rate_mbyte_s']:.5g} MB/s"])
+
+__all__ += ["evaluate_read", "COMMAND"]

@@ -39,6 +39,9 @@ COMMANDS = {
         (('--duplex',), {'action': 'store_true', 'help': 'both directions at once (AN3935 Eq. 2-5)'}),
         (('--completion-ns',), {'dest': 'completion_ns', 'metavar': 'NS', 'help': "reads: the completer's time from a request to its completion (ns): a number from 0 to 3000 ns", 'default': '500'}),
         (('--in-flight',), {'dest': 'reads_in_flight', 'metavar': 'K', 'help': 'reads: reads outstanding at once: an integer from 1 to 16 reads', 'default': '1'}),
+        (('--serial-ns',), {'dest': 'serial_ns', 'default': None, 'metavar': 'NS', 'help': "with --latency-ns: the latency-bound model of the pcie-measured chapter, a transfer's time that nothing overlaps: a number from 0 to 2000 ns"}),
+        (('--latency-ns',), {'dest': 'latency_ns', 'default': None, 'metavar': 'NS', 'help': 'its time that transfers in flight overlap: a number from 0 to 5000 ns'}),
+        (('--transfers-in-flight',), {'dest': 'in_flight', 'default': None, 'metavar': 'K', 'help': 'transfers in flight (DMA channels): an integer from 1 to 8 transfers (default 8)'}),
         (('--flit',), {'default': 'tlp', 'help': 'flit mode (gen6): what of each 256-byte flit counts as data: tlp (236 TLP bytes, default) or dlp (242, the data-link payload too, as some references count)'}),
     )),
     'bus': ('bus_numeric', {'help': 'which port, memory or transfer controller bounds a KeyStone II EDMA copy', 'description': "Theoretical maximum of a copy between two KeyStone II endpoints by EDMA transfer controllers: the lowest of the TCs' buses, the source and the destination (SPRABK5 §3-5). Name the TCs (--tc TC0 --tc TC1) or describe alike ones (--tcs, --tc-width, --tc-divider; default 2 x 128 bits at CPU/3)."}, (
@@ -116,6 +119,15 @@ COMMANDS = {
         (('--stuffing',), {'dest': 'stuffing', 'metavar': 'SHARE', 'help': 'share of the worst-case dynamic stuff bits: a number from 0 to 1', 'default': '1'}),
         (('--period-ms',), {'dest': 'period_ms', 'metavar': 'MS', 'help': "each message's period (ms): a number from 0.01 to 10000 ms", 'default': '10'}),
         (('--load-percent',), {'dest': 'bus_load_percent', 'metavar': 'PERCENT', 'help': 'bus load allowed (%%): a number from 0.1 to 100 %%', 'default': '70'}),
+    )),
+    'am243x': ('am243x', {'help': "an AM243x operation's time and throughput from the datasheet's fitted timings", 'description': "Time and throughput of an AM243x operation of SIZE bytes (SA2UL encryption and hashing, RPMsg between two cores) from the fit of the datasheet's measured times: a fixed cost plus the bytes at a bandwidth. Beyond the sizes it was fitted over, a time is the fit's extrapolation."}, (
+        (('operation',), {'help': "the datasheet's series, e.g. 'AES-128 encryption', 'r5f0-0 -> r5f0-1'"}),
+        (('--size',), {'dest': 'size_bytes', 'metavar': 'BYTES', 'help': 'operation size (bytes): an integer from 1 to 1048576 bytes', 'default': '4096'}),
+    )),
+    'boot': ('boot', {'help': 'the least time an image takes to read from OSPI flash', 'description': "The least time an image takes to read from OSPI boot flash: its bytes over what the flash delivers (clock x data lines x transfers per clock), the floor under the AM243x bootloader's load steps."}, (
+        (('--image-bytes',), {'dest': 'image_bytes', 'metavar': 'BYTES', 'help': 'image read from flash (bytes): an integer from 1 to 67108864 bytes', 'default': '149504'}),
+        (('--clock-mhz',), {'dest': 'clock_mhz', 'metavar': 'MHZ', 'help': 'OSPI clock (MHz): a number from 1 to 200 MHz', 'default': '166.667'}),
+        (('--mode',), {'default': 'Octal DDR', 'help': 'OSPI mode: Octal DDR, Octal SDR, Quad DDR, Quad SDR'}),
     )),
     'size': ('elf', {'help': "code and data bytes of ELF files, per section and by type (the NDK's sizing method)", 'description': 'Sections of each ELF file (object, library member or program) that take memory, as code, initialized data and uninitialized data, with totals.'}, (
         (('files',), {'nargs': '+', 'metavar': 'FILE.elf'}),

@@ -47,7 +47,8 @@ from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["READER_LINK", "READ_PARAMETERS", "completion_latency", "reads_in_flight", "goodput_formula", 
+__all__ = ["READER_LINK", "READ_PARAMETERS", "LATENCY_PARAMETERS", "serial_time", "latency_time", "outstanding",
+ "completion_latency", "reads_in_flight", "goodput_formula", 
     "GENERATIONS",
     "Generation",
     "Link",
@@ -1059,6 +1060,15 @@ def _command_run(args) -> dict:
     link = Link(gen=args.gen, lanes=args.lanes, mps=args.mps, mrrs=args.mrrs, rcb=args.rcb,
                 addr=args.addr, ecrc=args.ecrc, dllp=args.dllp, skp=args.skp, split=args.split, flit=args.flit)
     out = evaluate(args.kind, link, args.size, duplex=args.duplex)
+    from .quick import pcie_latency_timings
+
+    timings = pcie_latency_timings(args, args.split)
+    if timings is not None:
+        from . import pcie_latency
+
+        out.update(timings, latency_bound_gbit_s=float(pcie_latency.latency_bound_gbit_s(
+            args.kind, link, [args.size], timings["serial_ns"], timings["latency_ns"], timings["in_flight"],
+            duplex=args.duplex)[0]))
     if args.kind == "read":  # a read on its own and with reads in flight: the pcie-reads chapter's model
         from . import pcie_transactions as pt
 
@@ -1087,6 +1097,23 @@ READER_LINK = Link(gen=2, lanes=4, mps=256, mrrs=256)
 #: :mod:`goodput.pcie_transactions`'): the completer's time from request to completion, and reads in flight.
 completion_latency = symbol("t_c", nonnegative=True)  #: ns from request to completion
 reads_in_flight = symbol(r"k_{\mathrm{rd}}", positive=True, integer=True)  #: reads outstanding at once
+#: The latency-bound model's three timings (:mod:`goodput.pcie_latency`, the pcie-measured chapter), declared here for
+#: the command: what nothing overlaps, what transfers in flight overlap, and how many are in flight.
+serial_time = symbol("t_s", nonnegative=True)  #: ns per transfer that nothing overlaps
+latency_time = symbol("t_l", nonnegative=True)  #: ns per transfer that transfers in flight overlap
+outstanding = symbol(r"k_{\mathrm{req}}", positive=True, integer=True)  #: transfers in flight
+LATENCY_PARAMETERS = {
+    p.name: p
+    for p in (
+        Parameter("serial_ns", serial_time, "ns", 0, 2000, default=100, step=5,
+                  label="serial time per transfer t_s (ns)"),
+        Parameter("latency_ns", latency_time, "ns", 0, 5000, default=300, step=10,
+                  label="overlappable latency t_l (ns)"),
+        Parameter("in_flight", outstanding, "transfers", 1, 8, default=8, step=1,
+                  label="transfers in flight", integer=True),
+    )
+}
+
 READ_PARAMETERS = {
     p.name: p
     for p in (
@@ -1123,6 +1150,14 @@ COMMAND = Command(
         Ranged("--completion-ns", READ_PARAMETERS["completion_ns"], "NS",
                "reads: the completer's time from a request to its completion (ns)"),
         Ranged("--in-flight", READ_PARAMETERS["reads_in_flight"], "K", "reads: reads outstanding at once"),
+        Arg("--serial-ns", dest="serial_ns", default=None, metavar="NS",
+            help="with --latency-ns: the latency-bound model of the pcie-measured chapter, a transfer's time that "
+                 f"nothing overlaps: {LATENCY_PARAMETERS['serial_ns'].describe_range()}"),
+        Arg("--latency-ns", dest="latency_ns", default=None, metavar="NS",
+            help=f"its time that transfers in flight overlap: {LATENCY_PARAMETERS['latency_ns'].describe_range()}"),
+        Arg("--transfers-in-flight", dest="in_flight", default=None, metavar="K",
+            help=f"transfers in flight (DMA channels): {LATENCY_PARAMETERS['in_flight'].describe_range()} "
+                 f"(default {LATENCY_PARAMETERS['in_flight'].default})"),
         Arg("--flit", default=READER_LINK.flit,
             help="flit mode (gen6): what of each 256-byte flit counts as data: tlp (236 TLP bytes, default) or "
                  "dlp (242, the data-link payload too, as some references count)")),

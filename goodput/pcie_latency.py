@@ -36,7 +36,6 @@ from . import checks, coding, data, pcie, pcie_crc
 from . import pcie_transactions as pt
 from .fit import Bound, Fit, fit
 from .logs import ahb_trace, dma_demo, kbuild
-from .params import Parameter
 from .symbols import lambdify, maker
 
 symbol = maker(__name__)
@@ -44,9 +43,9 @@ symbol = maker(__name__)
 __all__ = ["BUILD_LOG", "build_checks", "buffer_end_check", "INTEL_RAM_GIB", "INTEL_AHB_PCIE_BASE", "INTEL_RESERVED_MIB", "ahb_address", "physical_address", "s5_address_checks", "crc_terms", "crc_polynomial_checks", "serial_time", "latency_time", "outstanding", "credits", "AN3935_NP_CREDITS", "transfer_time_expr", "latency_bound_expr",
            "latency_bound_gbit_s", "an3935_back_to_back", "an3935_runs", "fit_an3935", "AN3935_BACK_TO_BACK", "BOUNDS", "PARAMETERS"]
 
-serial_time = symbol("t_s", nonnegative=True)  #: ns per transfer that nothing overlaps
-latency_time = symbol("t_l", nonnegative=True)  #: ns per transfer that transfers in flight overlap
-outstanding = symbol(r"k_{\mathrm{req}}", positive=True, integer=True)  #: transfers in flight
+serial_time = pcie.serial_time  #: ns per transfer that nothing overlaps (the command's, declared there)
+latency_time = pcie.latency_time  #: ns per transfer that transfers in flight overlap
+outstanding = pcie.outstanding  #: transfers in flight
 credits = symbol(r"C_{\mathrm{NP}}", positive=True, integer=True)  #: non-posted header credits
 
 #: MSC8156's initial non-posted header credits (AN3935 §7.3): at most 8 reads outstanding.
@@ -58,17 +57,7 @@ AN3935_BACK_TO_BACK = ("an3935-table11", "an3935-table12")
 
 BOUNDS = (Bound("t_s", 0.0, 2000.0, "ns"), Bound("t_l", 0.0, 10000.0, "ns"))
 
-PARAMETERS = {
-    p.name: p
-    for p in (
-        Parameter("serial_ns", serial_time, "ns", 0, 2000, default=100, step=5,
-                  label="serial time per transfer t_s (ns)"),
-        Parameter("latency_ns", latency_time, "ns", 0, 5000, default=300, step=10,
-                  label="overlappable latency t_l (ns)"),
-        Parameter("in_flight", outstanding, "transfers", 1, 8, default=8, step=1,
-                  label="transfers in flight", integer=True),
-    )
-}
+PARAMETERS = pcie.LATENCY_PARAMETERS
 
 
 def transfer_time_expr(kind: str, policy: str = "every", duplex: bool = False) -> sp.Expr:

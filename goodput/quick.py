@@ -217,8 +217,37 @@ def _pcie_run(args) -> dict:
         "goodput_gbit_s": _pcie_function("goodput", *variant)(*values),
         "efficiency": size / sum(parts.values()),
         "bytes": parts,
+        **_pcie_latency_bound(args, link, variant, values),
         **(_pcie_read(args, link, values) if args.kind == "read" else {}),
     }
+
+
+def pcie_latency_timings(args, split: str) -> dict | None:
+    """The latency-bound model's timings ``goodput pcie`` is given (``--serial-ns`` and ``--latency-ns``, the transfers
+    in flight their default if left out), checked; None where it is given neither. The command's full path
+    (:func:`goodput.pcie._command_run`) checks them here too."""
+    if args.serial_ns is None and args.latency_ns is None:
+        if args.in_flight is not None:
+            raise ParameterError("serial_ns", None, "given with --latency-ns for --transfers-in-flight to mean anything")
+        return None
+    if split != "mps":
+        raise ParameterError("split", split, "mps with the latency-bound model (it splits completions at MPS)")
+    p = _P["latency"]["parameters"]
+    for name in ("serial_ns", "latency_ns"):
+        if getattr(args, name) is None:
+            raise ParameterError(name, None, f"given too: {p[name].describe_range()}")
+    return {"serial_ns": p["serial_ns"].check(args.serial_ns), "latency_ns": p["latency_ns"].check(args.latency_ns),
+            "in_flight": p["in_flight"].check(p["in_flight"].default if args.in_flight is None else args.in_flight)}
+
+
+def _pcie_latency_bound(args, link: dict, variant: tuple, values: tuple) -> dict:
+    """With ``--serial-ns`` and ``--latency-ns``: the latency-bound model's goodput (the pcie-measured chapter's)."""
+    timings = pcie_latency_timings(args, link["split"])
+    if timings is None:
+        return {}
+    f = _pcie_function("latency_bound", *variant)
+    return {**timings, "latency_bound_gbit_s": float(f(*values, timings["serial_ns"], timings["latency_ns"],
+                                                       timings["in_flight"], _P["latency"]["np_credits"]))}
 
 
 def _pcie_read(args, link: dict, values: tuple) -> dict:
@@ -234,6 +263,9 @@ def _pcie_read(args, link: dict, values: tuple) -> dict:
 def _pcie_lines(args, r: dict) -> list[str]:
     lines = report_lines(f"PCIe gen{args.gen} x{args.lanes} {args.kind} of {args.size} bytes"
                          f"{' (both directions)' if args.duplex else ''}: {r['tlps']} TLPs", r)
+    if "latency_bound_gbit_s" in r:
+        lines.append(f"  latency     {r['latency_bound_gbit_s']:.6g} Gbit/s with {r['serial_ns']:g} ns serial and "
+                     f"{r['latency_ns']:g} ns overlappable a transfer, {r['in_flight']} in flight")
     if args.kind == "read":
         lines.append(f"  one read    {r['read_latency_ns']:.6g} ns from request to last data ({r['completion_ns']:g} ns "
                      f"in the completer); with {r['reads_in_flight']} in flight {r['reads_mbyte_s']:.6g} MB/s")

@@ -16,9 +16,6 @@ from tiers import fast_first
 
 #: The chapters whose box has no command yet, and why: what the book would need for one.
 WITHOUT_COMMAND = {
-    "pcie-measured": "a fit of a measured series: its inputs are the fit's, not a link's settings",
-    "latency-and-bandwidth": "a fit of the datasheet's measured times: no command models it",
-    "boot-and-memory": "the boot media's rates: no command models them",
 }
 
 WITH_COMMAND = [c for c in calculations.CHAPTERS if c not in WITHOUT_COMMAND]
@@ -26,6 +23,7 @@ WITH_COMMAND = [c for c in calculations.CHAPTERS if c not in WITHOUT_COMMAND]
 #: A chapter whose box shares its command with another chapter's, and opens on its own source's case: the
 #: command starts from the other chapter's values.
 OPENS_ON_ITS_OWN_CASE = {
+    "pcie-measured": "opens on AN3935's link and the timings fitted to its table; goodput pcie on pcie-packets' link",
     "choose-a-link": "the page's list starts with the book's eight links, the command's with none (--links)",
     "pcie-reads": "opens on the tutorial's PCIe 1.1 x1 with MPS and MRRS of 4096; goodput pcie on pcie-packets' link",
 }

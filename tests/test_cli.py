@@ -191,7 +191,7 @@ def test_a_number_in_exponent_form_or_minus_zero_is_read_as_the_model_reads_it(a
 
 
 @pytest.mark.parametrize("command", ["coding", "pcie", "bus", "srio", "hyperlink", "ethernet", "usb", "tcp", "spi",
-                                     "can", "choose", "size", "from", "checks", "export"])
+                                     "can", "choose", "am243x", "boot", "size", "from", "checks", "export"])
 def test_every_subcommand_prints_its_help(command):
     # argparse reads a help text as a format: a unit of "%" in one (CAN's bus load) broke "goodput can --help"
     p = subprocess.run([str(GOODPUT), command, "--help"], capture_output=True, text=True, timeout=60)

@@ -36,7 +36,7 @@ import sympy as sp  # noqa: E402
 from sympy.printing.pycode import PythonCodePrinter  # noqa: E402
 
 from goodput import (bus, bus_numeric, can, chapters, checks, choose, coding, command, ethernet,  # noqa: E402
-                     hyperlink, pcie, pcie_spec, pcie_transactions, spi, srio, tcp, usb)
+                     hyperlink, pcie, pcie_latency, pcie_spec, pcie_transactions, spi, srio, tcp, usb)
 from goodput.params import Parameter  # noqa: E402
 from goodput.render import choose_a_link  # noqa: E402
 from goodput.symbols import placeholders, stood_in  # noqa: E402
@@ -258,6 +258,15 @@ def _pcie() -> tuple[dict, list[Function]]:
         name = policy.replace("-", "_")
         functions += [(f"pcie_time_share_{name}", args, p.tlp_time_share_expr(policy)),
                       (f"pcie_dllp_share_{name}", args, p.dllp_share_expr(policy))]
+    # the latency-bound model (pcie_latency, the pcie-measured chapter): each kind, DLLP policy and direction count
+    bound = {**args, "serial": p.serial_time, "latency": p.latency_time, "outstanding": p.outstanding,
+             "credits": pcie_latency.credits}
+    for kind in ("write", "read"):
+        for policy in ("none", "every", "every-any", "spec"):
+            for duplex in (False, True):
+                functions.append((pcie_function_name("latency_bound", kind, policy, duplex, "mps"), bound,
+                                  pcie_latency.latency_bound_expr(kind, policy, duplex)))
+    constants["latency"] = {"parameters": dict(p.LATENCY_PARAMETERS), "np_credits": pcie_latency.AN3935_NP_CREDITS}
     # one read on its own (request, the completer's time, completions) and with reads in flight: pcie_transactions
     tx = pcie_transactions
     reads = {**args, "split_rcb": tx.split_at_rcb, "completion_ns": tx.completion_latency, "in_flight": tx.reads_in_flight}

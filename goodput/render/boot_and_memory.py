@@ -6,6 +6,7 @@ import altair as alt
 import pandas as pd
 
 from .. import boot
+from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Slider
 
@@ -29,7 +30,8 @@ def calculation() -> Calculation:
         outputs=[Output("least_ms", boot.least_read_expr(), "least read time", "ms", 3),
                  Output("rate_mbyte_s", boot.media_rate_expr(), "what the flash delivers", "MB/s", 2)],
         numeric=numeric, headline={"mode": "Octal DDR"},
-        answers=Answers("rate_mbyte_s", transfer=boot.image, transfers="images"))
+        answers=Answers("rate_mbyte_s", transfer=boot.image, transfers="images"),
+        command=BoxCommand("boot", [Word("--mode", "mode")], {"least_ms": "least_ms", "rate_mbyte_s": "rate_mbyte_s"}))
 
 
 def media_chart():

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from .. import am243x, fit
+from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Slider
 
@@ -31,7 +32,8 @@ def calculation() -> Calculation:
         outputs=[Output("time_us", fit.hockney_time_expr(), "one operation", "us", 3),
                  Output("rate_mbit_s", fit.hockney_rate_expr(), "throughput", "Mbit/s", 2)],
         numeric=numeric, headline={"series": "AES-128 encryption"},
-        answers=Answers("rate_mbit_s", transfer=fit.hockney_size, transfers="operations"))
+        answers=Answers("rate_mbit_s", transfer=fit.hockney_size, transfers="operations"),
+        command=BoxCommand("am243x", [Word("", "series")], {"time_us": "time_us", "rate_mbit_s": "rate_mbit_s"}))
 
 
 def fits_chart():

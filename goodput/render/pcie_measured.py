@@ -7,6 +7,7 @@ import altair as alt
 import pandas as pd
 
 from .. import coding, pcie
+from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Slider
 from .vega import matches
@@ -83,7 +84,13 @@ def latency_calculation(kind: str) -> Calculation:
                         packets=pcie.tlp_count_expr(kind).subs(subs), packet_name="TLPs",
                         # the figures count both directions at once, as AN3935's do
                         line_rate=(2 * pcie.transfer_rate_expr() * coding.lanes).subs(subs).subs(pcie.generation, link.gen),
-                        line="both directions' signalling rate"))
+                        line="both directions' signalling rate"),
+        # AN3935's link, as goodput pcie spells it, both directions at once as its tables count them
+        command=BoxCommand("pcie", [Word(kind), *(w for flag, value in (
+                               ("--gen", link.gen), ("--lanes", link.lanes), ("--mps", link.mps), ("--mrrs", link.mrrs),
+                               ("--dllp", link.dllp)) for w in (Word(flag), Word(str(value)))),
+                               Word("--size", "size_bytes"), Word("--duplex")],
+                           {"model_gbit_s": "latency_bound_gbit_s", "ceiling_gbit_s": "goodput_gbit_s"}))
 
 
 def calculation() -> Calculation:
