@@ -14,6 +14,7 @@ pytestmark = pytest.mark.book
 
 PAGE = "notebooks/can-fd.html"
 NOTE = "() => document.querySelector('.goodput-yours .goodput-composed-note').textContent"
+FIGURE_NOTE = "() => document.querySelector('.goodput-live .goodput-composed-note').textContent"
 #: The box's rows of the reader's list: each row's data length, identifier, frame and share of the bus.
 LISTED = """() => [...document.querySelectorAll('.goodput-yours select.goodput-yours-case option')]
   .filter(o => o.value.startsWith('your-')).map(o => o.value)"""
@@ -67,5 +68,8 @@ def test_the_box_adds_up_the_share_of_the_bus_the_readers_messages_take(browser,
             page.locator(".goodput-yours button.goodput-link-remove").first.click()
             settle(page)
         assert state(page)["messages"] == ""
-        assert page.evaluate(NOTE).startswith('Your list has no messages: add yours to your messages ("Add a message")')
+        # the box has nothing to add up, and says nothing; the table under the chart says what to do
+        assert page.evaluate(NOTE) == ""
+        assert page.evaluate(FIGURE_NOTE) == ('No messages of yours yet: "Add a message" in the box above, and the '
+                                              'bus\'s time they take adds up here.')
         assert errors(log) == []

@@ -1063,7 +1063,7 @@
     const others = rows.length - yours.length;
     const total = composed.total || {};
     if (total.column) {
-      if (yours.length === 0) return `Your list has no ${item}s: add yours to ${composed.label} ("Add a ${item}") and this adds up the ${total.text} they take.`;
+      if (yours.length === 0) return `No ${item}s of yours yet: "Add a ${item}" in the box above, and the ${total.text} they take adds up here.`;
       const sum = yours.reduce((s, r) => s + r[total.column], 0);
       const over = sum > total.limit ? `: over ${total.limit} ${total.unit}, ${total.over}` : "";
       return `Your ${yours.length} ${item}${yours.length === 1 ? "" : "s"} take ${Number(sum.toPrecision(4))} ${total.unit} of the ${total.text}${over}.`;
@@ -1071,6 +1071,143 @@
     return yours.length === 0
       ? `Your list has no ${item}s: add yours to the ${composed.label} above ("Add a ${item}") and they are answered here first, before the book's ${others} configurations.`
       : `Your ${yours.length} ${item}${yours.length === 1 ? "" : "s"} first, then the book's ${others} configurations.`;
+  }
+
+  // --- from your machine: what Linux prints, read with the formats goodput.machine declares ---------------
+
+  const MAX_PASTE = 4 << 20;  // goodput.machine.grammar.MAX_PASTE_BYTES, in characters
+
+  function pasteLines(text) {
+    const lines = text.split(/\r\n|\r|\n/);
+    if (lines[lines.length - 1] === "") lines.pop();
+    return lines;
+  }
+
+  function jsonPath(doc, path) {
+    for (const key of path.split(".")) {
+      if (!doc || typeof doc !== "object" || Array.isArray(doc) || !(key in doc)) return undefined;
+      doc = doc[key];
+    }
+    return doc;
+  }
+
+  function recognises(format, text) {
+    if (format.json) {
+      try { return jsonPath(JSON.parse(text), format.fields[0].pattern) !== undefined; } catch (e) { return false; }
+    }
+    const detect = new RegExp(format.detect);
+    return pasteLines(text).some(line => detect.test(line));
+  }
+
+  /* A field's value from its text, as goodput.machine.grammar._value reads it; an error names the line. */
+  function fieldValue(field, text, line) {
+    let value = text;
+    if (field.kind === "flag") value = text === "+";
+    else if (field.kind === "int" || field.kind === "number") {
+      value = field.kind === "int" && /^[0-9]+$/.test(text) ? Number(text)
+        : field.kind === "number" && /^[0-9.]+$/.test(text) ? Number(text) : NaN;
+      if (Number.isNaN(value)) throw {line, message: `${field.what} '${text}' is not a number`};
+    }
+    if (field.allowed.length && !field.allowed.some(a => a === value)) {
+      throw {line, message: `${field.what} ${text} is not one there is: ${field.name} must be one of ${field.allowed.join(", ")}`};
+    }
+    return value;
+  }
+
+  /* Every record of ``text`` in ``format`` (goodput.machine.grammar.read): {name, line, values}. */
+  function readFormat(format, text) {
+    if (format.json) {
+      const doc = JSON.parse(text);
+      const values = {};
+      for (const field of format.fields) {
+        const value = jsonPath(doc, field.pattern);
+        if (value === undefined || value === null) continue;
+        if (field.allowed.length && !field.allowed.some(a => a === value)) {
+          throw {line: 1, message: `${field.what} ${value} is not one there is: ${field.name} must be one of ${field.allowed.join(", ")}`};
+        }
+        values[field.name] = value;
+      }
+      return [{name: String(jsonPath(doc, format.record) || format.title), line: 1, values}];
+    }
+    const lines = pasteLines(text);
+    const start = new RegExp(format.record);
+    const heads = [];
+    lines.forEach((line, i) => { const m = start.exec(line); if (m) heads.push([i, m[1]]); });
+    if (!heads.length) throw {line: 1, message: `no line of ${format.title} found`};
+    return heads.map(([i, name], k) => {
+      const body = lines.slice(i, k + 1 < heads.length ? heads[k + 1][0] : lines.length).join("\n");
+      const record = {name, line: i + 1, values: {}};
+      for (const field of format.fields) {
+        const m = new RegExp(field.pattern, "d").exec(body);
+        if (field.kind === "present") { record.values[field.name] = m !== null; continue; }
+        if (!m) continue;
+        const at = i + 1 + (body.slice(0, m.indices[1][0]).match(/\n/g) || []).length;
+        record.values[field.name] = fieldValue(field, m[1], at);
+      }
+      return record;
+    });
+  }
+
+  /* What a paste sets in a box (goodput.machine.grammar.settings_of): {format, record, line, values} or {error}.
+     ``allowed(input, value)`` says whether the box takes a value. */
+  function readPaste(machine, text, allowed) {
+    if (text.length > MAX_PASTE) return {error: "line 1: the text is over 4 MB; no output these tools print is that long"};
+    const format = machine.formats.find(f => recognises(f, text));
+    if (!format) return {error: `line 1: none of ${machine.formats.map(f => f.title).join(", ")}: no line any of them prints was found`};
+    const mine = machine.settings.filter(s => s.format === format.key);
+    let records;
+    try { records = readFormat(format, text); } catch (e) { return {error: `line ${e.line}: ${e.message}`}; }
+    const valueOf = (s, found) => {
+      if (found === undefined || found === null) return null;
+      if (s.values.length) { const pair = s.values.find(([from]) => from === found); return pair ? pair[1] : null; }
+      return s.per !== 1 ? found / s.per : found;
+    };
+    const taken = [];
+    for (const record of records) {
+      const values = {};
+      for (const s of mine) {
+        const v = valueOf(s, record.values[s.field]);
+        if (v !== null || !s.optional) values[s.input] = v;
+      }
+      if (Object.entries(values).every(([k, v]) => v !== null && allowed(k, v))) {
+        taken.push({format: format.key, title: format.title, record: record.name, line: record.line, values});
+      }
+    }
+    // the first, and how many more the paste holds (a whole listing: one device's output picks another)
+    if (taken.length) return Object.assign(taken[0], {more: taken.length - 1});
+    return {error: `line 1: no record of this ${format.title} has every value the box takes (${mine.map(s => s.field).join(", ")})`};
+  }
+
+  /* The box's "From your machine": a paste read as the box's formats, its values set as the reader's own. */
+  function machineElement(spec, controls) {
+    const byInput = new Map(controls.map(c => [c.signal || c.key, c]));
+    const allowed = (input, value) => byInput.has(input) && !parse(byInput.get(input), String(value)).error;
+    const area = h("textarea", {class: "goodput-machine-paste", rows: "4", spellcheck: "false",
+                                "aria-label": "what your machine prints"});
+    const status = h("p", {class: "goodput-machine-status", role: "status"});
+    const titles = spec.machine.formats.map(f => f.title).join(", ");
+    const read = () => {
+      const text = area.value;
+      if (!text.trim()) { status.textContent = ""; return; }
+      const found = readPaste(spec.machine, text, allowed);
+      if (found.error) { status.textContent = `Not read: ${found.error}. Nothing changed.`; status.dataset.state = "error"; return; }
+      const parts = [];
+      for (const [input, value] of Object.entries(found.values)) {
+        const control = byInput.get(input);
+        set(control.key, parse(control, String(value)).value);
+        parts.push(`${control.label} ${value}${control.unit && control.unit !== control.label ? " " + control.unit : ""}`);
+      }
+      status.dataset.state = "read";
+      const more = found.more ? ` The paste holds ${found.more} more: paste one alone to take it instead.` : "";
+      status.textContent = `Read from ${found.title}, ${found.record} (line ${found.line}): ${parts.join(", ")}.${more}`;
+    };
+    let timer = null;
+    area.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(read, 250); });
+    const fold = h("details", {class: "goodput-yours-machine"}, h("summary", {text: "From your machine"}),
+      h("p", {class: "goodput-machine-help", text: `Paste what ${titles} prints on your machine: the box takes its settings. Nothing leaves the page.`}),
+      area, status);
+    fold.read = read;
+    return fold;
   }
 
   /* A word as a shell reads it: as it is where it needs no quotes, else in single quotes (Python's shlex.quote). */
@@ -1119,6 +1256,7 @@
     spec.controls.forEach(declare);
     const ownKeys = new Set(spec.answerControls || []);
     panel(root.querySelector(".goodput-controls"), spec.controls.filter(c => !ownKeys.has(c.key)));
+    if (spec.machine) root.querySelector(".goodput-controls").after(machineElement(spec, spec.controls));
     const values = root.querySelector(".goodput-yours-values");
     const pick = h("select", {class: "goodput-yours-case", "aria-label": "case"});
     let rows = [];
@@ -1171,7 +1309,9 @@
     const record = {root, spec, built: true};
     record.table = new Table(spec.table, shown => {
       rows = shown;
-      if (note) note.textContent = composedNote(spec.table.composed, shown);
+      // the box adds up the reader's rows; with none, the composer under it says what to do (the figure's note too)
+      if (note) note.textContent = shown.some(r => r.order !== undefined && r.order !== null)
+        ? composedNote(spec.table.composed, shown) : "";
       pick.replaceChildren(...shown.map(r => h("option", {value: String(r.row_index),
         text: caseText(spec.table, r)})));
       show();
@@ -1298,6 +1438,9 @@
 
   window.goodputLive = {
     state,
+    /* goodput.machine.grammar.settings_of in the page, for the tests: the box's spec.machine, a paste, and
+       whether a value is allowed (every value, where omitted). */
+    readPaste: (machine, text, allowed) => readPaste(machine, text, allowed || (() => true)),
     lab: Boolean(lab),
     /* Draws ``root``, a figure or box shown since the page was read (JupyterLab: a cell's new output). */
     scan(root) {

@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import LogFormatError
 from ..logs.text import log_lines
 
-__all__ = ["Field", "Format", "Record", "read", "MAX_PASTE_BYTES"]
+__all__ = ["Field", "Format", "Record", "Setting", "read", "settings_of", "MAX_PASTE_BYTES"]
 
 #: The most text a paste or a file may hold: a whole ``lspci -vv`` of a large server is under 1 MB.
 MAX_PASTE_BYTES = 4 << 20
@@ -200,3 +200,53 @@ def _read_json(fmt: Format, text: str, source: str) -> Record:
                                             f"of {', '.join(map(str, f.allowed))}")
         record.values[f.name] = value
     return record
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A box's input that a field of a pasted output sets: the input, the format and field it comes from, and how
+    the field's value becomes the input's (a map: 8 GT/s is generation 3; or a divisor: bit/s over 10^6 is Mbit/s).
+    An ``optional`` one is left as it is where the output lacks it (a classical CAN interface's data bit rate)."""
+
+    input: str
+    format: str
+    field: str
+    values: tuple = ()
+    per: float = 1
+    optional: bool = False
+
+    def value(self, found):
+        """The input's value for the field's ``found``, None where it has none (or the map has none)."""
+        if found is None:
+            return None
+        if self.values:
+            return dict(self.values).get(found)
+        return found / self.per if self.per != 1 else found
+
+    def spec(self) -> dict:
+        return {"input": self.input, "format": self.format, "field": self.field,
+                "values": [list(pair) for pair in self.values], "per": self.per, "optional": self.optional}
+
+
+def settings_of(settings, formats: dict, text: str, allowed) -> dict:
+    """What a paste sets in a box: the format it is, the record read (the first whose every mapped value the box's
+    inputs allow: a whole listing's first trained link) and the inputs' values; as the page's script does it.
+    ``allowed(input, value)`` says whether the box takes a value. Raises :class:`LogFormatError` (source
+    ``<paste>``) for a paste none of the box's formats reads."""
+    keys = list(dict.fromkeys(s.format for s in settings))
+    fmt = next((formats[k] for k in keys if formats[k].recognises(text)), None)
+    if fmt is None:
+        titles = ", ".join(formats[k].title for k in keys)
+        raise LogFormatError("<paste>", 1, f"none of {titles}: no line any of them prints was found")
+    mine = [s for s in settings if s.format == fmt.key]
+    needed = {s.input for s in mine if not s.optional}
+    taken = []
+    for record in read(fmt, text):
+        values = {s.input: s.value(record.values.get(s.field)) for s in mine}
+        values = {k: v for k, v in values.items() if v is not None or k in needed}
+        if all(v is not None and allowed(k, v) for k, v in values.items()):
+            taken.append({"format": fmt.key, "record": record.name, "line": record.line, "values": values})
+    if taken:  # the first, and how many more the paste holds (a whole listing: one device's output picks another)
+        return {**taken[0], "more": len(taken) - 1}
+    raise LogFormatError("<paste>", 1, f"no record of this {fmt.title} has every value the box takes "
+                                       f"({', '.join(s.field for s in mine)})")

@@ -101,6 +101,6 @@ def _warnings(link: dict, downgraded: bool) -> list[str]:
     if "mps" in link and "mrrs" in link and link["mrrs"] < link["mps"]:
         w.append(f"MRRS {link['mrrs']} is below MPS {link['mps']}: reads come in requests smaller than a payload")
     if "mps" in link and link.get("cap_mps", 0) > link["mps"]:
-        w.append(f"MPS {link['mps']} of the {link['cap_mps']} it could take: the smallest MPS on its path sets it, "
-                 "and each TLP carries no more")
+        w.append(f"MPS {link['mps']} of the {link['cap_mps']} it could take: each TLP carries no more (set by the "
+                 "boot firmware or the kernel, at most the smallest on its path)")
     return w

@@ -9,21 +9,35 @@ of the Ethernet link the files give (or ``--rate-mbit-s``).
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 
 from ..errors import GoodputError, LogFormatError, ParameterError
 from ..logs.text import log_lines
 from . import MODULES, recognise, read
 from .grammar import MAX_PASTE_BYTES
 
-__all__ = ["report", "lines", "read_source", "PCIE_SIZE_BYTES", "DEFAULT_MTU_BYTES"]
+__all__ = ["report", "lines", "read_source", "fixture", "PCIE_SIZE_BYTES", "DEFAULT_MTU_BYTES"]
 
 #: The transfer the PCI Express ceiling is given for: large enough that the link, not the transfer, sets it.
 PCIE_SIZE_BYTES = 65536
 #: The MTU an Ethernet link is taken to have where no ``ip link`` output says.
 DEFAULT_MTU_BYTES = 1500
-#: Bytes of IP and TCP headers besides the MSS, by TCP options: iperf3's MSS says which MTU the run had.
+#: Bytes of IP and TCP headers besides the MSS and the options: iperf3's MSS says which MTU the run had.
 _TCP_IP_BYTES = 40
+#: The book's own captured outputs (tools/capture_machine.sh), each with a header naming its source.
+FIXTURES = Path(__file__).resolve().parent.parent.parent / "data" / "machine"
+
+
+def fixture(name: str) -> str:
+    """The path of the book's captured output ``name`` (``lspci-tree-fsl-p2020.txt``) relative to where the process
+    runs (``../data/machine/...`` from a notebook), so that what is printed of it is the same on every machine."""
+    path = FIXTURES / name
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # on another drive
+        return str(path)
 
 
 def read_source(path: str) -> tuple[str, str]:

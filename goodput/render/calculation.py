@@ -34,6 +34,8 @@ import sympy as sp
 from .. import answers as reader
 from ..precision import stable
 from ..spreadsheet import number_text
+from ..machine import FORMATS
+from ..machine.grammar import Setting, settings_of
 from .box_command import BoxCommand
 from .charts import Choice, LinkList, LiveModel, Slider, live_model
 from .controls import control
@@ -473,6 +475,9 @@ class Calculation:
         table and the chart beside the cases (with the list's ``extra`` columns); Python's table keeps the cases.
     command : BoxCommand, optional
         The box's values as a ``goodput`` command line, where the chapter's model has one (*Copy as command*).
+    machine : sequence of Setting
+        The inputs an output of the reader's machine sets (``lspci -vv``'s trained width is ``lanes``): the box's
+        *From your machine*.
     """
 
     chapter: str
@@ -494,6 +499,7 @@ class Calculation:
     answers: Answers | None = None
     composed: LinkList | None = None
     command: BoxCommand | None = None
+    machine: Sequence[Setting] = ()
 
     def __post_init__(self):
         for name, way in self.order:
@@ -525,6 +531,9 @@ class Calculation:
                 if missing:
                     raise ValueError(f"{self.chapter}: answer {a.name} uses {', '.join(sorted(map(str, missing)))}, "
                                      "which is neither an input nor a case column")
+        for s in self.machine:
+            if s.input not in self.input_names() or s.format not in FORMATS:
+                raise ValueError(f"{self.chapter}: a paste cannot set {s.input!r} from {s.format!r}")
         if self.command is not None:
             self.command.resolved(self.input_names(), self._command_columns())
             for name in self.command.outputs:
@@ -550,6 +559,24 @@ class Calculation:
         if self.composed is not None:
             values[self.composed.name] = self.composed.value if listed is None else listed
         return self.command.argv(self.input_names(), self._command_columns(), values, case)
+
+    def machine_spec(self) -> dict:
+        """What the page's script reads a paste with: the formats the box takes and what each sets."""
+        keys = list(dict.fromkeys(s.format for s in self.machine))
+        return {"formats": [FORMATS[k].spec() for k in keys], "settings": [s.spec() for s in self.machine]}
+
+    def machine_values(self, text: str) -> dict:
+        """What a paste sets in the box (:func:`goodput.machine.grammar.settings_of`), as the page's script sets it."""
+        sliders = {s.name: s for s in self.inputs}
+
+        def allowed(name, value):
+            try:
+                sliders[name].check(value)
+            except ValueError:
+                return False
+            return True
+
+        return settings_of(self.machine, FORMATS, text, allowed)
 
     def command_spec(self) -> dict:
         """What the page's script writes the box's command from (:meth:`BoxCommand.spec`), with the reader's list."""

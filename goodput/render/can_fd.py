@@ -9,6 +9,7 @@ import sympy as sp
 from .. import can, data
 from ..params import DEFAULT
 from ..symbols import maker
+from ..machine.grammar import Setting
 from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import LinkList, Slider
@@ -137,7 +138,10 @@ def calculation() -> Calculation:
         command=BoxCommand("can", [Word("--bytes", "data_bytes"), Word("--extended", when=("x", 1)),
                                    Word("--classical", when=("c", 1)),
                                    Word("--data-mbit-s", "data_mbit_s", when=("c", 0))],
-                           {"messages_per_s": "messages_per_s", "goodput_mbit_s": "goodput_mbit_s"}))
+                           {"messages_per_s": "messages_per_s", "goodput_mbit_s": "goodput_mbit_s"}),
+        # ip -details link show of a CAN interface: its bit rates (a classical one has no data bit rate)
+        machine=(Setting("arbitration_mbit_s", "iplink", "bitrate", per=1e6),
+                 Setting("data_mbit_s", "iplink", "dbitrate", per=1e6, optional=True)))
 
 
 def explore_chart() -> alt.VConcatChart:

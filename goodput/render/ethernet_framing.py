@@ -8,6 +8,7 @@ import sympy as sp
 
 from .. import data, ethernet
 from ..symbols import ModelSymbol
+from ..machine.grammar import Setting
 from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Slider, live_model
@@ -58,7 +59,8 @@ def calculation() -> Calculation:
         command=BoxCommand("ethernet", [Word("--stack", "stack", {s.name: s.key for s in ethernet.STACKS.values()}),
                                         Word("--vlan", when=("vlan_bytes", ethernet.VLAN_TAG_BYTES)),
                                         Word("--frame-only", when=("convention", ethernet.FRAME_ONLY))],
-                           {"your_goodput_gbit_s": "goodput_gbit_s", "counted_bytes": "counted_bytes"}))
+                           {"your_goodput_gbit_s": "goodput_gbit_s", "counted_bytes": "counted_bytes"}),
+        machine=(Setting("mac_rate_gbit_s", "ethtool", "speed_mbit_s", per=1000),))
 
 
 def explore_chart() -> alt.VConcatChart:

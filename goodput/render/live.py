@@ -255,7 +255,8 @@ class YourLink:
                 # the answers' own controls (the bytes to move, the goodput's unit) go with the answers
                 "answerControls": [control(c)["key"] for c in calc.answer_controls()],
                 "case": calc.headline_case(),
-                **({"command": calc.command_spec()} if calc.command is not None else {})}
+                **({"command": calc.command_spec()} if calc.command is not None else {}),
+                **({"machine": calc.machine_spec()} if calc.machine else {})}
 
     def _repr_html_(self) -> str:
         calc = self.calculation

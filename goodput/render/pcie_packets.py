@@ -14,6 +14,7 @@ import sympy as sp
 from .. import coding, pcie
 from ..params import Parameter
 from ..symbols import maker
+from ..machine.grammar import Setting
 from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Slider, live_model
@@ -167,7 +168,18 @@ def calculation() -> Calculation:
                                          when=("generation", tuple(g for g in pcie.GENERATIONS
                                                                    if g not in pcie.FLIT_MODE))),
                                     Word("--flit", "flit_bytes", {236: "tlp", 242: "dlp"})],
-                           {"write_gbit_s": "goodput_gbit_s"}))
+                           {"write_gbit_s": "goodput_gbit_s"}),
+        machine=lspci_settings())
+
+
+def lspci_settings(*extra: str) -> tuple[Setting, ...]:
+    """What ``lspci -vv`` sets in a PCIe box: the link as trained (its speed is the generation), MPS and MRRS as
+    programmed, and ``extra`` fields of the same name (``rcb``)."""
+    from ..machine import lspci
+
+    return (Setting("generation", "lspci", "speed_gts", tuple(lspci.GENERATIONS.items())),
+            Setting("lanes", "lspci", "lanes"), Setting("mps", "lspci", "mps"), Setting("mrrs", "lspci", "mrrs"),
+            *(Setting(name, "lspci", name) for name in extra))
 
 
 def explore_chart() -> alt.VConcatChart:

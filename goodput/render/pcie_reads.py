@@ -38,7 +38,7 @@ def calculation() -> Calculation:
     """Reads on the reader's link for their completion latency and reads in flight, opening on the Intel
     tutorial's link (PCIe 1.1 x1, one request and one completion a read) with Test 15's measured rates."""
     from .. import data, pcie_transactions as pt
-    from .pcie_packets import FLIT_BYTES, SLIDERS, slider_substitution
+    from .pcie_packets import FLIT_BYTES, SLIDERS, lspci_settings, slider_substitution
 
     case = pt.READS_LINK
     starting = {"generation": case.gen, "lanes": case.lanes, "mps": case.mps, "mrrs": case.mrrs,
@@ -81,7 +81,8 @@ def calculation() -> Calculation:
                                     Word("--split", "split_at_rcb", {0: "mps", 1: "rcb"}),
                                     Word("--flit", "flit_bytes", {n: name for n, name in FLIT_BYTES.items()}),
                                     Word("--dllp"), Word("none")],
-                           {"read_mbyte_s": "reads_mbyte_s", "read_latency_ns": "read_latency_ns"}))
+                           {"read_mbyte_s": "reads_mbyte_s", "read_latency_ns": "read_latency_ns"}),
+        machine=lspci_settings("rcb"))
 
 
 def reads_chart() -> alt.VConcatChart:

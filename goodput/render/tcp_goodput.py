@@ -6,6 +6,7 @@ import altair as alt
 import pandas as pd
 
 from .. import data, ethernet, tcp
+from ..machine.grammar import Setting
 from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Slider
@@ -49,7 +50,8 @@ def calculation() -> Calculation:
                                    Word("--ipv6", when=("ip_header_bytes", tcp.IP_HEADER_BYTES[6])),
                                    Word("--vlan", when=("vlan_bytes", ethernet.VLAN_TAG_BYTES))],
                            {"per_write_mbit_s": "goodput_mbit_s", "stream_mbit_s": "stream_goodput_mbit_s",
-                            "window_mbit_s": "window_limit_mbit_s", "goodput_mbit_s": "bound_goodput_mbit_s"}))
+                            "window_mbit_s": "window_limit_mbit_s", "goodput_mbit_s": "bound_goodput_mbit_s"}),
+        machine=(Setting("line_rate_mbit_s", "ethtool", "speed_mbit_s"), Setting("mtu_bytes", "iplink", "mtu")))
 
 
 def explore_chart() -> alt.VConcatChart:
