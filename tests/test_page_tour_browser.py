@@ -16,7 +16,8 @@ module that states it, with its own docstring):
   (test_book_browser); the chooser's list of links, solver and measured switch operated
   (test_choose_browser); SRIO's long table folded and unfolded at both widths (test_calc_fold_browser);
   the errata tables sorted, filtered and followed to a chapter and back (test_errata_browser); nothing
-  wider than the screen on the chooser's pages;
+  wider than the screen on the chooser's pages; at both widths, PCIe's box reading a pasted lspci -vv
+  (test_machine_browser);
 - at 390 px, each control of the calculation's figure operated, chart, table and box then equal to the
   model's expressions (test_live_figures), and the figure's result in view after each; then the box's
   result in view while its own controls are operated;
@@ -45,6 +46,7 @@ import test_calc_fold_browser
 import test_choose_browser
 import test_errata_browser
 import test_live_figures
+import test_machine_browser
 import test_reading_browser
 from browser import WIDTHS, errors, opened
 from test_book_browser import loads_offline
@@ -59,7 +61,7 @@ pytestmark = pytest.mark.book
 #: The checks other modules ask the tour to run on its loads: {(page, width): checks, in order}. Those that need
 #: the state the page opens in come first.
 TOURS = (test_live_figures.TOUR, test_reading_browser.TOUR, test_calc_fold_browser.TOUR, test_book_browser.TOUR,
-         test_choose_browser.TOUR, test_errata_browser.TOUR)
+         test_choose_browser.TOUR, test_errata_browser.TOUR, test_machine_browser.TOUR)
 
 
 def test_every_check_handed_to_the_tour_is_on_a_page_and_width_it_opens():
