@@ -1216,8 +1216,8 @@
     return /^[\w@%+=:,./-]+$/.test(text) ? text : "'" + text.replace(/'/g, "'\"'\"'") + "'";
   }
 
-  /* The box's values as a goodput command line (goodput.render.box_command: BoxCommand.argv): each word's
-     source is an input (the table's signal) or a column of the row the box shows. */
+  /* The box's values as a goodput command line (goodput.render.box_command: BoxCommand.argv), its words as a shell
+     reads them: each word's source is an input (the table's signal) or a column of the row the box shows. */
   function commandText(command, view, row) {
     const inputs = new Set(command.inputs);
     // the reader's list, where the box has one, by its name: its value in the page's state
@@ -1238,14 +1238,16 @@
       if (w.flag) words.push(w.flag);
       words.push(text);
     }
-    return "goodput " + words.map(shellWord).join(" ");
+    return ["goodput", ...words.map(shellWord)];
   }
 
   function showCommand(root, command, view, row) {
-    const text = commandText(command, view, row);
+    const words = commandText(command, view, row);
+    const text = words ? words.join(" ") : "";
+    // a line breaks between words only, never at a word's own hyphens (--duplex): each word its own span
     const code = root.querySelector(".goodput-yours-command code");
-    code.textContent = text || "";
-    root.dataset.command = text || "";
+    code.replaceChildren(...(words || []).flatMap((w, i) => [...(i ? [" "] : []), h("span", {text: w})]));
+    root.dataset.command = text;
     const button = root.querySelector(".goodput-copy-command");
     if (button) button.disabled = !text;
   }

@@ -3,7 +3,7 @@ prints ``Unknown!``: no speed is read, and :func:`links` says so."""
 
 from __future__ import annotations
 
-from .grammar import Field, Format, Record
+from .grammar import Field, Format, Record, passed_over
 
 __all__ = ["FORMAT", "SPEEDS_MBIT_S", "links"]
 
@@ -25,7 +25,7 @@ def links(records: list[Record]) -> tuple[list[dict], list[str]]:
     for r in records:
         v = r.values
         if "speed_mbit_s" not in v:
-            skipped.append(f"{r.name} (line {r.line}): no speed printed (a virtual interface, or no link)")
+            skipped.append(passed_over(r, "no speed printed (a virtual interface, or no link)"))
             continue
         warnings = [] if v.get("duplex", "Full") == "Full" else [f"{v['duplex']} duplex: both directions share the line"]
         if v.get("link") == "no":

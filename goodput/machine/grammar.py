@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import LogFormatError
 from ..logs.text import log_lines
 
-__all__ = ["Field", "Format", "Record", "Setting", "read", "settings_of", "MAX_PASTE_BYTES"]
+__all__ = ["Field", "Format", "Record", "Setting", "read", "passed_over", "settings_of", "MAX_PASTE_BYTES"]
 
 #: The most text a paste or a file may hold: a whole ``lspci -vv`` of a large server is under 1 MB.
 MAX_PASTE_BYTES = 4 << 20
@@ -116,6 +116,11 @@ class Record:
     line: int
     values: dict[str, Any] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
+
+
+def passed_over(record: Record, why: str) -> dict:
+    """A record that is no link the book models, and why: what a format's ``links`` lists beside its links."""
+    return {"record": record.name, "line": record.line, "why": why}
 
 
 def read(fmt: Format, text: str, source: str = "<paste>") -> list[Record]:

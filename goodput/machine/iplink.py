@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .grammar import Field, Format, Record
+from .grammar import Field, Format, Record, passed_over
 
 __all__ = ["FORMAT", "links"]
 
@@ -27,14 +27,14 @@ def links(records: list[Record]) -> tuple[list[dict], list[str]]:
     for r in records:
         v = r.values
         if v.get("link_type") == "loopback":
-            skipped.append(f"{r.name} (line {r.line}): the loopback, no wire")
+            skipped.append(passed_over(r, "the loopback, no wire"))
             continue
         link = {"interface": r.name, "line": r.line, "link_type": v.get("link_type", ""), "warnings": []}
         if "mtu" in v:
             link["mtu_bytes"] = v["mtu"]
         if v.get("link_type") == "can":
             if "bitrate" not in v:
-                skipped.append(f"{r.name} (line {r.line}): a CAN interface without its bit rate (ip -details shows it)")
+                skipped.append(passed_over(r, "a CAN interface without its bit rate (ip -details shows it)"))
                 continue
             link.update(arbitration_mbit_s=v["bitrate"] / 1e6, can_fd=v["can_fd"])
             if "dbitrate" in v:

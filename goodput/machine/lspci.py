@@ -7,7 +7,7 @@ A whole listing holds bridges, devices without a PCI Express capability and root
 from __future__ import annotations
 
 from .. import pcie
-from .grammar import Field, Format, Record
+from .grammar import Field, Format, Record, passed_over
 
 __all__ = ["FORMAT", "GENERATIONS", "links"]
 
@@ -65,10 +65,10 @@ def links(records: list[Record]) -> tuple[list[dict], list[str]]:
     for r in records:
         v = r.values
         if "lanes" not in v or "speed_gts" not in v:
-            skipped.append(f"{r.name} (line {r.line}): no PCI Express link status")
+            skipped.append(passed_over(r, "no PCI Express link status"))
             continue
         if v["lanes"] == 0:
-            skipped.append(f"{r.name} (line {r.line}): no link trained (Width x0)")
+            skipped.append(passed_over(r, "no link trained (Width x0)"))
             continue
         link = {"address": r.name, "line": r.line, "device": v.get("device", ""),
                 "generation": GENERATIONS[v["speed_gts"]], "lanes": v["lanes"],

@@ -184,9 +184,8 @@ def lines(r: dict) -> list[str]:
         out.append(f"{f['file']}: {f['format']}: {len(f['links'])} link(s)"
                    + (f", {len(f['skipped'])} passed over" if f["skipped"] else ""))
         reasons: dict[str, list[str]] = {}
-        for s in f["skipped"]:  # "00:10.0 (line 281): no PCI Express link status", grouped by the reason
-            where, _, why = s.partition(": ")
-            reasons.setdefault(why, []).append(where.split(" (")[0])
+        for s in f["skipped"]:  # grouped by the reason
+            reasons.setdefault(s["why"], []).append(s["record"])
         out += [f"  passed over, {why}: {', '.join(names[:6])}{', ...' if len(names) > 6 else ''} ({len(names)})"
                 for why, names in reasons.items()]
     for link in r["links"]:
