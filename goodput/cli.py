@@ -95,13 +95,17 @@ def _implementation(name: str, module: str):
 def _add_from(sub) -> None:
     p = _command(sub, "from", _run_from,
                  help="your link from what Linux prints: its ceiling, and a measurement's share of it",
-                 description="Read lspci -vv, ethtool IFACE, ip [-details] link show and iperf3 -J outputs (any mix, "
+                 description="Read lspci -vv, ethtool IFACE, ip [-details] link show, iperf3 -J and the book's TCP firmware's "
+                             "outputs (any mix, "
                              "'-' for standard input): each link's settings as trained and programmed, the ceiling the "
                              "book's model gives for them, each measurement's share of it, and what looks wrong (a link "
                              "trained below its capability, MRRS below MPS). Example: lspci -vv | goodput from -")
     p.add_argument("files", nargs="+", metavar="FILE", help="a file of one of these outputs, or - for standard input")
     p.add_argument("--rate-mbit-s", dest="rate_mbit_s", type=float, default=None, metavar="MBIT_S",
                    help="the Ethernet line rate a measurement crossed, where no ethtool output gives it")
+    p.add_argument("--tcp-options", dest="tcp_options_bytes", type=int, default=None, metavar="BYTES",
+                   help="the TCP option bytes of a measurement's segments (12: timestamps), where its MSS does not "
+                        "say them (an iperf3 run's does; the firmware's logs do not): none by default")
 
 
 def _run_from(args) -> int:
@@ -109,7 +113,7 @@ def _run_from(args) -> int:
 
     if args.rate_mbit_s is not None and not (math.isfinite(args.rate_mbit_s) and args.rate_mbit_s > 0):
         raise GoodputError(f"--rate-mbit-s {args.rate_mbit_s:g}: a line rate is a number above 0")
-    result = report.report(args.files, args.rate_mbit_s)
+    result = report.report(args.files, args.rate_mbit_s, args.tcp_options_bytes)
     return _output(args, result, report.lines(result))
 
 

@@ -124,6 +124,10 @@ class Parameter:
         low = "above" if self.exclusive_minimum else "from"
         return f"{kind} {low} {_fmt(self.minimum)} to {_fmt(self.maximum)} {self.unit}".rstrip()
 
+    def allows(self, value) -> bool:
+        """Whether :meth:`check` takes ``value`` (an option, where the parameter has options)."""
+        return not self._outside_range(value) and (not self.options or value in self.values())
+
     def _outside_range(self, value) -> bool:
         """Whether ``value`` is outside the range (options aside)."""
         number = _number(value)

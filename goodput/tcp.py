@@ -43,7 +43,8 @@ symbol = maker(__name__)
 
 __all__ = ["message", "mtu", "window", "rtt", "wire_goodput", "window_limit_expr", "bound_goodput_expr", "window_binds_expr", "ip_header", "tcp_options", "line_rate", "TCP_HEADER_BYTES", "TIMESTAMP_BYTES",
            "PARAMETERS", "mss_expr", "segments_expr", "segment_wire_expr", "message_wire_expr",
-           "message_goodput_expr", "stream_goodput_expr", "goodputs", "window_limit_mbit_s", "window_bound", "evaluate"]
+           "message_goodput_expr", "stream_goodput_expr", "reported_mss", "options_of_mss_expr", "options_of_mss",
+           "goodputs", "window_limit_mbit_s", "window_bound", "evaluate"]
 
 message = symbol("M", positive=True, integer=True)  #: application message (write), bytes
 mtu = symbol("U", positive=True, integer=True)  #: MTU, bytes
@@ -53,6 +54,7 @@ line_rate = symbol(r"R_{\mathrm{Mbit}}", positive=True)  #: Ethernet line rate, 
 window = symbol(r"W_{\mathrm{rwnd}}", positive=True, integer=True)  #: receive window, bytes
 rtt = symbol(r"t_{\mathrm{RTT}}", positive=True)  #: round-trip time, us
 wire_goodput = symbol(r"G_{\mathrm{wire}}", positive=True)  #: the wire's goodput, Mbit/s (a table's column)
+reported_mss = symbol(r"S_{\mathrm{MSS}}", positive=True, integer=True)  #: the MSS a run reports (iperf3), bytes
 _payload = symbol("p", nonnegative=True, integer=True)
 
 PARAMETERS = {
@@ -82,6 +84,18 @@ PARAMETERS = {
 def mss_expr() -> sp.Expr:
     """Maximum segment size: the MTU less the IP and TCP headers and the TCP options."""
     return mtu - ip_header - TCP_HEADER_BYTES - tcp_options
+
+
+def options_of_mss_expr() -> sp.Expr:
+    """The TCP option bytes a run's reported MSS ``S_MSS`` implies at the MTU: what :func:`mss_expr` leaves them
+    (an MSS of 1448 at MTU 1500 over IPv4 is the 12 bytes of timestamps)."""
+    (solved,) = sp.solve(sp.Eq(reported_mss, mss_expr()), tcp_options)
+    return solved
+
+
+def options_of_mss(mtu_bytes: int, ip_header_bytes: int, mss_bytes: int) -> int:
+    """:func:`options_of_mss_expr` at these values (negative where the MSS does not fit the MTU)."""
+    return int(options_of_mss_expr().subs({mtu: mtu_bytes, ip_header: ip_header_bytes, reported_mss: mss_bytes}))
 
 
 def segments_expr() -> sp.Expr:

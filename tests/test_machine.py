@@ -13,14 +13,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goodput import pcie, tcp
+from goodput import can, pcie, tcp, usb
+from goodput.logs import bench
 from goodput.machine import FORMATS, lspci, read, recognise
+from goodput.machine.grammar import measured
+from goodput.render import calculations
 from goodput.machine.report import read_source, report
 
 from command import call
 from mutations import FUZZ, mutated_log, parse_or_refuse
 
 FIXTURES = Path(__file__).resolve().parent.parent / "data" / "machine"
+#: The book's own firmware logs a reader may paste as measurements.
+FIRMWARE_LOGS = Path(__file__).resolve().parent.parent / "data" / "logs" / "host"
 
 
 def fixture(name: str) -> str:
@@ -42,7 +47,10 @@ def test_every_fixture_names_its_source_and_the_command_that_printed_it():
 @pytest.mark.parametrize("name, key", [
     ("lspci-tree-fsl-p2020.txt", "lspci"), ("lspci-tree-asus-p6t6.txt", "lspci"),
     ("lspci-cap-exp-lnkcap2.txt", "lspci"), ("ethtool-veth.txt", "ethtool"), ("ethtool-virtual.txt", "ethtool"),
-    ("iplink-host.txt", "iplink"), ("iperf3-loopback.json", "iperf3"), ("iperf3-shaped-100m.json", "iperf3")])
+    ("iplink-host.txt", "iplink"), ("iperf3-loopback.json", "iperf3"), ("iperf3-shaped-100m.json", "iperf3"),
+    ("../logs/host/shaped-100m-tester.log", "tcp-bench"), ("../logs/host/loopback-testee.log", "tcp-bench"),
+    ("lsusb-t-gregkh-desktop.txt", "lsusb"), ("lsusb-t-pi-cluster.txt", "lsusb"),
+    ("iplink-can-fd-pi-hats.txt", "iplink"), ("iplink-can-c_can-ros-canopen.txt", "iplink")])
 def test_each_fixture_is_recognised_as_what_printed_it(name, key):
     text, _ = read_source(fixture(name))
     assert recognise(text).key == key
@@ -121,10 +129,85 @@ def test_a_measurement_is_a_share_of_the_tcp_ceiling_at_its_link_rate_and_mtu():
     (m,) = r["measurements"]
     ceiling = tcp.goodputs(1 << 24, 100, 1500, 20, 12)["stream_mbit_s"]
     assert m["ceiling"]["tcp_stream_mbit_s"] == pytest.approx(ceiling, rel=1e-12)
-    assert m["share"] == pytest.approx(m["goodput_mbit_s"] / ceiling, rel=1e-12)
+    assert (m["size"], m["unit"]) == (131072, "Mbit/s")  # iperf3's writes: its blksize
+    assert m["value"] == pytest.approx(94029692.9623636 / 1e6, rel=1e-12)  # end.sum_received.bits_per_second
+    assert m["share"] == pytest.approx(m["value"] / ceiling, rel=1e-12)
     assert 0.5 < m["share"] <= 1.01
+    # the options given override what the MSS implies
+    (m,) = report([fixture("iperf3-shaped-100m.json")], rate_mbit_s=100, tcp_options_bytes=0)["measurements"]
+    assert m["ceiling"]["tcp_stream_mbit_s"] == pytest.approx(tcp.goodputs(1 << 24, 100, 1500, 20, 0)["stream_mbit_s"])
     r = report([fixture("iperf3-loopback.json")])
     assert "no line rate" in r["measurements"][0]["note"]
+
+
+def test_the_firmware_log_gives_each_run_as_the_books_own_parser_reads_it():
+    """A pasted tcp_tester log is read by the declaration the page uses; each run's rate is what the book's full
+    parser of these logs (goodput.logs.bench) gives, at the frame size it ran."""
+    path = FIRMWARE_LOGS / "shaped-100m-tester.log"
+    r = report([str(path)], rate_mbit_s=100, tcp_options_bytes=12)
+    runs = bench.results(path)
+    assert len(r["measurements"]) == len(runs) == 8
+    for m, (_, run) in zip(r["measurements"], runs.iterrows()):
+        assert m["label"] == f"tcp_tester {run['direction']}" and m["size"] == run["frame_bytes"]
+        assert m["line"] == run["line"]
+        assert m["value"] == pytest.approx(8000 * run["bytes"] / run["elapsed_ns"], rel=1e-12)
+        # the capture ran with timestamps (its header says so): the stream's ceiling with them, within 0.1 %
+        assert m["share"] == pytest.approx(1, abs=1e-3)
+
+
+def test_a_paced_run_and_a_udp_run_are_passed_over_with_the_reason():
+    r = report([str(FIRMWARE_LOGS / "shaped-100m-paced-tester.log")], rate_mbit_s=100)
+    assert r["measurements"] == [] and len(r["files"][0]["skipped"]) == 16
+    assert {s["why"] for s in r["files"][0]["skipped"]} == {"a paced run: its ceiling is one frame a period, not the link's"}
+    udp = '{"start": {"connecting_to": {"host": "h"}, "test_start": {"protocol": "UDP", "blksize": 1448}}, "end": {}}'
+    (record,) = read(FORMATS["iperf3"], udp)
+    assert measured(FORMATS["iperf3"], [record]) == ([], [{"record": "h", "line": 1, "why": "a UDP run: the book's chart is TCP's"}])
+
+
+def test_a_run_of_no_time_is_refused_naming_its_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("r.log").write_text("BENCH-CONFIG bench=tcp_tester frames=1\n"
+                             "BENCH-RESULT bench=tcp_tester direction=send frame_bytes=8 frames=1 interval_us=0 bytes=8 "
+                             "elapsed_ns=0\n")
+    p = call("from", "r.log", "--rate-mbit-s", "100")
+    assert p.returncode == 2 and "r.log:2: elapsed_ns 0: a run takes time" in p.stderr, p.stderr
+
+
+def test_the_tcp_box_takes_a_pasted_run_its_options_and_its_share():
+    """The TCP chapter's box: iperf3's MSS sets the options it leaves at the box's MTU (one that does not fit is
+    left as it was), and the run's share of the stream's ceiling is the command's."""
+    calc = calculations.get("tcp-goodput")
+    text, _ = read_source(fixture("iperf3-shaped-100m.json"))
+    found = calc.machine_values(text, {"line_rate_mbit_s": 100})
+    assert found["values"] == {"tcp_options_bytes": 12} and found["dropped"] == {}
+    (m,) = found["measured"]
+    share = calc.measured_share({"line_rate_mbit_s": 100, **found["values"]}, m["size"], m["value"])
+    (run,) = report([fixture("iperf3-shaped-100m.json")], rate_mbit_s=100)["measurements"]
+    assert share["share"] == pytest.approx(run["share"], rel=1e-12)
+    # at MTU 9000 an MSS of 1448 would leave 7512 bytes of options: not a value the box takes
+    found = calc.machine_values(text, {"mtu_bytes": 9000})
+    assert found["values"] == {} and found["dropped"] == {"tcp_options_bytes": 7512}
+
+
+def test_a_superspeed_device_gets_the_usb_chapters_ceiling_for_its_generation():
+    """Greg Kroah-Hartman's desktop (linux-usb, 2021): a 10000M disk is Gen 2, a 5000M one behind a hub Gen 1; each
+    gets the USB chapter's bulk ceiling for a MiB at its generation."""
+    r = report([fixture("lsusb-t-gregkh-desktop.txt")])
+    gen2, gen1 = r["links"]
+    assert (gen2["generation"], gen1["generation"]) == (2, 1)
+    for link in (gen2, gen1):
+        assert link["ceiling"]["goodput_gbit_s"] == pytest.approx(
+            usb.goodput_gbit_s(generation=link["generation"], transfer_bytes=1 << 20), rel=1e-12)
+    assert gen1["warnings"] and not gen2["warnings"]
+
+
+def test_real_can_interfaces_give_their_bit_rates_and_the_can_chapters_ceiling():
+    """Two pasted in public issues: an MCP2518FD at 1 and 8 Mbit/s (CAN FD), a c_can at 1 Mbit/s (classical)."""
+    (fd,) = report([fixture("iplink-can-fd-pi-hats.txt")])["links"]
+    assert (fd["arbitration_mbit_s"], fd["data_mbit_s"], fd["can_fd"]) == (1, 8, True)
+    assert fd["ceiling"]["messages_per_s"] == pytest.approx(can.evaluate(64, False, 1, 8)["messages_per_s"])
+    (classic,) = report([fixture("iplink-can-c_can-ros-canopen.txt")])["links"]
+    assert (classic["arbitration_mbit_s"], classic["can_fd"]) == (1, False) and "data_mbit_s" not in classic
 
 
 def test_goodput_from_reads_standard_input_and_prints_json(monkeypatch):
@@ -137,7 +220,7 @@ def test_goodput_from_reads_standard_input_and_prints_json(monkeypatch):
 
 
 @pytest.mark.parametrize("text, words", [
-    ("hello\nworld\n", "x.txt:1: none of lspci -vv, ethtool, ip link or iperf3 -J"),
+    ("hello\nworld\n", "x.txt:1: none of iperf3 -J, lspci -vv, ethtool IFACE, ip link show, lsusb -t, the book's TCP firmware"),
     ("00:01.0 PCI bridge: X\n\t\tLnkSta:\tSpeed 2.5GT/s, Width x3\n", "x.txt:2: trained width 3 is not one there is"),
     ("00:01.0 PCI bridge: X\n\t\tLnkSta:\tSpeed 7GT/s, Width x4\n", "x.txt:2: trained speed (GT/s) 7 is not one"),
     ('{"start": {"test_start": {"protocol": "SCTP"}}}', "x.txt:1: protocol SCTP is not one there is"),
@@ -168,7 +251,7 @@ def test_bytes_that_are_not_utf8_and_a_paste_too_long_are_refused(tmp_path, monk
     assert p.returncode == 2 and "big.txt:1: over 4 MB" in p.stderr
 
 
-SEEDS = sorted(FIXTURES.iterdir())
+SEEDS = sorted([*FIXTURES.iterdir(), FIRMWARE_LOGS / "shaped-100m-tester.log"])
 
 
 @FUZZ

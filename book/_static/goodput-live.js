@@ -351,6 +351,9 @@
           unflatten(view);
         }
       }
+      for (const name of measuredSets.keys()) {
+        for (const view of namedViews(spec, name)) view.data.values = measuredRows(name);
+      }
       const bySignal = new Map(figure.spec.controls.map(c => [c.signal, c]));
       for (const param of spec.params || []) {
         const control = bySignal.get(param.name);
@@ -407,6 +410,7 @@
       for (const control of figure.spec.controls.filter(c => c.kind === "links")) {
         for (const data of vegaData(spec, control.dataset)) data.values = withLinkRows(data.values, control);
       }
+      for (const name of measuredSets.keys()) for (const data of vegaData(spec, name)) data.values = measuredRows(name);
       const bySignal = new Map(figure.spec.controls.map(c => [c.signal, c]));
       for (const signal of spec.signals || []) {
         const control = bySignal.get(signal.name);
@@ -490,6 +494,11 @@
       try { current = e.view.signal(control.signal); } catch (err) { continue; }
       const value = state.get(control.key);
       if (!sameValue(current, value)) e.view.signal(control.signal, value);
+    }
+    for (const name of measuredSets.keys()) {
+      if (measuredSets.get(name).list.length && hasData(e.view, name)) {
+        e.view.change(name, vega.changeset().remove(() => true).insert(measuredRows(name)));
+      }
     }
     return e.view.runAsync().then(() => showLinkReadout(e));
   }
@@ -1077,6 +1086,46 @@
 
   const MAX_PASTE = 4 << 20;  // goodput.machine.grammar.MAX_PASTE_BYTES, in characters
 
+  /* An expression the book printed for Vega (goodput.render.vega.vega_expr), as a function of ``datum`` and of
+     the signals ``params`` (then ``found``): Vega's functions are Math's. */
+  const VEGA_MATH = ["abs", "acos", "asin", "atan", "atan2", "ceil", "cos", "exp", "floor", "log", "max", "min",
+                     "pow", "sin", "sqrt", "tan"];
+  function vegaFunction(code, params) {
+    const body = new Function("datum", ...params, "found", ...VEGA_MATH, "PI", "E", `return (${code});`);
+    const math = [...VEGA_MATH.map(n => Math[n]), Math.PI, Math.E];
+    return (datum, values, found) => body(datum, ...params.map(p => values[p]), found, ...math);
+  }
+
+  /* The reader's measurements by chart dataset (goodput.render.measured.Measured): {spec, values(), list}, each
+     of the list {label, value, size, source}; a chart holding the dataset shows them as rows (measuredRows). */
+  const measuredSets = new Map();
+
+  /* The rows of a dataset of measurements at the page's state: each with the model's ceiling at its size and
+     its share of it (goodput.render.calculation.Calculation.measured_share). */
+  function measuredRows(name) {
+    const set = measuredSets.get(name);
+    if (!set || !set.list.length) return [];
+    const values = set.values();
+    return set.list.map(m => {
+      const ceiling = set.ceiling({size: m.size}, values);
+      return {label: m.label, size: m.size, value: m.value, ceiling, share: m.value / ceiling, source: m.source};
+    });
+  }
+
+  /* The views of the page's charts holding a dataset of measurements get its rows anew. */
+  function showMeasured(name) {
+    const work = embeds.filter(e => e.view && hasData(e.view, name)).map(e => {
+      e.view.change(name, vega.changeset().remove(() => true).insert(measuredRows(name)));
+      return e.view.runAsync();
+    });
+    pending = Promise.all([pending, ...work]).then(() => undefined);
+    return pending;
+  }
+
+  function hasData(view, name) {
+    try { view.data(name); return true; } catch (err) { return false; }
+  }
+
   function pasteLines(text) {
     const lines = text.split(/\r\n|\r|\n/);
     if (lines[lines.length - 1] === "") lines.pop();
@@ -1127,7 +1176,7 @@
         }
         values[field.name] = value;
       }
-      return [{name: String(jsonPath(doc, format.record) || format.title), line: 1, values}];
+      return [{name: String(jsonPath(doc, format.record) || format.title), line: 1, values, lines: {}}];
     }
     const lines = pasteLines(text);
     const start = new RegExp(format.record);
@@ -1136,77 +1185,180 @@
     if (!heads.length) throw {line: 1, message: `no line of ${format.title} found`};
     return heads.map(([i, name], k) => {
       const body = lines.slice(i, k + 1 < heads.length ? heads[k + 1][0] : lines.length).join("\n");
-      const record = {name, line: i + 1, values: {}};
+      const record = {name, line: i + 1, values: {}, lines: {}};
       for (const field of format.fields) {
         const m = new RegExp(field.pattern, "d").exec(body);
         if (field.kind === "present") { record.values[field.name] = m !== null; continue; }
         if (!m) continue;
         const at = i + 1 + (body.slice(0, m.indices[1][0]).match(/\n/g) || []).length;
         record.values[field.name] = fieldValue(field, m[1], at);
+        record.lines[field.name] = at;
       }
       return record;
     });
   }
 
-  /* What a paste sets in a box (goodput.machine.grammar.settings_of): {format, record, line, values} or {error}.
-     ``allowed(input, value)`` says whether the box takes a value. */
-  function readPaste(machine, text, allowed) {
+  /* What each record of a measurement's format measured (goodput.machine.grammar.measured): [runs, passed over]. */
+  function measuredOf(format, records) {
+    const m = format.measure;
+    const what = name => (format.fields.find(f => f.name === name) || {what: name}).what;
+    const out = [], skipped = [];
+    for (const r of records) {
+      const v = r.values;
+      const label = [r.name, ...m.label.filter(f => f in v).map(f => String(v[f]))].join(" ");
+      if (m.only.some(([field, want]) => v[field] !== want)) { skipped.push({record: label, line: r.line, why: m.whyNot}); continue; }
+      for (const name of [m.value, m.size, ...(m.per ? [m.per] : [])]) {
+        if (!(name in v)) throw {line: r.line, message: `${format.title}: no ${what(name)} in ${r.name}`};
+      }
+      if (m.per && v[m.per] <= 0) throw {line: r.lines[m.per] || r.line, message: `${what(m.per)} ${v[m.per]}: a run takes time`};
+      out.push({record: r.name, line: r.line, label, value: v[m.value] * m.scale / (m.per ? v[m.per] : 1), size: v[m.size]});
+    }
+    return [out, skipped];
+  }
+
+  /* What a paste sets in a box (goodput.machine.grammar.settings_of): {format, record, line, values, dropped,
+     measured} or {error}. ``allowed(input, value)`` says whether the box takes a value, ``evaluate(setting,
+     found)`` gives a setting's expression's value at the box's inputs. */
+  function readPaste(machine, text, allowed, evaluate) {
     if (text.length > MAX_PASTE) return {error: "line 1: the text is over 4 MB; no output these tools print is that long"};
     const format = machine.formats.find(f => recognises(f, text));
     if (!format) return {error: `line 1: none of ${machine.formats.map(f => f.title).join(", ")}: no line any of them prints was found`};
     const mine = machine.settings.filter(s => s.format === format.key);
     let records;
     try { records = readFormat(format, text); } catch (e) { return {error: `line ${e.line}: ${e.message}`}; }
+    const found = {};
+    if (format.measure) {
+      try { [found.measured, found.skipped] = measuredOf(format, records); } catch (e) { return {error: `line ${e.line}: ${e.message}`}; }
+      if (!found.measured.length) {
+        const first = found.skipped[0];
+        return {error: `line ${first.line}: ${first.record}: ${first.why}, and the paste holds no other run`};
+      }
+    }
     const valueOf = (s, found) => {
       if (found === undefined || found === null) return null;
+      if (s.expr) return evaluate(s, found);
       if (s.values.length) { const pair = s.values.find(([from]) => from === found); return pair ? pair[1] : null; }
       return s.per !== 1 ? found / s.per : found;
     };
     const taken = [];
     for (const record of records) {
-      const values = {};
+      const values = {}, dropped = {};
       for (const s of mine) {
         const v = valueOf(s, record.values[s.field]);
-        if (v !== null || !s.optional) values[s.input] = v;
+        if (s.optional && v !== null && !allowed(s.input, v)) dropped[s.input] = v;
+        else if (v !== null || !s.optional) values[s.input] = v;
       }
       if (Object.entries(values).every(([k, v]) => v !== null && allowed(k, v))) {
-        taken.push({format: format.key, title: format.title, record: record.name, line: record.line, values});
+        taken.push({format: format.key, title: format.title, record: record.name, line: record.line, values, dropped});
       }
     }
     // the first, and how many more the paste holds (a whole listing: one device's output picks another)
-    if (taken.length) return Object.assign(taken[0], {more: taken.length - 1});
+    if (taken.length) return Object.assign(taken[0], {more: taken.length - 1}, found);
     return {error: `line 1: no record of this ${format.title} has every value the box takes (${mine.map(s => s.field).join(", ")})`};
   }
 
-  /* The box's "From your machine": a paste read as the box's formats, its values set as the reader's own. */
-  function machineElement(spec, controls) {
+  /* A number as the box's sentences write it: four significant digits. */
+  const fourDigits = x => String(Number(x.toPrecision(4)));
+  const percent = x => `${(100 * x).toFixed(1)}%`;
+
+  /* What the box says of the reader's measurements at the page's state: each run's share of the model's ceiling
+     (the same rows the chart draws). */
+  function measuredText(name, said) {
+    const rows = measuredRows(name);
+    if (!rows.length) return "";
+    const m = measuredSets.get(name).spec;
+    const lows = rows.map(r => r.ceiling), shares = rows.map(r => r.share);
+    const span = (xs, f) => {
+      const low = Math.min(...xs), high = Math.max(...xs);
+      return f(low) === f(high) ? f(low) : `${f(low)} to ${f(high)}`;
+    };
+    const ceiling = `the ${span(lows, fourDigits)} ${m.unit} ${m.title} ceiling at ${said()}`;
+    if (rows.length === 1) {
+      const r = rows[0];
+      return `You measured ${fourDigits(r.value)} ${m.unit} (${r.source}, ${r.label}, transfers of ${r.size} bytes): ${percent(r.share)} of ${ceiling}.`;
+    }
+    return `Your ${rows.length} runs measured ${span(rows.map(r => r.value), fourDigits)} ${m.unit}: ${span(shares, percent)} of ${ceiling}.`;
+  }
+
+  /* The box's "From your machine": a paste read as the box's formats, its values set as the reader's own, a
+     measurement drawn on the chapter's chart with its share of the model's ceiling. */
+  function machineElement(spec, controls, cases) {
     const byInput = new Map(controls.map(c => [c.signal || c.key, c]));
-    const allowed = (input, value) => byInput.has(input) && !parse(byInput.get(input), String(value)).error;
+    // a setting that picks the box's case (a USB device's generation) by a case column's value
+    const caseSetting = new Map(spec.machine.settings.filter(s => s.case).map(s => [s.input, s]));
+    const allowed = (input, value) => caseSetting.has(input) ? cases.has(input, value)
+      : byInput.has(input) && !parse(byInput.get(input), String(value)).error;
+    const values = () => Object.fromEntries((spec.machine.params || []).map(p => [p, state.get(byInput.get(p).key)]));
+    const compiled = new Map();
+    const evaluate = (setting, found) => {
+      if (!compiled.has(setting.expr)) compiled.set(setting.expr, vegaFunction(setting.expr, spec.machine.params));
+      return compiled.get(setting.expr)({}, values(), found);
+    };
+    const valueText = (input, value) => {
+      if (caseSetting.has(input)) return `${caseSetting.get(input).label} ${value}`;
+      const control = byInput.get(input);
+      return `${control.label} ${value}${control.unit && control.unit !== control.label ? " " + control.unit : ""}`;
+    };
+    const measured = spec.machine.measured;
+    if (measured && !measuredSets.has(measured.dataset)) {
+      measuredSets.set(measured.dataset, {spec: measured, values, list: [],
+                                          ceiling: vegaFunction(measured.ceiling, spec.machine.params)});
+    }
     const area = h("textarea", {class: "goodput-machine-paste", rows: "4", spellcheck: "false",
                                 "aria-label": "what your machine prints"});
     const status = h("p", {class: "goodput-machine-status", role: "status"});
-    const titles = spec.machine.formats.map(f => f.title).join(", ");
+    const line = h("span", {class: "goodput-measured-text"});
+    const clear = h("button", {type: "button", class: "goodput-measured-clear", text: "Remove them"});
+    const yours = h("p", {class: "goodput-measured", hidden: ""}, line, " ", clear);
+    const said = () => measured.say.map(input => valueText(input, state.get(byInput.get(input).key))).join(", ");
+    const refresh = () => {
+      if (!measured) return;
+      const text = measuredText(measured.dataset, said);
+      line.textContent = text;
+      clear.textContent = measuredSets.get(measured.dataset).list.length === 1 ? "Remove it" : "Remove them";
+      yours.hidden = !text;
+    };
+    clear.addEventListener("click", () => {
+      measuredSets.get(measured.dataset).list = [];
+      refresh();
+      showMeasured(measured.dataset);
+    });
+    const formats = spec.machine.formats.map(f => f.title).join(", ");
     const read = () => {
       const text = area.value;
       if (!text.trim()) { status.textContent = ""; return; }
-      const found = readPaste(spec.machine, text, allowed);
+      const found = readPaste(spec.machine, text, allowed, evaluate);
       if (found.error) { status.textContent = `Not read: ${found.error}. Nothing changed.`; status.dataset.state = "error"; return; }
       const parts = [];
       for (const [input, value] of Object.entries(found.values)) {
-        const control = byInput.get(input);
-        set(control.key, parse(control, String(value)).value);
-        parts.push(`${control.label} ${value}${control.unit && control.unit !== control.label ? " " + control.unit : ""}`);
+        if (caseSetting.has(input)) cases.pick(input, value);
+        else set(byInput.get(input).key, parse(byInput.get(input), String(value)).value);
+        parts.push(valueText(input, value));
       }
+      const left = Object.entries(found.dropped).map(([input, value]) =>
+        ` Its ${valueText(input, value)} is outside the box's range: left as it was.`).join("");
       status.dataset.state = "read";
+      if (found.measured) {
+        // the paste's runs are the reader's measurements (a new paste of one replaces them)
+        measuredSets.get(measured.dataset).list = found.measured.map(m => Object.assign({source: found.title}, m));
+        const skipped = found.skipped.length ? ` ${found.skipped.length} passed over: ${found.skipped[0].why}.` : "";
+        status.textContent = `Read from ${found.title}: ${found.measured.length} run${found.measured.length === 1 ? "" : "s"}`
+          + (parts.length ? `; ${parts.join(", ")}` : "") + `, drawn on the chart.${skipped}${left}`;
+        refresh();
+        showMeasured(measured.dataset);
+        return;
+      }
       const more = found.more ? ` The paste holds ${found.more} more: paste one alone to take it instead.` : "";
-      status.textContent = `Read from ${found.title}, ${found.record} (line ${found.line}): ${parts.join(", ")}.${more}`;
+      status.textContent = `Read from ${found.title}, ${found.record} (line ${found.line}): ${parts.join(", ")}.${more}${left}`;
     };
     let timer = null;
     area.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(read, 250); });
+    const what = measured ? ` A measurement appears on the chart with its share of the model's ceiling.` : "";
     const fold = h("details", {class: "goodput-yours-machine"}, h("summary", {text: "From your machine"}),
-      h("p", {class: "goodput-machine-help", text: `Paste what ${titles} prints on your machine: the box takes its settings. Nothing leaves the page.`}),
-      area, status);
+      h("p", {class: "goodput-machine-help", text: `Paste what ${formats} prints on your machine: the box takes its settings.${what} Nothing leaves the page.`}),
+      area, status, yours);
     fold.read = read;
+    fold.refresh = refresh;
     return fold;
   }
 
@@ -1258,7 +1410,20 @@
     spec.controls.forEach(declare);
     const ownKeys = new Set(spec.answerControls || []);
     panel(root.querySelector(".goodput-controls"), spec.controls.filter(c => !ownKeys.has(c.key)));
-    if (spec.machine) root.querySelector(".goodput-controls").after(machineElement(spec, spec.controls));
+    // a paste that picks a case (goodput.machine.grammar.Setting.case): the row with that value, the others of the
+    // case columns kept where a row has them (a USB generation: the same packet payload)
+    const cases = {
+      has: (column, value) => rows.some(r => sameValue(r[column], value)),
+      pick: (column, value) => {
+        const current = rows.find(r => String(r.row_index) === chosen) || {};
+        const keep = (spec.machine.cases || []).filter(c => c !== column);
+        const matching = rows.filter(r => sameValue(r[column], value));
+        const row = matching.find(r => keep.every(c => sameValue(r[c], current[c]))) || matching[0];
+        if (row) { chosen = String(row.row_index); show(); }
+      },
+    };
+    const machine = spec.machine ? machineElement(spec, spec.controls, cases) : null;
+    if (machine) root.querySelector(".goodput-controls").after(machine);
     const values = root.querySelector(".goodput-yours-values");
     const pick = h("select", {class: "goodput-yours-case", "aria-label": "case"});
     let rows = [];
@@ -1303,6 +1468,7 @@
         c => h("div", {class: "goodput-yours-answer"}, ...item(c))));
       root.dataset.row = chosen;
       if (spec.command) showCommand(root, spec.command, record.table.view, row);
+      if (machine) machine.refresh();
       showRow(readout, spec.table, row);
       chosenCases.set(spec.table.name, chosen);
       tableReadouts.filter(r => r.name === spec.table.name).forEach(showTableReadout);
@@ -1440,9 +1606,10 @@
 
   window.goodputLive = {
     state,
-    /* goodput.machine.grammar.settings_of in the page, for the tests: the box's spec.machine, a paste, and
-       whether a value is allowed (every value, where omitted). */
-    readPaste: (machine, text, allowed) => readPaste(machine, text, allowed || (() => true)),
+    /* goodput.machine.grammar.settings_of in the page, for the tests: the box's spec.machine, a paste, and the
+       box's inputs a setting's expression reads (every value allowed). */
+    readPaste: (machine, text, inputs) => readPaste(machine, text, () => true, (setting, found) =>
+      vegaFunction(setting.expr, machine.params)({}, inputs || {}, found)),
     lab: Boolean(lab),
     /* Draws ``root``, a figure or box shown since the page was read (JupyterLab: a cell's new output). */
     scan(root) {

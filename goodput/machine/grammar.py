@@ -21,7 +21,8 @@ from typing import Any
 from ..errors import LogFormatError
 from ..logs.text import log_lines
 
-__all__ = ["Field", "Format", "Record", "Setting", "read", "passed_over", "settings_of", "MAX_PASTE_BYTES"]
+__all__ = ["Field", "Measure", "Format", "Record", "Setting", "read", "passed_over", "measured", "settings_of",
+           "MAX_PASTE_BYTES"]
 
 #: The most text a paste or a file may hold: a whole ``lspci -vv`` of a large server is under 1 MB.
 MAX_PASTE_BYTES = 4 << 20
@@ -65,6 +66,28 @@ class Field:
 
 
 @dataclass(frozen=True)
+class Measure:
+    """What a record of a measurement (``iperf3 -J``, a firmware log) measured, as data the page reads too: the
+    field ``value`` times ``scale``, over the field ``per`` where one is named (bytes over nanoseconds), in
+    ``unit``, in transfers of the field ``size`` (bytes). A record whose fields differ from ``only`` (field,
+    value pairs) is no measurement of the link's ceiling, for the reason ``why_not`` gives (a UDP run, a paced
+    one); ``label`` names fields that tell its runs apart (a direction)."""
+
+    value: str
+    unit: str
+    size: str
+    scale: float = 1
+    per: str = ""
+    only: tuple = ()
+    why_not: str = ""
+    label: tuple[str, ...] = ()
+
+    def spec(self) -> dict:
+        return {"value": self.value, "unit": self.unit, "size": self.size, "scale": self.scale, "per": self.per,
+                "only": [list(pair) for pair in self.only], "whyNot": self.why_not, "label": list(self.label)}
+
+
+@dataclass(frozen=True)
 class Format:
     """A text a machine prints: how to recognise it, where its records start, and their fields.
 
@@ -83,6 +106,8 @@ class Format:
         The values of a record.
     json : bool
         Whether the text is one JSON document (``fields`` then give paths into it).
+    measure : Measure, optional
+        What a record measured, for a measurement's format (a link's settings have none).
     """
 
     key: str
@@ -91,11 +116,13 @@ class Format:
     record: str
     fields: tuple[Field, ...]
     json: bool = False
+    measure: Measure | None = None
 
     def spec(self) -> dict:
         """The declaration as the page's script reads it."""
         return {"key": self.key, "title": self.title, "detect": self.detect, "record": self.record,
-                "json": self.json, "fields": [f.spec() for f in self.fields]}
+                "json": self.json, "fields": [f.spec() for f in self.fields],
+                "measure": self.measure.spec() if self.measure else None}
 
     def recognises(self, text: str) -> bool:
         """Whether ``text`` is this format: a JSON document with its first field's path, or a line ``detect`` matches."""
@@ -121,6 +148,33 @@ class Record:
 def passed_over(record: Record, why: str) -> dict:
     """A record that is no link the book models, and why: what a format's ``links`` lists beside its links."""
     return {"record": record.name, "line": record.line, "why": why}
+
+
+def measured(fmt: Format, records: list[Record], source: str = "<paste>") -> tuple[list[dict], list[dict]]:
+    """What each record of a measurement format measured (:class:`Measure`), as the page's script reads it:
+    ``{record, line, label, value, size, values}``, and the records passed over (:func:`passed_over`). Raises
+    :class:`LogFormatError` naming the line of a record that lacks a field it needs or measured over no time."""
+    m = fmt.measure
+    out, skipped = [], []
+    for r in records:
+        v = r.values
+        label = " ".join([r.name, *(str(v[f]) for f in m.label if f in v)])
+        if any(v.get(field) != want for field, want in m.only):
+            skipped.append({**passed_over(r, m.why_not), "record": label})
+            continue
+        for name in (m.value, m.size, *((m.per,) if m.per else ())):
+            if name not in v:
+                raise LogFormatError(source, r.line, f"{fmt.title}: no {_what(fmt, name)} in {r.name}")
+        if m.per and v[m.per] <= 0:
+            raise LogFormatError(source, r.lines.get(m.per, r.line), f"{_what(fmt, m.per)} {v[m.per]}: a run takes time")
+        value = v[m.value] * m.scale / (v[m.per] if m.per else 1)
+        out.append({"record": r.name, "line": r.line, "label": label, "value": value, "size": v[m.size],
+                    "values": dict(v)})
+    return out, skipped
+
+
+def _what(fmt: Format, name: str) -> str:
+    return next((f.what or f.name for f in fmt.fields if f.name == name), name)
 
 
 def read(fmt: Format, text: str, source: str = "<paste>") -> list[Record]:
@@ -149,8 +203,9 @@ def _read_record(fmt: Format, name: str, line: int, body: str, source: str) -> R
         m = re.search(f.pattern, body)
         if f.kind == "present":
             record.values[f.name] = m is not None
-            if m:
-                record.lines[f.name] = line + body.count("\n", 0, m.start())
+            if m:  # the line the match's text is on, past the newlines a pattern starts with ("\n\s+can <FD")
+                start = m.start() + len(m.group(0)) - len(m.group(0).lstrip("\n"))
+                record.lines[f.name] = line + body.count("\n", 0, start)
             continue
         if m is None:
             continue
@@ -210,8 +265,11 @@ def _read_json(fmt: Format, text: str, source: str) -> Record:
 @dataclass(frozen=True)
 class Setting:
     """A box's input that a field of a pasted output sets: the input, the format and field it comes from, and how
-    the field's value becomes the input's (a map: 8 GT/s is generation 3; or a divisor: bit/s over 10^6 is Mbit/s).
-    An ``optional`` one is left as it is where the output lacks it (a classical CAN interface's data bit rate)."""
+    the field's value becomes the input's: a map (8 GT/s is generation 3), a divisor (bit/s over 10^6 is Mbit/s),
+    or an expression ``expr`` of the value ``symbol`` and the box's other inputs (the TCP options an MSS leaves at
+    the box's MTU). An ``optional`` one is left as it is where the output lacks it (a classical CAN interface's
+    data bit rate) or gives a value the box does not take (an MSS that does not fit the box's MTU). A ``case`` one
+    picks the box's case instead of setting an input: ``input`` is then a case column (a USB device's generation)."""
 
     input: str
     format: str
@@ -219,39 +277,58 @@ class Setting:
     values: tuple = ()
     per: float = 1
     optional: bool = False
+    expr: Any = None
+    symbol: Any = None
+    case: bool = False
 
-    def value(self, found):
-        """The input's value for the field's ``found``, None where it has none (or the map has none)."""
+    def value(self, found, evaluate=None):
+        """The input's value for the field's ``found``, None where it has none (or the map has none);
+        ``evaluate(expr, symbol, found)`` gives an expression's value at the box's inputs."""
         if found is None:
             return None
+        if self.expr is not None:
+            return evaluate(self.expr, self.symbol, found)
         if self.values:
             return dict(self.values).get(found)
         return found / self.per if self.per != 1 else found
 
     def spec(self) -> dict:
         return {"input": self.input, "format": self.format, "field": self.field,
-                "values": [list(pair) for pair in self.values], "per": self.per, "optional": self.optional}
+                "values": [list(pair) for pair in self.values], "per": self.per, "optional": self.optional,
+                "case": self.case}
 
 
-def settings_of(settings, formats: dict, text: str, allowed) -> dict:
+def settings_of(settings, formats: dict, text: str, allowed, evaluate=None, measures=()) -> dict:
     """What a paste sets in a box: the format it is, the record read (the first whose every mapped value the box's
-    inputs allow: a whole listing's first trained link) and the inputs' values; as the page's script does it.
-    ``allowed(input, value)`` says whether the box takes a value. Raises :class:`LogFormatError` (source
-    ``<paste>``) for a paste none of the box's formats reads."""
-    keys = list(dict.fromkeys(s.format for s in settings))
+    inputs allow: a whole listing's first trained link), the inputs' values and the optional ones left as they
+    were (``dropped``); as the page's script does it. ``allowed(input, value)`` says whether the box takes a value,
+    ``evaluate`` computes an expression's (:meth:`Setting.value`). A format of ``measures`` (keys) is read too: its
+    records' :func:`measured` values are ``measured``. Raises :class:`LogFormatError` (source ``<paste>``) for a
+    paste none of the box's formats reads."""
+    keys = list(dict.fromkeys([*(s.format for s in settings), *measures]))
     fmt = next((formats[k] for k in keys if formats[k].recognises(text)), None)
     if fmt is None:
         titles = ", ".join(formats[k].title for k in keys)
         raise LogFormatError("<paste>", 1, f"none of {titles}: no line any of them prints was found")
     mine = [s for s in settings if s.format == fmt.key]
     needed = {s.input for s in mine if not s.optional}
+    records = read(fmt, text)
+    found = {}
+    if fmt.measure is not None:
+        found["measured"], found["skipped"] = measured(fmt, records)
+        if not found["measured"]:
+            first = found["skipped"][0]
+            raise LogFormatError("<paste>", first["line"], f"{first['record']}: {first['why']}, and the paste holds "
+                                                           f"no other run")
     taken = []
-    for record in read(fmt, text):
-        values = {s.input: s.value(record.values.get(s.field)) for s in mine}
-        values = {k: v for k, v in values.items() if v is not None or k in needed}
+    for record in records:
+        values = {s.input: s.value(record.values.get(s.field), evaluate) for s in mine}
+        dropped = {k: v for k, v in values.items() if k not in needed and v is not None and not allowed(k, v)}
+        values = {k: v for k, v in values.items() if (v is not None or k in needed) and k not in dropped}
         if all(v is not None and allowed(k, v) for k, v in values.items()):
-            taken.append({"format": fmt.key, "record": record.name, "line": record.line, "values": values})
+            taken.append({"format": fmt.key, "record": record.name, "line": record.line, "values": values,
+                          "dropped": dropped})
     if taken:  # the first, and how many more the paste holds (a whole listing: one device's output picks another)
-        return {**taken[0], "more": len(taken) - 1}
+        return {**taken[0], "more": len(taken) - 1, **found}
     raise LogFormatError("<paste>", 1, f"no record of this {fmt.title} has every value the box takes "
                                        f"({', '.join(s.field for s in mine)})")

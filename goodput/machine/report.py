@@ -4,7 +4,7 @@ settings, any measurement's share of it, and what looks wrong.
 Each file (or ``-``, standard input) may be any of the formats of :mod:`goodput.machine`; a header of ``# `` lines,
 as the book's captured outputs have, is passed over. ``ethtool`` and ``ip link`` outputs of one interface are
 joined (the speed of the one, the MTU of the other), and an ``iperf3 -J`` run is measured against the TCP ceiling
-of the Ethernet link the files give (or ``--rate-mbit-s``).
+of the Ethernet link the files give (or ``--rate-mbit-s``), as is a TCP run of the book's firmware.
 """
 
 from __future__ import annotations
@@ -15,17 +15,17 @@ from pathlib import Path
 
 from ..errors import GoodputError, LogFormatError, ParameterError
 from ..logs.text import log_lines
-from . import MODULES, recognise, read
-from .grammar import MAX_PASTE_BYTES
+from . import FORMATS, MODULES, recognise, read
+from .grammar import MAX_PASTE_BYTES, measured
 
-__all__ = ["report", "lines", "read_source", "fixture", "PCIE_SIZE_BYTES", "DEFAULT_MTU_BYTES"]
+__all__ = ["report", "lines", "read_source", "fixture", "PCIE_SIZE_BYTES", "USB_TRANSFER_BYTES", "DEFAULT_MTU_BYTES"]
 
 #: The transfer the PCI Express ceiling is given for: large enough that the link, not the transfer, sets it.
 PCIE_SIZE_BYTES = 65536
+#: The bulk transfer the USB ceiling is given for (the USB chapter's starting one: a MiB).
+USB_TRANSFER_BYTES = 1 << 20
 #: The MTU an Ethernet link is taken to have where no ``ip link`` output says.
 DEFAULT_MTU_BYTES = 1500
-#: Bytes of IP and TCP headers besides the MSS and the options: iperf3's MSS says which MTU the run had.
-_TCP_IP_BYTES = 40
 #: The book's own captured outputs (tools/capture_machine.sh), each with a header naming its source.
 FIXTURES = Path(__file__).resolve().parent.parent.parent / "data" / "machine"
 
@@ -68,28 +68,33 @@ def read_source(path: str) -> tuple[str, str]:
     return "\n".join([""] * skip + body[skip:]), source
 
 
-def report(paths: list[str], rate_mbit_s: float | None = None) -> dict:
-    """Every link and measurement in ``paths``, with the model's ceilings and the measurements' shares."""
+def report(paths: list[str], rate_mbit_s: float | None = None, tcp_options_bytes: int | None = None) -> dict:
+    """Every link and measurement in ``paths``, with the model's ceilings and the measurements' shares. A
+    measurement's ceiling is the TCP stream's at ``rate_mbit_s`` (else the line rate ethtool's output gives), the MTU
+    ``ip link``'s output gives (else 1500) and ``tcp_options_bytes`` (else what the run's MSS implies, else none)."""
+    from .. import tcp
+
+    if tcp_options_bytes is not None:
+        tcp.PARAMETERS["tcp_options_bytes"].check(tcp_options_bytes)
     files, links, measurements = [], [], []
     for path in paths:
         text, source = read_source(path)
         fmt = recognise(text)
         if fmt is None:
-            raise LogFormatError(source, 1, "none of lspci -vv, ethtool, ip link or iperf3 -J: no line any of them "
-                                            "prints was found")
+            raise LogFormatError(source, 1, f"none of {', '.join(f.title for f in FORMATS.values())}: no line any of "
+                                            f"them prints was found")
         records = read(fmt, text, source)
-        module = MODULES[fmt.key]
         entry = {"file": source, "format": fmt.title}
-        if fmt.key == "iperf3":
-            found = module.measurements(records)
+        if fmt.measure:
+            found, skipped = measured(fmt, records, source)
             for m in found:
-                m["file"] = source
-            entry["measurements"] = found
+                m.update(file=source, format=fmt.title, unit=fmt.measure.unit)
+            entry.update(measurements=found, skipped=skipped)
             measurements += found
         else:
-            found, skipped = module.links(records)
+            found, skipped = MODULES[fmt.key].links(records)
             for link in found:
-                link["kind"] = {"lspci": "pcie", "ethtool": "ethernet"}.get(fmt.key, "")
+                link["kind"] = {"lspci": "pcie", "ethtool": "ethernet", "lsusb": "usb"}.get(fmt.key, "")
                 link["file"] = source
             entry.update(links=found, skipped=skipped)
             links += found
@@ -102,9 +107,9 @@ def report(paths: list[str], rate_mbit_s: float | None = None) -> dict:
             raise LogFormatError(link["file"], link["line"], f"the model takes no such link: {exc}") from None
     for m in measurements:
         try:
-            m.update(_share(m, links, rate_mbit_s))
+            m.update(_share(m, links, rate_mbit_s, tcp_options_bytes))
         except ParameterError as exc:
-            raise LogFormatError(m["file"], 1, f"the model takes no such run: {exc}") from None
+            raise LogFormatError(m["file"], m["line"], f"the model takes no such run: {exc}") from None
     return {"files": files, "links": links, "measurements": measurements}
 
 
@@ -136,6 +141,12 @@ def _ceiling(link: dict) -> dict:
                 "write_gbit_s": pcie.goodput_gbit_s("write", values, PCIE_SIZE_BYTES),
                 "read_gbit_s": pcie.goodput_gbit_s("read", values, PCIE_SIZE_BYTES),
                 "chapter": "pcie-packets"}
+    if kind == "usb":
+        from .. import usb
+
+        r = usb.evaluate(generation=link["generation"], transfer_bytes=USB_TRANSFER_BYTES)
+        return {"transfer_bytes": USB_TRANSFER_BYTES, "goodput_gbit_s": r["goodput_gbit_s"],
+                "goodput_mbyte_s": r["goodput_mbyte_s"], "chapter": "usb-superspeed"}
     if kind == "ethernet":
         return _tcp_ceiling(link["line_rate_mbit_s"], link.get("mtu_bytes", DEFAULT_MTU_BYTES))
     if kind == "can":
@@ -157,32 +168,33 @@ def _tcp_ceiling(rate_mbit_s: float, mtu_bytes: int, options_bytes: int = 0) -> 
             "tcp_options_bytes": options_bytes, "chapter": "tcp-goodput"}
 
 
-def _share(m: dict, links: list[dict], rate_mbit_s: float | None) -> dict:
+def _share(m: dict, links: list[dict], rate_mbit_s: float | None, options_bytes: int | None) -> dict:
     """A TCP run's share of the stream ceiling of the Ethernet link the files (or ``--rate-mbit-s``) give, at the
-    MTU its MSS says (an MSS 12 bytes short of MTU - 40 is the timestamps option's)."""
-    if m["protocol"] != "TCP":
-        return {"note": "a UDP run: the book models TCP's ceiling"}
+    MTU ``ip link`` gives and the options ``--tcp-options`` gives or the run's MSS implies (an MSS 12 bytes short
+    of MTU - 40 is the timestamps option's): what the TCP chapter's box does with the same pastes."""
+    from .. import tcp
+
     ethernet = [l for l in links if l["kind"] == "ethernet"]
     rate = rate_mbit_s if rate_mbit_s is not None else (ethernet[0]["line_rate_mbit_s"] if ethernet else None)
     if rate is None:
         return {"note": "no line rate: give ethtool's output of the interface too, or --rate-mbit-s"}
-    mtu = ethernet[0].get("mtu_bytes", DEFAULT_MTU_BYTES) if ethernet and rate_mbit_s is None else DEFAULT_MTU_BYTES
-    options = 0
-    if "mss_bytes" in m:
-        options = max(0, mtu - _TCP_IP_BYTES - m["mss_bytes"])
+    mtu = ethernet[0].get("mtu_bytes", DEFAULT_MTU_BYTES) if ethernet else DEFAULT_MTU_BYTES
+    ip = tcp.IP_HEADER_BYTES[4]
+    options = options_bytes
+    if options is None:
+        mss = m["values"].get("mss_bytes")
+        implied = tcp.options_of_mss(mtu, ip, mss) if mss is not None else 0
+        options = implied if tcp.PARAMETERS["tcp_options_bytes"].allows(implied) else 0
     ceiling = _tcp_ceiling(rate, mtu, options)
-    return {"ceiling": ceiling, "share": m["goodput_mbit_s"] / ceiling["tcp_stream_mbit_s"]}
+    return {"ceiling": ceiling, "share": m["value"] / ceiling["tcp_stream_mbit_s"]}
 
 
 def lines(r: dict) -> list[str]:
     """What ``goodput from`` prints."""
     out = []
     for f in r["files"]:
-        if "measurements" in f:
-            out.append(f"{f['file']}: {f['format']}: {len(f['measurements'])} run(s)")
-            continue
-        out.append(f"{f['file']}: {f['format']}: {len(f['links'])} link(s)"
-                   + (f", {len(f['skipped'])} passed over" if f["skipped"] else ""))
+        found = f"{len(f['measurements'])} run(s)" if "measurements" in f else f"{len(f['links'])} link(s)"
+        out.append(f"{f['file']}: {f['format']}: {found}" + (f", {len(f['skipped'])} passed over" if f["skipped"] else ""))
         reasons: dict[str, list[str]] = {}
         for s in f["skipped"]:  # grouped by the reason
             reasons.setdefault(s["why"], []).append(s["record"])
@@ -191,7 +203,7 @@ def lines(r: dict) -> list[str]:
     for link in r["links"]:
         out += _link_lines(link)
     for m in r["measurements"]:
-        head = f"measured {m['protocol']} to {m['host']}: {m['goodput_mbit_s']:.4g} Mbit/s"
+        head = f"measured by {m['format']}, {m['label']}: {m['value']:.4g} {m['unit']} in writes of {m['size']} bytes"
         if "share" in m:
             c = m["ceiling"]
             out.append(f"{head}: {m['share']:.1%} of the {c['tcp_stream_mbit_s']:.4g} Mbit/s TCP ceiling at "
@@ -211,6 +223,9 @@ def _link_lines(link: dict) -> list[str]:
         out = [f"{link['address']} {link['device']}",
                f"  PCIe gen {link['generation']} x{link['lanes']}{cap}; {sizes}: writes of "
                f"{c['size_bytes'] // 1024} KiB {c['write_gbit_s']:.4g} Gbit/s, reads {c['read_gbit_s']:.4g} Gbit/s"]
+    elif kind == "usb":
+        out = [f"{link['device']}: USB 3.2 Gen {link['generation']} ({link['speed_mbit_s']:g} Mbit/s): bulk transfers "
+               f"of {c['transfer_bytes'] >> 20} MiB {c['goodput_gbit_s']:.4g} Gbit/s ({c['goodput_mbyte_s']:.4g} MB/s)"]
     elif kind == "ethernet":
         out = [f"{link['interface']}: Ethernet {link['line_rate_mbit_s']} Mb/s {link['duplex']}, MTU "
                f"{c['mtu_bytes']}: TCP stream {c['tcp_stream_mbit_s']:.4g} Mbit/s"]
@@ -227,4 +242,4 @@ def _link_lines(link: dict) -> list[str]:
 # --- goodput from -----------------------------------------------------------------------------
 
 def run(args) -> dict:
-    return report(args.files, args.rate_mbit_s)
+    return report(args.files, args.rate_mbit_s, args.tcp_options_bytes)

@@ -40,6 +40,7 @@ from .box_command import BoxCommand
 from .charts import Choice, LinkList, LiveModel, Slider, live_model
 from .controls import control
 from .live import LiveFigure, YourLink
+from .measured import Measured
 from .vega import vega_expr
 
 __all__ = ["Output", "Answers", "Calculation", "value_text"]
@@ -478,6 +479,9 @@ class Calculation:
     machine : sequence of Setting
         The inputs an output of the reader's machine sets (``lspci -vv``'s trained width is ``lanes``): the box's
         *From your machine*.
+    measured : Measured, optional
+        What the box does with a pasted measurement (``iperf3 -J``): a point on the chart, with its share of
+        the output the declaration names for the box's settings.
     """
 
     chapter: str
@@ -500,6 +504,7 @@ class Calculation:
     composed: LinkList | None = None
     command: BoxCommand | None = None
     machine: Sequence[Setting] = ()
+    measured: Measured | None = None
 
     def __post_init__(self):
         for name, way in self.order:
@@ -532,8 +537,17 @@ class Calculation:
                     raise ValueError(f"{self.chapter}: answer {a.name} uses {', '.join(sorted(map(str, missing)))}, "
                                      "which is neither an input nor a case column")
         for s in self.machine:
-            if s.input not in self.input_names() or s.format not in FORMATS:
+            settable = self.fields.values() if s.case else self.input_names()
+            if s.input not in settable or s.format not in FORMATS:
                 raise ValueError(f"{self.chapter}: a paste cannot set {s.input!r} from {s.format!r}")
+        if self.measured is not None:
+            m = self.measured
+            out = next((o for o in self.outputs if o.name == m.output), None)
+            if out is None or m.size not in self.fields or not set(m.say) <= set(self.input_names()):
+                raise ValueError(f"{self.chapter}: a measurement cannot be a share of {m.output!r} at {m.size} "
+                                 f"naming {', '.join(m.say)}")
+            if out.expr.free_symbols - {m.size} - {s.parameter.symbol for s in self.inputs}:
+                raise ValueError(f"{self.chapter}: the measured output {m.output} uses another output")
         if self.command is not None:
             self.command.resolved(self.input_names(), self._command_columns())
             for name in self.command.outputs:
@@ -560,23 +574,72 @@ class Calculation:
             values[self.composed.name] = self.composed.value if listed is None else listed
         return self.command.argv(self.input_names(), self._command_columns(), values, case)
 
+    def _params(self) -> dict:
+        """Each input's symbol and its name (the page's signal)."""
+        return {s.parameter.symbol: s.name for s in self.inputs}
+
     def machine_spec(self) -> dict:
-        """What the page's script reads a paste with: the formats the box takes and what each sets."""
-        keys = list(dict.fromkeys(s.format for s in self.machine))
-        return {"formats": [FORMATS[k].spec() for k in keys], "settings": [s.spec() for s in self.machine]}
+        """What the page's script reads a paste with: the formats the box takes, what each sets (a setting's
+        expression printed as the charts' are), and what it does with a measurement."""
+        measures = tuple(self.measured.formats) if self.measured is not None else ()
+        keys = list(dict.fromkeys([*(s.format for s in self.machine), *measures]))
+        settings = []
+        for s in self.machine:
+            spec = s.spec()
+            if s.expr is not None:
+                spec["expr"] = vega_expr(s.expr, params={**self._params(), s.symbol: "found"})
+            if s.case:  # what the box's sentence calls the case column: its title in the table, else its name
+                spec["label"] = self.shown.get(s.input, s.input)
+            settings.append(spec)
+        out = {"formats": [FORMATS[k].spec() for k in keys], "settings": settings}
+        if any(s.case for s in self.machine):  # a case picked keeps the other case columns' values where it can
+            out["cases"] = list(self.fields.values())
+        if self.measured is not None:
+            m = self.measured
+            output = next(o for o in self.outputs if o.name == m.output)
+            out["measured"] = {"dataset": m.dataset(self.name), "formats": list(m.formats),
+                               "ceiling": vega_expr(output.expr, fields={m.size: "size"}, params=self._params()),
+                               "title": output.title, "unit": output.unit, "say": list(m.say)}
+        if any(s.expr is not None for s in self.machine) or self.measured is not None:
+            out["params"] = self.input_names()
+        return out
 
-    def machine_values(self, text: str) -> dict:
-        """What a paste sets in the box (:func:`goodput.machine.grammar.settings_of`), as the page's script sets it."""
+    def machine_values(self, text: str, inputs: Mapping[str, float] | None = None, allowed=None) -> dict:
+        """What a paste sets in the box (:func:`goodput.machine.grammar.settings_of`), as the page's script sets it,
+        with the box at ``inputs`` (its starting values by default); ``allowed(input, value)``, whether the box
+        takes a value, is its sliders' ranges unless given."""
         sliders = {s.name: s for s in self.inputs}
+        at = {**self.defaults(), **(inputs or {})}
 
-        def allowed(name, value):
+        cases = {s.input: {*self.cases[s.input]} for s in self.machine if s.case}
+
+        def in_range(name, value):
+            if name in cases:
+                return value in cases[name]
             try:
                 sliders[name].check(value)
             except ValueError:
                 return False
             return True
 
-        return settings_of(self.machine, FORMATS, text, allowed)
+        def evaluate(expr, symbol, found):
+            value = expr.xreplace({symbol: found, **{s.parameter.symbol: at[s.name] for s in self.inputs}})
+            return int(value) if value.is_integer else float(value)
+
+        measures = tuple(self.measured.formats) if self.measured is not None else ()
+        return settings_of(self.machine, FORMATS, text, allowed or in_range, evaluate, measures)
+
+    def measured_share(self, inputs: Mapping[str, float], size: float, value: float) -> dict:
+        """A measurement of ``value`` in transfers of ``size`` bytes against the model's :attr:`measured` output
+        at ``inputs``: ``{ceiling, share}``, as the page's box and chart give them."""
+        case = {self.fields[self.measured.size]: size}
+        ceiling = float(self.numeric({**self.defaults(), **inputs}, case)[self.measured.output])
+        return {"ceiling": ceiling, "share": value / ceiling}
+
+    def measured_layers(self, x: alt.X) -> list[alt.Chart]:
+        """The chart's layers of measured points (:meth:`Measured.layers`), on its x axis ``x``."""
+        output = next(o for o in self.outputs if o.name == self.measured.output)
+        return self.measured.layers(self.name, x, output.heading)
 
     def command_spec(self) -> dict:
         """What the page's script writes the box's command from (:meth:`BoxCommand.spec`), with the reader's list."""

@@ -10,6 +10,7 @@ from ..machine.grammar import Setting
 from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
 from .charts import Slider
+from .measured import Measured
 from .vega import matches, vega_expr
 
 __all__ = ["MESSAGE_SIZES", "calculation", "explore_chart", "ndk_table", "ndk_load_chart", "cpsw_table", "udp_table"]
@@ -51,7 +52,13 @@ def calculation() -> Calculation:
                                    Word("--vlan", when=("vlan_bytes", ethernet.VLAN_TAG_BYTES))],
                            {"per_write_mbit_s": "goodput_mbit_s", "stream_mbit_s": "stream_goodput_mbit_s",
                             "window_mbit_s": "window_limit_mbit_s", "goodput_mbit_s": "bound_goodput_mbit_s"}),
-        machine=(Setting("line_rate_mbit_s", "ethtool", "speed_mbit_s"), Setting("mtu_bytes", "iplink", "mtu")))
+        machine=(Setting("line_rate_mbit_s", "ethtool", "speed_mbit_s"), Setting("mtu_bytes", "iplink", "mtu"),
+                 # the options an iperf3 run's MSS leaves at the box's MTU (its timestamps: 12 bytes)
+                 Setting("tcp_options_bytes", "iperf3", "mss_bytes", optional=True, expr=tcp.options_of_mss_expr(),
+                         symbol=tcp.reported_mss)),
+        # a run of iperf3 or of the book's firmware: a point against the stream's ceiling at the box's settings
+        measured=Measured("stream_mbit_s", tcp.message, ("iperf3", "tcp-bench"),
+                          say=("line_rate_mbit_s", "mtu_bytes", "tcp_options_bytes")))
 
 
 def explore_chart() -> alt.VConcatChart:
@@ -78,9 +85,11 @@ def explore_chart() -> alt.VConcatChart:
         x=x, y="mbit_s:Q", color=alt.Color("operation:N", title=f"NDK, {data.single(t, 'frame_bytes')} B"),
         tooltip=["device:N", "operation:N", "mbit_s:Q", "message_bytes:Q", "line_rate_mbit_s:Q"])
     # seven controls, the box's own just above: under the chart, which they would push a screen down
-    return calc.view(live, stream, window, per_write, ndk, height=280, controls_below=True,
+    return calc.view(live, stream, window, per_write, ndk, *calc.measured_layers(x), height=280,
+                     controls_below=True,
                      title="TCP: writes keeping their boundaries (black), full-segment stream (dashed), the receive "
-                           "window a round trip (red, where it is below the line rate)")
+                           "window a round trip (red, where it is below the line rate); yours, pasted in the box "
+                           "(purple diamonds)")
 
 
 def _conditions(t: pd.DataFrame) -> str:

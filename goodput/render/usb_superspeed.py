@@ -6,6 +6,8 @@ import altair as alt
 import pandas as pd
 
 from .. import coding, data, usb
+from ..machine import lsusb
+from ..machine.grammar import Setting
 from ..precision import stable
 from .box_command import BoxCommand, Word
 from .calculation import Answers, Calculation, Output
@@ -99,7 +101,10 @@ def calculation() -> Calculation:
         command=BoxCommand("usb", [Word("--gen", "generation"), Word("--packet", "packet_bytes"),
                                    Word("--no-link-commands", when=("link_commands", 0))],
                            {"goodput_gbit_s": "goodput_gbit_s", "efficiency": "efficiency",
-                            "after_code_gbit_s": "after_code_gbit_s"}))
+                            "after_code_gbit_s": "after_code_gbit_s"}),
+        # lsusb -t: the first SuperSpeed device's link picks the generation's case
+        machine=(Setting("generation", "lsusb", "device_speed_mbit_s", values=tuple(lsusb.GENERATIONS.items()),
+                         case=True),))
 
 
 def explore_chart() -> alt.VConcatChart:
