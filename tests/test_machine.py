@@ -122,6 +122,19 @@ def test_a_can_interface_gives_its_bit_rates():
                         "dbitrate": 4000000}
 
 
+def test_a_paste_says_what_its_record_shows_worth_knowing():
+    """The notes a box gives with a pasted device (both readers evaluate them): the P2020's first root port trained
+    x1 of its x4 (its device is x1) with MPS 128 of 256; the Sunrise Point port's MRRS 128 is below its MPS 256."""
+    calc = calculations.get("pcie-packets")
+    notes = {name: calc.machine_values(read_source(fixture(name))[0])["notes"]
+             for name in ("lspci-tree-fsl-p2020.txt", "lspci-cap-exp-lnkcap2.txt", "lspci-tree-asus-p6t6.txt")}
+    assert notes == {
+        "lspci-tree-fsl-p2020.txt": ["trained x1 where this end can take x4 (a link trains to the lesser of its ends)",
+                                     "MPS 128 of the 256 it could take: each TLP carries no more"],
+        "lspci-cap-exp-lnkcap2.txt": ["MRRS 128 is below MPS 256: reads come in requests smaller than a payload"],
+        "lspci-tree-asus-p6t6.txt": []}
+
+
 def test_a_measurement_is_a_share_of_the_tcp_ceiling_at_its_link_rate_and_mtu():
     """The book's shaped 100 Mbit/s link: iperf3's MSS of 1448 is MTU 1500 less 40 bytes of IP and TCP headers and
     12 of timestamps, so the ceiling is the TCP chapter's stream at 100 Mbit/s, MTU 1500, 12 option bytes."""

@@ -32,7 +32,7 @@ SPEC = "() => JSON.parse(document.querySelector('.goodput-yours script.goodput-y
 
 def _found(found: dict) -> dict:
     """What both readers give: the record and values read, and the runs a measurement holds."""
-    out = {k: found[k] for k in ("format", "record", "line", "more", "values", "dropped")}
+    out = {k: found[k] for k in ("format", "record", "line", "more", "values", "dropped", "notes")}
     for key in ("measured", "skipped"):
         if key in found:
             out[key] = [{k: m[k] for k in ("record", "line", "label", "value", "size", "why") if k in m}

@@ -1249,7 +1249,10 @@
         else if (v !== null || !s.optional) values[s.input] = v;
       }
       if (Object.entries(values).every(([k, v]) => v !== null && allowed(k, v))) {
-        taken.push({format: format.key, title: format.title, record: record.name, line: record.line, values, dropped});
+        const notes = format.notes.filter(n => n.below in record.values && n.above in record.values
+                                               && record.values[n.below] < record.values[n.above])
+          .map(n => n.text.replace(/\{(\w+)\}/g, (_, k) => k in record.values ? String(record.values[k]) : "?"));
+        taken.push({format: format.key, title: format.title, record: record.name, line: record.line, values, dropped, notes});
       }
     }
     // the first, and how many more the paste holds (a whole listing: one device's output picks another)
@@ -1349,7 +1352,9 @@
         return;
       }
       const more = found.more ? ` The paste holds ${found.more} more: paste one alone to take it instead.` : "";
-      status.textContent = `Read from ${found.title}, ${found.record} (line ${found.line}): ${parts.join(", ")}.${more}${left}`;
+      // what the record says is worth knowing: a link trained below its capability, MRRS below MPS
+      const notes = found.notes.map(n => ` Note: ${n}.`).join("");
+      status.textContent = `Read from ${found.title}, ${found.record} (line ${found.line}): ${parts.join(", ")}.${notes}${more}${left}`;
     };
     let timer = null;
     area.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(read, 250); });

@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import LogFormatError
 from ..logs.text import log_lines
 
-__all__ = ["Field", "Measure", "Format", "Record", "Setting", "read", "passed_over", "measured", "settings_of",
+__all__ = ["Field", "Measure", "Note", "Format", "Record", "Setting", "read", "passed_over", "measured", "settings_of",
            "MAX_PASTE_BYTES"]
 
 #: The most text a paste or a file may hold: a whole ``lspci -vv`` of a large server is under 1 MB.
@@ -88,6 +88,30 @@ class Measure:
 
 
 @dataclass(frozen=True)
+class Note:
+    """What a record's own fields say is worth knowing, as data both readers evaluate: where the field ``below``
+    is below the field ``above`` (a link trained narrower than it can), ``text`` with each ``{field}`` its value."""
+
+    below: str
+    above: str
+    text: str
+
+    def spec(self) -> dict:
+        return {"below": self.below, "above": self.above, "text": self.text}
+
+    def said(self, values: dict) -> str | None:
+        """The note for a record's ``values``, or None where it does not hold (or a field is missing)."""
+        if self.below not in values or self.above not in values or not values[self.below] < values[self.above]:
+            return None
+        return re.sub(r"\{(\w+)\}", lambda m: _shown(values.get(m.group(1), "?")), self.text)
+
+
+def _shown(value) -> str:
+    """A value as a note writes it, as JavaScript's String() does: 8.0 is 8."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+@dataclass(frozen=True)
 class Format:
     """A text a machine prints: how to recognise it, where its records start, and their fields.
 
@@ -108,6 +132,8 @@ class Format:
         Whether the text is one JSON document (``fields`` then give paths into it).
     measure : Measure, optional
         What a record measured, for a measurement's format (a link's settings have none).
+    notes : tuple of Note
+        What a record's fields say is worth a reader's attention (a link trained below its capability).
     """
 
     key: str
@@ -117,12 +143,13 @@ class Format:
     fields: tuple[Field, ...]
     json: bool = False
     measure: Measure | None = None
+    notes: tuple[Note, ...] = ()
 
     def spec(self) -> dict:
         """The declaration as the page's script reads it."""
         return {"key": self.key, "title": self.title, "detect": self.detect, "record": self.record,
                 "json": self.json, "fields": [f.spec() for f in self.fields],
-                "measure": self.measure.spec() if self.measure else None}
+                "measure": self.measure.spec() if self.measure else None, "notes": [n.spec() for n in self.notes]}
 
     def recognises(self, text: str) -> bool:
         """Whether ``text`` is this format: a JSON document with its first field's path, or a line ``detect`` matches."""
@@ -326,8 +353,9 @@ def settings_of(settings, formats: dict, text: str, allowed, evaluate=None, meas
         dropped = {k: v for k, v in values.items() if k not in needed and v is not None and not allowed(k, v)}
         values = {k: v for k, v in values.items() if (v is not None or k in needed) and k not in dropped}
         if all(v is not None and allowed(k, v) for k, v in values.items()):
+            notes = [said for n in fmt.notes if (said := n.said(record.values)) is not None]
             taken.append({"format": fmt.key, "record": record.name, "line": record.line, "values": values,
-                          "dropped": dropped})
+                          "dropped": dropped, "notes": notes})
     if taken:  # the first, and how many more the paste holds (a whole listing: one device's output picks another)
         return {**taken[0], "more": len(taken) - 1, **found}
     raise LogFormatError("<paste>", 1, f"no record of this {fmt.title} has every value the box takes "

@@ -7,7 +7,7 @@ A whole listing holds bridges, devices without a PCI Express capability and root
 from __future__ import annotations
 
 from .. import pcie
-from .grammar import Field, Format, Record, passed_over
+from .grammar import Field, Format, Note, Record, passed_over
 
 __all__ = ["FORMAT", "GENERATIONS", "links"]
 
@@ -34,6 +34,15 @@ FORMAT = Format(
         Field("tags10", r"DevCtl2:[^\n]*10BitTagReq([+-])", "flag", what="10-bit tags"),
         # a bridge's bus behind it: the device there is the other end of its link
         Field("secondary_bus", r"Bus: primary=[0-9a-f]+, secondary=([0-9a-f]+)", "text", what="secondary bus"),
+    ),
+    # what one device's output says, as the page tells a reader who pasted it (links() holds a link to both ends)
+    notes=(
+        Note("lanes", "cap_lanes", "trained x{lanes} where this end can take x{cap_lanes} (a link trains to the "
+                                   "lesser of its ends)"),
+        Note("speed_gts", "cap_speed_gts", "trained at {speed_gts} GT/s where this end can take {cap_speed_gts} GT/s "
+                                           "(a link trains to the lesser of its ends)"),
+        Note("mrrs", "mps", "MRRS {mrrs} is below MPS {mps}: reads come in requests smaller than a payload"),
+        Note("mps", "cap_mps", "MPS {mps} of the {cap_mps} it could take: each TLP carries no more"),
     ))
 
 

@@ -12,10 +12,12 @@ import sympy as sp
 
 from ..machine import FORMATS
 
-__all__ = ["Measured", "MEASURED_COLOR"]
+__all__ = ["Measured", "MEASURED_COLOR", "LABELLED_POINTS"]
 
 #: The measured points' colour: a purple both themes show, apart from the model's black, grey and red.
 MEASURED_COLOR = "#9467bd"
+#: The most measured points the chart writes the share beside.
+LABELLED_POINTS = 3
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,10 @@ class Measured:
                    alt.Tooltip("share:Q", format=".1%", title="share of it")]
         points = alt.Chart(data).mark_point(shape="diamond", filled=True, size=110, color=MEASURED_COLOR).encode(
             x=at, y=alt.Y("value:Q"), tooltip=tooltip)
-        # the share above and to the left of its point: a run of large writes sits at the axis's right end
-        shares = alt.Chart(data).mark_text(align="right", dx=-4, dy=-10, color=MEASURED_COLOR, fontWeight="bold").encode(
+        # the share above and to the left of its point (a run of large writes sits at the axis's right end), for
+        # a few points only: a log's many runs would write their shares over one another (their tooltips and the
+        # box's sentence give them)
+        shares = alt.Chart(data).transform_joinaggregate(points="count()").transform_filter(
+            f"datum.points <= {LABELLED_POINTS}").mark_text(align="right", dx=-4, dy=-10, color=MEASURED_COLOR, fontWeight="bold").encode(
             x=at, y=alt.Y("value:Q"), text=alt.Text("share:Q", format=".1%"), tooltip=tooltip)
         return [points, shares]
