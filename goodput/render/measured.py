@@ -11,6 +11,7 @@ import altair as alt
 import sympy as sp
 
 from ..machine import FORMATS
+from .vega import column
 
 __all__ = ["Measured", "MEASURED_COLOR", "LABELLED_POINTS"]
 
@@ -66,6 +67,6 @@ class Measured:
         # a few points only: a log's many runs would write their shares over one another (their tooltips and the
         # box's sentence give them)
         shares = alt.Chart(data).transform_joinaggregate(points="count()").transform_filter(
-            f"datum.points <= {LABELLED_POINTS}").mark_text(align="right", dx=-4, dy=-10, color=MEASURED_COLOR, fontWeight="bold").encode(
+            f"{column('points')} <= {LABELLED_POINTS}").mark_text(align="right", dx=-4, dy=-10, color=MEASURED_COLOR, fontWeight="bold").encode(
             x=at, y=alt.Y("value:Q"), text=alt.Text("share:Q", format=".1%"), tooltip=tooltip)
         return [points, shares]
