@@ -10,7 +10,11 @@ and its ``COMMAND``.
 
 Exit status: 0 on success, 2 on a bad parameter (the message names the
 parameter and its allowed range), as argparse does for bad usage, and 1 when
-the output cannot be written (a full disk, a closed pipe).
+the output cannot be written (a full disk, a closed pipe, no standard output at all).
+
+An option that takes a value is given once (a second ``--lanes`` is refused, not silently the one that
+counts), and a value that starts with a minus sign is the option's value, not an option of its own:
+``--gap-ns -inf`` is refused naming ``-inf``, as ``--gap-ns -1`` is.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import io
 import json
 import math
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -56,9 +61,30 @@ def _non_finite(value, key: str = "result") -> str | None:
     return key if isinstance(value, float) and not math.isfinite(value) else None
 
 
+class _Once(argparse._StoreAction):
+    """An option's value, given once: a second occurrence is refused naming both values. The options given on
+    the command line are kept in ``given`` (their dests), so a subcommand can refuse two that conflict."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("given", set())
+        if self.dest in given:
+            parser.error(f"{option_string} given twice ({getattr(namespace, self.dest)} and {values}): give it once")
+        given.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
+
+
+#: A command-line word that is a number with a minus sign (``-1``, ``-1e5``, ``-.5``, ``-inf``, ``-nan``): an
+#: option's value, which the option then refuses naming it (argparse takes only ``-1`` and ``-1.5`` so).
+_NEGATIVE = re.compile(r"^-(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$|^-(?:inf|infinity|nan)$", re.IGNORECASE)
+
+
 def _command(sub, name: str, run, json_flag: bool = True, **texts):
-    """A subcommand with the function that runs it (and its ``--json`` flag, unless ``json_flag`` is off)."""
+    """A subcommand with the function that runs it (and its ``--json`` flag, unless ``json_flag`` is off); each
+    of its options that takes a value is given once (:class:`_Once`)."""
     p = sub.add_parser(name, **texts)
+    p.register("action", None, _Once)
+    p.register("action", "store", _Once)
+    p._negative_number_matcher = _NEGATIVE
     if json_flag:
         p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
@@ -181,10 +207,10 @@ def _export(workbook, chapter: str, path: Path) -> None:
     """Write ``chapter``'s workbook to ``path``, or :class:`GoodputError` saying in one line why not."""
     from xlsxwriter.exceptions import FileCreateError
 
-    if path.is_dir():
-        raise GoodputError(f"{path} is a directory: -o names the .xlsx file to write (a directory only "
-                           "with --all)")
-    try:
+    try:  # is_dir itself fails on a name too long or a directory that may not be read
+        if path.is_dir():
+            raise GoodputError(f"{path} is a directory: -o names the .xlsx file to write (a directory only "
+                               "with --all)")
         workbook.export(chapter, path)
     except FileCreateError as exc:  # xlsxwriter's wrapper of the OSError of opening the file
         raise GoodputError(f"cannot write {path}: {_os_reason(exc.args[0], path)}") from None
@@ -210,6 +236,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="goodput",
         description="Models of embedded interconnect throughput, checked against their sources.",
+        epilog="Each option that takes a value is given once; one the subcommand would not apply (--gap-ns with "
+               "--continuous) is refused. Exit status: 0 done, 2 a command line or input refused (the message "
+               "names the option or the file and line), 1 the output could not be written.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, texts, arguments) in cli_spec.COMMANDS.items():
@@ -262,6 +291,10 @@ def _shown(value, limit: int = 40) -> str:
 
 def _write_stdout(text: str) -> bool:
     """Write ``text`` to stdout and flush; False (with a message on stderr) if that fails."""
+    if sys.stdout is None:  # started with standard output closed (``goodput ... >&-``)
+        if sys.stderr is not None:
+            sys.stderr.write("goodput: error: cannot write the output: standard output is closed\n")
+        return False
     try:
         sys.stdout.write(text)
         sys.stdout.flush()

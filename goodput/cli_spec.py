@@ -42,7 +42,7 @@ COMMANDS = {
         (('--serial-ns',), {'dest': 'serial_ns', 'default': None, 'metavar': 'NS', 'help': "with --latency-ns: the latency-bound model of the pcie-measured chapter, a transfer's time that nothing overlaps: a number from 0 to 2000 ns"}),
         (('--latency-ns',), {'dest': 'latency_ns', 'default': None, 'metavar': 'NS', 'help': 'its time that transfers in flight overlap: a number from 0 to 5000 ns'}),
         (('--transfers-in-flight',), {'dest': 'in_flight', 'default': None, 'metavar': 'K', 'help': 'transfers in flight (DMA channels): an integer from 1 to 8 transfers (default 8)'}),
-        (('--flit',), {'default': 'tlp', 'help': 'flit mode (gen6): what of each 256-byte flit counts as data: tlp (236 TLP bytes, default) or dlp (242, the data-link payload too, as some references count)'}),
+        (('--flit',), {'default': 'tlp', 'help': 'flit mode (gen6 only; refused with another generation): what of each 256-byte flit counts as data: tlp (236 TLP bytes, default) or dlp (242, the data-link payload too, as some references count)'}),
     )),
     'bus': ('bus_numeric', {'help': 'which port, memory or transfer controller bounds a KeyStone II EDMA copy', 'description': "Theoretical maximum of a copy between two KeyStone II endpoints by EDMA transfer controllers: the lowest of the TCs' buses, the source and the destination (SPRABK5 §3-5). Name the TCs (--tc TC0 --tc TC1) or describe alike ones (--tcs, --tc-width, --tc-divider; default 2 x 128 bits at CPU/3)."}, (
         (('--from',), {'dest': 'endpoint_a', 'required': True, 'metavar': 'ENDPOINT', 'help': 'source: one of MSMC SRAM, DDR3A, DDR3B, CorePac<k> L2'}),
@@ -72,7 +72,7 @@ COMMANDS = {
         (('--lanes',), {'dest': 'lanes', 'metavar': 'N', 'help': 'lanes: one of 1, 2, 3, 4 lanes', 'default': '4'}),
         (('--size',), {'dest': 'size_bytes', 'metavar': 'BYTES', 'help': 'transfer size (bytes): an integer from 1 to 4294967296 bytes', 'required': True}),
         (('--burst',), {'dest': 'burst_bytes', 'metavar': 'BYTES', 'help': "the master's burst (EDMA data burst size): an integer from 1 to 256 bytes", 'default': '256'}),
-        (('--memory',), {'help': "reads: the memory that answers (DDR3, 'MSMC SRAM', 'C66x L1/L2')"}),
+        (('--memory',), {'help': "reads only (refused with a write): the memory that answers (DDR3, 'MSMC SRAM', 'C66x L1/L2')"}),
     )),
     'ethernet': ('ethernet', {'help': 'goodput of back-to-back Ethernet frames', 'description': "Frame rate and payload goodput of back-to-back frames of FRAME bytes (MAC header to FCS), with preamble, SFD and inter-packet gap on the wire (the wire convention), or with the frame's bytes only (--frame-only, the payload-over-frame convention)."}, (
         (('--frame',), {'dest': 'frame_bytes', 'metavar': 'BYTES', 'help': 'frame size (bytes): an integer from 64 to 16000 bytes', 'required': True}),
@@ -105,7 +105,7 @@ COMMANDS = {
         (('--bytes',), {'dest': 'transfer_bytes', 'metavar': 'B', 'default': None, 'help': "or the transfer's bytes, in words of W bits, the last padded: an integer from 1 to 1048576 bytes"}),
         (('--bits',), {'dest': 'word_bits', 'metavar': 'W', 'help': 'word width (bits): an integer from 4 to 32 bits', 'required': True}),
         (('--clock-mhz',), {'dest': 'clock_mhz', 'metavar': 'MHZ', 'help': 'SPI clock (MHz): a number from 0.001 to 200 MHz', 'default': '50'}),
-        (('--gap-ns',), {'dest': 'gap_ns', 'metavar': 'NS', 'help': 'gap between words besides one bit time: a number from 0 to 10000 ns', 'default': '160'}),
+        (('--gap-ns',), {'dest': 'gap_ns', 'metavar': 'NS', 'help': 'gap between words besides one bit time (refused with --continuous): a number from 0 to 10000 ns', 'default': '160'}),
         (('--continuous',), {'action': 'store_true', 'help': 'words back to back, no gap and no extra bit time (a controller in continuous DMA mode)'}),
         (('--setup-us',), {'dest': 'setup_us', 'metavar': 'US', 'help': "a fixed cost each transfer pays, a DMA or driver set-up (the AM243x DMA's: 3148): a number from 0 to 100000 us", 'default': '0'}),
     )),

@@ -13,9 +13,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .errors import GoodputError
 from .params import Parameter
 
-__all__ = ["Command", "Arg", "Ranged", "whole", "goodput_line", "report_lines"]
+__all__ = ["Command", "Arg", "Ranged", "whole", "refuse_unapplied", "goodput_line", "report_lines"]
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,14 @@ def whole(text: str):
     for the model to refuse naming its allowed values (``int`` also takes other scripts' digits
     and ``1_000``)."""
     return int(text) if re.fullmatch(r"[+-]?[0-9]{1,18}", text) else text
+
+
+def refuse_unapplied(args, option: str, dest: str, applies: bool, why: str) -> None:
+    """Refuse ``option`` (filling ``dest``) where the command line gave it (``args.given``, kept by
+    :mod:`goodput.cli`) and the run would not apply it: a value silently ignored while ``--json`` echoed it would
+    tell the reader it counted."""
+    if not applies and dest in getattr(args, "given", ()):
+        raise GoodputError(f"{option} {getattr(args, dest)}: {why}")
 
 
 def goodput_line(result: dict) -> str:

@@ -321,5 +321,6 @@ COMMAND = Command(
                Ranged("--size", PARAMETERS["size_bytes"], "BYTES", required=True),
                Ranged("--burst", BURST, "BYTES", "the master's burst (EDMA data burst size)",
                       default=MAX_PACKET_BYTES),
-               Arg("--memory", help="reads: the memory that answers (DDR3, 'MSMC SRAM', 'C66x L1/L2')")),
+               Arg("--memory", help="reads only (refused with a write): the memory that answers (DDR3, 'MSMC SRAM', "
+                                    "'C66x L1/L2')")),
     run=hyperlink_numeric.run, lines=hyperlink_numeric.lines)

@@ -57,6 +57,9 @@ def evaluate(kind: str, line_rate_gbaud: float, lanes: int, size_bytes: int,
     if kind not in ("write", "read"):
         raise ParameterError("kind", kind, "write or read")
     burst = spec.HYPERLINK["parameters"]["burst_bytes"].check(burst_bytes)
+    if kind == "write" and memory is not None:
+        raise GoodputError(f"--memory {memory}: the memory that answers a read; a write goes in packets of the "
+                           "master's burst (--burst)")
     if kind == "read":
         if memory is None:
             raise GoodputError("a read needs --memory, the memory that answers it: DDR3, 'MSMC SRAM' "

@@ -8,6 +8,7 @@ range a reader can reach with a slider is never wider than what the model accept
 
 from __future__ import annotations
 
+import decimal
 import math
 import re
 from dataclasses import dataclass
@@ -133,8 +134,8 @@ class Parameter:
         number = _number(value)
         if number is None or not math.isfinite(number):
             return True
-        if self.integer and number != int(number):
-            return True
+        if self.integer and (number != int(number) or (isinstance(value, str) and not _whole_as_written(value))):
+            return True  # 4.0000000000000001 is 4 as a float, not as written
         too_low = number <= self.minimum if self.exclusive_minimum else number < self.minimum
         return too_low or number > self.maximum
 
@@ -147,6 +148,12 @@ class Parameter:
             raise ParameterError(self.name, value, self.describe_range())
         number = _number(value)
         return int(number) if self.integer else number
+
+
+def _whole_as_written(text: str) -> bool:
+    """Whether the number ``text`` (a :data:`_NUMBER`) is whole in its decimal digits, not only once rounded to a
+    float: ``4``, ``4.0`` and ``1e3`` are, ``4.0000000000000001`` is not."""
+    return decimal.Decimal(text) == decimal.Decimal(text).to_integral_value()
 
 
 def _number(value) -> float | None:

@@ -1057,6 +1057,9 @@ def an3935_notes():
 # --- goodput pcie --------------------------------------------------------------------------------
 
 def _command_run(args) -> dict:
+    from .quick import pcie_applied, pcie_unapplied
+
+    pcie_unapplied(args)
     link = Link(gen=args.gen, lanes=args.lanes, mps=args.mps, mrrs=args.mrrs, rcb=args.rcb,
                 addr=args.addr, ecrc=args.ecrc, dllp=args.dllp, skp=args.skp, split=args.split, flit=args.flit)
     out = evaluate(args.kind, link, args.size, duplex=args.duplex)
@@ -1077,7 +1080,7 @@ def _command_run(args) -> dict:
         out.update({"completion_ns": completion, "reads_in_flight": in_flight,
                     "read_latency_ns": pt.read_latency_ns(args.size, completion, link),
                     "reads_mbyte_s": pt.pipelined_read_mbyte_s(args.size, completion, in_flight, link)})
-    return out
+    return pcie_applied(out)
 
 
 def _command_lines(args, r: dict) -> list[str]:
@@ -1159,7 +1162,8 @@ COMMAND = Command(
             help=f"transfers in flight (DMA channels): {LATENCY_PARAMETERS['in_flight'].describe_range()} "
                  f"(default {LATENCY_PARAMETERS['in_flight'].default})"),
         Arg("--flit", default=READER_LINK.flit,
-            help="flit mode (gen6): what of each 256-byte flit counts as data: tlp (236 TLP bytes, default) or "
-                 "dlp (242, the data-link payload too, as some references count)")),
+            help="flit mode (gen6 only; refused with another generation): what of each 256-byte flit counts as "
+                 "data: tlp (236 TLP bytes, default) or dlp (242, the data-link payload too, as some references "
+                 "count)")),
     run=_command_run,
     lines=_command_lines)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from . import quick_spec as spec
-from .command import goodput_line, report_lines
+from .command import goodput_line, refuse_unapplied, report_lines
 from .errors import GoodputError, ParameterError
 
 __all__ = ["COMMANDS"]
@@ -200,7 +200,19 @@ def _pcie_size(size) -> int:
     return int(size)
 
 
+def pcie_unapplied(args) -> None:
+    """Refuse ``--flit`` for a generation without flits (the command's full path, :mod:`goodput.pcie`, asks too)."""
+    refuse_unapplied(args, "--flit", "flit", args.gen in _P["flit_mode"],
+                     f"what counts as data in a flit, and gen {args.gen} sends no flits (gen 6 does)")
+
+
+def pcie_applied(result: dict) -> dict:
+    """The command's result without what it did not apply: the flit convention of a generation without flits."""
+    return result if result["gen"] in _P["flit_mode"] else {k: v for k, v in result.items() if k != "flit"}
+
+
 def _pcie_run(args) -> dict:
+    pcie_unapplied(args)
     link = _pcie_checked({name: getattr(args, name) for name in _P["link"]})
     size = _pcie_size(args.size)
     policy = _pcie_dllp_policy(link)[0]
@@ -208,7 +220,7 @@ def _pcie_run(args) -> dict:
     values = _pcie_values(link, size)
     names = _P["breakdown"][" ".join(variant)]
     parts = dict(zip(names, (float(x) for x in _pcie_function("parts", *variant)(*values))))
-    return {
+    return pcie_applied({
         "kind": args.kind,
         "size_bytes": size,
         "duplex": args.duplex,
@@ -219,7 +231,7 @@ def _pcie_run(args) -> dict:
         "bytes": parts,
         **_pcie_latency_bound(args, link, variant, values),
         **(_pcie_read(args, link, values) if args.kind == "read" else {}),
-    }
+    })
 
 
 def pcie_latency_timings(args, split: str) -> dict | None:
@@ -283,21 +295,29 @@ def _spi_run(args) -> dict:
         raise ParameterError("word_bits", args.word_bits, parameters["word_bits"].describe_range())
     if (args.words is None) == (args.transfer_bytes is None):
         raise GoodputError("give the transfer as --words N or as --bytes B, one of the two")
+    refuse_unapplied(args, "--gap-ns", "gap_ns", not args.continuous,
+                     "the gap between words, which --continuous leaves out: give one of the two")
     bits = parameters["word_bits"].check(args.word_bits)
     size = None if args.transfer_bytes is None else parameters["transfer_bytes"].check(args.transfer_bytes)
     words = parameters["words"].check(args.words if size is None else spec.spi_words_of(size, bits))
     values = (words, bits) + tuple(parameters[name].check(value) for name, value in (
         ("clock_mhz", args.clock_mhz), ("gap_ns", args.gap_ns), ("spaced", 0 if args.continuous else 1),
         ("setup_us", args.setup_us)))
-    wire, clocks, throughput = spec.spi_transfer(*values), spec.spi_clock(*values), spec.spi_total_throughput(*values)
-    bytes_ = {}
+    wire, clocks, total = spec.spi_transfer(*values), spec.spi_clock(*values), spec.spi_total(*values)
+    bytes_, payload_us = {}, clocks
     if size is not None:  # the transfer's own bytes over the time, the padding of its last word not counted
-        throughput = spec.spi_transfer_throughput(size, *values[1:])
+        payload_us = spec.spi_clock(1, 8 * size, *values[2:])
         bytes_ = {"transfer_bytes": size}
-    return {**bytes_, "words": values[0], "word_bits": values[1], "clock_mhz": values[2], "gap_ns": values[3],
+    # the efficiency is the payload's clock time over the whole time: the same or a larger time, so never above 1
+    # in floats either (division rounds monotonically), and the goodput never above the clock
+    efficiency = payload_us / total
+    throughput = efficiency * values[2]
+    # back to back no gap is applied: the result does not echo one
+    gap = {"gap_ns": values[3]} if values[4] else {}
+    return {**bytes_, "words": values[0], "word_bits": values[1], "clock_mhz": values[2], **gap,
             "spaced": values[4], "setup_us": values[5], "clock_time_us": clocks, "gap_time_us": wire - clocks,
-            "transfer_time_us": wire, "total_time_us": spec.spi_total(*values),
-            "goodput_mbit_s": throughput, "goodput_gbit_s": throughput / 1000, "efficiency": throughput / values[2]}
+            "transfer_time_us": wire, "total_time_us": total,
+            "goodput_mbit_s": throughput, "goodput_gbit_s": throughput / 1000, "efficiency": efficiency}
 
 
 def _spi_lines(args, r: dict) -> list[str]:

@@ -4,6 +4,7 @@ import json
 import math
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -165,6 +166,37 @@ def test_export_to_where_no_workbook_can_go_is_one_clear_line(make, words, tmp_p
     p = call("export", "xlsx", "line-coding", "-o", str(target))
     assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
     assert words in p.stderr and p.stderr.count(str(target)) == 1
+
+
+def test_a_name_too_long_for_the_file_system_is_one_clear_line(tmp_path):
+    target = tmp_path / ("a" * 300 + ".xlsx")
+    p = call("export", "xlsx", "line-coding", "-o", str(target))
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "File name too long" in p.stderr, p.stderr
+
+
+def test_a_directory_the_user_may_not_read_is_one_clear_line(tmp_path):
+    """As an unprivileged user (root drops to nobody for it, in a process of its own): a directory of mode 0700
+    owned by another user, where even asking whether the target is a directory fails."""
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o000 if os.geteuid() else 0o700)
+    target = locked / "x.xlsx"
+    # the modules are imported before the process gives up root: nobody may not read the interpreter's own files
+    script = ("import os, sys\nfrom goodput import cli\nfrom goodput.render import calculations, workbook\n"
+              "import xlsxwriter\nif os.geteuid() == 0:\n    os.setgid(65534)\n    os.setuid(65534)\n"
+              f"sys.exit(cli.main(['export', 'xlsx', 'line-coding', '-o', {str(target)!r}]))\n")
+    tmp_path.chmod(0o755)
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
+    assert p.stderr == f"goodput export: error: cannot write {target}: Permission denied\n"
+
+
+def test_no_standard_output_at_all_is_one_line_not_a_traceback():
+    """``goodput ... >&-``: Python starts without sys.stdout; the status is the one a full disk gets."""
+    p = subprocess.run([str(GOODPUT), "coding", "--code", "8b10b", "--rate-gbaud", "2.5"], stderr=subprocess.PIPE,
+                       text=True, timeout=60, preexec_fn=lambda: os.close(1))
+    assert p.returncode == 1
+    assert p.stderr == "goodput: error: cannot write the output: standard output is closed\n"
 
 
 @pytest.mark.parametrize("make, words", [

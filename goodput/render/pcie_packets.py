@@ -167,7 +167,9 @@ def calculation() -> Calculation:
                                     Word("--skp", "skp", dict(enumerate(SKP_CHOICES)),
                                          when=("generation", tuple(g for g in pcie.GENERATIONS
                                                                    if g not in pcie.FLIT_MODE))),
-                                    Word("--flit", "flit_bytes", {236: "tlp", 242: "dlp"})],
+                                    # what counts as data in a flit: gen 6 alone has flits (the command refuses it else)
+                                    Word("--flit", "flit_bytes", {236: "tlp", 242: "dlp"},
+                                         when=("generation", tuple(pcie.FLIT_MODE)))],
                            {"write_gbit_s": "goodput_gbit_s"}),
         machine=lspci_settings())
 

@@ -79,7 +79,8 @@ def calculation() -> Calculation:
         command=BoxCommand("pcie", [Word("read"), Word("--gen", "generation"), Word("--size", "size_bytes"),
                                     Word("--addr", "header_dwords", {3: 32, 4: 64}), Word("--ecrc", when=("ecrc", 1)),
                                     Word("--split", "split_at_rcb", {0: "mps", 1: "rcb"}),
-                                    Word("--flit", "flit_bytes", {n: name for n, name in FLIT_BYTES.items()}),
+                                    Word("--flit", "flit_bytes", {n: name for n, name in FLIT_BYTES.items()},
+                                         when=("generation", tuple(pcie.FLIT_MODE))),
                                     Word("--dllp"), Word("none")],
                            {"read_mbyte_s": "reads_mbyte_s", "read_latency_ns": "read_latency_ns"}),
         machine=lspci_settings("rcb"))

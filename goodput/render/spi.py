@@ -73,7 +73,9 @@ def calculation() -> Calculation:
         numeric=numeric,
         answers=Answers("goodput_mbit_s", transfer=spi.transfer, transfers="transfers",
                         line_rate=spi.clock, line="the clock's bit rate (a bit a cycle)"),
-        command=BoxCommand("spi", [Word("--bits", "word_bits"), Word("--continuous", when=("spaced", 0))],
+        # back to back there is no gap between words: the command refuses one with --continuous
+        command=BoxCommand("spi", [Word("--bits", "word_bits"), Word("--continuous", when=("spaced", 0)),
+                                   Word("--gap-ns", "gap_ns", unless=("spaced", 0))],
                            {"model_us": "total_time_us", "words": "words", "clocks_us": "clock_time_us",
                             "goodput_mbit_s": "goodput_mbit_s"}))
 
