@@ -189,6 +189,63 @@ def test_strays_do_not_keep_an_idle_testee_alive(built, tmp_path):
     assert m and int(m[1]) >= 2, text
 
 
+def test_a_transmit_run_the_tester_cuts_off_is_told_in_the_transmit_direction_s_words(built, tmp_path):
+    receive, transmit = _free_ports()
+    log = tmp_path / "testee.log"
+    testee = _testee(built, log, receive, transmit, io_ms=1000)
+    try:
+        with socket.create_connection(("127.0.0.1", transmit)) as s:  # asks for 1 GiB, takes 64 KiB, hangs up
+            s.sendall(_header("T", frame_bytes=65536, frames=16384))
+            got = 0
+            while got < 65536:
+                got += len(s.recv(65536))
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # a reset: the peer is gone
+        assert testee.wait(timeout=10) == 1, log.read_text()
+    finally:
+        if testee.poll() is None:
+            testee.kill()
+    text = log.read_text()
+    m = re.search(r"^BENCH-ERROR bench=tcp_testee direction=transmit frame_bytes=65536 expected_bytes=1073741824 "
+                  r"bytes=(\d+) error=peer closed the connection early$", text, re.M)
+    assert m, text
+    # the human line says what this end did: it sent, it did not receive
+    assert re.search(rf"^Sent {m[1]} of 1073741824 bytes before: peer closed the connection early$", text, re.M), text
+    assert not re.search(r"^Received \d+ of", text, re.M), text
+    assert "BENCH-DONE" not in text
+    assert ndk_console.parse(log).empty  # no line passes for (or breaks) an NDK sentence
+
+
+def test_idle_peers_do_not_hold_up_the_tester_s_quit_or_its_runs(built, tmp_path):
+    receive, transmit = _free_ports()
+    log = tmp_path / "testee.log"
+    testee = _testee(built, log, receive, transmit, io_ms=5000)  # the testee's default I/O timeout
+    idle = []
+    try:
+        for n in range(10):  # connected to either port, and never a byte sent
+            idle.append(socket.create_connection(("127.0.0.1", (receive, transmit)[n % 2]), timeout=2))
+        start = time.monotonic()
+        tester = subprocess.run([str(built / "tcp_tester"), "--receive-port", str(receive), "--transmit-port",
+                                 str(transmit), "--frame-sizes", "8K", "--intervals-ms", "0", "--frames", "50",
+                                 "--io-timeout-ms", "2000"], capture_output=True, text=True, timeout=60)
+        assert tester.returncode == 0, tester.stdout + tester.stderr
+        assert testee.wait(timeout=10) == 0, log.read_text()
+        elapsed = time.monotonic() - start
+    finally:
+        for s in idle:
+            s.close()
+        if testee.poll() is None:
+            testee.kill()
+    text = log.read_text()
+    assert elapsed < 2, (elapsed, text)  # both runs and the quit, not the idle peers' 5 s I/O timeouts
+    log_ = bench.parse(log)
+    assert [r["direction"] for r in log_.results] == ["receive", "transmit"]
+    assert log_.done["runs"] == 2
+    # every idle peer is named and ignored, as a stray is: none is served, none ends the testee
+    ignored = re.findall(r"^Ignored a connection from 127\.0\.0\.1:\d+ to the (?:receive|transmit) port: (.*)$",
+                         text, re.M)
+    assert len(ignored) >= 10, text
+
+
 def test_the_tester_gives_up_on_a_testee_that_never_answers(built, tmp_path):
     with socket.socket() as silent, socket.socket() as other:
         silent.bind(("127.0.0.1", 0))

@@ -138,28 +138,6 @@ static enum bench_status recv_exact(int s, unsigned char *buf, size_t n, unsigne
     return BENCH_OK;
 }
 
-/* Receive a header within timeout_ms in all, so a peer that trickles bytes is held to it
- * as much as one that falls silent; *got counts what arrived. */
-static enum bench_status recv_header(int s, unsigned char raw[TCP_BENCH_HEADER_BYTES], unsigned timeout_ms,
-                                     size_t *got)
-{
-    uint64_t deadline = port_now_ns() + (uint64_t)timeout_ms * 1000000u;
-    *got = 0;
-    while (*got < TCP_BENCH_HEADER_BYTES) {
-        uint64_t now = port_now_ns();
-        long r;
-        if (now >= deadline)
-            return BENCH_ERR_TIMEOUT;
-        r = port_recv(s, raw + *got, TCP_BENCH_HEADER_BYTES - *got, (unsigned)((deadline - now + 999999u) / 1000000u));
-        if (r < 0)
-            return (enum bench_status)r;
-        if (r == 0)
-            return BENCH_ERR_PEER_CLOSED;
-        *got += (size_t)r;
-    }
-    return BENCH_OK;
-}
-
 struct load {
     uint64_t wall_ns, cpu_ns, busy, total;
     int machine;
@@ -226,8 +204,15 @@ static enum bench_status testee_error(const char *direction, const struct tcp_be
               direction, (unsigned long)h->frame_bytes,
               (unsigned long long)((uint64_t)h->frame_bytes * h->frames), (unsigned long long)bytes,
               bench_strerror(st));
-    bench_say("Received %llu of %llu bytes before: %s", (unsigned long long)bytes,
-              (unsigned long long)((uint64_t)h->frame_bytes * h->frames), bench_strerror(st));
+    /* the human line says what this end did; it opens with neither NDK sentence's words, which
+     * goodput.logs.ndk_console takes for a run ("Transmitted " must be one) */
+    if (st == BENCH_ERR_COUNT && direction[0] == 't')
+        bench_say("The tester counted %llu of the %llu bytes sent: %s", (unsigned long long)bytes,
+                  (unsigned long long)((uint64_t)h->frame_bytes * h->frames), bench_strerror(st));
+    else
+        bench_say("%s %llu of %llu bytes before: %s", direction[0] == 'r' ? "Received" : "Sent",
+                  (unsigned long long)bytes, (unsigned long long)((uint64_t)h->frame_bytes * h->frames),
+                  bench_strerror(st));
     return st;
 }
 
@@ -295,11 +280,16 @@ static enum bench_status testee_transmit(int s, const struct tcp_bench_header *h
     return testee_report("transmit", h, sent, &l);
 }
 
+static const char *port_name(size_t which)
+{
+    return which == 0 ? "receive" : "transmit";
+}
+
 /* Name a connection that brought no run, and why; the testee goes on listening. */
 static enum bench_status testee_ignore(const char *peer, size_t which, enum bench_status st, size_t got,
                                        unsigned io_timeout_ms)
 {
-    const char *port = which == 0 ? "receive" : "transmit";
+    const char *port = port_name(which);
     if (st == BENCH_ERR_PEER_CLOSED)
         return bench_say("Ignored a connection from %s to the %s port: it closed after %lu of %u header bytes", peer,
                          port, (unsigned long)got, TCP_BENCH_HEADER_BYTES);
@@ -313,19 +303,237 @@ static enum bench_status testee_ignore(const char *peer, size_t which, enum benc
                      bench_strerror(st), (unsigned long)got, TCP_BENCH_HEADER_BYTES);
 }
 
+#if TCP_TESTEE_PENDING < 1 || TCP_TESTEE_PENDING + 2 > PORT_WAIT_MAX
+#error "TCP_TESTEE_PENDING must be at least 1, and with the two listeners at most PORT_WAIT_MAX"
+#endif
+
+/* A connection accepted and waiting for its header. */
+struct pending {
+    int s;               /* the connection, or -1: a free slot */
+    size_t which;        /* the port it came to: 0 receive, 1 transmit */
+    size_t got;          /* header bytes so far */
+    uint64_t due_ns;     /* its whole header is due io_timeout_ms after the accept */
+    unsigned char raw[TCP_BENCH_HEADER_BYTES];
+    char peer[64];
+};
+
+/* The testee waits on its listeners and on every pending connection at once, so a peer that
+ * falls silent holds up no other: the first to bring a whole header is served. */
+struct testee {
+    const struct tcp_testee_config *cfg;
+    unsigned char *buf;
+    int listeners[2];
+    struct pending pending[TCP_TESTEE_PENDING];
+    unsigned served, ignored;
+    uint64_t idle_deadline; /* no new connection is taken after it */
+    int done;               /* the tester said so ('Q') */
+};
+
+static unsigned ms_until(uint64_t deadline_ns, uint64_t now_ns)
+{
+    return deadline_ns > now_ns ? (unsigned)((deadline_ns - now_ns + 999999u) / 1000000u) : 0u;
+}
+
+static void pending_close(struct pending *p)
+{
+    port_close(p->s);
+    p->s = -1;
+}
+
+/* Close a pending connection as one that brought no run, named with why (st, or line when set). */
+static enum bench_status testee_drop(struct testee *t, struct pending *p, enum bench_status st, const char *line)
+{
+    enum bench_status said =
+        line ? bench_say("Ignored a connection from %s to the %s port: it had sent %lu of %u header bytes when %s",
+                         p->peer, port_name(p->which), (unsigned long)p->got, TCP_BENCH_HEADER_BYTES, line)
+             : testee_ignore(p->peer, p->which, st, p->got, t->cfg->io_timeout_ms);
+    pending_close(p);
+    t->ignored++;
+    return said;
+}
+
+/* A whole header has come: serve the run it asks for, end at 'Q', or ignore it. */
+static enum bench_status testee_header(struct testee *t, struct pending *p)
+{
+    const struct tcp_testee_config *cfg = t->cfg;
+    struct tcp_bench_header h;
+    enum bench_status st = tcp_bench_decode(p->raw, &h);
+
+    if (st != BENCH_OK)
+        return testee_drop(t, p, st, NULL);
+    if (h.kind == TCP_BENCH_QUIT) {
+        pending_close(p);
+        t->done = 1;
+        return BENCH_OK;
+    }
+    if ((h.kind == TCP_BENCH_RECEIVE) != (p->which == 0)) {
+        st = bench_say("Ignored a connection from %s to the %s port: it asked to %s there", p->peer,
+                       port_name(p->which), h.kind == TCP_BENCH_RECEIVE ? "receive" : "transmit");
+    } else if (h.interval_us / 1000u >= cfg->io_timeout_ms) {
+        /* a pause between frames as long as the I/O timeout would read as a lost peer at one end */
+        st = bench_say("Ignored a connection from %s to the %s port: it asked for %lu us between frames, "
+                       "not shorter than the I/O timeout of %u ms", p->peer, port_name(p->which),
+                       (unsigned long)h.interval_us, cfg->io_timeout_ms);
+    } else {
+        /* a run: once it has begun, a broken stream is a lost run and ends the testee; the
+         * other pending connections wait meanwhile, their deadlines running */
+        st = h.kind == TCP_BENCH_RECEIVE ? testee_receive(p->s, &h, cfg->io_timeout_ms, t->buf)
+                                         : testee_transmit(p->s, &h, cfg->io_timeout_ms, t->buf);
+        pending_close(p);
+        if (st == BENCH_OK) {
+            t->served++;
+            t->idle_deadline = port_now_ns() + (uint64_t)cfg->idle_timeout_ms * 1000000u;
+        }
+        return st;
+    }
+    pending_close(p);
+    t->ignored++;
+    return st;
+}
+
+/* Take what a pending connection has sent (the port said it is ready: this does not wait). */
+static enum bench_status testee_read(struct testee *t, struct pending *p)
+{
+    long r = port_recv(p->s, p->raw + p->got, TCP_BENCH_HEADER_BYTES - p->got, 0);
+    if (r == BENCH_ERR_TIMEOUT)
+        return BENCH_OK; /* nothing after all: it waits on */
+    if (r < 0)
+        return testee_drop(t, p, (enum bench_status)r, NULL);
+    if (r == 0)
+        return testee_drop(t, p, BENCH_ERR_PEER_CLOSED, NULL);
+    p->got += (size_t)r;
+    return p->got < TCP_BENCH_HEADER_BYTES ? BENCH_OK : testee_header(t, p);
+}
+
+/* Accept a waiting connection into a free slot; when every slot is taken, the connection that
+ * has waited longest makes way, so a crowd of silent peers cannot lock the tester out. */
+static enum bench_status testee_accept(struct testee *t)
+{
+    struct pending *slot = NULL;
+    char peer[sizeof slot->peer];
+    size_t which = 0, i;
+    int s = port_accept_any(t->listeners, 2, 0, &which, peer, sizeof peer);
+
+    if (s == BENCH_ERR_TIMEOUT)
+        return BENCH_OK; /* it reset before it was taken: nothing to serve */
+    if (s < 0) {
+        bench_say("BENCH-ERROR bench=tcp_testee error=cannot accept a connection after %u runs: %s", t->served,
+                  bench_strerror((enum bench_status)s));
+        return (enum bench_status)s;
+    }
+    for (i = 0; i < TCP_TESTEE_PENDING; i++) {
+        struct pending *p = &t->pending[i];
+        if (p->s < 0) {
+            slot = p;
+            break;
+        }
+        if (!slot || p->due_ns < slot->due_ns)
+            slot = p;
+    }
+    if (slot->s >= 0) {
+        enum bench_status st = testee_drop(t, slot, BENCH_OK, "a newer connection needed its place");
+        if (st != BENCH_OK) {
+            port_close(s);
+            return st;
+        }
+    }
+    slot->s = s;
+    slot->which = which;
+    slot->got = 0;
+    slot->due_ns = port_now_ns() + (uint64_t)t->cfg->io_timeout_ms * 1000000u;
+    memcpy(slot->peer, peer, sizeof peer);
+    return BENCH_OK;
+}
+
+/* Wait for whichever comes first: a connection, bytes from a pending one, a header's deadline
+ * or the idle timeout; then deal with it. After the idle timeout no connection is taken, but
+ * those pending keep their deadlines; when none is left the testee gives up. */
+static enum bench_status testee_step(struct testee *t)
+{
+    int handles[2 + TCP_TESTEE_PENDING];
+    unsigned char ready[2 + TCP_TESTEE_PENDING];
+    struct pending *of[2 + TCP_TESTEE_PENDING];
+    uint64_t now = port_now_ns();
+    int listening = now < t->idle_deadline, r;
+    uint64_t until = listening ? t->idle_deadline : UINT64_MAX;
+    size_t n = 0, k, i;
+    unsigned served = t->served;
+    enum bench_status st = BENCH_OK;
+
+    for (i = 0; listening && i < 2; i++) {
+        handles[n] = t->listeners[i];
+        of[n++] = NULL;
+    }
+    for (i = 0; i < TCP_TESTEE_PENDING; i++) {
+        struct pending *p = &t->pending[i];
+        if (p->s < 0)
+            continue;
+        if (p->due_ns < until)
+            until = p->due_ns;
+        handles[n] = p->s;
+        of[n++] = p;
+    }
+    if (n == 0) {
+        bench_say("BENCH-ERROR bench=tcp_testee error=no tester within %u ms after %u runs "
+                  "(%u connections ignored): %s", t->cfg->idle_timeout_ms, t->served, t->ignored,
+                  bench_strerror(BENCH_ERR_TIMEOUT));
+        return BENCH_ERR_TIMEOUT;
+    }
+    r = port_wait_any(handles, n, ms_until(until, now), ready);
+    if (r < 0 && r != BENCH_ERR_TIMEOUT) {
+        bench_say("BENCH-ERROR bench=tcp_testee error=cannot accept a connection after %u runs: %s", t->served,
+                  bench_strerror((enum bench_status)r));
+        return (enum bench_status)r;
+    }
+    /* what has come in first, so a header that arrived at its deadline still counts */
+    for (k = 0; r > 0 && k < n && st == BENCH_OK && !t->done; k++) {
+        if (ready[k] && of[k])
+            st = testee_read(t, of[k]);
+        if (t->served != served)
+            return st; /* a run took its time: look again before any deadline is held against a peer */
+    }
+    if (st != BENCH_OK || t->done)
+        return st;
+    if (listening && r > 0 && (ready[0] || ready[1]))
+        st = testee_accept(t);
+    now = port_now_ns();
+    for (i = 0; i < TCP_TESTEE_PENDING && st == BENCH_OK; i++)
+        if (t->pending[i].s >= 0 && t->pending[i].due_ns <= now)
+            st = testee_drop(t, &t->pending[i], BENCH_ERR_TIMEOUT, NULL);
+    return st;
+}
+
+/* At the end, the connections still pending: named when the tester ended the testee, closed. */
+static enum bench_status testee_close_pending(struct testee *t, enum bench_status st)
+{
+    size_t i;
+    for (i = 0; i < TCP_TESTEE_PENDING; i++) {
+        struct pending *p = &t->pending[i];
+        if (p->s < 0)
+            continue;
+        if (st == BENCH_OK)
+            st = testee_drop(t, p, BENCH_OK, "the tester said it was done");
+        else
+            pending_close(p);
+    }
+    return st;
+}
+
 enum bench_status tcp_testee_run(const struct tcp_testee_config *cfg)
 {
-    int listeners[2];
-    unsigned char *buf;
+    struct testee t;
     const char *why;
     enum bench_status st = tcp_testee_check(cfg, &why);
-    unsigned served = 0, ignored = 0;
-    uint64_t idle_ns = (uint64_t)cfg->idle_timeout_ms * 1000000u, idle_deadline;
+    size_t i;
 
     if (st != BENCH_OK)
         return st;
-    buf = malloc(TCP_BENCH_MAX_FRAME_BYTES);
-    if (!buf)
+    memset(&t, 0, sizeof t);
+    t.cfg = cfg;
+    for (i = 0; i < TCP_TESTEE_PENDING; i++)
+        t.pending[i].s = -1;
+    t.buf = malloc(TCP_BENCH_MAX_FRAME_BYTES);
+    if (!t.buf)
         return BENCH_ERR_MEMORY;
     st = bench_say("BENCH-CONFIG bench=tcp_testee address=%s receive_port=%u transmit_port=%u idle_timeout_ms=%u "
                    "io_timeout_ms=%u", cfg->address, cfg->receive_port, cfg->transmit_port, cfg->idle_timeout_ms,
@@ -333,79 +541,29 @@ enum bench_status tcp_testee_run(const struct tcp_testee_config *cfg)
     if (st == BENCH_OK)
         st = bench_say("Non-Copy TCP Testee Benchmark (goodput firmware)");
     if (st != BENCH_OK) {
-        free(buf);
+        free(t.buf);
         return st;
     }
-    listeners[0] = port_listen(cfg->address, cfg->receive_port);
-    listeners[1] = listeners[0] < 0 ? -1 : port_listen(cfg->address, cfg->transmit_port);
-    if (listeners[0] < 0 || listeners[1] < 0) {
-        st = (enum bench_status)(listeners[0] < 0 ? listeners[0] : listeners[1]);
+    t.listeners[0] = port_listen(cfg->address, cfg->receive_port);
+    t.listeners[1] = t.listeners[0] < 0 ? -1 : port_listen(cfg->address, cfg->transmit_port);
+    if (t.listeners[0] < 0 || t.listeners[1] < 0) {
+        st = (enum bench_status)(t.listeners[0] < 0 ? t.listeners[0] : t.listeners[1]);
         bench_say("BENCH-ERROR bench=tcp_testee error=cannot listen on %s ports %u and %u: %s", cfg->address,
                   cfg->receive_port, cfg->transmit_port, bench_strerror(st));
-        if (listeners[0] >= 0)
-            port_close(listeners[0]);
-        free(buf);
+        if (t.listeners[0] >= 0)
+            port_close(t.listeners[0]);
+        free(t.buf);
         return st;
     }
-    idle_deadline = port_now_ns() + idle_ns;
-    for (;;) {
-        size_t which = 0, got = 0;
-        unsigned char raw[TCP_BENCH_HEADER_BYTES];
-        char peer[64];
-        struct tcp_bench_header h;
-        uint64_t now = port_now_ns();
-        int s = now >= idle_deadline ? BENCH_ERR_TIMEOUT
-                                     : port_accept_any(listeners, 2,
-                                                       (unsigned)((idle_deadline - now + 999999u) / 1000000u),
-                                                       &which, peer, sizeof peer);
-        if (s < 0) {
-            st = (enum bench_status)s;
-            if (st == BENCH_ERR_TIMEOUT)
-                bench_say("BENCH-ERROR bench=tcp_testee error=no tester within %u ms after %u runs "
-                          "(%u connections ignored): %s", cfg->idle_timeout_ms, served, ignored, bench_strerror(st));
-            else
-                bench_say("BENCH-ERROR bench=tcp_testee error=cannot accept a connection after %u runs: %s", served,
-                          bench_strerror(st));
-            break;
-        }
-        st = recv_header(s, raw, cfg->io_timeout_ms, &got);
-        if (st == BENCH_OK)
-            st = tcp_bench_decode(raw, &h);
-        if (st != BENCH_OK) {
-            /* not a tester: say so, and wait for the next connection (st is then the line's status) */
-            st = testee_ignore(peer, which, st, got, cfg->io_timeout_ms);
-        } else if (h.kind == TCP_BENCH_QUIT) {
-            port_close(s);
-            break;
-        } else if ((h.kind == TCP_BENCH_RECEIVE) != (which == 0)) {
-            st = bench_say("Ignored a connection from %s to the %s port: it asked to %s there", peer,
-                           which == 0 ? "receive" : "transmit", h.kind == TCP_BENCH_RECEIVE ? "receive" : "transmit");
-        } else if (h.interval_us / 1000u >= cfg->io_timeout_ms) {
-            /* a pause between frames as long as the I/O timeout would read as a lost peer at one end */
-            st = bench_say("Ignored a connection from %s to the %s port: it asked for %lu us between frames, "
-                           "not shorter than the I/O timeout of %u ms", peer, which == 0 ? "receive" : "transmit",
-                           (unsigned long)h.interval_us, cfg->io_timeout_ms);
-        } else {
-            /* a run: once it has begun, a broken stream is a lost run and ends the testee */
-            st = h.kind == TCP_BENCH_RECEIVE ? testee_receive(s, &h, cfg->io_timeout_ms, buf)
-                                             : testee_transmit(s, &h, cfg->io_timeout_ms, buf);
-            port_close(s);
-            if (st != BENCH_OK)
-                break;
-            served++;
-            idle_deadline = port_now_ns() + idle_ns;
-            continue;
-        }
-        port_close(s);
-        ignored++;
-        if (st != BENCH_OK)
-            break;
-    }
-    port_close(listeners[0]);
-    port_close(listeners[1]);
-    free(buf);
+    t.idle_deadline = port_now_ns() + (uint64_t)cfg->idle_timeout_ms * 1000000u;
+    while (st == BENCH_OK && !t.done)
+        st = testee_step(&t);
+    st = testee_close_pending(&t, st);
+    port_close(t.listeners[0]);
+    port_close(t.listeners[1]);
+    free(t.buf);
     if (st == BENCH_OK)
-        st = bench_say("BENCH-DONE bench=tcp_testee runs=%u status=ok", served);
+        st = bench_say("BENCH-DONE bench=tcp_testee runs=%u status=ok", t.served);
     return st;
 }
 

@@ -41,11 +41,18 @@ enum bench_status tcp_bench_decode(const unsigned char in[TCP_BENCH_HEADER_BYTES
 void tcp_bench_put_u64(unsigned char out[8], uint64_t value);
 uint64_t tcp_bench_get_u64(const unsigned char in[8]);
 
-/* The testee serves one connection at a time. A connection that does not bring a whole,
- * valid header within io_timeout_ms for the port it came to (a port scan, a peer that
- * closes at once, sends garbage or falls silent) is named on a human line, closed and
- * ignored: it neither ends the testee nor restarts its idle timeout. A stream that breaks
- * off after a valid header is a lost run: BENCH-ERROR, and the testee exits. */
+/* The testee runs one stream at a time, but waits for the headers of up to TCP_TESTEE_PENDING
+ * connections at once, so the first to bring a whole header is served whatever others wait
+ * silent before it. A connection that does not bring a whole, valid header within
+ * io_timeout_ms of its accept for the port it came to (a port scan, a peer that closes at
+ * once, sends garbage or falls silent) is named on a human line, closed and ignored: it
+ * neither ends the testee nor restarts its idle timeout. So is the longest-waiting one when a
+ * connection comes and every place is taken, and any still waiting when the tester sends 'Q'.
+ * A stream that breaks off after a valid header is a lost run: BENCH-ERROR, and the testee
+ * exits. */
+#ifndef TCP_TESTEE_PENDING
+#define TCP_TESTEE_PENDING 8 /* connections waiting for their header at once */
+#endif
 struct tcp_testee_config {
     const char *address;     /* to listen on */
     unsigned receive_port;   /* the NDK's 1001 */

@@ -110,6 +110,44 @@ int port_accept_any(const int *handles, size_t count, unsigned timeout_ms, size_
     }
 }
 
+/* Whether an accept or a receive on the handle would answer now: a listener with a connection
+ * not yet accepted, an end with bytes to read or whose peer closed, or a handle that is not
+ * open (its receive fails at once). */
+static int handle_ready(int handle)
+{
+    size_t i;
+    int side;
+    struct connection *c;
+    if (handle >= 0 && handle < (int)LOOP_LISTENERS) {
+        for (i = 0; i < LOOP_CONNECTIONS; i++)
+            if (connections[i].used && !connections[i].accepted && connections[i].listener == (size_t)handle)
+                return 1;
+        return !listeners[handle].used;
+    }
+    c = end_of(handle, &side);
+    return !c || c->ring[!side].in != c->ring[!side].out || !c->open[!side];
+}
+
+int port_wait_any(const int *handles, size_t count, unsigned timeout_ms, unsigned char *ready)
+{
+    uint64_t deadline = deadline_of(timeout_ms);
+    size_t k;
+    if (count < 1 || count > PORT_WAIT_MAX)
+        return BENCH_ERR_ARGUMENT;
+    for (;;) {
+        int n = 0;
+        for (k = 0; k < count; k++) {
+            ready[k] = (unsigned char)handle_ready(handles[k]);
+            n += ready[k];
+        }
+        if (n > 0)
+            return n;
+        if (port_now_ns() >= deadline)
+            return BENCH_ERR_TIMEOUT;
+        task_yield();
+    }
+}
+
 int port_connect(const char *address, unsigned port, unsigned timeout_ms)
 {
     uint64_t deadline = deadline_of(timeout_ms);

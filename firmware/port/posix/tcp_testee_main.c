@@ -14,7 +14,8 @@ static void usage(FILE *to)
             "Serves tcp_tester: counts the frames it sends to the receive port (the NDK's 1001),\n"
             "streams frames from the transmit port (the NDK's 1000), and reports throughput and\n"
             "CPU load of each run. A connection that brings no valid header within the I/O timeout\n"
-            "is named on a line of its own and ignored. Exits 0 when the tester says it is done,\n"
+            "is named on a line of its own and ignored; connections wait for their headers side by\n"
+            "side, so a silent one holds up no other. Exits 0 when the tester says it is done,\n"
             "non-zero when a run breaks off or no tester comes within the idle timeout.\n");
 }
 
