@@ -1,5 +1,8 @@
+import time
+import tracemalloc
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -7,7 +10,7 @@ from hypothesis import strategies as st
 from goodput.errors import LogFormatError
 from goodput.logs import bench
 
-from mutations import FUZZ, mutated_log, parse_or_refuse
+from mutations import BYTE_ORDER_MARK, FUZZ, mutated_log, parse_or_refuse
 
 HOST = Path(__file__).resolve().parent.parent / "data" / "logs" / "host"
 QEMU = HOST.parent / "qemu"
@@ -153,7 +156,85 @@ def test_an_empty_log_names_its_line_1_not_line_0():
 @FUZZ
 @given(data=st.data())
 def test_mutated_logs_parse_or_raise_log_format_error_naming_one_of_their_lines(data, tmp_path_factory):
-    log = parse_or_refuse(bench.parse, mutated_log(data, LOGS), tmp_path_factory.getbasetemp() / "mutated.log")
+    raw = mutated_log(data, LOGS)
+    log = parse_or_refuse(bench.parse, raw, tmp_path_factory.getbasetemp() / "mutated.log")
+    assert log is None or not raw.cut_short, "a log cut short was read"
     if log is not None:
         for values in (log.config, *log.results, log.done):
             assert all(isinstance(v, int) for k, v in values.items() if k not in bench.TEXT_KEYS), values
+        _assert_the_table_is_the_rows(log)
+
+
+def _assert_the_table_is_the_rows(log):
+    """The results as a table (kept as columns) are the table pandas makes of the result rows."""
+    rows = pd.DataFrame(list(log.results))
+    rows["line"] = list(log.lines)
+    pd.testing.assert_frame_equal(bench.table(log), rows)
+
+
+@pytest.mark.parametrize("name", ["host/memcopy.log", "host/loopback-testee.log"])
+def test_a_byte_order_mark_before_the_header_does_not_hide_it(name, tmp_path):
+    seed = HOST.parent / name
+    path = tmp_path / "marked.log"
+    path.write_bytes(BYTE_ORDER_MARK + seed.read_bytes())
+    marked, plain = bench.parse(path), bench.parse(seed)
+    assert marked.header == plain.header and {"host", "cpu", "compiler"} <= set(marked.header)
+    assert (marked.config, marked.results, marked.lines) == (plain.config, plain.results, plain.lines)
+
+
+@pytest.mark.parametrize("done", ["BENCH-DONE bench=memcopy status=o", "BENCH-DONE bench=memcopy status=",
+                                  "BENCH-DONE bench=memcopy", "BENCH-DONE bench=mem", "BENCH-DONE"])
+def test_a_log_cut_inside_its_bench_done_line_is_refused_naming_that_line(done):
+    with pytest.raises(LogFormatError, match=r"^x\.log:6: ") as info:
+        bench.parse_text(GOOD.replace("BENCH-DONE bench=memcopy status=ok\n", done), "x.log")
+    assert "BENCH-DONE" in str(info.value) or "key=value" in str(info.value)
+
+
+@FUZZ
+@given(data=st.data())
+def test_a_log_cut_at_any_byte_before_its_end_is_refused(data, tmp_path_factory):
+    seed = data.draw(st.sampled_from(LOGS)).read_bytes()
+    path = tmp_path_factory.getbasetemp() / "cut.log"
+    path.write_bytes(seed[:data.draw(st.integers(0, len(seed.rstrip()) - 1))])
+    with pytest.raises(LogFormatError, match=f"^{path}:"):
+        bench.parse(path)
+
+
+def test_the_table_of_every_captured_log_is_the_table_of_its_result_rows():
+    for path in LOGS:
+        _assert_the_table_is_the_rows(bench.parse(path))
+        pd.testing.assert_frame_equal(bench.results(path), bench.table(bench.parse(path)))
+
+
+def _large_log(path: Path, megabytes: float) -> int:
+    """A valid memcopy log of about ``megabytes``: memcopy.log's RESULT lines again and again; its size."""
+    lines = (HOST / "memcopy.log").read_text().splitlines(keepends=True)
+    results = "".join(line for line in lines if line.startswith("BENCH-RESULT"))
+    repeats = int(megabytes * 1e6 / len(results)) + 1
+    with path.open("w") as f:
+        f.writelines(line for line in lines if line.startswith(("# ", "BENCH-CONFIG")))
+        for _ in range(repeats):
+            f.write(results)
+        f.write("BENCH-DONE bench=memcopy status=ok\n")
+    return path.stat().st_size
+
+
+@pytest.mark.slow
+def test_a_large_log_is_read_a_line_at_a_time_and_its_results_kept_packed(tmp_path):
+    """A 200 MB log took 2.3 GB when the parser held its text, its lines and a dict per result: the
+    parser now holds one line at a time, and the results as packed columns (a few bytes a number)."""
+    path = tmp_path / "large.log"
+    size = _large_log(path, 10)
+    start = time.perf_counter()
+    tracemalloc.start()
+    try:
+        log = bench.parse(path)
+        kept, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    rows = len(log.results)
+    assert rows > 40_000 and log.done["status"] == "ok"
+    assert kept / rows < 100, f"{kept / rows:.0f} bytes kept a result; the line is {size / rows:.0f} bytes"
+    assert peak - kept < 1 << 20, f"{(peak - kept) >> 10} KiB held while reading a {size >> 20} MiB log"
+    assert peak < size / 2
+    assert time.perf_counter() - start < 30  # some 3 s; 10 x that is a parser gone quadratic

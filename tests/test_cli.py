@@ -174,6 +174,7 @@ def test_a_name_too_long_for_the_file_system_is_one_clear_line(tmp_path):
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "File name too long" in p.stderr, p.stderr
 
 
+@pytest.mark.slow
 def test_a_directory_the_user_may_not_read_is_one_clear_line(tmp_path):
     """As an unprivileged user (root drops to nobody for it, in a process of its own): a directory of mode 0700
     owned by another user, where even asking whether the target is a directory fails."""

@@ -16,6 +16,19 @@ frames raise :class:`~goodput.errors.LogFormatError` with the file and line.
 
 The tester's console (:func:`parse_tester`) announces each run instead: "Sending 5000 frames of 8192 at
 maximum frame rate", "Requesting 8192 bytes frames at 10 ms frame rate..." then "...received 5000 frames".
+
+A log cut short is refused too, though the runs before the cut read well: a run
+ends with its line, not the log. So each parser holds a log to what tells where
+it ends. The book's testee frames its sentences with its machine lines
+(``goodput.logs.bench``): after ``BENCH-CONFIG`` the log must reach
+``BENCH-DONE ... runs=N status=ok`` or ``BENCH-ERROR``
+(the testee stopped at a broken run; the runs before it are whole). The tester
+opens and closes its tasks ("Sending Task started" ... "Send Task terminated",
+"Receive Task started" ... "Receive Task terminated"): a task not closed was cut.
+A published excerpt is held to the line count its header declares
+(:func:`~goodput.logs.text.check_excerpt`). And a log with no run in it (a blank
+file, one byte, another program's log) is refused, but for the testee's log that
+says why (BENCH-ERROR before a first run, or BENCH-DONE counting none).
 """
 
 from __future__ import annotations
@@ -26,7 +39,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import LogFormatError
-from .text import INTEGER, log_lines, read_log
+from .text import INTEGER, check_excerpt, log_lines, read_log
 
 __all__ = ["parse", "parse_text", "parse_tester", "parse_tester_text"]
 
@@ -55,6 +68,8 @@ _RUNS = {
     "transmit": ("Transmitted ", _TRANSMITTED, "at a rate ", _RATE),
 }
 _COLUMNS = ["direction", "frame_bytes", "frames", "total_bytes", "kbit_s", "cpu_load_percent", "line"]
+#: The book's testee's last line after its runs (tcp_bench.c prints no other), counting them.
+_DONE = re.compile(rf"^BENCH-DONE\ .*\ runs=(?P<runs>{INTEGER})\ status=ok\s*$", re.VERBOSE)
 
 
 def _run(direction: str, lines: list[str], number: int, path: str) -> dict:
@@ -80,16 +95,47 @@ def _run(direction: str, lines: list[str], number: int, path: str) -> dict:
 
 
 def parse_text(text: str, path: str = "<text>") -> pd.DataFrame:
-    """Every run in ``text``: direction, frame size, frames, bytes, kbit/s, CPU load, line."""
+    """Every run in ``text``: direction, frame size, frames, bytes, kbit/s, CPU load, line. A log cut short and a
+    log with no run in it are refused (see the module's docstring)."""
     lines = log_lines(text)
     rows = []
+    config = end = None  # the lines of the testee's BENCH-CONFIG, and of its BENCH-DONE or BENCH-ERROR
     for number, line in enumerate(lines, start=1):
         for direction, (opening, _, closing, _) in _RUNS.items():
             if line.startswith(opening):
                 rows.append(_run(direction, lines, number, path))
             elif line.startswith(closing) and not (rows and rows[-1]["line"] == number - 1):
                 raise LogFormatError(path, number, f"a {direction} throughput line without the line before it")
+        if line.startswith("BENCH-CONFIG"):
+            config = config or number
+        elif line.startswith(("BENCH-DONE", "BENCH-ERROR")) and end is None:
+            _check_done(line, path, number)
+            end = number
+    _check_whole(lines, rows, config, end, path)
     return pd.DataFrame(rows, columns=_COLUMNS)
+
+
+def _check_whole(lines: list[str], rows: list[dict], config: int | None, end: int | None, path: str) -> None:
+    """Refuse a testee's log cut short (its BENCH-CONFIG at line ``config`` without the BENCH-DONE or BENCH-ERROR
+    of line ``end`` after it; an excerpt short of its header's count) and a log with no run in it, unless
+    the testee's end line says why (an error before its first run)."""
+    last = max(len(lines), 1)
+    if config is not None and end is None:
+        raise LogFormatError(path, last, f"BENCH-CONFIG on line {config} but no BENCH-DONE or BENCH-ERROR "
+                                         "after the runs: the log is cut short")
+    check_excerpt(lines, path)
+    if not rows and end is None:
+        raise LogFormatError(path, last, "no receive or transmit run in it")
+
+
+def _check_done(line: str, path: str, number: int) -> None:
+    """The testee's BENCH-DONE line ends ``runs=N status=ok``: a line that does not was cut mid-line. (That N
+    counts the runs read is :func:`goodput.hostbench.testee_runs`'s to check: it pairs each run with its
+    BENCH-RESULT, and names the first without its sentences.) A BENCH-ERROR line passes: the testee
+    stopped there, its runs so far whole."""
+    if line.startswith("BENCH-DONE") and not _DONE.match(line):
+        raise LogFormatError(path, number, f"{line[:60]!r} does not end 'runs=N status=ok' as the testee's "
+                                           "BENCH-DONE does: the line is cut short, or the log is not the testee's")
 
 
 def parse(path: str | Path) -> pd.DataFrame:
@@ -111,6 +157,9 @@ _REQUESTING = re.compile(rf"""
     """, re.VERBOSE)
 _RECEIVED_FRAMES = re.compile(rf"^\s*\.\.\.received\ (?P<frames>{INTEGER})\ frames\s*$", re.VERBOSE)
 _TESTER_COLUMNS = ["task", "frame_bytes", "period_ms", "frames", "line"]
+#: The tester's tasks, as it announces them: the line that opens each, and the line that closes it.
+_TASKS = {"send": ("Sending Task started", "Send Task terminated"),
+          "receive": ("Receive Task started", "Receive Task terminated")}
 
 
 def _tester_row(task: str, m, frames: str, number: int) -> dict:
@@ -122,12 +171,15 @@ def parse_tester_text(text: str, path: str = "<text>") -> pd.DataFrame:
     """Every run the tester announces in ``text``: its task (``send``: "Sending N frames of B at ...";
     ``receive``: "Requesting B bytes frames at ..." and the "...received N frames" line after it), frame size,
     period in ms (0: maximum frame rate), frames and line (of its first sentence). Every other line is skipped;
-    a line that opens like one of these but does not read as one, a request without its "...received" line
-    and a "...received" line without its request raise :class:`~goodput.errors.LogFormatError`."""
+    a line that opens like one of these but does not read as one, a request without its "...received" line,
+    a "...received" line without its request, a log cut short and a log with no run in it raise
+    :class:`~goodput.errors.LogFormatError`."""
     lines = log_lines(text)
     rows = []
+    started = {}  # the line that opened each task the tester has not closed
     for number, line in enumerate(lines, start=1):
         words = line.strip()
+        _task_line(words, started, number)
         if words.startswith("Sending ") and not words.startswith("Sending Task"):
             m = _SENDING.match(line)
             if not m:
@@ -145,7 +197,23 @@ def parse_tester_text(text: str, path: str = "<text>") -> pd.DataFrame:
         elif words.startswith("...received"):
             if not (rows and rows[-1]["task"] == "receive" and rows[-1]["line"] == number - 1):
                 raise LogFormatError(path, number, "a '...received' line without the request before it")
+    if started:
+        task, opened = next(iter(started.items()))
+        raise LogFormatError(path, len(lines), f"the {task} task started on line {opened} does not end "
+                                               f"('{_TASKS[task][1]}'): the log is cut short")
+    check_excerpt(lines, path)
+    if not rows:
+        raise LogFormatError(path, max(len(lines), 1), "no tester send or receive run in it")
     return pd.DataFrame(rows, columns=_TESTER_COLUMNS)
+
+
+def _task_line(words: str, started: dict[str, int], number: int) -> None:
+    """Keep in ``started`` the line that opened each task not yet closed, if ``words`` open or close one."""
+    for task, (opening, closing) in _TASKS.items():
+        if words == opening:
+            started.setdefault(task, number)
+        elif words == closing:
+            started.pop(task, None)
 
 
 def parse_tester(path: str | Path) -> pd.DataFrame:

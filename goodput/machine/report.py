@@ -13,6 +13,7 @@ import os
 import sys
 from pathlib import Path
 
+from .. import resources
 from ..errors import GoodputError, LogFormatError, ParameterError
 from ..logs.text import log_lines
 from . import FORMATS, MODULES, recognise, read
@@ -27,7 +28,7 @@ USB_TRANSFER_BYTES = 1 << 20
 #: The MTU an Ethernet link is taken to have where no ``ip link`` output says.
 DEFAULT_MTU_BYTES = 1500
 #: The book's own captured outputs (tools/capture_machine.sh), each with a header naming its source.
-FIXTURES = Path(__file__).resolve().parent.parent.parent / "data" / "machine"
+FIXTURES = resources.path("data", "machine")
 
 
 def fixture(name: str) -> str:
@@ -53,6 +54,7 @@ def read_source(path: str) -> tuple[str, str]:
         source = path
     if len(raw) > MAX_PASTE_BYTES:
         raise LogFormatError(source, 1, f"over {MAX_PASTE_BYTES >> 20} MB: no output these tools print is that long")
+    raw = raw.removeprefix(b"\xef\xbb\xbf")  # a byte-order mark before the text is no part of it
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
