@@ -164,9 +164,9 @@ _PIECES = st.sampled_from([b"a", b"\r", b"\n", b"\r\n", b"\x0c", "\u2028".encode
                            "\u00b5".encode(), b"\xc2", b"\xb5", b"\xff", BYTE_ORDER_MARK, b" "])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(pieces=st.lists(_PIECES, max_size=12))
-@pytest.mark.slow
 def test_the_streamed_lines_are_the_lines_of_the_whole_text_and_the_errors_the_same(pieces, tmp_path_factory):
     raw = b"".join(pieces)
     path = tmp_path_factory.getbasetemp() / "pieces.log"
