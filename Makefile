@@ -30,7 +30,7 @@ EXT_STAMP := _build/.extensions-stamp
 # Each chapter's workbook, exported before the build so the pages can link it for download.
 WORKBOOKS := _build/workbooks/.complete
 
-.PHONY: book test test-fast test-other-cpu serve lab refresh lock clean venv assets chromium libreoffice qemu workbooks capture firmware bench
+.PHONY: book test test-fast test-other-cpu test-wheel publish actionlint serve lab refresh lock clean venv assets chromium libreoffice qemu workbooks capture firmware bench
 
 ## book: build the HTML book into _build/html (sets everything up first)
 book: $(HTML)
@@ -68,13 +68,35 @@ PYTEST := $(BIN)/python -m pytest -n auto
 # What times a real link (-m alone) runs after the others, by itself: beside them it comes out slow. Only
 # the test modules that hold such a test are collected for it.
 ALONE = $(shell grep -l 'mark\.alone' tests/test_*.py)
-test: $(HTML) chromium libreoffice qemu
-	$(PYTEST) --nbval --nbval-sanitize-with tests/nbval-sanitize.cfg -m "not alone"
+test: $(HTML) chromium libreoffice qemu actionlint
+	$(PYTEST) --nbval --nbval-sanitize-with tests/nbval-sanitize.cfg -m "not alone and not wheel"
 	$(BIN)/python -m pytest -p no:xdist -p no:nbval -m alone $(ALONE)
 
 ## test-fast: the quick inner loop (models, parsers, data, CLI, committed notebooks' digits; no book, no browser, no nbval)
 test-fast: $(STAMP)
 	GOODPUT_FUZZ_EXAMPLES=50 $(PYTEST) -p no:nbval -m "not book and not slow" tests
+
+## publish: the built book as a static host serves it, into DEST (a folder that is emptied first): its pages,
+## the workbooks they link, and .nojekyll (GitHub Pages would leave out the folders whose names start with _)
+publish: $(HTML)
+	@if [ -z "$(DEST)" ]; then echo "make publish DEST=folder: where to write the site" >&2; exit 2; fi
+	rm -rf "$(DEST)" && mkdir -p "$(DEST)"
+	cp -R _build/html/. "$(DEST)/"
+	rm -f "$(DEST)/.buildinfo"
+	touch "$(DEST)/.nojekyll"
+	@echo "publish: $$(find "$(DEST)" -type f | wc -l) files in $(DEST); serve it as is, at its root or below a path"
+
+## actionlint: the GitHub Actions workflows' linter (rhysd/actionlint, built from its Go module) into the venv
+ACTIONLINT := $(BIN)/actionlint
+actionlint: $(ACTIONLINT)
+$(ACTIONLINT): | $(STAMP)
+	@command -v go >/dev/null || { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go; }
+	GOBIN=$(abspath $(BIN)) go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+
+## test-wheel: build the wheel, install it into a fresh environment away from the checkout, run the README's commands (CI runs it after make test)
+test-wheel: $(STAMP)
+	$(BIN)/python -m pytest -p no:nbval -m wheel tests/test_wheel.py
 
 ## test-other-cpu: the notebooks again (nbval) with the SIMD kernels of an older CPU (CI runs it after make test)
 OTHER_CPU := OPENBLAS_CORETYPE=Prescott NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL"

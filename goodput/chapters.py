@@ -26,10 +26,12 @@ from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 
+from . import resources
+
 __all__ = ["Chapter", "CHAPTERS", "get", "ids", "NOTEBOOKS"]
 
 #: Where the chapters' notebooks are.
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = resources.path("notebooks")
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ import re
 import sys
 from pathlib import Path
 
-from . import cli_spec
+from . import __version__, cli_spec
 from .errors import GoodputError, ParameterError
 
 __all__ = ["main", "build_parser"]
@@ -240,6 +240,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                "--continuous) is refused. Exit status: 0 done, 2 a command line or input refused (the message "
                "names the option or the file and line), 1 the output could not be written.",
     )
+    parser.add_argument("--version", action="version", version=f"goodput {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, texts, arguments) in cli_spec.COMMANDS.items():
         _add_model_command(sub, name, module, texts, arguments if command in (None, name) else ())

@@ -53,6 +53,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import resources
 from .errors import DataError
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ def published_dir() -> Path:
     env = os.environ.get("GOODPUT_DATA")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "data" / "published"
+    return resources.path("data", "published")
 
 
 @lru_cache(maxsize=None)

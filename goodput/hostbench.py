@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import ethernet
+from . import ethernet, resources
 from .errors import DataError, LogFormatError
 from .logs import bench, ndk_console
 
@@ -33,7 +33,7 @@ MAC_FRAME_BYTES = MTU_BYTES + 14 + 4  #: MAC header, IP packet, FCS
 
 
 def host_dir() -> Path:
-    return Path(__file__).resolve().parent.parent / "data" / "logs" / "host"
+    return resources.path("data", "logs", "host")
 
 
 def log_path(name: str, where: str = "host") -> Path:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from . import resources
 from .errors import LogFormatError
 from .logs import bench
 
@@ -24,7 +25,7 @@ def python_packages() -> dict[str, str]:
 
 
 def js_packages() -> dict[str, str]:
-    manifest = Path(__file__).resolve().parent.parent / "js-assets.json"
+    manifest = resources.path("js-assets.json")
     return {p["name"]: p["version"] for p in json.loads(manifest.read_text())["packages"]}
 
 
@@ -36,7 +37,7 @@ def versions_markdown() -> str:
 
 
 #: tools/bench_build.py's log: the wall time of each step below, on the machine its header names.
-BUILD_TIMES = Path(__file__).resolve().parent.parent / "data" / "logs" / "host" / "build-times.log"
+BUILD_TIMES = resources.path("data", "logs", "host", "build-times.log")
 
 #: What each step of tools/bench_build.py runs, in its order.
 BUILD_STEPS = {
