@@ -1270,12 +1270,12 @@
     const rows = measuredRows(name);
     if (!rows.length) return "";
     const m = measuredSets.get(name).spec;
-    const lows = rows.map(r => r.ceiling), shares = rows.map(r => r.share);
+    const ceilings = rows.map(r => r.ceiling), shares = rows.map(r => r.share);
     const span = (xs, f) => {
       const low = Math.min(...xs), high = Math.max(...xs);
       return f(low) === f(high) ? f(low) : `${f(low)} to ${f(high)}`;
     };
-    const ceiling = `the ${span(lows, fourDigits)} ${m.unit} ${m.title} ceiling at ${said()}`;
+    const ceiling = `the ${span(ceilings, fourDigits)} ${m.unit} ${m.title} ceiling at ${said()}`;
     if (rows.length === 1) {
       const r = rows[0];
       return `You measured ${fourDigits(r.value)} ${m.unit} (${r.source}, ${r.label}, transfers of ${r.size} bytes): ${percent(r.share)} of ${ceiling}.`;
