@@ -47,7 +47,7 @@ from .symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["READER_LINK", "READ_PARAMETERS", "LATENCY_PARAMETERS", "serial_time", "latency_time", "outstanding",
+__all__ = ["latency_table", "latency_limits", "READER_LINK", "READ_PARAMETERS", "LATENCY_PARAMETERS", "serial_time", "latency_time", "outstanding",
  "completion_latency", "reads_in_flight", "goodput_formula", 
     "GENERATIONS",
     "Generation",
@@ -458,12 +458,28 @@ def _sizes(gen: int, header_dwords: int, ecrc_on: int) -> tuple[int, int, int, i
     return tuple(int(sizes[sym]) for sym in (header, cpl_header, framing, ecrc, dllp))
 
 
-def _values(link: Link, size: int) -> tuple:
-    from . import pcie_spec  # the Base Specification's latency tables
+@lru_cache(maxsize=1)
+def latency_table() -> dict:
+    """The Base Specification's recommended ACK and UpdateFC latency limits (symbol times) by generation, lanes
+    and MPS, from the published table ``pcie-base-spec-latency-limits`` (the sources page says where from)."""
+    t = data.load("pcie-base-spec-latency-limits")
+    return {(r.generation, r.lanes, r.mps_bytes): (r.ack_limit_symbol_times, r.updatefc_limit_symbol_times)
+            for r in t.itertuples()}
 
+
+def latency_limits(gen: int, lanes: int, mps_bytes: int) -> tuple[int, int]:
+    """``(ack, updatefc)`` latency limits in symbol times for a link (``dllp="spec"``)."""
+    try:
+        return latency_table()[(gen, lanes, mps_bytes)]
+    except KeyError:
+        raise ParameterError("gen/lanes/mps", (gen, lanes, mps_bytes),
+                             "a combination the specification tabulates (gen 1-5, x1-x32, MPS 128-4096)") from None
+
+
+def _values(link: Link, size: int) -> tuple:
     policy, n = link.dllp_policy()
     flit = link.gen in FLIT_MODE
-    ack, fc = (pcie_spec.latency_limits(link.gen, link.lanes, link.mps)
+    ack, fc = (latency_limits(link.gen, link.lanes, link.mps)
                if policy == "spec" and not flit else (1, 1))
     g = link.generation
     code = coding.CODES[link.code]

@@ -1,9 +1,4 @@
-"""The PCI Express Base Specification's recommended ACK and UpdateFC latency limits.
-
-Read from the published table ``pcie-base-spec-latency-limits`` (see the
-sources page for where it comes from).
-
-It also holds the source checks of the pcie-measured chapter that need no latency model: AN3935's
+"""The source checks of the pcie-measured chapter that need no latency model: AN3935's
 measured cells against the most the document's own packet model lets their link carry with no DLLPs
 (``ceiling``), and against the document's other measurements of the same link (``consistency``).
 """
@@ -11,32 +6,13 @@ measured cells against the most the document's own packet model lets their link 
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
-
 import pandas as pd
 
 from . import checks, coding, data, pcie
-from .errors import ParameterError
 
-__all__ = ["latency_limits", "an3935_label", "an3935_ceiling", "an3935_line_rate", "an3935_ceiling_checks",
+__all__ = ["an3935_label", "an3935_ceiling", "an3935_line_rate", "an3935_ceiling_checks",
            "an3935_column", "an3935_order_checks", "an3935_reprint_checks", "an3935_same_wire_spread",
            "AN3935_ONE_TLP_BYTES", "an3935_mps_back_to_back_checks", "an3935_link_width_checks"]
-
-
-@lru_cache(maxsize=1)
-def _table() -> dict:
-    t = data.load("pcie-base-spec-latency-limits")
-    return {(r.generation, r.lanes, r.mps_bytes): (r.ack_limit_symbol_times, r.updatefc_limit_symbol_times)
-            for r in t.itertuples()}
-
-
-def latency_limits(gen: int, lanes: int, mps_bytes: int) -> tuple[int, int]:
-    """``(ack, updatefc)`` latency limits in symbol times for a link."""
-    try:
-        return _table()[(gen, lanes, mps_bytes)]
-    except KeyError:
-        raise ParameterError("gen/lanes/mps", (gen, lanes, mps_bytes),
-                             "a combination the specification tabulates (gen 1-5, x1-x32, MPS 128-4096)") from None
 
 
 # --- source checks: AN3935's measured tables against the packet model's ceilings and each other -------

@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 import sympy as sp
 
-from goodput import checks, coding, pcie, pcie_spec
+from goodput import checks, coding, pcie
 from goodput.errors import ParameterError
 
 from command import call
@@ -137,7 +137,7 @@ def test_impossible_sizes_are_rejected(size):
 def _pcie_bench(kind, gen, lanes, mps, mrrs, size):
     g = pcie.GENERATIONS[gen]
     raw = coding.bit_rate_gbit_s(g.rate_gtps, lanes, g.code)
-    ack, fc = pcie_spec.latency_limits(gen, lanes, mps)
+    ack, fc = pcie.latency_limits(gen, lanes, mps)
     tlp_bw = raw * (1 - 8 / ack - 8 / fc - 4 / 1538)
     if kind == "write":
         return tlp_bw * size / (size + math.ceil(size / mps) * (8 + 4 + 12))
@@ -151,7 +151,7 @@ GRID = list(itertools.product([1, 2, 3, 4, 5], [1, 2, 4, 8, 16], [128, 256, 512]
 @pytest.mark.parametrize("gen, lanes, mps", GRID)
 def test_agrees_with_pcie_bench_but_for_the_dllp_share_of_wide_links(gen, lanes, mps):
     link = pcie.Link(gen=gen, lanes=lanes, mps=mps, mrrs=512, rcb=64, addr=64, dllp="spec", skp="4/1538")
-    ack, fc = pcie_spec.latency_limits(gen, lanes, mps)
+    ack, fc = pcie.latency_limits(gen, lanes, mps)
     for kind in ("write", "read"):
         for size in (64, 100, 256, 1000, 1500, 4096):
             ours = pcie.goodput_gbit_s(kind, link, size)

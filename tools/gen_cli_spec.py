@@ -36,7 +36,7 @@ import sympy as sp  # noqa: E402
 from sympy.printing.pycode import PythonCodePrinter  # noqa: E402
 
 from goodput import (bus, bus_numeric, can, chapters, checks, choose, coding, command, ethernet,  # noqa: E402
-                     hyperlink, pcie, pcie_latency, pcie_spec, pcie_transactions, spi, srio, tcp, usb)
+                     hyperlink, pcie, pcie_latency, pcie_transactions, spi, srio, tcp, usb)
 from goodput.params import Parameter  # noqa: E402
 from goodput.render import choose_a_link  # noqa: E402
 from goodput.symbols import placeholders, stood_in  # noqa: E402
@@ -240,7 +240,7 @@ def _pcie() -> tuple[dict, list[Function]]:
         "max_transfer_bytes": p.MAX_TRANSFER_BYTES, "flit_conventions": dict(p.FLIT_CONVENTIONS),
         "skp_policies": p.SKP_POLICIES, "dllp_pattern": p._DLLP.pattern, "skp_pattern": p._SKP.pattern,
         "link": {f.name: f.default for f in dataclasses.fields(p.Link)},
-        "latency_limits": {tuple(map(int, k)): tuple(map(int, v)) for k, v in pcie_spec._table().items()},
+        "latency_limits": {tuple(map(int, k)): tuple(map(int, v)) for k, v in pcie.latency_table().items()},
         "breakdown": {},
     }
     functions = []
