@@ -8,7 +8,10 @@ Both may only shrink: when a known cycle is gone or in-function imports are fewe
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
+
+import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "goodput"
 
@@ -47,6 +50,7 @@ def _imported(node: ast.AST, module: str, path: Path, known: dict) -> set[str]:
     return {n for n in names if n in known and n != module}
 
 
+@functools.cache
 def _graph() -> tuple[dict[str, set[str]], int]:
     """Each module's imports of goodput's modules (wherever they are in it), and how many sit inside functions."""
     known = _modules()
@@ -103,12 +107,14 @@ def _cycles(edges: dict[str, set[str]]) -> list[set[str]]:
     return groups
 
 
+@pytest.mark.slow  # it parses every module: a second
 def test_no_module_is_in_an_import_cycle_but_the_two_issue_36_takes_apart():
     """pcie and pcie_spec were a third (an import inside pcie's _values): the latency table now lives in pcie."""
     edges, _ = _graph()
     assert [sorted(g) for g in _cycles(edges) if not any(g <= known for known in KNOWN_CYCLES)] == []
 
 
+@pytest.mark.slow
 def test_imports_inside_functions_are_no_more_than_they_were():
     _, inside = _graph()
     assert inside <= IN_FUNCTION_IMPORTS, f"{inside} imports of goodput's modules inside functions"
