@@ -55,3 +55,32 @@ def test_a_failing_notebook_is_named_and_left_out_of_the_cache(tmp_path, capsys)
     assert [Path(r.uri).name for r in cache.list_cache_records()] == ["fine.ipynb"]
     assert build_book.execute_stale(2, tmp_path / "cache", tmp_path) == ["broken.ipynb"]  # only it, again
     assert "fine.ipynb" not in capsys.readouterr().out
+
+
+def test_a_kernel_that_dies_as_it_starts_is_started_again(monkeypatch, capsys):
+    """Two kernels started at once can draw the same free port; the second dies before it answers (CI saw it once).
+    The build starts it again, up to KERNEL_STARTS times, and gives up with the error after that."""
+    from jupyter_cache.executors import utils
+
+    starts = []
+
+    class Result:
+        nb, time, err, exc_string = {"cells": []}, 0.5, None, None
+
+    def flaky(notebook, **kwargs):
+        starts.append(notebook)
+        if len(starts) < 2:
+            raise RuntimeError("Kernel died before replying to kernel_info")
+        return Result()
+
+    monkeypatch.setattr(utils, "single_nb_execution", flaky)
+    path, executed, seconds, error = build_book._execute(str(ROOT / "notebooks" / "spi.ipynb"), {"cells": []}, 30)
+    assert (len(starts), executed, error) == (2, {"cells": []}, None)
+    assert "its kernel died as it started; starting another" in capsys.readouterr().err
+
+    def dead(notebook, **kwargs):
+        raise RuntimeError("Kernel died before replying to kernel_info")
+
+    monkeypatch.setattr(utils, "single_nb_execution", dead)
+    with pytest.raises(RuntimeError, match="Kernel died"):
+        build_book._execute(str(ROOT / "notebooks" / "spi.ipynb"), {"cells": []}, 30)

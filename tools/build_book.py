@@ -15,6 +15,7 @@ exits 1 before the build. jupyter-book runs in this process, so the book's Pytho
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import sys
 import time
@@ -66,13 +67,29 @@ def execution_timeout(root: Path = ROOT) -> int:
     return yaml.safe_load((root / "_config.yml").read_text())["execute"]["timeout"]
 
 
+#: Starts of a notebook's kernel tried before the build gives up on it.
+KERNEL_STARTS = 3
+
+
 def _execute(path: str, notebook, timeout: int):
-    """Run in a worker process: ``(path, executed notebook, seconds, error text or None)``."""
+    """Run in a worker process: ``(path, executed notebook, seconds, error text or None)``.
+
+    A kernel that dies before it answers is started again: two kernels started at once can draw the same free TCP
+    port (jupyter_client finds one, lets it go, and the kernel binds it later), and the second then dies with
+    "Address already in use" before running a cell."""
     from jupyter_cache.executors.utils import single_nb_execution
 
-    # a kernel gets as long to start as a cell to run: nbclient's 60 s ran out on a loaded machine
-    result = single_nb_execution(notebook, cwd=str(Path(path).parent), timeout=timeout, allow_errors=False,
-                                 meta_override=True, startup_timeout=timeout)
+    for start in range(1, KERNEL_STARTS + 1):
+        try:
+            # a kernel gets as long to start as a cell to run: nbclient's 60 s ran out on a loaded machine
+            result = single_nb_execution(copy.deepcopy(notebook), cwd=str(Path(path).parent), timeout=timeout,
+                                         allow_errors=False, meta_override=True, startup_timeout=timeout)
+            break
+        except RuntimeError as exc:
+            if "Kernel died before replying to kernel_info" not in str(exc) or start == KERNEL_STARTS:
+                raise
+            print(f"build_book: {os.path.basename(path)}: its kernel died as it started; starting another",
+                  file=sys.stderr)
     return path, result.nb, result.time, (result.exc_string if result.err is not None else None)
 
 
