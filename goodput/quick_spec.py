@@ -451,24 +451,12 @@ def spi_transfer(words, word_bits, clock, gap, spaced, setup):
     return spaced*((1/1000)*gap + 1/clock)*(words - 1) + word_bits*words/clock
 
 
-def spi_throughput(words, word_bits, clock, gap, spaced, setup):
-    return word_bits*words/(spaced*((1/1000)*gap + 1/clock)*(words - 1) + word_bits*words/clock)
-
-
 def spi_total(words, word_bits, clock, gap, spaced, setup):
     return setup + spaced*((1/1000)*gap + 1/clock)*(words - 1) + word_bits*words/clock
 
 
-def spi_total_throughput(words, word_bits, clock, gap, spaced, setup):
-    return word_bits*words/(setup + spaced*((1/1000)*gap + 1/clock)*(words - 1) + word_bits*words/clock)
-
-
 def spi_words_of(transfer, word_bits):
     return math.ceil(8*transfer/word_bits)
-
-
-def spi_transfer_throughput(transfer, word_bits, clock, gap, spaced, setup):
-    return 8*transfer/(setup + spaced*((1/1000)*gap + 1/clock)*(math.ceil(8*transfer/word_bits) - 1) + word_bits*math.ceil(8*transfer/word_bits)/clock)
 
 
 # --- goodput usb -------------------------------------------------------------------------------------

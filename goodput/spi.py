@@ -97,8 +97,7 @@ def words_expr() -> sp.Expr:
 
 @lru_cache(maxsize=None)
 def _numeric(name: str):
-    expr = {"clock": clock_time_expr(), "transfer": transfer_time_expr(), "throughput": throughput_expr(),
-            "total": total_time_expr(), "total_throughput": total_throughput_expr()}[name]
+    expr = {"clock": clock_time_expr(), "transfer": transfer_time_expr(), "total": total_time_expr()}[name]
     return lambdify((words, word_bits, clock, gap, spaced, setup), expr, "math")
 
 
@@ -120,18 +119,20 @@ def evaluate(n_words: int, bits: int, clock_mhz: float = DEFAULT, gap_ns: float 
     if bits == 0:
         raise ParameterError("word_bits", bits, PARAMETERS["word_bits"].describe_range())
     args = _checked(n_words, bits, clock_mhz, gap_ns, spaced, PARAMETERS["setup_us"].check(setup_us))
-    wire = _numeric("transfer")(*args)
-    clocks = _numeric("clock")(*args)
-    throughput = _numeric("total_throughput")(*args)
+    wire, clocks, total = _numeric("transfer")(*args), _numeric("clock")(*args), _numeric("total")(*args)
+    # the clocks' time over the whole time, as goodput spi computes it: never above 1, even in floats (the same or a
+    # larger time), so the goodput is never above the clock
+    efficiency = clocks / total
+    throughput = efficiency * args[2]
     return {"words": args[0], "word_bits": args[1], "clock_mhz": args[2], "gap_ns": args[3], "spaced": args[4],
             "setup_us": args[5], "clock_time_us": clocks, "gap_time_us": wire - clocks, "transfer_time_us": wire,
-            "total_time_us": _numeric("total")(*args),
-            "goodput_mbit_s": throughput, "goodput_gbit_s": throughput / 1000, "efficiency": throughput / args[2]}
+            "total_time_us": total,
+            "goodput_mbit_s": throughput, "goodput_gbit_s": throughput / 1000, "efficiency": efficiency}
 
 
 @lru_cache(maxsize=None)
 def _transfer_numeric(name: str):
-    expr = {"words": words_expr(), "throughput": transfer_throughput_expr().subs(words, words_expr())}[name]
+    expr = {"words": words_expr()}[name]
     return lambdify((transfer, word_bits, clock, gap, spaced, setup), expr, "math")
 
 
@@ -144,9 +145,12 @@ def evaluate_transfer(transfer_bytes: int, bits: int, clock_mhz: float = DEFAULT
     args = (b, w, p["clock_mhz"].check(clock_mhz), p["gap_ns"].check(gap_ns), p["spaced"].check(spaced),
             p["setup_us"].check(setup_us))
     r = evaluate(int(_transfer_numeric("words")(*args)), *args[1:])
-    throughput = _transfer_numeric("throughput")(*args)
+    # the transfer's own bits' clock time over the whole time (transfer_throughput_expr over the clock), as
+    # evaluate does it: never above 1 in floats either
+    efficiency = _numeric("clock")(1, 8 * b, *args[2:]) / r["total_time_us"]
+    throughput = efficiency * args[2]
     return {**r, "transfer_bytes": b, "goodput_mbit_s": throughput, "goodput_gbit_s": throughput / 1000,
-            "efficiency": throughput / args[2]}
+            "efficiency": efficiency}
 
 
 @checks.provider("spi")

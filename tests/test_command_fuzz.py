@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from goodput import cli, cli_spec
+from goodput import cli, cli_spec, spi
 
 from command import call
 
@@ -154,3 +154,9 @@ def test_back_to_back_words_are_exactly_the_clock(bits):
             assert r["efficiency"] == 1 and r["goodput_mbit_s"] == float(clock), (bits, clock, words, r)
     r = json.loads(call("spi", "--bytes", "400", "--bits", "7", "--clock-mhz", "3.3", "--json").stdout)
     assert r["efficiency"] <= 1 and r["goodput_mbit_s"] <= 3.3
+    # the library gives what the command gives: a transfer of whole words back to back is its clock exactly
+    for clock in (3.3, 0.1, 33.333):
+        words = spi.evaluate(7, bits, clock, spaced=0)
+        whole = spi.evaluate_transfer(bits, 8, clock, spaced=0)  # bytes in 8-bit words: none padded
+        assert (words["efficiency"], words["goodput_mbit_s"]) == (1, clock)
+        assert (whole["efficiency"], whole["goodput_mbit_s"]) == (1, clock)

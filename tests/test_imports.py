@@ -24,7 +24,7 @@ KNOWN_CYCLES = (
     frozenset({"goodput.pcie", "goodput.pcie_latency", "goodput.pcie_transactions"}),
 )
 #: Import statements of goodput's own modules inside functions (nested ones counted once), at most.
-IN_FUNCTION_IMPORTS = 54
+IN_FUNCTION_IMPORTS = 48
 
 
 def _modules() -> dict[str, Path]:

@@ -185,12 +185,10 @@ def _spi() -> tuple[dict, list[Function]]:
     args = {"words": spi.words, "word_bits": spi.word_bits, "clock": spi.clock, "gap": spi.gap, "spaced": spi.spaced,
             "setup": spi.setup}
     functions = [(f"spi_{key}", args, expr()) for key, expr in (
-        ("clock", spi.clock_time_expr), ("transfer", spi.transfer_time_expr), ("throughput", spi.throughput_expr),
-        ("total", spi.total_time_expr), ("total_throughput", spi.total_throughput_expr))]
-    # a transfer of bytes rather than words: its words (the last padded) and its own bytes over the time
-    of_bytes = {"transfer": spi.transfer, **{k: v for k, v in args.items() if k != "words"}}
-    functions += [("spi_words_of", {"transfer": spi.transfer, "word_bits": spi.word_bits}, spi.words_expr()),
-                  ("spi_transfer_throughput", of_bytes, spi.transfer_throughput_expr().subs(spi.words, spi.words_expr()))]
+        ("clock", spi.clock_time_expr), ("transfer", spi.transfer_time_expr), ("total", spi.total_time_expr))]
+    # a transfer of bytes rather than words: its words, the last padded (its goodput is its bits' clock time over
+    # the whole time, as the words' is: goodput.quick)
+    functions += [("spi_words_of", {"transfer": spi.transfer, "word_bits": spi.word_bits}, spi.words_expr())]
     return {"parameters": dict(spi.PARAMETERS)}, functions
 
 

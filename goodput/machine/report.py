@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from .. import resources
+from .. import can, pcie, resources, tcp, usb  # the chapters' models: only goodput from loads this module
 from ..errors import GoodputError, LogFormatError, ParameterError
 from ..logs.text import log_lines
 from . import FORMATS, MODULES, recognise, read
@@ -74,8 +74,6 @@ def report(paths: list[str], rate_mbit_s: float | None = None, tcp_options_bytes
     """Every link and measurement in ``paths``, with the model's ceilings and the measurements' shares. A
     measurement's ceiling is the TCP stream's at ``rate_mbit_s`` (else the line rate ethtool's output gives), the MTU
     ``ip link``'s output gives (else 1500) and ``tcp_options_bytes`` (else what the run's MSS implies, else none)."""
-    from .. import tcp
-
     if tcp_options_bytes is not None:
         tcp.PARAMETERS["tcp_options_bytes"].check(tcp_options_bytes)
     files, links, measurements = [], [], []
@@ -135,8 +133,6 @@ def _joined(links: list[dict]) -> list[dict]:
 def _ceiling(link: dict) -> dict:
     kind = link["kind"]
     if kind == "pcie":
-        from .. import pcie
-
         settings = {k: link[k] for k in ("mps", "mrrs", "rcb") if k in link}
         values = pcie.Link(gen=link["generation"], lanes=link["lanes"], **settings)
         return {"size_bytes": PCIE_SIZE_BYTES,
@@ -144,16 +140,12 @@ def _ceiling(link: dict) -> dict:
                 "read_gbit_s": pcie.goodput_gbit_s("read", values, PCIE_SIZE_BYTES),
                 "chapter": "pcie-packets"}
     if kind == "usb":
-        from .. import usb
-
         r = usb.evaluate(generation=link["generation"], transfer_bytes=USB_TRANSFER_BYTES)
         return {"transfer_bytes": USB_TRANSFER_BYTES, "goodput_gbit_s": r["goodput_gbit_s"],
                 "goodput_mbyte_s": r["goodput_mbyte_s"], "chapter": "usb-superspeed"}
     if kind == "ethernet":
         return _tcp_ceiling(link["line_rate_mbit_s"], link.get("mtu_bytes", DEFAULT_MTU_BYTES))
     if kind == "can":
-        from .. import can
-
         r = can.evaluate(64, False, link["arbitration_mbit_s"], link.get("data_mbit_s", can.PARAMETERS["data_mbit_s"].default)) \
             if link.get("can_fd") else can.evaluate(8, False, link["arbitration_mbit_s"], classical_frame=True)
         return {"data_bytes": r["data_bytes"], "messages_per_s": r["messages_per_s"],
@@ -162,8 +154,6 @@ def _ceiling(link: dict) -> dict:
 
 
 def _tcp_ceiling(rate_mbit_s: float, mtu_bytes: int, options_bytes: int = 0) -> dict:
-    from .. import tcp
-
     values = tcp.goodputs(tcp.PARAMETERS["message_bytes"].maximum, rate_mbit_s, mtu_bytes,
                           tcp.IP_HEADER_BYTES[4], options_bytes)
     return {"tcp_stream_mbit_s": values["stream_mbit_s"], "line_rate_mbit_s": rate_mbit_s, "mtu_bytes": mtu_bytes,
@@ -174,8 +164,6 @@ def _share(m: dict, links: list[dict], rate_mbit_s: float | None, options_bytes:
     """A TCP run's share of the stream ceiling of the Ethernet link the files (or ``--rate-mbit-s``) give, at the
     MTU ``ip link`` gives and the options ``--tcp-options`` gives or the run's MSS implies (an MSS 12 bytes short
     of MTU - 40 is the timestamps option's): what the TCP chapter's box does with the same pastes."""
-    from .. import tcp
-
     ethernet = [l for l in links if l["kind"] == "ethernet"]
     rate = rate_mbit_s if rate_mbit_s is not None else (ethernet[0]["line_rate_mbit_s"] if ethernet else None)
     if rate is None:
