@@ -37,12 +37,13 @@ def pytest_xdist_make_scheduler(config, log):
 
 def pytest_configure(config):
     # Every worker wants every chapter's source checks (the tests, and the chapters nbval runs, read them),
-    # and after a change to the package none is kept (goodput.cache): each worker would compute them all.
+    # and after a change to the package none is kept (goodput.core.cache): each worker would compute them all.
     # Here, before collecting, the workers make them together: gw0 from the first chapter, gw1 from the
-    # last, each reading what the other made (one waits while the other computes, goodput.cache.kept).
+    # last, each reading what the other made (one waits while the other computes, goodput.core.cache.kept).
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     if worker.startswith("gw"):
-        from goodput import cache, checks
+        from goodput import checks
+        from goodput.core import cache
 
         if cache.folder() is not None:
             checks.warm(from_last=int(worker[2:]) % 2 == 1)

@@ -1,4 +1,4 @@
-"""The wheel carries the files the command reads (goodput.resources.SHIPPED) inside the package, as
+"""The wheel carries the files the command reads (goodput.core.resources.SHIPPED) inside the package, as
 ``goodput/_shipped/``: everything else about the build is in pyproject.toml."""
 
 import ast
@@ -12,14 +12,14 @@ ROOT = Path(__file__).resolve().parent
 
 
 def _shipped() -> tuple[str, ...]:
-    """goodput.resources.SHIPPED, read without importing the package (its dependencies may not be installed)."""
-    tree = ast.parse((ROOT / "goodput" / "resources.py").read_text(encoding="utf-8"))
+    """goodput.core.resources.SHIPPED, read without importing the package (its dependencies may not be installed)."""
+    tree = ast.parse((ROOT / "goodput" / "core" / "resources.py").read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.AnnAssign | ast.Assign):
             targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
             if any(getattr(t, "id", "") == "SHIPPED" for t in targets):
                 return ast.literal_eval(node.value)
-    raise RuntimeError("goodput/resources.py declares no SHIPPED")
+    raise RuntimeError("goodput/core/resources.py declares no SHIPPED")
 
 
 class BuildWithData(build_py):

@@ -4,7 +4,7 @@ The library behind the book, one module per link model and one per concern:
 
 models
     one module per link or measurement, each presented by a chapter of the book:
-    :mod:`goodput.chapters` declares every chapter and the model modules it presents
+    :mod:`goodput.core.chapters` declares every chapter and the model modules it presents
     (``coding`` for line codes, ``pcie`` for PCI Express packets, ``can`` for CAN FD...); a model may
     keep its numbers in a module of their own that imports no sympy (``can_numeric``: its ``evaluate``
     and its command, computing with ``quick_spec``'s functions), which it re-exports

@@ -1,11 +1,11 @@
 """The ``goodput`` command: a subcommand for each model that declares one (its module's ``COMMAND``,
-found through :mod:`goodput.chapters`), plus ``checks`` and ``export``.
+found through :mod:`goodput.core.chapters`), plus ``checks`` and ``export``.
 
-The parser is built from :mod:`goodput.cli_spec` (``tools/gen_cli_spec.py`` writes it from the
+The parser is built from :mod:`goodput.models.cli_spec` (``tools/gen_cli_spec.py`` writes it from the
 ``COMMAND`` declarations), so no model module, sympy or pandas is imported before the arguments are
-parsed. A subcommand then imports only what it runs: :mod:`goodput.quick` where it has a quick
+parsed. A subcommand then imports only what it runs: :mod:`goodput.models.quick` where it has a quick
 version of the subcommand, else the module that runs it: its model's numbers where the model keeps
-them in a module of their own that imports no sympy (``goodput.usb_numeric``), else its model module
+them in a module of their own that imports no sympy (``goodput.models.usb_numeric``), else its model module
 and its ``COMMAND``.
 
 Exit status: 0 on success, 2 on a bad parameter (the message names the
@@ -31,8 +31,9 @@ import re
 import sys
 from pathlib import Path
 
-from . import __version__, cli_spec
-from .errors import GoodputError, ParameterError
+from goodput import __version__
+from goodput.models import cli_spec
+from goodput.core.errors import GoodputError, ParameterError
 
 __all__ = ["main", "build_parser"]
 
@@ -92,7 +93,7 @@ def _command(sub, name: str, run, json_flag: bool = True, **texts):
 
 
 def _add_model_command(sub, name: str, module: str, texts: dict, arguments) -> None:
-    """A model's subcommand, as :mod:`goodput.cli_spec` declares it: its result as JSON or as its lines
+    """A model's subcommand, as :mod:`goodput.models.cli_spec` declares it: its result as JSON or as its lines
     (``arguments`` empty: only its name and texts, for a parser that will not parse its arguments)."""
 
     def run(args) -> int:
@@ -107,9 +108,9 @@ def _add_model_command(sub, name: str, module: str, texts: dict, arguments) -> N
 
 def _implementation(name: str, module: str):
     """``(run, lines)`` of the subcommand ``name``: its quick version if it has one, else those of the
-    module ``module`` that :mod:`goodput.cli_spec` names for it: its model's ``COMMAND``, or the ``run``
+    module ``module`` that :mod:`goodput.models.cli_spec` names for it: its model's ``COMMAND``, or the ``run``
     and ``lines`` of the model's numbers (a module that imports no sympy)."""
-    from . import quick  # the numeric functions of the quick subcommands, loaded only to run one
+    from goodput.models import quick  # the numeric functions of the quick subcommands, loaded only to run one
 
     if name in quick.COMMANDS:
         return quick.COMMANDS[name]
@@ -135,7 +136,7 @@ def _add_from(sub) -> None:
 
 
 def _run_from(args) -> int:
-    from .machine import report  # the readers and the models they need: only for this subcommand
+    from goodput.machine import report  # the readers and the models they need: only for this subcommand
 
     if args.rate_mbit_s is not None and not (math.isfinite(args.rate_mbit_s) and args.rate_mbit_s > 0):
         raise GoodputError(f"--rate-mbit-s {args.rate_mbit_s:g}: a line rate is a number above 0")
@@ -155,7 +156,7 @@ def _add_checks(sub) -> None:
 
 
 def _run_checks(args) -> int:
-    from . import checks  # every model and its source checks: only for this subcommand
+    from goodput import checks  # every model and its source checks: only for this subcommand
 
     try:
         items = checks.collect(args.chapter)
@@ -181,7 +182,7 @@ def _add_export(sub) -> None:
 
 
 def _run_export(args) -> int:
-    from .render import calculations, workbook
+    from goodput.render import calculations, workbook
 
     if args.output == "":
         raise GoodputError("-o is empty: name the .xlsx file to write (with --all, a directory)")

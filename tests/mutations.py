@@ -4,7 +4,7 @@
 real log (line edits, inserted text, changed bytes that may not be UTF-8, a cut at
 any byte, a blank file, a UTF-8 byte-order mark before any of these);
 :func:`parse_or_refuse` holds a parser to its contract on that file: a result, or
-a :class:`~goodput.errors.LogFormatError` naming the file and one of its lines; a
+a :class:`~goodput.core.errors.LogFormatError` naming the file and one of its lines; a
 blank file refused; a file with a byte-order mark read as the file without it.
 """
 
@@ -14,8 +14,8 @@ import os
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from goodput import data
-from goodput.errors import LogFormatError
+from goodput.core import data
+from goodput.core.errors import LogFormatError
 
 #: The fuzz of every parser: the same examples on every run, a few seconds per parser. `make test`
 #: draws 1000 files a parser; `make test-fast` sets GOODPUT_FUZZ_EXAMPLES=50, a smaller draw.
@@ -150,7 +150,7 @@ _READ_AS_PRINTED = object()
 
 
 def edited_cell(frame, index, column, text, value=_READ_AS_PRINTED):
-    """A copy of a published frame (:func:`goodput.data.load`) with one cell printed as ``text`` and read as
+    """A copy of a published frame (:func:`goodput.core.data.load`) with one cell printed as ``text`` and read as
     ``value`` (``float(text)`` unless given): the deliberately wrong row a source check must catch."""
     t = reprinted(frame, index, column, text)
     t.loc[index, column] = float(text) if value is _READ_AS_PRINTED else value

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from goodput import checks
-from goodput.errors import LogFormatError
+from goodput.core.errors import LogFormatError
 from goodput.logs import ahb_trace
 
 from mutations import FUZZ, mutated_log, parse_or_refuse

@@ -2,7 +2,9 @@
 
 import pytest
 
-from goodput import am243x, checks, data
+from goodput.analysis import am243x
+from goodput import checks
+from goodput.core import data
 from mutations import edited_cell
 
 

@@ -5,8 +5,11 @@ import re
 
 import pytest
 
-from goodput import checks, coverage, data, pcie_spec
-from goodput.errors import DataError, ParameterError
+from goodput import checks
+from goodput.checks import coverage
+from goodput.core import data
+from goodput.analysis import pcie_spec
+from goodput.core.errors import DataError, ParameterError
 from mutations import edited_cell, reprinted
 
 MEASURED = checks.collect("pcie-measured")
@@ -163,7 +166,7 @@ def test_a_narrower_link_faster_than_a_wider_one_is_an_erratum():
 
 # --- the text ----------------------------------------------------------------------------------------
 
-from goodput import pcie  # noqa: E402
+from goodput.models import pcie  # noqa: E402
 
 PROSE = [c for c in checks.collect("pcie-packets") if c.resource == "an3935-text"]
 

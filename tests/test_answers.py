@@ -1,4 +1,4 @@
-"""The boxes' answers in the reader's terms (goodput.answers, Calculation.answers): hand-worked numbers a
+"""The boxes' answers in the reader's terms (goodput.render.answers, Calculation.answers): hand-worked numbers a
 person can check on paper, and the page's texts (its Vega dataflow, run by vl-convert) equal to Python's."""
 
 import json
@@ -8,8 +8,8 @@ import pytest
 import sympy as sp
 import vl_convert as vlc
 
-from goodput import answers
-from goodput.errors import ParameterError
+from goodput.render import answers
+from goodput.core.errors import ParameterError
 from goodput.render import calculations
 from goodput.render.calculation import Answers, Calculation
 from goodput.render.live import YourLink

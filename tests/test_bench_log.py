@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goodput.errors import LogFormatError
+from goodput.core.errors import LogFormatError
 from goodput.logs import bench
 
 from mutations import BYTE_ORDER_MARK, FUZZ, mutated_log, parse_or_refuse

@@ -18,8 +18,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from goodput import coding, pcie, pcie_latency, pcie_transactions
-from goodput.render import pcie_packets as pcie_charts
+from goodput.models import coding, pcie, pcie_latency, pcie_transactions
+from goodput.render.chapters import pcie_packets as pcie_charts
 
 from browser import errors, live_ready, marks, opened, operate, rows, signal, view_index
 
@@ -240,7 +240,7 @@ def pcie_reads_sliders_recompute_the_read_curve(page, log):
 
 
 def hyperlink_sliders_recompute_the_curve(page, log):
-    from goodput import hyperlink
+    from goodput.models import hyperlink
 
     rows = _live_chart_follows_the_model(
         page, log, {"line_rate_gbaud": 10, "lanes": 2, "size_bytes": 1000}, "model_gbit_s",
@@ -249,7 +249,7 @@ def hyperlink_sliders_recompute_the_curve(page, log):
 
 
 def ethernet_sliders_recompute_the_goodput_curves(page, log):
-    from goodput import ethernet
+    from goodput.models import ethernet
 
     names = {s.name: s.key for s in ethernet.STACKS.values()}
     _live_chart_follows_the_model(
@@ -260,7 +260,7 @@ def ethernet_sliders_recompute_the_goodput_curves(page, log):
 
 
 def hyperlink_burst_and_response_sliders_move_your_transfers(page, log):
-    from goodput import hyperlink
+    from goodput.models import hyperlink
 
     def want(r, s):
         packet = min(s["burst_bytes"], 256) if r["transfer"] == "your write" else min(
@@ -277,7 +277,7 @@ def hyperlink_burst_and_response_sliders_move_your_transfers(page, log):
 
 
 def ethernet_frame_size_slider_moves_your_frame_on_every_stack(page, log):
-    from goodput import ethernet
+    from goodput.models import ethernet
 
     names = {s.name: s.key for s in ethernet.STACKS.values()}
     rows = _live_chart_follows_the_model(
@@ -289,7 +289,7 @@ def ethernet_frame_size_slider_moves_your_frame_on_every_stack(page, log):
 
 
 def edma_copy_sliders_recompute_every_limit_as_the_model_does(page, log):
-    from goodput import bus
+    from goodput.models import bus
 
     moves = {"tcs": 3, "cpu_clock_mhz": 1000, "ddr3_mtps": 1333}
     rows = _live_chart_follows_the_model(
@@ -300,7 +300,7 @@ def edma_copy_sliders_recompute_every_limit_as_the_model_does(page, log):
 
 
 def srio_sliders_recompute_every_transaction_curve(page, log):
-    from goodput import srio
+    from goodput.models import srio
 
     kinds = {k.name: key for key, k in srio.KINDS.items()}
     moves = {"line_rate_gbaud": 5, "lanes": 2, "id_bits": 8}
@@ -312,7 +312,7 @@ def srio_sliders_recompute_every_transaction_curve(page, log):
 
 
 def tcp_sliders_recompute_both_goodput_curves(page, log):
-    from goodput import tcp
+    from goodput.models import tcp
 
     moves = {"line_rate_mbit_s": 1000, "mtu_bytes": 9000, "tcp_options_bytes": 12}
     rows = _live_chart_follows_the_model(
@@ -323,7 +323,7 @@ def tcp_sliders_recompute_both_goodput_curves(page, log):
 
 
 def spi_sliders_recompute_the_transfer_time(page, log):
-    from goodput import spi
+    from goodput.models import spi
 
     # spaced words, then back to back (where the gap left at 500 ns no longer counts)
     for moves in ({"clock_mhz": 20, "gap_ns": 500}, {"clock_mhz": 20, "gap_ns": 500, "spaced": 0}):
@@ -334,7 +334,7 @@ def spi_sliders_recompute_the_transfer_time(page, log):
 
 
 def can_sliders_recompute_the_message_rate(page, log):
-    from goodput import can
+    from goodput.models import can
 
     rows = _live_chart_follows_the_model(
         page, log, {"data_mbit_s": 8, "stuffing": 0.5, "arbitration_mbit_s": 0.5},
@@ -364,7 +364,7 @@ def _measured_points_follow_the_sliders(page, log, field, conditions, moves):
 
 
 def can_measured_diamonds_show_only_at_the_measured_bit_rates(page, log):
-    from goodput import data
+    from goodput.core import data
 
     t = data.load("am243x-mcan")
     conditions = {"arbitration_mbit_s": data.single(t, "arbitration_mbit_s"),
@@ -376,7 +376,7 @@ def can_measured_diamonds_show_only_at_the_measured_bit_rates(page, log):
 
 
 def tcp_ndk_points_show_only_at_the_measured_line_rate(page, log):
-    from goodput import data
+    from goodput.core import data
 
     t = data.load("spraaq5-s6-throughput")
     shown = _measured_points_follow_the_sliders(
@@ -410,7 +410,7 @@ TOUR = {(page, "1366px"): checks for page, checks in {
 def test_built_errata_page_is_current_with_the_checks():
     from goodput import checks
 
-    from goodput import pages
+    from goodput.render import pages
 
     errata = sum(c.status == "erratum" for c in checks.collect())
     text = (HTML / "book" / "errata.html").read_text(encoding="utf-8")

@@ -1,7 +1,9 @@
 import pytest
 from mutations import edited_cell
 
-from goodput import boot, checks, data
+from goodput.analysis import boot
+from goodput import checks
+from goodput.core import data
 
 
 def test_totals_add_up_and_the_sd_note_and_xip_averages_are_flagged():
@@ -51,7 +53,7 @@ def test_steps_leave_out_the_printed_total():
 
 
 def test_the_sd_read_speed_bounds_the_file_read_and_a_faster_read_is_caught():
-    from goodput import data
+    from goodput.core import data
     b, n, s = data.load("am243x-sbl-boot"), data.load("am243x-sbl-notes"), data.load("am243x-sbl-setup")
     [read] = [c for c in boot.sbl_note_checks(b, n, s) if c.kind == "ceiling"]
     assert read.model == pytest.approx(34 * 1024 / 12.5e6 * 1000)
@@ -62,7 +64,7 @@ def test_the_sd_read_speed_bounds_the_file_read_and_a_faster_read_is_caught():
 
 
 def test_a_per_cpu_time_above_the_shared_cpu_load_is_caught():
-    from goodput import data
+    from goodput.core import data
     b, n, s = data.load("am243x-sbl-boot"), data.load("am243x-sbl-notes"), data.load("am243x-sbl-setup")
     i = n.index[(n["boot"] == "OSPI") & (n["what"] == "each CPU but the M4F")][0]
     bad = edited_cell(n, i, "value_ms", "70")

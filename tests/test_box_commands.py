@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from goodput import cli, cli_spec
+from goodput import cli
+from goodput.models import cli_spec
 from goodput.render import calculations
 from goodput.render.box_command import command_text
 

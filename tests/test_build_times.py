@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from goodput import status
-from goodput.errors import LogFormatError
+from goodput.render import status
+from goodput.core.errors import LogFormatError
 
 import bench_build
 

@@ -4,9 +4,11 @@ import json
 import pytest
 import sympy as sp
 
-from goodput import bus, bus_numeric, checks, data
-from goodput.errors import ParameterError
-from goodput.render import keystone_memory_edma as bus_charts
+from goodput.models import bus, bus_numeric
+from goodput import checks
+from goodput.core import data
+from goodput.core.errors import ParameterError
+from goodput.render.chapters import keystone_memory_edma as bus_charts
 
 from command import call
 from mutations import edited_cell

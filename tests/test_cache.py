@@ -1,11 +1,12 @@
-"""Results kept on disk between processes (goodput.cache) are what computing them again gives."""
+"""Results kept on disk between processes (goodput.core.cache) are what computing them again gives."""
 
 import subprocess
 import sys
 
 import pytest
 
-from goodput import cache, checks
+from goodput.core import cache
+from goodput import checks
 
 
 @pytest.fixture
@@ -90,7 +91,7 @@ def test_a_folder_that_cannot_be_written_still_gives_the_result(tree, monkeypatc
 _COMPUTE_ONCE = """
 import sys, time
 from pathlib import Path
-from goodput import cache
+from goodput.core import cache
 cache._PACKAGE, cache._DATA, log = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
 
 def compute():

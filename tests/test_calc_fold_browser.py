@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from goodput import choose
-from goodput.render import calculations, choose_a_link
+from goodput.analysis import choose
+from goodput.render import calculations
+from goodput.render.chapters import choose_a_link
 
 from browser import WIDTHS, errors, live_ready, opened, operate, state
 from test_live_figures import _check_against_the_model

@@ -7,7 +7,7 @@ import re
 import pytest
 import vl_convert as vlc
 
-from goodput.errors import ParameterError
+from goodput.core.errors import ParameterError
 from goodput.render import calculations
 from goodput.render.calculation import value_text
 
@@ -245,9 +245,9 @@ NOT_IN_THE_BOX = {
 
 def _model_parameters(chapter: str) -> dict:
     """The parameters a chapter's models take: its model modules' PARAMETERS, and PCI Express's link settings
-    (goodput.render.pcie_packets.SLIDERS) for the chapters that model a PCI Express link of the reader's."""
-    from goodput import chapters
-    from goodput.render import pcie_packets
+    (goodput.render.chapters.pcie_packets.SLIDERS) for the chapters that model a PCI Express link of the reader's."""
+    from goodput.core import chapters
+    from goodput.render.chapters import pcie_packets
 
     found = {}
     for m in chapters.get(chapter).model_modules():

@@ -3,9 +3,11 @@ import json
 import pytest
 import sympy as sp
 
-from goodput import can, checks, data
-from goodput.errors import GoodputError, ParameterError
-from goodput.render import can_fd as can_charts
+from goodput.models import can
+from goodput import checks
+from goodput.core import data
+from goodput.core.errors import GoodputError, ParameterError
+from goodput.render.chapters import can_fd as can_charts
 from goodput.render import tables
 
 from command import call

@@ -1,11 +1,11 @@
 """The CAN chapter's box with the reader's messages: each a row with its share of the bus, and their sum, equal to
-``goodput.can.bus_load_of``; a list over 100 % says so; an empty list says what to add."""
+``goodput.models.can.bus_load_of``; a list over 100 % says so; an empty list says what to add."""
 
 from __future__ import annotations
 
 import pytest
 
-from goodput import can
+from goodput.models import can
 from goodput.render.box_command import argument_text
 
 from browser import errors, live_ready, opened, settle, state

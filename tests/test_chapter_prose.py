@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from goodput import chapters
+from goodput.core import chapters
 
 PASTED = ("Everything this chapter calculates follows", "Under the chart is the calculated table")
 

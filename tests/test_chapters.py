@@ -1,4 +1,4 @@
-"""The chapter registry (goodput.chapters) is the one declaration per chapter: it follows the book's
+"""The chapter registry (goodput.core.chapters) is the one declaration per chapter: it follows the book's
 table of contents, and the command line, the checks, the calculations and the render modules are
 all found from it."""
 
@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from goodput import chapters, checks, cli
-from goodput.command import Command
+from goodput.core import chapters
+from goodput import checks, cli
+from goodput.core.command import Command
 from goodput.render import calculations
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,10 +31,10 @@ def test_each_chapter_has_its_notebook_render_module_and_models(chapter):
     assert (chapters.NOTEBOOKS / f"{chapter.id}.ipynb").is_file()
     assert chapter.title and not chapter.title.startswith("#")
     module = chapter.render()
-    assert module.__name__ == "goodput.render." + chapter.id.replace("-", "_")
+    assert module.__name__ == "goodput.render.chapters." + chapter.id.replace("-", "_")
     assert chapter.id in (module.__doc__ or ""), f"{module.__name__}'s docstring names its chapter"
     for model in chapter.model_modules():
-        assert model.__name__.startswith("goodput.")
+        assert model.__name__.split(".")[1] in ("models", "analysis"), f"{model.__name__} is no model"
 
 
 def test_every_model_module_belongs_to_one_chapter():

@@ -212,11 +212,11 @@ def test_a_chapters_providers_run_in_its_models_order_whichever_module_was_impor
     # pcie-measured's checks come from pcie_spec and pcie_latency: a test that imported pcie_latency first
     # once made them come out in another order, and the kept checks differ from the ones made afresh
     def providers_after_importing(first: str) -> str:
-        code = (f"import goodput.{first}\nfrom goodput import chapters, checks\n"
+        code = (f"import goodput.{first}\nfrom goodput import checks\nfrom goodput.core import chapters\n"
                 "[c.model_modules() for c in chapters.CHAPTERS]\n"
                 "print([(ch, [f.__qualname__ for f in fs]) for ch, fs in sorted(checks._providers.items())])")
         there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
         assert there.returncode == 0, there.stderr
         return there.stdout
 
-    assert providers_after_importing("pcie_latency") == providers_after_importing("pcie_spec")
+    assert providers_after_importing("models.pcie_latency") == providers_after_importing("analysis.pcie_spec")

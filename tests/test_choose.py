@@ -6,9 +6,10 @@ import json
 
 import pytest
 
-from goodput import can, choose, hyperlink, pcie, spi, srio, tcp, usb
-from goodput.errors import ParameterError
-from goodput.render import choose_a_link as page
+from goodput.models import can, hyperlink, pcie, spi, srio, tcp, usb
+from goodput.analysis import choose
+from goodput.core.errors import ParameterError
+from goodput.render.chapters import choose_a_link as page
 
 from command import run
 

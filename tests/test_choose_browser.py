@@ -1,10 +1,10 @@
 """The choose-a-link chapter and the landing page in the built book, operated as a reader does.
 
 The comparison chart's curves are goodput's numeric functions (each family's chapter model and the
-parts of :mod:`goodput.choose`) at every size it draws; the list of links above it adds, changes and
-removes configurations, keeps them in the page's address as :func:`goodput.choose.encode` writes them
+parts of :mod:`goodput.analysis.choose`) at every size it draws; the list of links above it adds, changes and
+removes configurations, keeps them in the page's address as :func:`goodput.analysis.choose.encode` writes them
 and restores them from it; the measured points come and go with their switch; the solver's table is
-:func:`goodput.choose.solve` for the requirements set through its controls; nothing is wider than a
+:func:`goodput.analysis.choose.solve` for the requirements set through its controls; nothing is wider than a
 phone or a laptop screen. What needs no address of its own runs on the page tour's loads (TOUR, which
 tests/test_page_tour_browser.py runs); each address is a load of its own here.
 """
@@ -16,8 +16,8 @@ from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
 
-from goodput import choose
-from goodput.render import choose_a_link as page_module
+from goodput.analysis import choose
+from goodput.render.chapters import choose_a_link as page_module
 
 from browser import WIDTHS, control, errors, live_ready, opened, operate, revisit, settle, state
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from goodput import coding
+from goodput.models import coding
 
 from command import GOODPUT, call, run
 from tiers import fast_first
@@ -121,7 +121,8 @@ def test_careless_input_exits_2_with_one_line_naming_what_is_wrong(args, words, 
 
 
 def test_a_result_that_is_not_finite_is_refused_not_printed(monkeypatch, capsys):
-    from goodput import cli, quick
+    from goodput import cli
+    from goodput.models import quick
 
     run, lines = quick.COMMANDS["spi"]  # what `goodput spi` runs
     monkeypatch.setitem(quick.COMMANDS, "spi", (lambda args: {**run(args), "transfer_time_us": math.inf,
@@ -145,7 +146,7 @@ def test_a_full_disk_is_a_one_line_error_not_a_traceback(args):
 
 
 def test_pcie_help_states_every_generation_and_every_dllp_and_skp_form():
-    from goodput import pcie
+    from goodput.models import pcie
 
     p = subprocess.run([str(GOODPUT), "pcie", "--help"], capture_output=True, text=True, timeout=60,
                        env={**os.environ, "COLUMNS": "1000"})

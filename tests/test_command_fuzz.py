@@ -18,7 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from goodput import cli, cli_spec, spi
+from goodput import cli
+from goodput.models import cli_spec
+from goodput.models import spi
 
 from command import call
 

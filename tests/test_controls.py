@@ -3,11 +3,11 @@
 import pytest
 import sympy as sp
 
-from goodput import coding, srio, tcp
-from goodput.errors import ParameterError
-from goodput.params import Parameter
+from goodput.models import coding, srio, tcp
+from goodput.core.errors import ParameterError
+from goodput.core.params import Parameter
 from goodput.render import calculations
-from goodput.render import pcie_packets as pcie_charts
+from goodput.render.chapters import pcie_packets as pcie_charts
 from goodput.render.charts import Choice, Slider
 from goodput.render.controls import SEGMENTS, control
 

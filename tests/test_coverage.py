@@ -1,5 +1,5 @@
 """The census of the numbers the documents print (tools/census.py, data/census/) and the coverage counts the
-status page shows (goodput.coverage): the committed census is what the documents' text gives, the counting
+status page shows (goodput.checks.coverage): the committed census is what the documents' text gives, the counting
 rule holds on small texts, and made-up checks and transcriptions give the counts worked out by hand."""
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ import pandas as pd
 import pytest
 
 import census as census_tool  # tools/census.py (pytest puts tools/ on the path)
-from goodput import checks, coverage, data
-from goodput.errors import DataError
+from goodput import checks
+from goodput.checks import coverage
+from goodput.core import data
+from goodput.core.errors import DataError
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The documents' plain-text conversions: beside the clone, as CI has them.

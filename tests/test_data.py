@@ -3,8 +3,8 @@ import shutil
 import pytest
 from frictionless import Package
 
-from goodput import data
-from goodput.errors import DataError
+from goodput.core import data
+from goodput.core.errors import DataError
 
 
 def test_every_published_table_is_valid_against_the_data_package(root):

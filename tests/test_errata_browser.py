@@ -11,7 +11,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from goodput import chapters, checks
+from goodput.core import chapters
+from goodput import checks
 
 from browser import WIDTHS, errors, opened, revisit
 

@@ -8,7 +8,9 @@ from decimal import Decimal
 
 import pytest
 
-from goodput import chapters, checks, pages
+from goodput.core import chapters
+from goodput import checks
+from goodput.render import pages
 from goodput.render import tables
 
 STATUSES = checks.ERRATA

@@ -4,9 +4,11 @@ from fractions import Fraction
 
 import pytest
 
-from goodput import checks, data, ethernet
-from goodput.errors import ParameterError
-from goodput.render import ethernet_framing
+from goodput import checks
+from goodput.core import data
+from goodput.models import ethernet
+from goodput.core.errors import ParameterError
+from goodput.render.chapters import ethernet_framing
 
 from command import call
 from mutations import edited_cell

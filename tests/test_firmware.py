@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from goodput import ethernet, hostbench
+from goodput.models import ethernet
+from goodput.analysis import hostbench
 from goodput.logs import bench, ndk_console
 
 from command import run

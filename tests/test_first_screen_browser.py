@@ -132,11 +132,12 @@ def plumbing(code: str, helpers: set[str]) -> bool:
 
 def test_the_plumbing_rule_tells_a_display_call_from_a_derivation():
     helpers = helper_names({"cells": [{"cell_type": "code", "source": [
-        "from goodput.render import calculations, formula, pcie_packets as pcie_charts\n",
-        "from IPython.display import display\n", "from goodput import pcie\n",
+        "from goodput.render import calculations, formula\n",
+        "from goodput.render.chapters import pcie_packets as pcie_charts\n",
+        "from IPython.display import display\n", "from goodput.models import pcie\n",
         "calc = calculations.get('pcie-packets')"]}]})
     assert {"calc", "pcie_charts", "formula", "display"} <= helpers and "pcie" not in helpers
-    assert plumbing("import sympy as sp\nfrom goodput import pcie", helpers)
+    assert plumbing("import sympy as sp\nfrom goodput.models import pcie", helpers)
     assert plumbing("calc = calculations.get('pcie-packets')\ncalc.your_link()", helpers)
     assert plumbing("pcie_charts.explore_chart()", helpers)
     assert plumbing("pcie_charts.trace_chart({'Test 3': 'test3.log'}, height=200)", helpers)

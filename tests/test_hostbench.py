@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goodput import hostbench
-from goodput.errors import DataError, LogFormatError
+from goodput.analysis import hostbench
+from goodput.core.errors import DataError, LogFormatError
 
 from mutations import FUZZ, mutated_log, parse_or_refuse
 from tiers import fast_first

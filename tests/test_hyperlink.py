@@ -3,9 +3,11 @@ import json
 import pytest
 import sympy as sp
 
-from goodput import checks, coding, data, hyperlink
-from goodput.errors import ParameterError
-from goodput.render import hyperlink as hyperlink_charts
+from goodput import checks
+from goodput.models import coding, hyperlink
+from goodput.core import data
+from goodput.core.errors import ParameterError
+from goodput.render.chapters import hyperlink as hyperlink_charts
 
 from command import call
 from mutations import edited_cell

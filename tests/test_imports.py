@@ -19,9 +19,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "goodput"
 #: the answers the box gives among them), and goodput pcie's command, whose run imports the latency and read
 #: models that import the packet model. A module in a cycle must be in one of these with the others of its cycle.
 KNOWN_CYCLES = (
-    frozenset({"goodput.answers", "goodput.render.calculation", "goodput.render.calculations", "goodput.render.charts",
+    frozenset({"goodput.render.answers", "goodput.render.calculation", "goodput.render.calculations", "goodput.render.charts",
                "goodput.render.controls", "goodput.render.live", "goodput.render.workbook"}),
-    frozenset({"goodput.pcie", "goodput.pcie_latency", "goodput.pcie_transactions"}),
+    frozenset({"goodput.models.pcie", "goodput.models.pcie_latency", "goodput.models.pcie_transactions"}),
 )
 #: Import statements of goodput's own modules inside functions (nested ones counted once), at most.
 IN_FUNCTION_IMPORTS = 48

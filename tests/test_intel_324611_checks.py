@@ -6,10 +6,12 @@ import zlib
 import pandas as pd
 import pytest
 
-from goodput import checks, coding, data, pcie_crc
-from goodput import pcie_latency as pl
-from goodput import pcie_transactions as pt
-from goodput.errors import LogFormatError
+from goodput import checks
+from goodput.models import coding, pcie_crc
+from goodput.core import data
+from goodput.models import pcie_latency as pl
+from goodput.models import pcie_transactions as pt
+from goodput.core.errors import LogFormatError
 from goodput.logs import dma_demo, kbuild
 
 from mutations import edited_cell, reprinted, with_printed

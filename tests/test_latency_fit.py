@@ -1,7 +1,8 @@
 import numpy as np
 import pytest
 
-from goodput import am243x, fit
+from goodput.analysis import am243x
+from goodput.core import fit
 
 
 @pytest.mark.parametrize("dof, want", [(1, 12.706), (2, 4.303), (5, 2.571), (10, 2.228), (30, 2.042)])

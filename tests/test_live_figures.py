@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from goodput import pcie
+from goodput.models import pcie
 from goodput.render import calculations
 from goodput.render.box_command import command_text
-from goodput.render import pcie_packets as pcie_charts
-from goodput.spreadsheet import number_text
+from goodput.render.chapters import pcie_packets as pcie_charts
+from goodput.core.spreadsheet import number_text
 
 from browser import (WIDTHS, control, errors, live_ready, opened, operate, rows, settle, signal, state,
                      table_cells, view_index)
@@ -103,7 +103,7 @@ def _cases(page, calc) -> dict:
     """The table's cases by :func:`_row_key`: the calculation's, and the reader's links where it answers over them."""
     cases = dict(enumerate(calc.records()))
     if calc.composed is not None:  # the reader's links, rows "your-1", "your-2"... before the cases
-        from goodput.render import choose_a_link
+        from goodput.render.chapters import choose_a_link
         cases.update({c["row_index"]: c for c in choose_a_link.listed_cases(state(page)[calc.composed.name])})
     return cases
 

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goodput import hostbench, pages
-from goodput.errors import LogFormatError
+from goodput.analysis import hostbench
+from goodput.render import pages
+from goodput.core.errors import LogFormatError
 from goodput.logs import (ahb_trace, bench, dma_demo, kbuild, log_lines, ndk_console, pcie_trace, read_lines,
                           read_log)
 

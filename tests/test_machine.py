@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goodput import can, pcie, tcp, usb
+from goodput.models import can, pcie, tcp, usb
 from goodput.logs import bench
 from goodput.machine import FORMATS, lspci, read, recognise
 from goodput.machine.grammar import measured

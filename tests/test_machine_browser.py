@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from goodput.errors import LogFormatError
+from goodput.core.errors import LogFormatError
 from goodput.machine.report import read_source
 from goodput.render import calculations
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goodput.errors import LogFormatError
+from goodput.core.errors import LogFormatError
 from goodput.machine import iplink, lsusb
 from goodput.machine.grammar import read
 from goodput.machine.report import read_source

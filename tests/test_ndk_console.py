@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from goodput.errors import LogFormatError
+from goodput.core.errors import LogFormatError
 from goodput.logs import log_lines, ndk_console
 
 from mutations import FUZZ, mutated_log, parse_or_refuse

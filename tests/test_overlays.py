@@ -6,8 +6,9 @@ import re
 
 import pytest
 
-from goodput import data, pcie_latency
-from goodput.render import can_fd, pcie_measured, srio, tcp_goodput
+from goodput.core import data
+from goodput.models import pcie_latency
+from goodput.render.chapters import can_fd, pcie_measured, srio, tcp_goodput
 
 #: figure, the measured layer's y field, its published table, and per slider the table's condition column
 OVERLAYS = {

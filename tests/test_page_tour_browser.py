@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pytest
 
-from goodput import chapters
+from goodput.core import chapters
 from goodput.render import calculations
 
 import test_book_browser

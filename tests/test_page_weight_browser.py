@@ -1,4 +1,4 @@
-"""What each page of the built book loads, held to its budget (goodput.status.PAGE_WEIGHTS).
+"""What each page of the built book loads, held to its budget (goodput.render.status.PAGE_WEIGHTS).
 
 A page is opened in chromium until the network is idle (its charts drawn, its fonts loaded) and every
 file it requested but its own HTML is weighed as it lies on disk, uncompressed: the theme's style
@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from goodput import status
+from goodput.render import status
 
 HTML = Path(__file__).resolve().parent.parent / "_build" / "html"
 

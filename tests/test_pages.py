@@ -1,6 +1,8 @@
 from dataclasses import replace
 
-from goodput import checks, data, pages
+from goodput import checks
+from goodput.core import data
+from goodput.render import pages
 
 
 def test_errata_page_lists_exactly_the_erratum_checks(monkeypatch):

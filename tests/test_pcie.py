@@ -6,8 +6,9 @@ from dataclasses import replace
 import pytest
 import sympy as sp
 
-from goodput import checks, coding, pcie
-from goodput.errors import ParameterError
+from goodput import checks
+from goodput.models import coding, pcie
+from goodput.core.errors import ParameterError
 
 from command import call
 from tiers import fast_first
@@ -31,7 +32,7 @@ def test_packet_model_reproduces_each_calculated_number(resource):
 
 
 def test_an3935_read_conventions_follow_from_counting_dllps_per_tlp_of_any_kind():
-    from goodput import data
+    from goodput.core import data
 
     for name, mps_bytes in (("an3935-table10", 128), ("an3935-table12", 256)):
         t = data.load(name)
@@ -236,14 +237,14 @@ def test_the_flit_convention_on_the_command_line():
 # --- SPRABK5 Sec. 6: the PCIe protocol numbers of the text ---------------------------------------------
 
 def keystone_prose(prose=None):
-    from goodput import data
+    from goodput.core import data
 
     return pcie.keystone_prose_checks(data.load("keystone2-s6-pcie-prose") if prose is None else prose,
                                       data.load("keystone2-s6-pcie-rates"))
 
 
 def test_every_pcie_number_of_the_keystone_text_is_checked_and_reproduced_by_independent_arithmetic():
-    from goodput import data
+    from goodput.core import data
 
     found = {(c.row, c.quantity): c for c in keystone_prose()}
     assert len(found) == len(data.load("keystone2-s6-pcie-prose"))
@@ -260,7 +261,7 @@ def test_every_pcie_number_of_the_keystone_text_is_checked_and_reproduced_by_ind
                                          ("signalling rate of a PCIe v2 link", "2.5"),
                                          ("data bits per symbol in the formula", "9")])
 def test_a_wrong_pcie_number_in_the_keystone_text_is_an_erratum(item, wrong):
-    from goodput import data
+    from goodput.core import data
     from mutations import edited_cell
 
     prose = data.load("keystone2-s6-pcie-prose")
@@ -270,7 +271,7 @@ def test_a_wrong_pcie_number_in_the_keystone_text_is_an_erratum(item, wrong):
 
 
 def test_a_pcie_number_of_the_keystone_text_without_a_model_is_refused():
-    from goodput import data
+    from goodput.core import data
 
     prose = data.load("keystone2-s6-pcie-prose")
     prose.loc[prose.index[0], "item"] = "mystery"
@@ -281,7 +282,8 @@ def test_a_pcie_number_of_the_keystone_text_without_a_model_is_refused():
 # --- SPRABK5 Sec. 6: the payload sizes the text derives from the peripheral's limits ---------------------
 
 def keystone_payloads(table=None):
-    from goodput import bus, data
+    from goodput.models import bus
+    from goodput.core import data
 
     table = data.load("keystone2-s6-pcie-payloads") if table is None else table
     return pcie.keystone_payload_checks(table, pcie.keystone_payload_limits(table["section"]),
@@ -289,7 +291,7 @@ def keystone_payloads(table=None):
 
 
 def test_the_keystone_payload_sizes_follow_from_the_limits_the_text_states():
-    from goodput import data
+    from goodput.core import data
 
     found = keystone_payloads()
     assert len(found) == len(data.load("keystone2-s6-pcie-payloads")) == 8
@@ -310,7 +312,7 @@ def test_the_largest_payload_has_the_best_goodput_up_to_any_limit():
 @pytest.mark.parametrize("rule, wrong", [("best", "64"), ("inbound from a KeyStone sender", "256"),
                                          ("with EDMA3's burst", "128")])
 def test_a_wrong_keystone_payload_size_is_an_erratum(rule, wrong):
-    from goodput import data
+    from goodput.core import data
     from mutations import edited_cell
 
     table = data.load("keystone2-s6-pcie-payloads")
@@ -320,7 +322,7 @@ def test_a_wrong_keystone_payload_size_is_an_erratum(rule, wrong):
 
 
 def test_a_keystone_payload_size_without_a_rule_is_refused():
-    from goodput import data
+    from goodput.core import data
 
     table = data.load("keystone2-s6-pcie-payloads")
     table.loc[table.index[0], "rule"] = "mystery"

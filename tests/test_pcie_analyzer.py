@@ -5,8 +5,9 @@ from collections import Counter
 
 import pytest
 
-from goodput import checks, pcie_analyzer
-from goodput import pcie_transactions as pt
+from goodput import checks
+from goodput.analysis import pcie_analyzer
+from goodput.models import pcie_transactions as pt
 from goodput.logs import pcie_trace
 
 CHECKS = checks.collect("pcie-reads")
@@ -167,7 +168,7 @@ def test_each_annotation_check_holds_a_number_the_census_reads_on_its_line():
     those numbers (an ID's bus, device and function, printed in hex without 0x, are hex numbers to both)."""
     import re
 
-    from goodput import coverage
+    from goodput.checks import coverage
     lines = {}
     for n, name in pt.SYMBOL_LOGS.items():
         for line in _text(n).splitlines():

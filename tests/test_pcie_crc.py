@@ -4,7 +4,7 @@ import zlib
 
 import pytest
 
-from goodput import pcie_crc
+from goodput.models import pcie_crc
 
 
 def test_the_32_bit_crc_gives_the_catalogued_check_value_of_its_polynomial():

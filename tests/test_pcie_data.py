@@ -6,7 +6,8 @@ from collections import Counter
 
 import pytest
 
-from goodput import data, pcie
+from goodput.core import data
+from goodput.models import pcie
 
 AS_CONVERTED = data.published_dir() / "an3935-tables-7-9-11-as-converted.txt"
 VALUE = re.compile(r"\d+\.\d+")          # every measured or calculated cell has two decimals

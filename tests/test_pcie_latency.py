@@ -1,7 +1,8 @@
 import numpy as np
 import pytest
 
-from goodput import fit, pcie, pcie_latency
+from goodput.core import fit
+from goodput.models import pcie, pcie_latency
 
 LINK = pcie.an3935_link("MSC8156")
 SIZES = np.array([8, 64, 256, 1024, 4096, 32768])

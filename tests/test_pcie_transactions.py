@@ -1,7 +1,9 @@
 
 import pytest
 
-from goodput import checks, data, pcie, pcie_transactions as pt
+from goodput import checks
+from goodput.core import data
+from goodput.models import pcie, pcie_transactions as pt
 from goodput.logs import ahb_trace, pcie_trace
 
 from mutations import edited_cell, reprinted

@@ -1,8 +1,8 @@
-"""The command starts without sympy, pandas or altair; its quick subcommands (goodput.quick) print what
+"""The command starts without sympy, pandas or altair; its quick subcommands (goodput.models.quick) print what
 their models print, and the subcommands run by a model's numbers (goodput.<model>_numeric) print what
 they print with the functions lambdified from the model's expressions.
 
-goodput/cli_spec.py and goodput/quick_spec.py are written by tools/gen_cli_spec.py from the models; these
+goodput/models/cli_spec.py and goodput/models/quick_spec.py are written by tools/gen_cli_spec.py from the models; these
 tests hold them to what the tool writes now, the numeric functions in quick_spec to the models' own, each
 quick subcommand's output to the same subcommand run through its model's COMMAND in this process, and
 each numeric module's subcommand to the same with quick_spec's section made again from the model and
@@ -20,8 +20,10 @@ import sys
 
 import pytest
 
-from goodput import cli, cli_spec, coding, ethernet, pcie, quick, quick_spec, spi
-from goodput.symbols import lambdify
+from goodput import cli
+from goodput.models import cli_spec
+from goodput.models import coding, ethernet, pcie, quick, quick_spec, spi
+from goodput.core.symbols import lambdify
 
 import gen_cli_spec
 from command import call
@@ -97,9 +99,10 @@ def test_each_subcommand_runs_its_quick_version_its_models_numbers_or_its_models
             assert (run, lines) == quick.COMMANDS[name]
             continue
         model = importlib.import_module(f"goodput.{module}")
-        command = getattr(model, "COMMAND", None) or importlib.import_module(f"goodput.{name}").COMMAND
+        command = getattr(model, "COMMAND", None) or importlib.import_module(
+            f"goodput.{module.removesuffix('_numeric')}").COMMAND
         assert (run, lines) == (command.run, command.lines)
-        assert (module == f"{name}_numeric") == (name in gen_cli_spec.NUMERIC), name
+        assert (module.rpartition(".")[2] == f"{name}_numeric") == (name in gen_cli_spec.NUMERIC), name
 
 
 @pytest.mark.slow  # 1.2 s: every model's expressions printed again
@@ -293,7 +296,7 @@ def test_the_comparison_sees_a_quick_subcommand_that_differs_from_its_model(monk
 @functools.cache
 def _from_the_model(section: str) -> tuple[dict, dict]:
     """quick_spec's ``section`` made again from the model: its constants, and each of its functions
-    lambdified from the model's expression (:func:`goodput.symbols.lambdify`, as the models did)."""
+    lambdified from the model's expression (:func:`goodput.core.symbols.lambdify`, as the models did)."""
     constants, functions = gen_cli_spec.SECTIONS[section]()
     return constants, {name: lambdify(list(args.values()), expr, "math") for name, args, expr in functions}
 

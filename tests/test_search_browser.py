@@ -16,7 +16,7 @@ from urllib.parse import urlparse
 import pytest
 from sphinx.search.en import SearchEnglish
 
-from goodput import chapters
+from goodput.core import chapters
 
 from browser import errors, opened, revisit
 

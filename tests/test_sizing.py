@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 import mutations
 from mutations import FUZZ, edited_cell, mutated_log, parse_or_refuse
 
-from goodput import checks, data, sizing
-from goodput.errors import DataError, LogFormatError
+from goodput import checks
+from goodput.core import data
+from goodput.analysis import sizing
+from goodput.core.errors import DataError, LogFormatError
 
 from command import call
 
@@ -178,7 +180,7 @@ def test_every_printed_total_is_at_least_the_printed_sections_of_its_type():
 
 
 def test_a_total_below_its_printed_sections_is_an_erratum():
-    from goodput import data
+    from goodput.core import data
     t = data.load("spraaq5-s5-sizing").copy()
     t.loc[(t["report"] == "client.out") & (t["section"] == ".bios"), "size_dec"] = 300000
     got = {c.row: c.status for c in sizing.totals_checks(t)}

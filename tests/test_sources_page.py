@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from goodput import data, pages
-from goodput.errors import DataError
+from goodput.core import data
+from goodput.render import pages
+from goodput.core.errors import DataError
 from goodput.render import tables
 
 ROOT = Path(__file__).resolve().parent.parent

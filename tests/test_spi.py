@@ -3,9 +3,10 @@ import json
 import pytest
 import sympy as sp
 
-from goodput import checks, spi
-from goodput.errors import ParameterError
-from goodput.render import spi as spi_charts
+from goodput import checks
+from goodput.models import spi
+from goodput.core.errors import ParameterError
+from goodput.render.chapters import spi as spi_charts
 
 from command import call
 from mutations import edited_cell, reprinted
@@ -92,7 +93,7 @@ def test_three_mcspi_times_are_below_what_the_stated_gap_allows():
 
 
 def test_a_time_below_the_clocks_and_gaps_and_a_wrong_word_count_are_caught():
-    from goodput import data
+    from goodput.core import data
     t = data.load("am243x-mcspi")
     ok = {c.row: c.status for c in spi.mcspi_time_checks(t) if c.kind == "ceiling"}
     assert ok["400 x 8 bits, polled"] == "ok"

@@ -3,10 +3,12 @@ import json
 import pytest
 import sympy as sp
 
-from goodput import checks, coding, data, srio
-from goodput.errors import ParameterError
+from goodput import checks
+from goodput.models import coding, srio
+from goodput.core import data
+from goodput.core.errors import ParameterError
 from goodput.render import calculations
-from goodput.render import srio as srio_charts
+from goodput.render.chapters import srio as srio_charts
 
 from command import call
 from mutations import edited_cell

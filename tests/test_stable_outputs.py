@@ -1,5 +1,5 @@
 """The same result on every machine: what a committed notebook shows or hands to a chart carries
-no more significant digits than :data:`goodput.precision.SIGNIFICANT_DIGITS`, and every fit gives
+no more significant digits than :data:`goodput.core.precision.SIGNIFICANT_DIGITS`, and every fit gives
 the same digits whichever SIMD kernels numpy and OpenBLAS pick."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from goodput.precision import SIGNIFICANT_DIGITS, numbers_in, significant_digits, stable
+from goodput.core.precision import SIGNIFICANT_DIGITS, numbers_in, significant_digits, stable
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -133,7 +133,7 @@ def _declared() -> frozenset[float]:
     import pkgutil
 
     import goodput
-    from goodput.params import Parameter
+    from goodput.core.params import Parameter
 
     found = set()
     for info in pkgutil.walk_packages(goodput.__path__, "goodput."):
@@ -163,7 +163,7 @@ def test_committed_outputs_carry_no_more_digits_than_are_stable(notebook):
                    if significant_digits(number) > SIGNIFICANT_DIGITS
                    and float(number) not in _as_printed() | _declared()]
     assert not too_precise, (f"{len(too_precise)} numbers with more than {SIGNIFICANT_DIGITS} significant "
-                             f"digits (round them where they are made, with goodput.precision.stable): "
+                             f"digits (round them where they are made, with goodput.core.precision.stable): "
                              + "; ".join(too_precise[:12]))
 
 
@@ -180,8 +180,9 @@ def test_the_scan_finds_chart_data_table_cells_and_printed_text():
 
 FITS = """
 import json
-from goodput import am243x, ethernet, pcie_latency, pcie_transactions, srio
-from goodput.render import spi
+from goodput.analysis import am243x
+from goodput.models import ethernet, pcie_latency, pcie_transactions, srio
+from goodput.render.chapters import spi
 out = {}
 fit, curve, saturation = ethernet.fit_keystone_10gbe()
 out["ethernet"] = [fit.values, fit.residuals.tolist(), curve.tolist(), saturation]

@@ -4,8 +4,10 @@ from collections import Counter
 import pytest
 import sympy as sp
 
-from goodput import checks, data, ethernet, tcp
-from goodput.errors import ParameterError
+from goodput import checks
+from goodput.core import data
+from goodput.models import ethernet, tcp
+from goodput.core.errors import ParameterError
 
 from command import call
 from mutations import edited_cell, reprinted
@@ -171,7 +173,7 @@ def test_goodputs_take_only_an_untagged_or_a_4_byte_tag():
 
 
 def test_the_chapters_calculation_has_a_vlan_control():
-    from goodput.render import tcp_goodput
+    from goodput.render.chapters import tcp_goodput
 
     calc = tcp_goodput.calculation()
     inputs = calc.input_values(vlan_bytes=4)

@@ -3,10 +3,11 @@ import json
 import pytest
 import sympy as sp
 
-from goodput import checks, coding, usb
-from goodput.errors import ParameterError
+from goodput import checks
+from goodput.models import coding, usb
+from goodput.core.errors import ParameterError
 from goodput.render import calculations
-from goodput.render import usb_superspeed as usb_charts
+from goodput.render.chapters import usb_superspeed as usb_charts
 
 from command import call
 

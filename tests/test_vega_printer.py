@@ -13,9 +13,9 @@ import pytest
 import sympy as sp
 import vl_convert as vlc
 
-from goodput import coding
-from goodput.precision import stable
-from goodput.render import line_coding as coding_charts
+from goodput.models import coding
+from goodput.core.precision import stable
+from goodput.render.chapters import line_coding as coding_charts
 from goodput.render.vega import vega_expr
 
 x, y = sp.symbols("x y", positive=True)
@@ -37,7 +37,7 @@ EXPRESSIONS = {
 
 
 def _rows(n=40, seed=7):
-    """Random points, with the digits a chart's data carries (:func:`goodput.precision.stable`)."""
+    """Random points, with the digits a chart's data carries (:func:`goodput.core.precision.stable`)."""
     rnd = random.Random(seed)
     return [{"i": i, "x": stable(rnd.uniform(0.05, 9.0)), "y": stable(rnd.uniform(0.5, 6.0))}
             for i in range(n)]

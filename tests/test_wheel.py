@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from goodput import __version__
-from goodput.resources import SHIPPED
+from goodput.core.resources import SHIPPED
 
 from command import GOODPUT
 

@@ -4,9 +4,9 @@ command's start and a live figure's first control, timed (`make bench`).
 A benchmark, not a test: it runs the README's commands in this checkout and prints what each took,
 in the firmware's log format (a ``# key: value`` header naming the machine, then BENCH- lines that
 goodput.logs.bench parses), and writes the same text to data/logs/host/build-times.log, which the
-book's status page shows beside each step's budget (goodput.status.BUDGETS). The environment
+book's status page shows beside each step's budget (goodput.render.status.BUDGETS). The environment
 (`make venv assets`) is set up first and not timed. Results kept between processes
-(goodput.cache) start empty: the run keeps them in a folder of its own (GOODPUT_CACHE).
+(goodput.core.cache) start empty: the run keeps them in a folder of its own (GOODPUT_CACHE).
 
 Steps, in order:
 
@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PROSE_PAGE = ROOT / "book" / "how-to-read.md"
 NOTEBOOK = ROOT / "notebooks" / "pcie-packets.ipynb"  # among the longest chapters to execute
 OUTPUT = ROOT / "data" / "logs" / "host" / "build-times.log"
-#: The steps, in order (goodput.status.BUILD_STEPS says what each runs, for the status page).
+#: The steps, in order (goodput.render.status.BUILD_STEPS says what each runs, for the status page).
 STEPS = ("clean_book", "nothing_changed", "prose_page", "one_notebook", "first_control", "make_test_fast",
          "make_test", "cli_help", "cli_pcie_write")
 #: The command lines the cli_ steps time, each run this many times (the median is kept).

@@ -3,7 +3,7 @@
 Usage: .venv/bin/python tools/bench_compare.py [REPEATS] [--page PATH] [--profile]
 
 Serves _build/html on 127.0.0.1 and opens notebooks/choose-a-link.html in headless chromium at
-1366 px, with the chart's eight configurations (goodput.render.choose_a_link.DEFAULT_LINKS). For each
+1366 px, with the chart's eight configurations (goodput.render.chapters.choose_a_link.DEFAULT_LINKS). For each
 kind of change a reader makes to the list, REPEATS times (default 25), it times in the page with
 performance.now() the span from the control's event to the chart showing the new list
 (``goodputLive.settled()`` and the next animation frame):

@@ -6,7 +6,7 @@ Draws N random configurations (generation 1-5, x1-x16, MPS and MRRS 128-4096,
 3DW/4DW headers, ECRC on or off, sizes 1 B to 64 KiB, ACK + UpdateFC every 1-8
 TLPs), evaluates write and read goodput with the numpy function that
 ``sympy.lambdify`` makes from the model's expression, checks a sample against
-:func:`goodput.pcie.goodput_gbit_s`, and prints one JSON object with the times.
+:func:`goodput.models.pcie.goodput_gbit_s`, and prints one JSON object with the times.
 Not a test: nothing fails on time.
 """
 
@@ -19,7 +19,7 @@ import time
 import numpy as np
 import sympy as sp
 
-from goodput import coding, pcie
+from goodput.models import coding, pcie
 
 
 def main(n: int) -> dict:

@@ -15,7 +15,7 @@ them, and writes two committed files the book is built from (the book never read
 ``data/census/numbers.csv``
     every number counted: ``document``, ``line``, ``number`` as printed.
 
-What counts as a number is :func:`goodput.coverage.numbers`' rule (stated in its module): integers and
+What counts as a number is :func:`goodput.checks.coverage.numbers`' rule (stated in its module): integers and
 decimals as printed, with a unit or suffix joined to them (``4K``), thousands separated by commas, hex
 ``0x..``, link widths ``x4`` and the bytes of analyzer traces; not headings, captions, references ("Table
 N", "Section N", "Example N", "Test N"), list numbering, names with digits (MSC8156, AM243x, DDR3),
@@ -35,7 +35,7 @@ again after changing the rule or the sectioning, and commit what it writes::
 ``tests/test_coverage.py`` recounts from the conversions and fails when the committed census differs.
 
 The third file of ``data/census/``, ``unchecked.csv``, is written by hand, not by this tool: the ledger of the
-results no check checks (``goodput.coverage.unchecked``), which a test holds to the counts section by section.
+results no check checks (``goodput.checks.coverage.unchecked``), which a test holds to the counts section by section.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from goodput import coverage  # noqa: E402  (the repository's package, run from a checkout)
+from goodput.checks import coverage  # noqa: E402  (the repository's package, run from a checkout)
 
 SEEDS = ROOT.parent / "shared" / "seeds"
 OUT = ROOT / "data" / "census"

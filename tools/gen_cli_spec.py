@@ -1,10 +1,10 @@
-"""Write goodput/cli_spec.py and goodput/quick_spec.py: what ``goodput`` needs to start without sympy.
+"""Write goodput/models/cli_spec.py and goodput/models/quick_spec.py: what ``goodput`` needs to start without sympy.
 
 The command's parser used to be built by importing every model module (sympy, pandas, every
 source check, the chooser's expressions): seconds before ``--help`` printed. This tool imports them
-once, here, and writes what the parser (goodput/cli_spec.py), the quick subcommands
-(:mod:`goodput.quick`) and the models' numeric modules (``goodput.<model>_numeric``) read, the last two
-from goodput/quick_spec.py:
+once, here, and writes what the parser (goodput/models/cli_spec.py), the quick subcommands
+(:mod:`goodput.models.quick`) and the models' numeric modules (``goodput.<model>_numeric``) read, the last two
+from goodput/models/quick_spec.py:
 
 - every model subcommand's declaration (its module's ``COMMAND``): name, texts, each argument
   exactly as it reaches :meth:`argparse.ArgumentParser.add_argument`, and the module that runs it (the
@@ -12,7 +12,7 @@ from goodput/quick_spec.py:
 - the choices of ``goodput checks`` (:data:`goodput.checks.STATUSES` and ``KINDS``);
 - for each quick subcommand and each numeric module, the model's constants and parameters it checks
   its input against, and its numeric functions printed from the model's sympy expressions (the formulas
-  live in the model; this is their Python text, as :func:`goodput.symbols.lambdify` would compile it).
+  live in the model; this is their Python text, as :func:`goodput.core.symbols.lambdify` would compile it).
 
 Usage: python tools/gen_cli_spec.py [--check]
 ``--check`` writes nothing and exits 1 if a file differs from what the models make now
@@ -35,14 +35,30 @@ sys.path.insert(0, str(ROOT))
 import sympy as sp  # noqa: E402
 from sympy.printing.pycode import PythonCodePrinter  # noqa: E402
 
-from goodput import (bus, bus_numeric, can, chapters, checks, choose, coding, command, ethernet,  # noqa: E402
-                     hyperlink, pcie, pcie_latency, pcie_transactions, spi, srio, tcp, usb)
-from goodput.params import Parameter  # noqa: E402
-from goodput.render import choose_a_link  # noqa: E402
-from goodput.symbols import placeholders, stood_in  # noqa: E402
+from goodput.models import (
+    bus,
+    bus_numeric,
+    can,
+    coding,
+    ethernet,
+    hyperlink,
+    pcie,
+    pcie_latency,
+    pcie_transactions,
+    spi,
+    srio,
+    tcp,
+    usb,
+)
+from goodput.core import chapters, command
+from goodput import checks
+from goodput.analysis import choose
+from goodput.core.params import Parameter  # noqa: E402
+from goodput.render.chapters import choose_a_link  # noqa: E402
+from goodput.core.symbols import placeholders, stood_in  # noqa: E402
 
-CLI_SPEC = ROOT / "goodput" / "cli_spec.py"
-QUICK_SPEC = ROOT / "goodput" / "quick_spec.py"
+CLI_SPEC = ROOT / "goodput" / "models" / "cli_spec.py"
+QUICK_SPEC = ROOT / "goodput" / "models" / "quick_spec.py"
 #: The files this tool writes.
 OUTPUTS = (CLI_SPEC, QUICK_SPEC)
 
@@ -56,20 +72,20 @@ What ``goodput`` reads to build its parser without importing sympy, pandas or th
 
 import argparse
 
-from .command import whole
+from goodput.core.command import whole
 
 '''
 
 QUICK_HEADER = f'''"""{_GENERATED.format(what="constants, parameters and sympy expressions")}
 
-What the quick subcommands (:mod:`goodput.quick`) and the models' numeric modules (``goodput.<model>_numeric``)
+What the quick subcommands (:mod:`goodput.models.quick`) and the models' numeric modules (``goodput.<model>_numeric``)
 compute with, without sympy: each model's constants and parameters, and its numeric functions printed from its
 sympy expressions.
 """
 
 import math
 
-from .params import Parameter
+from goodput.core.params import Parameter
 '''
 
 
@@ -140,9 +156,9 @@ def runner(model: str, cmd) -> str:
 
 def function(name: str, args: dict, expr) -> str:
     """A ``def`` computing ``expr`` (or a tuple of expressions) from the arguments ``args`` (name:
-    symbol), printed as :func:`goodput.symbols.lambdify` prints it for the ``math`` module.
+    symbol), printed as :func:`goodput.core.symbols.lambdify` prints it for the ``math`` module.
 
-    lambdify replaces the arguments one by one by their stand-ins (:func:`goodput.symbols.placeholders`,
+    lambdify replaces the arguments one by one by their stand-ins (:func:`goodput.core.symbols.placeholders`,
     ``_00``, ``_01``...), and the printer orders the terms of a sum or product by their symbols' names. The
     same is done here, so the printed function does the same floating-point operations in the same order
     as the model's; then each stand-in is given its argument's name. Every free symbol of ``expr`` must be
@@ -187,7 +203,7 @@ def _spi() -> tuple[dict, list[Function]]:
     functions = [(f"spi_{key}", args, expr()) for key, expr in (
         ("clock", spi.clock_time_expr), ("transfer", spi.transfer_time_expr), ("total", spi.total_time_expr))]
     # a transfer of bytes rather than words: its words, the last padded (its goodput is its bits' clock time over
-    # the whole time, as the words' is: goodput.quick)
+    # the whole time, as the words' is: goodput.models.quick)
     functions += [("spi_words_of", {"transfer": spi.transfer, "word_bits": spi.word_bits}, spi.words_expr())]
     return {"parameters": dict(spi.PARAMETERS)}, functions
 
@@ -212,7 +228,7 @@ def _ethernet() -> tuple[dict, list[Function]]:
 
 
 def _pcie_variants():
-    """Every ``(kind, policy, duplex, split)`` the subcommand can ask :func:`goodput.pcie._numeric` for."""
+    """Every ``(kind, policy, duplex, split)`` the subcommand can ask :func:`goodput.models.pcie._numeric` for."""
     for kind in ("write", "read"):
         for policy in ("none", "every", "every-any", "spec"):
             for duplex in (False, True):
@@ -224,7 +240,7 @@ def pcie_function_name(what: str, kind: str, policy: str, duplex: bool, split: s
     return f"pcie_{what}_{kind}_{policy.replace('-', '_')}_{'duplex' if duplex else 'simplex'}_{split}"
 
 
-#: The names of :data:`goodput.pcie._SYMBOLS` as the generated functions' arguments, in their order.
+#: The names of :data:`goodput.models.pcie._SYMBOLS` as the generated functions' arguments, in their order.
 PCIE_ARGUMENTS = ("size", "mps", "mrrs", "rcb", "header", "cpl_header", "framing", "ecrc", "dllp", "group",
                   "ack_limit", "fc_limit", "skp", "bit_rate", "lanes", "data_bits", "coded_bits")
 
@@ -390,7 +406,7 @@ def _choose() -> tuple[dict, list[Function]]:
 NUMERIC = {"usb": _usb, "tcp": _tcp, "can": _can, "srio": _srio, "hyperlink": _hyperlink, "bus": _bus,
            "choose": _choose}
 
-#: Every section of goodput/quick_spec.py.
+#: Every section of goodput/models/quick_spec.py.
 SECTIONS = {**QUICK, **NUMERIC}
 
 

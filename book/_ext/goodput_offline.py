@@ -8,7 +8,7 @@
   that state is dropped too.
 - Sphinx puts the vega bundles and the live figures' script (``html_js_files``) on
   every page; a page without a chart drops them, and a page without a sortable table
-  (the errata page's, ``goodput.pages.errata_table``) drops the script that sorts it.
+  (the errata page's, ``goodput.render.pages.errata_table``) drops the script that sorts it.
 - pydata-sphinx-theme loads ``fontawesome.js`` (1.5 MB), which swaps each icon for an
   SVG; its stylesheet already draws the same icons from the Font Awesome web font, so
   the script is dropped on every page. The theme writes that tag in its template, not

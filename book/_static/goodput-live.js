@@ -68,7 +68,7 @@
 
   // --- a list of links (goodput.render.charts.LinkList) ----------------------------------------
 
-  /* "pcie:3:4:256:0,srio:5:4:0": each link's family and its settings' values, as goodput.choose.encode writes. */
+  /* "pcie:3:4:256:0,srio:5:4:0": each link's family and its settings' values, as goodput.analysis.choose.encode writes. */
   const MAX_LINKS = 16;              // a chart of more curves than this cannot be read, and each costs its rows
   const notes = new Map();           // key -> what the page left out of the address's value
 
@@ -85,7 +85,7 @@
       }
       const chosen = {};
       for (const [i, setting] of family.settings.entries()) {
-        // "5" or "5.0" (goodput.choose.decode reads either), written back as the option's own value
+        // "5" or "5.0" (goodput.analysis.choose.decode reads either), written back as the option's own value
         const option = setting.options.find(o => sameValue(o.value, values[i])
                                             || (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(values[i]) && Number(values[i]) === Number(o.value)));
         if (!option) return {error: `${control.label}: ${setting.label} ${values[i]} is not allowed in ${item}`};
@@ -100,7 +100,7 @@
     return [link.family.key, ...link.family.settings.map(s => String(link.chosen[s.name]))].join(":");
   }
 
-  /* The chart's rows for a list of links: what goodput.render.choose_a_link.curve_rows writes; each starts from
+  /* The chart's rows for a list of links: what goodput.render.chapters.choose_a_link.curve_rows writes; each starts from
      the list's fill (the columns of settings its family has not) and is a row "your-1", "your-2"... of a table. */
   function linkRows(control, value) {
     const parsed = parseLinks(control, value);

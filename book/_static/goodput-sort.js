@@ -1,4 +1,4 @@
-/* The errata page's tables (goodput.pages.errata_table: class goodput-sortable) work in the page,
+/* The errata page's tables (goodput.render.pages.errata_table: class goodput-sortable) work in the page,
    without a server: each column's heading is a button that sorts the rows by that column (again: the
    other way; aria-sort says which), and above the table a text box, and a select for each column the
    table names in data-filters, show only the rows that match, with "n of N rows" beside them.

@@ -16,13 +16,13 @@
 Every parser reads a file with :func:`read_log` and numbers its lines with
 :func:`log_lines`, or reads it a line at a time with :func:`read_lines` (``bench``,
 whose logs may be long) (module ``text``): a byte that is not UTF-8, an empty file
-and a path that is no file to read are a :class:`~goodput.errors.LogFormatError`
+and a path that is no file to read are a :class:`~goodput.core.errors.LogFormatError`
 naming the line, like any other line a parser cannot read; a byte-order mark at
 the start is skipped.
 """
 
-from . import ahb_trace, bench, dma_demo, kbuild, ndk_console, pcie_trace, text
-from .text import log_lines, read_lines, read_log
+from goodput.logs import ahb_trace, bench, dma_demo, kbuild, ndk_console, pcie_trace, text
+from goodput.logs.text import log_lines, read_lines, read_log
 
 __all__ = ["ahb_trace", "bench", "dma_demo", "kbuild", "ndk_console", "pcie_trace", "text", "read_log", "read_lines",
            "log_lines"]

@@ -13,7 +13,7 @@ and the test program may follow with a block::
 
 Lines of any other kind (titles, prompts, page furniture of a converted
 document, ``#`` headers) are skipped. :func:`parse` raises
-:class:`~goodput.errors.LogFormatError` with the file and line for an access
+:class:`~goodput.core.errors.LogFormatError` with the file and line for an access
 line or statistic line it cannot read, for a timestamp that does not increase,
 and for a statistic block cut short.
 :func:`statistics` recomputes the block from the timestamps; :func:`delays_from_timestamps` the
@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..errors import LogFormatError
-from .text import DECIMAL, INTEGER, log_lines, read_log
+from goodput.core.errors import LogFormatError
+from goodput.logs.text import DECIMAL, INTEGER, log_lines, read_log
 
 __all__ = ["AhbTrace", "parse", "parse_text", "statistics", "STATISTIC_KEYS", "TICK_NS", "BYTES_PER_ACCESS",
            "delays_from_timestamps", "time_from_rate", "rate_from", "bursts", "AHB_CLOCK_MHZ"]

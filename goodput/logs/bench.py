@@ -11,7 +11,7 @@ compiler, flags, command, date, git revision), then what the program printed::
 
 ``BENCH-CONFIG`` comes first and ``BENCH-DONE`` last, saying ``status=ok``: a log
 without it, or whose last line stops short of it, was cut short, and :func:`parse`
-raises :class:`~goodput.errors.LogFormatError` naming the file and line, as it does
+raises :class:`~goodput.core.errors.LogFormatError` naming the file and line, as it does
 for a malformed machine line and for a log that records a failed run
 (``BENCH-ERROR``). The keys of :data:`TEXT_KEYS` carry a word (a name, an address,
 a status), and the ``error`` key of an error line takes the rest of its line; every
@@ -36,8 +36,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..errors import LogFormatError
-from .text import log_lines, read_lines
+from goodput.core.errors import LogFormatError
+from goodput.logs.text import log_lines, read_lines
 
 __all__ = ["BenchLog", "Column", "Results", "parse", "parse_text", "results", "table", "TEXT_KEYS"]
 

@@ -11,7 +11,7 @@ The program names its DMA buffer, then prints each test and its steps::
 A ``->`` line is the result of the ``*`` step above it: a rate (MByte/sec), after a duration (sec) where
 the step timed a transfer; the ``TSC frequency`` line gives the clock the program times with. Numbers are
 kept as printed. Every other line (prompts, ``=====`` rules,
-``#`` headers) is skipped. :func:`parse` raises :class:`~goodput.errors.LogFormatError` with the file
+``#`` headers) is skipped. :func:`parse` raises :class:`~goodput.core.errors.LogFormatError` with the file
 and line for a buffer, clock or result line it cannot read, a result without a step before it, a step outside
 a test, and a log without its buffer line.
 """
@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import LogFormatError
-from .text import DECIMAL, INTEGER, log_lines, read_log
+from goodput.core.errors import LogFormatError
+from goodput.logs.text import DECIMAL, INTEGER, log_lines, read_log
 
 __all__ = ["DmaDemo", "parse", "parse_text", "buffer_bytes"]
 

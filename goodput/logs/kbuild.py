@@ -10,7 +10,7 @@ module, counts the modules it post-processes and names each module it links::
 ``CC [M]`` compiles an object for a module and ``LD [M]`` links a module; ``MODPOST N modules`` is kbuild's
 count of the modules of the build (its ``modules.order``), kept as printed. Every other line (prompts, make's
 directory lines, the plain ``CC`` of a module's ``.mod.o``, the listings of ``ls``) is skipped.
-:func:`parse` raises :class:`~goodput.errors.LogFormatError` with the file and line for a ``MODPOST`` or
+:func:`parse` raises :class:`~goodput.core.errors.LogFormatError` with the file and line for a ``MODPOST`` or
 ``[M]`` line it cannot read, a second ``MODPOST`` line, and a log without one.
 """
 
@@ -20,8 +20,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import LogFormatError
-from .text import INTEGER, log_lines, read_log
+from goodput.core.errors import LogFormatError
+from goodput.logs.text import INTEGER, log_lines, read_log
 
 __all__ = ["KernelBuild", "parse", "parse_text"]
 

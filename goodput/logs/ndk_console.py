@@ -12,7 +12,7 @@ The book's host testee prints the same sentences, so one parser reads the
 document's example output and our captured logs. Every other line is skipped.
 A line that opens like one of these sentences but does not read as one, a first
 line without its second, a second line without its first, and a run of 0-byte
-frames raise :class:`~goodput.errors.LogFormatError` with the file and line.
+frames raise :class:`~goodput.core.errors.LogFormatError` with the file and line.
 
 The tester's console (:func:`parse_tester`) announces each run instead: "Sending 5000 frames of 8192 at
 maximum frame rate", "Requesting 8192 bytes frames at 10 ms frame rate..." then "...received 5000 frames".
@@ -38,8 +38,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import LogFormatError
-from .text import INTEGER, check_excerpt, log_lines, read_log
+from goodput.core.errors import LogFormatError
+from goodput.logs.text import INTEGER, check_excerpt, log_lines, read_log
 
 __all__ = ["parse", "parse_text", "parse_tester", "parse_tester_text"]
 
@@ -130,7 +130,7 @@ def _check_whole(lines: list[str], rows: list[dict], config: int | None, end: in
 
 def _check_done(line: str, path: str, number: int) -> None:
     """The testee's BENCH-DONE line ends ``runs=N status=ok``: a line that does not was cut mid-line. (That N
-    counts the runs read is :func:`goodput.hostbench.testee_runs`'s to check: it pairs each run with its
+    counts the runs read is :func:`goodput.analysis.hostbench.testee_runs`'s to check: it pairs each run with its
     BENCH-RESULT, and names the first without its sentences.) A BENCH-ERROR line passes: the testee
     stopped there, its runs so far whole."""
     if line.startswith("BENCH-DONE") and not _DONE.match(line):
@@ -173,7 +173,7 @@ def parse_tester_text(text: str, path: str = "<text>") -> pd.DataFrame:
     period in ms (0: maximum frame rate), frames and line (of its first sentence). Every other line is skipped;
     a line that opens like one of these but does not read as one, a request without its "...received" line,
     a "...received" line without its request, a log cut short and a log with no run in it raise
-    :class:`~goodput.errors.LogFormatError`."""
+    :class:`~goodput.core.errors.LogFormatError`."""
     lines = log_lines(text)
     rows = []
     started = {}  # the line that opened each task the tester has not closed

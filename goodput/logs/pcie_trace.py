@@ -24,7 +24,7 @@ annotations printed beside it: its name (``label``) and its fields (``fields``: 
 ``LCRC``...); annotations of packets whose symbols were lost go to ``unmatched_annotations``.
 :func:`decode` reads the same fields from a packet's bytes. The runs of cycle lines between ``...`` lines
 (``runs``) and the data symbols between packets (``idle_symbols``) are kept for the checks of the
-numbering and of the logical idle. It raises :class:`~goodput.errors.LogFormatError`
+numbering and of the logical idle. It raises :class:`~goodput.core.errors.LogFormatError`
 with file and line for an unknown symbol, a line with more than two symbols,
 cycle numbers that go backwards, a data symbol outside any packet where no cycle
 was lost, and a trace that ends inside a packet.
@@ -36,8 +36,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import LogFormatError
-from .text import log_lines, read_log
+from goodput.core.errors import LogFormatError
+from goodput.logs.text import log_lines, read_log
 
 __all__ = ["Packet", "SymbolTrace", "parse", "parse_text", "summary", "SYMBOL_NS"]
 

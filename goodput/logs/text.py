@@ -4,7 +4,7 @@
 keeps only what it takes from each line holds one line of a large log, not the
 log; :func:`read_log` gives the same lines as one text. Both decode UTF-8, skip
 the byte-order mark a Windows editor puts at the start (it would hide the first
-line from the parser), and refuse with :class:`~goodput.errors.LogFormatError`
+line from the parser), and refuse with :class:`~goodput.core.errors.LogFormatError`
 naming the file and the line: a byte that is not UTF-8, an empty file, and a
 path that cannot be read (no such file, a directory), with the system's reason.
 :func:`log_lines` splits a text where editors and Python's ``open()`` break
@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import LogFormatError
+from goodput.core.errors import LogFormatError
 
 __all__ = ["read_lines", "read_log", "log_lines", "check_excerpt", "INTEGER", "DECIMAL", "BYTE_ORDER_MARK"]
 
@@ -51,7 +51,7 @@ def log_lines(text: str) -> list[str]:
 def read_lines(path: str | Path) -> Iterator[str]:
     """The lines of the log at ``path`` as :func:`log_lines` gives them, read and decoded one at a time.
 
-    Raises :class:`~goodput.errors.LogFormatError` naming the line and column of
+    Raises :class:`~goodput.core.errors.LogFormatError` naming the line and column of
     the first byte that is not UTF-8, line 1 of an empty file (a byte-order mark
     alone is empty), and line 1 of a path that cannot be read, with the reason.
     """

@@ -5,8 +5,8 @@ link's ``links``, or a measurement's :class:`~goodput.machine.grammar.Measure`."
 
 from __future__ import annotations
 
-from . import ethtool, firmware, iperf3, iplink, lspci, lsusb
-from .grammar import Format, read
+from goodput.machine import ethtool, firmware, iperf3, iplink, lspci, lsusb
+from goodput.machine.grammar import Format, read
 
 __all__ = ["FORMATS", "recognise", "read"]
 

@@ -3,7 +3,7 @@ prints ``Unknown!``: no speed is read, and :func:`links` says so."""
 
 from __future__ import annotations
 
-from .grammar import Field, Format, Record, passed_over
+from goodput.machine.grammar import Field, Format, Record, passed_over
 
 __all__ = ["FORMAT", "SPEEDS_MBIT_S", "links"]
 

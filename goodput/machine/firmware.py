@@ -5,7 +5,7 @@ tables use, is :mod:`goodput.logs.bench`; this declaration reads a pasted excerp
 
 from __future__ import annotations
 
-from .grammar import Field, Format, Measure
+from goodput.machine.grammar import Field, Format, Measure
 
 __all__ = ["FORMAT"]
 

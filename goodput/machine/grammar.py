@@ -18,8 +18,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import LogFormatError
-from ..logs.text import log_lines
+from goodput.core.errors import LogFormatError
+from goodput.logs.text import log_lines
 
 __all__ = ["Field", "Measure", "Note", "Format", "Record", "Setting", "read", "passed_over", "measured", "settings_of",
            "MAX_PASTE_BYTES"]

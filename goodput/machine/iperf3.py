@@ -3,7 +3,7 @@ of a link whose ceiling the book's model gives (a UDP run is passed over: the bo
 
 from __future__ import annotations
 
-from .grammar import Field, Format, Measure
+from goodput.machine.grammar import Field, Format, Measure
 
 __all__ = ["FORMAT"]
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .grammar import Field, Format, Record, passed_over
+from goodput.machine.grammar import Field, Format, Record, passed_over
 
 __all__ = ["FORMAT", "links"]
 

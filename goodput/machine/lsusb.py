@@ -11,7 +11,7 @@ older ones print ``Driver=,``; a link of more than one lane ends ``/x2`` (``1000
 
 from __future__ import annotations
 
-from .grammar import Field, Format, Record, passed_over
+from goodput.machine.grammar import Field, Format, Record, passed_over
 
 __all__ = ["FORMAT", "SPEEDS_MBIT_S", "GENERATIONS", "links"]
 

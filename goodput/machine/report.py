@@ -13,11 +13,12 @@ import os
 import sys
 from pathlib import Path
 
-from .. import can, pcie, resources, tcp, usb  # the chapters' models: only goodput from loads this module
-from ..errors import GoodputError, LogFormatError, ParameterError
-from ..logs.text import log_lines
-from . import FORMATS, MODULES, recognise, read
-from .grammar import MAX_PASTE_BYTES, measured
+from goodput.models import can, pcie, tcp, usb
+from goodput.core import resources  # the chapters' models: only goodput from loads this module
+from goodput.core.errors import GoodputError, LogFormatError, ParameterError
+from goodput.logs.text import log_lines
+from goodput.machine import FORMATS, MODULES, recognise, read
+from goodput.machine.grammar import MAX_PASTE_BYTES, measured
 
 __all__ = ["report", "lines", "read_source", "fixture", "PCIE_SIZE_BYTES", "USB_TRANSFER_BYTES", "DEFAULT_MTU_BYTES"]
 

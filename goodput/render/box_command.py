@@ -5,7 +5,7 @@ that command (:class:`BoxCommand`): the words it adds itself (the subcommand's p
 column as an option, a value the command spells otherwise: 3 header DWs as ``--addr 32``) and which of the
 command's JSON keys each of the box's values is. Every other input of the box is an option of the command
 by its name: the option whose ``dest`` is the input's parameter (``line_rate_gbaud`` is ``--rate-gbaud``),
-as :mod:`goodput.cli_spec` declares it. An input that is neither is named in ``left_out`` with the reason;
+as :mod:`goodput.models.cli_spec` declares it. An input that is neither is named in ``left_out`` with the reason;
 a box whose input is none of these is refused where it is declared.
 
 The page writes the command from :meth:`BoxCommand.spec` (``goodput-live.js``) as Python does with
@@ -19,7 +19,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from .. import cli_spec
+from goodput.models import cli_spec
 
 __all__ = ["Word", "BoxCommand", "argument_text", "command_text"]
 
@@ -107,7 +107,7 @@ class BoxCommand:
     Parameters
     ----------
     command : str
-        The subcommand (a key of :data:`goodput.cli_spec.COMMANDS`).
+        The subcommand (a key of :data:`goodput.models.cli_spec.COMMANDS`).
     words : sequence of Word
         Its words besides the inputs that are options by their names, in order (positional words first).
     outputs : mapping

@@ -1,7 +1,7 @@
 """A chapter's calculated table, live wherever it is read: the page, JupyterLab and a workbook.
 
 A :class:`Calculation` names a chapter's inputs (sliders over the model's
-:class:`~goodput.params.Parameter` ranges), its cases (one row per payload
+:class:`~goodput.core.params.Parameter` ranges), its cases (one row per payload
 size, line code, ...) and its outputs (sympy expressions). Everything else is
 printed from those expressions:
 
@@ -31,17 +31,17 @@ import altair as alt
 import pandas as pd
 import sympy as sp
 
-from .. import answers as reader
-from ..precision import stable
-from ..spreadsheet import number_text
-from ..machine import FORMATS
-from ..machine.grammar import Setting, settings_of
-from .box_command import BoxCommand
-from .charts import Choice, LinkList, LiveModel, Slider, live_model
-from .controls import control
-from .live import LiveFigure, YourLink
-from .measured import Measured
-from .vega import vega_expr
+from goodput.render import answers as reader
+from goodput.core.precision import stable
+from goodput.core.spreadsheet import number_text
+from goodput.machine import FORMATS
+from goodput.machine.grammar import Setting, settings_of
+from goodput.render.box_command import BoxCommand
+from goodput.render.charts import Choice, LinkList, LiveModel, Slider, live_model
+from goodput.render.controls import control
+from goodput.render.live import LiveFigure, YourLink
+from goodput.render.measured import Measured
+from goodput.render.vega import vega_expr
 
 __all__ = ["Output", "Answers", "Calculation", "value_text"]
 
@@ -85,13 +85,13 @@ class Output:
 @dataclass(frozen=True)
 class Answers:
     """What a chapter's "your link" box answers besides its table's values, in the reader's terms
-    (:mod:`goodput.answers`): the goodput in the unit the reader picks, the time to move the bytes they type,
+    (:mod:`goodput.render.answers`): the goodput in the unit the reader picks, the time to move the bytes they type,
     transfers and packets a second, and the share of the line rate that arrives as data.
 
     Parameters
     ----------
     goodput : str
-        The output whose value is the goodput (its unit one of :data:`goodput.answers.RATE_UNITS`).
+        The output whose value is the goodput (its unit one of :data:`goodput.render.answers.RATE_UNITS`).
     transfer : Expr, optional
         Bytes of data in one transfer, in the calculation's symbols (a case column's, an input's); with it,
         transfers a second.
@@ -136,7 +136,7 @@ class Answers:
 
 
 # How the box writes each kind of answer, in Vega (``v`` is the value's expression), beside the same rules in
-# Python (goodput.answers' texts): tests/test_answers.py holds the one to the other.
+# Python (goodput.render.answers' texts): tests/test_answers.py holds the one to the other.
 
 def _sig_vega(v: str, digits: int) -> str:
     return f"(abs({v}) >= {10 ** digits} ? format({v}, ',.0f') : format({v}, ',.{digits}~r'))"
@@ -702,8 +702,8 @@ class Calculation:
         return next(o.unit for o in self.outputs if o.name == self.answers.goodput)
 
     def answer_outputs(self) -> list[Output]:
-        """The box's answers (:class:`Answers`) as outputs in the symbols of :mod:`goodput.answers` and the
-        calculation's: :data:`goodput.answers.goodput` stands for the goodput output's value."""
+        """The box's answers (:class:`Answers`) as outputs in the symbols of :mod:`goodput.render.answers` and the
+        calculation's: :data:`goodput.render.answers.goodput` stands for the goodput output's value."""
         a = self.answers
         if a is None:
             return []
@@ -743,7 +743,7 @@ class Calculation:
     def answer_texts(self, inputs: Mapping[str, float], case: Mapping[str, Any],
                      move_bytes: float = reader.MOVE.default, unit: str | None = None) -> dict[str, str]:
         """The answers as the box writes them, the goodput in the reader's ``unit`` (a key of
-        :data:`goodput.answers.READER_UNITS`; the model's own by default)."""
+        :data:`goodput.render.answers.READER_UNITS`; the model's own by default)."""
         unit = unit or reader.unit_choice(self.goodput_unit()).value
         values, out = self.answer_values(inputs, case, move_bytes), {}
         for a in self.answer_outputs():
@@ -914,7 +914,7 @@ class Calculation:
     def inputs_note(self):
         """What the chapter's inputs are and where a reader sets them: the box, the live chart and the
         workbook (a download link). Shown under the chapter's *Inputs* heading."""
-        from .display import prose
+        from goodput.render.display import prose
 
         return prose(
             "Everything this chapter calculates follows from the inputs below. Each one is a control in the box "
@@ -938,7 +938,7 @@ class Calculation:
 
     def table_note(self):
         """What the calculated table under the live chart shows, and that a kernel shows it as a panel."""
-        from .display import prose
+        from goodput.render.display import prose
 
         first = self.shown_outputs()[0]
         title = self.title if self.title[:2].isupper() else self.title[0].lower() + self.title[1:]  # keep "TCP"
@@ -991,7 +991,7 @@ class Calculation:
         """An ipywidgets panel: one slider per input and the calculated table under them."""
         import ipywidgets as widgets
 
-        from .panels import KernelPanel, slider_for
+        from goodput.render.panels import KernelPanel, slider_for
 
         sliders = {s.name: slider_for(s.parameter, self.defaults()[s.name], s.bounds()[1], s.bounds()[0])
                    for s in self.inputs}
@@ -1010,7 +1010,7 @@ class Calculation:
         update()
 
         def export():
-            from .workbook import export, yours
+            from goodput.render.workbook import export, yours
 
             return export(self.chapter, yours(self.chapter), values())
 

@@ -1,14 +1,14 @@
 """Every chapter's calculated table, by chapter: what the page, the panel and the workbook show.
 
-Found through :mod:`goodput.chapters`: a chapter has a calculation when its render module defines
+Found through :mod:`goodput.core.chapters`: a chapter has a calculation when its render module defines
 ``calculation()``."""
 
 from __future__ import annotations
 
 from typing import Callable
 
-from .. import chapters
-from .calculation import Calculation
+from goodput.core import chapters
+from goodput.render.calculation import Calculation
 
 __all__ = ["CHAPTERS", "get"]
 

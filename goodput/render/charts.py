@@ -20,15 +20,15 @@ import altair as alt
 import pandas as pd
 import sympy as sp
 
-from ..errors import ParameterError
-from ..params import Parameter
-from ..precision import stable
-from .vega import vega_expr
+from goodput.core.errors import ParameterError
+from goodput.core.params import Parameter
+from goodput.core.precision import stable
+from goodput.render.vega import vega_expr
 
 __all__ = ["Slider", "Choice", "LinkList", "LiveModel", "live_model", "STABLE_DATA"]
 
 #: The name of the altair data transformer that every chart's data passes through: altair's
-#: default, after :func:`goodput.precision.stable` has rounded every float, so no chart embeds
+#: default, after :func:`goodput.core.precision.stable` has rounded every float, so no chart embeds
 #: digits that another CPU would compute differently.
 STABLE_DATA = "goodput-stable"
 
@@ -45,7 +45,7 @@ alt.data_transformers.enable(STABLE_DATA)
 
 @dataclass(frozen=True)
 class Slider:
-    """A range slider bound to a model :class:`~goodput.params.Parameter`.
+    """A range slider bound to a model :class:`~goodput.core.params.Parameter`.
 
     ``minimum``/``maximum``/``step``/``value`` narrow the parameter's own range
     for the page; they may not widen it.
@@ -137,8 +137,8 @@ class Choice:
 @dataclass(frozen=True)
 class LinkList:
     """A list of link configurations the reader composes (adds, changes, removes), drawn as rows of
-    selects: ``families`` describes what each row may be (:func:`goodput.render.choose_a_link.families`),
-    ``value`` the starting list as :func:`goodput.choose.encode` writes it, ``dataset`` the chart's data
+    selects: ``families`` describes what each row may be (:func:`goodput.render.chapters.choose_a_link.families`),
+    ``value`` the starting list as :func:`goodput.analysis.choose.encode` writes it, ``dataset`` the chart's data
     the rows replace (each with ``extra`` columns added, the sizes a curve is drawn at; ``fill`` the columns
     each row starts from, which its own settings replace). A list ``shown`` no is not drawn: its rows follow
     the state another figure's composer of the same name sets."""
@@ -179,7 +179,7 @@ class LiveModel:
 
     def figure(self, *charts: alt.Chart, title: str, **properties):
         """Layer ``charts`` (built on :attr:`base`) as a live figure with :attr:`controls`."""
-        from .live import LiveFigure
+        from goodput.render.live import LiveFigure
 
         return LiveFigure.of_layers(charts, self.controls, title, properties)
 

@@ -1,6 +1,6 @@
 """What each input of a live figure is, for the page's control panel to draw.
 
-A control is described by its :class:`~goodput.params.Parameter` (through the
+A control is described by its :class:`~goodput.core.params.Parameter` (through the
 figure's :class:`~goodput.render.charts.Slider`) or by a
 :class:`~goodput.render.charts.Choice`; this module turns that declaration into
 the plain description the book's script (``book/_static/goodput-live.js``) builds
@@ -21,8 +21,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..params import Parameter
-from .charts import Choice, LinkList, Slider
+from goodput.core.params import Parameter
+from goodput.render.charts import Choice, LinkList, Slider
 
 __all__ = ["SEGMENTS", "LOG_SLIDER_SPAN", "LOG_SLIDER_DEFAULT", "control", "grid_values"]
 

@@ -41,11 +41,11 @@ from typing import TYPE_CHECKING, Sequence
 import altair as alt
 from altair.vegalite.v6 import display as _altair_display
 
-from .charts import Choice, Slider
-from .controls import control
+from goodput.render.charts import Choice, Slider
+from goodput.render.controls import control
 
 if TYPE_CHECKING:
-    from .calculation import Calculation
+    from goodput.render.calculation import Calculation
 
 __all__ = ["LiveFigure", "YourLink", "NO_SCRIPT", "chart_for_column", "lab_loader", "use_renderer", "RENDERER"]
 

@@ -10,8 +10,8 @@ from typing import Sequence
 import altair as alt
 import sympy as sp
 
-from ..machine import FORMATS
-from .vega import column
+from goodput.machine import FORMATS
+from goodput.render.vega import column
 
 __all__ = ["Measured", "MEASURED_COLOR", "LABELLED_POINTS"]
 

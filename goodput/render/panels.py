@@ -3,7 +3,7 @@
 A panel shows the model's formula with the reader's values substituted (LaTeX,
 printed by sympy) and the results, recomputed by the model's numeric functions
 whenever a widget changes. The sliders take their ranges from the model's
-:class:`~goodput.params.Parameter` declarations, like the altair sliders do.
+:class:`~goodput.core.params.Parameter` declarations, like the altair sliders do.
 
 Every panel is a :class:`KernelPanel`: in JupyterLab it is the live panel, and says
 first what it does that the book's page cannot (:attr:`KernelPanel.LEAD`): run the
@@ -23,9 +23,9 @@ from typing import Callable
 import ipywidgets as widgets
 import sympy as sp
 
-from .. import coding
-from ..params import Parameter
-from .formula import substituted_latex
+from goodput.models import coding
+from goodput.core.params import Parameter
+from goodput.render.formula import substituted_latex
 
 __all__ = ["KernelPanel", "slider_for", "coding_panel", "pcie_panel"]
 
@@ -136,7 +136,7 @@ def coding_panel(code: str = "8b10b", line_rate_gbaud: float = 2.5, lanes: int =
 
 def pcie_panel(kind: str = "write", gen: int = 2, lanes: int = 4, mps: int = 256, size: int = 1024):
     """A PCIe transfer: the link and size in, goodput and the line bytes of one transfer out."""
-    from .. import pcie
+    from goodput.models import pcie
 
     gen_w = widgets.Dropdown(options=list(pcie.GENERATIONS), value=gen, description="generation")
     lanes_w = widgets.Dropdown(options=list(pcie.LANES), value=lanes, description="lanes")

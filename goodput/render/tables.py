@@ -11,8 +11,9 @@ from typing import Sequence
 
 import pandas as pd
 
-from .. import checks, data
-from .display import Folded, frame_html
+from goodput import checks
+from goodput.core import data
+from goodput.render.display import Folded, frame_html
 
 __all__ = ["checks_summary", "checks_table", "every_check", "bound_text", "published_vs_model", "published_table", "provenance_sentence",
            "LinkedTable", "chapter_href", "errata_href"]
@@ -170,7 +171,7 @@ def every_check(chapter: str) -> Folded:
 
 def provenance_sentence(table: pd.DataFrame) -> str:
     """Where a published table came from, in Markdown: its title and place in the document, its
-    conditions, what was reconstructed, and the document's citation (:func:`goodput.data.citation`)."""
+    conditions, what was reconstructed, and the document's citation (:func:`goodput.core.data.citation`)."""
     p = table.attrs["provenance"]
     text = f"*{p['title']}* ({p['table']}): {p['conditions']}"
     if p["reconstructed"]:

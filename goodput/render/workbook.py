@@ -29,10 +29,10 @@ import sympy as sp
 import xlsxwriter
 from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
 
-from .. import checks
-from ..checks import SourceCheck
-from .calculation import Calculation
-from ..spreadsheet import spreadsheet_formula
+from goodput import checks
+from goodput.checks import SourceCheck
+from goodput.render.calculation import Calculation
+from goodput.core.spreadsheet import spreadsheet_formula
 
 __all__ = ["SHEETS", "write_workbook", "status_formula", "export", "yours"]
 
@@ -223,7 +223,7 @@ def _checks(book, calc: Calculation, source_checks: Sequence[SourceCheck], fmt) 
 def export(chapter: str, path: str | Path, values: Mapping[str, float] | None = None) -> Path:
     """Write ``chapter``'s workbook: its calculation and every source check registered for it; ``values``
     (by input name) replace the inputs' starting values."""
-    from .calculations import get
+    from goodput.render.calculations import get
 
     calc = get(chapter)
     if values:
@@ -238,6 +238,6 @@ def export(chapter: str, path: str | Path, values: Mapping[str, float] | None = 
 def yours(chapter: str) -> Path:
     """Where a panel exports ``chapter``'s workbook at the reader's values: beside the book's own
     (``_build/workbooks``, which the repository does not track), so no notebook folder fills up."""
-    from ..chapters import NOTEBOOKS
+    from goodput.core.chapters import NOTEBOOKS
 
     return NOTEBOOKS.parent / "_build" / "workbooks" / "yours" / f"{chapter}.xlsx"

@@ -1,0 +1,567 @@
+"""The AM243x datasheet's size sweeps, fitted with one tool: time = fixed cost + bytes / bandwidth.
+
+SA2UL AES-CBC and SHA print throughput against data size; turned into time per
+operation (8 S / throughput) each series is a straight line in S whose slope is
+the engine's bandwidth and whose intercept is what every operation costs before
+a byte moves (:func:`goodput.core.fit.hockney`). IPC RPMsg prints latency against
+message size: the same fit. Its checks hold what the datasheet prints to its own clocks and samples;
+:func:`absent_cores` lists the rows that time a core the device does not have.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from goodput import checks
+from goodput.core import data
+from goodput.core.command import Arg, Command, Ranged
+from goodput.core.errors import ParameterError
+from goodput.core.fit import Hockney, hockney, hockney_size
+from goodput.core.params import DEFAULT, Parameter
+
+__all__ = ["PARAMETERS", "crypto_series", "crypto_fits", "rpmsg_fits", "fits", "fit_table", "absent_cores",
+           "rsa_times", "source_checks"]
+
+PARAMETERS = {
+    p.name: p
+    for p in (
+        Parameter("size_bytes", hockney_size, "bytes", 1, 1 << 20, default=4096, step=1, integer=True,
+                  label="operation size (bytes)",
+                  presets=((64, "64 B"), (1024, "1 KiB"), (4096, "4 KiB"), (65536, "64 KiB"))),
+    )
+}
+
+
+def crypto_series() -> pd.DataFrame:
+    """AES-CBC and SHA rows as (series, size, throughput, time per operation)."""
+    aes = data.load("am243x-aes-cbc")
+    sha = data.load("am243x-sha")
+    frames = [
+        pd.DataFrame({"series": [f"AES-{k} {op}" for k, op in zip(aes["key_bits"], aes["operation"])],
+                      "size_bytes": aes["size_bytes"], "throughput_mbit_s": aes["throughput_mbit_s"]}),
+        pd.DataFrame({"series": [f"SHA-{k}" for k in sha["sha_bits"]], "size_bytes": sha["size_bytes"],
+                      "throughput_mbit_s": sha["throughput_mbit_s"]}),
+    ]
+    out = pd.concat(frames, ignore_index=True)
+    out["time_us"] = 8 * out["size_bytes"] / out["throughput_mbit_s"]
+    return out
+
+
+def crypto_fits() -> dict[str, Hockney]:
+    return {name: hockney(g["size_bytes"], g["time_us"]) for name, g in crypto_series().groupby("series", sort=False)}
+
+
+def rpmsg_fits() -> dict[str, Hockney]:
+    """RPMsg latency against message size per core pair (latencies read as microseconds)."""
+    t = data.load("am243x-ipc-rpmsg")
+    out = {}
+    for (local, remote), g in t.groupby(["local_core", "remote_core"], sort=False):
+        if g["message_bytes"].nunique() >= 3:
+            out[f"{local} -> {remote}"] = hockney(g["message_bytes"], g["latency_as_printed_ns"])
+    return out
+
+
+def fits() -> pd.DataFrame:
+    """Every fit as a row: engine, series, fixed cost (us), bandwidth (Mbit/s), and the sizes it was fitted over
+    (beyond them a time is the fit's extrapolation)."""
+    crypto = crypto_series().groupby("series", sort=False)["size_bytes"]
+    rpmsg = data.load("am243x-ipc-rpmsg")
+    rpmsg = rpmsg.groupby(rpmsg["local_core"] + " -> " + rpmsg["remote_core"], sort=False)["message_bytes"]
+    rows = []
+    for kind, found, sizes in (("SA2UL", crypto_fits(), crypto), ("IPC RPMsg", rpmsg_fits(), rpmsg)):
+        low, high = sizes.min(), sizes.max()
+        rows += [{"engine": kind, "series": name, "t0_us": h.t0_us, "bandwidth_mbit_s": h.bandwidth_mbit_s,
+                  "fitted_over": f"{low[name]:g} to {high[name]:g}"} for name, h in found.items()]
+    return pd.DataFrame(rows)
+
+
+def fit_table() -> pd.DataFrame:
+    """Every fit: fixed cost and bandwidth with 95 % intervals, half-bandwidth size, residuals."""
+    rows = []
+    for kind, fits in (("SA2UL", crypto_fits()), ("IPC RPMsg", rpmsg_fits())):
+        for name, h in fits.items():
+            rows.append({"engine": kind, "series": name, "points": h.points,
+                         "fixed cost (us)": f"{h.t0_us:.2f} [{h.t0_ci_us[0]:.2f}, {h.t0_ci_us[1]:.2f}]",
+                         "bandwidth (Mbit/s)": f"{h.bandwidth_mbit_s:.0f} [{h.bandwidth_ci_mbit_s[0]:.0f}, "
+                                               f"{h.bandwidth_ci_mbit_s[1]:.0f}]",
+                         "half bandwidth at (bytes)": round(h.half_size_bytes),
+                         "worst residual (us)": round(float(abs(h.residuals_us).max()), 3)})
+    return pd.DataFrame(rows)
+
+
+def absent_cores() -> pd.DataFrame:
+    """IPC Notify rows that time a message to a core the AM243x does not have (the A53s of the AM64x,
+    whose datasheet the table is shared with): they print 0.00 us, which no check of a number can refuse at
+    that precision, and measure nothing. The numbers the chapter's checks find impossible are its
+    problems table."""
+    n = data.load("am243x-ipc-notify")
+    return pd.DataFrame([{"table": "IPC Notify", "row": f"{r.local_core} -> {r.remote_core}",
+                          "printed": f"{n.attrs['printed']['latency_us'][r.Index]} us",
+                          "why it measures nothing": "the AM243x has no A53 core to answer"}
+                         for r in n[n["remote_core"].str.startswith("a53")].itertuples()])
+
+
+def rsa_times() -> pd.DataFrame:
+    """RSA encryption and decryption turned back into time per operation, next to the PKA's time
+    for the operation with the same key: verify (public key) for encryption, sign (private key)
+    for decryption."""
+    t = data.load("am243x-rsa")
+    pka = data.load("am243x-pka")
+    pka = pka[pka["algorithm"] == "RSA"].set_index("key_bits")
+    rows = []
+    for r in t.itertuples():
+        ms = 8 * r.size_bytes / r.throughput_mbit_s / 1000
+        same_key = "verify_per_s" if r.operation == "encryption" else "sign_per_s"
+        pka_ms = 1000 / pka.loc[r.key_bits, same_key]
+        rows.append({"key (bits)": r.key_bits, "operation": r.operation, "bytes": r.size_bytes,
+                     "Mbit/s": r.throughput_mbit_s, "ms per operation": round(ms, 3),
+                     "same key in the PKA": same_key.split("_")[0], "PKA (ms)": round(pka_ms, 3),
+                     "ratio": round(ms / pka_ms, 2)})
+    return pd.DataFrame(rows)
+
+
+@checks.provider("latency-and-bandwidth")
+def source_checks():
+    """Sign-and-verify rates: one sign and one verify in turn take the sum of their times."""
+    t = data.load("am243x-pka")
+    return [checks.compare(
+        "latency-and-bandwidth", t, row.Index, "sign_and_verify_per_s",
+        1 / (1 / row.sign_per_s + 1 / row.verify_per_s), f"{row.algorithm}-{row.key_bits}",
+        off_note=f"1 / (1/{row.sign_per_s} + 1/{row.verify_per_s}) is {{model:.2f}} per second; the table "
+                 "prints {published}, cut to a whole number.") for row in t.itertuples()]
+
+
+# --- IPC latencies: at least one clock period of the measuring core (issue 18) -------------------
+
+def core_clock_mhz() -> float:
+    """The measuring core's clock (the R5F's), from the datasheet's setup table: ``"800 MHz"`` -> 800."""
+    t = data.load("am243x-setup").set_index("item")
+    value, unit = str(t.loc["Core Operating Speed", "value"]).split()
+    if unit != "MHz":
+        raise ValueError(f"am243x-setup: core speed {value} {unit!r}, expected MHz")
+    return float(value)
+
+
+def clock_period_ns(clock_mhz: float) -> float:
+    """One clock period (ns) of a core clocked at ``clock_mhz``."""
+    return 1000 / clock_mhz
+
+
+def ipc_checks(notify, rpmsg, clock_mhz: float) -> list:
+    """Each IPC latency (tables ``am243x-ipc-notify`` and ``am243x-ipc-rpmsg``, or edited copies) against
+    one clock period of the core that measured it: no message between cores takes less."""
+    period_ns = clock_period_ns(clock_mhz)
+    out = []
+    for t, column, scale, unit in ((notify, "latency_us", 1000, "us"), (rpmsg, "latency_as_printed_ns", 1, "ns")):
+        for row in t.itertuples():
+            label = f"{row.local_core} -> {row.remote_core}" + (
+                f", {row.message_bytes} bytes" if hasattr(row, "message_bytes") else "")
+            zero = float(t.attrs["printed"][column][row.Index]) == 0
+            out.append(checks.compare(
+                "latency-and-bandwidth", t, row.Index, column, period_ns / scale, label,
+                kind="consistency", relation=">=",
+                note=(f"One clock period of the {clock_mhz:g} MHz core that measured it, {{model:g}} {unit}, is "
+                      "within half a unit of the last printed digit of {published}, so the precision cannot show it "
+                      "wrong; but the AM243x has no A53 core to answer: the row (shared with the AM64x's "
+                      "datasheet, whose A53 cores it names) measures nothing.") if zero else
+                     f"At least one clock period of the {clock_mhz:g} MHz core that measured it, "
+                     f"{{model:g}} {unit}.",
+                off_note=f"One clock period of the {clock_mhz:g} MHz core that measured it is {{model:g}} {unit}; "
+                         f"a one-way message between cores in {{published}} {unit} is less than one clock"
+                         + (": the unit must be us (IPC Notify, with no payload, takes about a microsecond)."
+                            if unit == "ns" else ".")))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def ipc_source_checks():
+    """IPC Notify and RPMsg latencies against one clock period of the measuring R5F."""
+    return ipc_checks(data.load("am243x-ipc-notify"), data.load("am243x-ipc-rpmsg"), core_clock_mhz())
+
+
+__all__ += ["core_clock_mhz", "clock_period_ns", "ipc_checks"]
+
+
+# --- MATHLIB: an average of the same samples is at most their maximum (issue 18) -----------------
+
+MATHLIB_LIBRARIES = {"mcusdk": "Mathlib (mcusdk)", "clang": "mathlib (clang)"}
+
+
+def mathlib_checks(t) -> list:
+    """Each printed average cycle count of the ``am243x-mathlib`` table (or an edited copy) against the
+    maximum over the same 500 samples: an average is at most the maximum. Rows without cycles
+    ("sincos cos", timed with "sincos sin") print only their error."""
+    out = []
+    for row in t.itertuples():
+        for lib, name in MATHLIB_LIBRARIES.items():
+            avg, mx = f"avg_cycles_{lib}", f"max_cycles_{lib}"
+            if not t.attrs["printed"][avg][row.Index] or not t.attrs["printed"][mx][row.Index]:
+                continue
+            out.append(checks.compare(
+                "latency-and-bandwidth", t, row.Index, avg, getattr(row, mx), f"{row.function}, {name}",
+                kind="consistency", relation="<=",
+                note="The average of 500 samples is at most their maximum, {model:g} cycles.",
+                off_note="An average of {published} cycles over 500 samples whose maximum is {model:g}: no "
+                         "average exceeds the largest value it averages."))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def mathlib_source_checks():
+    """MATHLIB: each average cycle count against the maximum of the same samples."""
+    return mathlib_checks(data.load("am243x-mathlib"))
+
+
+__all__ += ["MATHLIB_LIBRARIES", "mathlib_checks"]
+
+
+# --- PKA rates against the RSA table's times for the same key (issue 18) -------------------------
+
+def operations_per_s(size_bytes: float, throughput_mbit_s: float) -> float:
+    """Operations per second of a throughput printed for blocks of ``size_bytes``: rate / bits per block."""
+    return throughput_mbit_s * 1e6 / (8 * size_bytes)
+
+
+def pka_rsa_checks(pka, rsa) -> list:
+    """The PKA's RSA signs and verifies per second (``am243x-pka``) against the RSA table's decryption and
+    encryption with the same key (``am243x-rsa``), turned into operations per second: a signature is the
+    private-key operation decryption is, a verification the public-key one encryption is. The two come from
+    different applications, so a mismatch is ``unexplained``, not an erratum."""
+    out = []
+    for row in pka[pka["algorithm"] == "RSA"].itertuples():
+        for column, operation, key in (("sign_per_s", "decryption", "private"),
+                                       ("verify_per_s", "encryption", "public")):
+            r = rsa[(rsa["key_bits"] == row.key_bits) & (rsa["operation"] == operation)].iloc[0]
+            rate = operations_per_s(r["size_bytes"], r["throughput_mbit_s"])
+            tp = rsa.attrs["printed"]["throughput_mbit_s"][r.name]
+            near = checks.classify(pka.attrs["printed"][column][row.Index], rate) != "erratum"
+            out.append(checks.compare(
+                "latency-and-bandwidth", pka, row.Index, column, rate, f"{row.algorithm}-{row.key_bits}",
+                kind="consistency", otherwise="unexplained",
+                note=f"RSA {operation} ({key} key) of {r['size_as_printed']} at {tp} Mbit/s is "
+                     "{model:.2f} per second; the table prints {published}, cut to a whole number." if near else
+                     f"RSA {operation} ({key} key) of {r['size_as_printed']} at {tp} "
+                     "Mbit/s is {model:.2f} operations per second; the PKA table prints {published} for the "
+                     "same key. The RSA test (test_sa2ul_rsa) may time more than the PKA operation "
+                     "(padding, set-up), which the datasheet does not say."))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def pka_rsa_source_checks():
+    """The PKA's RSA sign and verify rates against the RSA table's decryption and encryption."""
+    return pka_rsa_checks(data.load("am243x-pka"), data.load("am243x-rsa"))
+
+
+__all__ += ["operations_per_s", "pka_rsa_checks"]
+
+
+# --- RSA: an operation works on a block the size of the key's modulus (issue 18) -------------------
+
+BITS_PER_BYTE = 8
+
+
+def rsa_block_bytes(key_bits: int) -> float:
+    """The bytes one RSA encryption or decryption takes in and gives out with a key of ``key_bits``: a number
+    below the modulus, written in as many bytes as the modulus (PKCS #1's k octets)."""
+    if key_bits <= 0 or key_bits % BITS_PER_BYTE:
+        raise ParameterError("key_bits", key_bits, f"a positive multiple of {BITS_PER_BYTE}")
+    return key_bits / BITS_PER_BYTE
+
+
+#: The units the RSA table prints a size in, in bytes.
+SIZE_UNITS = {"B": 1, "KB": 1024}
+
+
+def printed_size(text: str) -> tuple[str, float]:
+    """A size as the crypto tables print it, split into its number as printed and the bytes its unit holds:
+    ``"256.00 B"`` -> ``("256.00", 1)``, ``"32.00 KB"`` -> ``("32.00", 1024)``."""
+    number, _, unit = str(text).strip().partition(" ")
+    if unit.strip() not in SIZE_UNITS:
+        raise ValueError(f"size {text!r}: expected a number and one of {', '.join(SIZE_UNITS)}")
+    checks.printed_value(number)  # refuses what is no number
+    return number, SIZE_UNITS[unit.strip()]
+
+
+def rsa_size_checks(rsa) -> list:
+    """Each size the RSA table (``am243x-rsa``, or an edited copy) prints for an operation, as printed
+    (``"256.00 B"``: the number 256.00 in bytes), against the block of its row's key (:func:`rsa_block_bytes`;
+    ``consistency``, exact: whole bytes)."""
+    prov = rsa.attrs["provenance"]
+    out = []
+    for row in rsa.itertuples():
+        text = rsa.attrs["printed"]["size_as_printed"][row.Index]
+        number, unit_bytes = printed_size(text)
+        block = rsa_block_bytes(row.key_bits) / unit_bytes
+        out.append(checks.check(
+            "latency-and-bandwidth", prov["document"], prov["table"], f"RSA-{row.key_bits} {row.operation}", "size",
+            "bytes" if unit_bytes == 1 else f"{unit_bytes:g} bytes", number, block, resource=prov["resource"],
+            kind="consistency", exact=True, cell=f"{row.Index} | size_as_printed",
+            note=f"One {row.operation} works on a block as long as the {row.key_bits}-bit modulus: {{model:.0f}} "
+                 "bytes.",
+            off_note=f"A {row.key_bits}-bit key's block is {{model:.0f}} bytes, the modulus's length; the table prints "
+                     f"{text}."))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def rsa_size_source_checks():
+    """SA2UL RSA: each operation's size against its key's modulus."""
+    return rsa_size_checks(data.load("am243x-rsa"))
+
+
+__all__ += ["BITS_PER_BYTE", "rsa_block_bytes", "SIZE_UNITS", "printed_size", "rsa_size_checks"]
+
+
+# --- SA2UL AES and SHA: a larger block takes no less time (issue 18) ------------------------------
+
+def rate_in_same_time(size_bytes: float, other_bytes: float, other_rate: float) -> float:
+    """The rate a block of ``size_bytes`` shows when it takes as long as one of ``other_bytes`` did at
+    ``other_rate``: ``other_rate * size_bytes / other_bytes``."""
+    return other_rate * size_bytes / other_bytes
+
+
+def most_rate_for(size_bytes: float, smaller_bytes: float, smaller_rate: float) -> float:
+    """The highest rate a block of ``size_bytes`` can show when one of ``smaller_bytes`` ran at
+    ``smaller_rate``: the larger block takes at least as long (:func:`rate_in_same_time`)."""
+    return rate_in_same_time(size_bytes, smaller_bytes, smaller_rate)
+
+
+def crypto_size_checks(aes, sha) -> list:
+    """Each AES-CBC and SHA throughput (tables ``am243x-aes-cbc``, ``am243x-sha``, or edited copies) against
+    the most the next smaller block of its series allows: the datasheet prints no times, only rates, and
+    a block of more bytes cannot take less time than a smaller one."""
+    out = []
+    for t, keys, name in ((aes, ["key_bits", "operation"], lambda r: f"AES-{r.key_bits} {r.operation}"),
+                          (sha, ["sha_bits"], lambda r: f"SHA-{r.sha_bits}")):
+        for _, g in t.groupby(keys, sort=False):
+            g = g.sort_values("size_bytes")
+            rows = list(g.itertuples())
+            for smaller, row in zip(rows, rows[1:]):
+                out.append(checks.compare(
+                    "latency-and-bandwidth", t, row.Index, "throughput_mbit_s",
+                    most_rate_for(row.size_bytes, smaller.size_bytes, smaller.throughput_mbit_s),
+                    f"{name(row)}, {row.size_as_printed}", kind="consistency", relation="<=",
+                    note=f"At most {{model:.2f}} Mbit/s: {row.size_as_printed} take no less time than "
+                         f"{smaller.size_as_printed} at {t.attrs['printed']['throughput_mbit_s'][smaller.Index]} Mbit/s.",
+                    off_note=f"{row.size_as_printed} at {{published}} Mbit/s would take less time than "
+                             f"{smaller.size_as_printed} at {t.attrs['printed']['throughput_mbit_s'][smaller.Index]} "
+                             "Mbit/s: at most {model:.2f} Mbit/s."))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def crypto_size_source_checks():
+    """SA2UL AES-CBC and SHA rates: a larger block takes no less time than the next smaller one."""
+    return crypto_size_checks(data.load("am243x-aes-cbc"), data.load("am243x-sha"))
+
+
+__all__ += ["rate_in_same_time", "most_rate_for", "crypto_size_checks"]
+
+
+# --- SA2UL AES: a 256-bit key takes more rounds than a 128-bit one (issue 18) --------------------
+
+#: AES's rounds per block by key length in bits (FIPS 197, Table 4): the engine does more work per block for
+#: a longer key.
+AES_ROUNDS = {128: 10, 192: 12, 256: 14}
+
+
+def aes_key_checks(aes) -> list:
+    """Each AES-CBC throughput with a longer key (table ``am243x-aes-cbc``, or an edited copy) against the same
+    operation on the same size with the shortest key the table measures (``ceiling``, ``<=``): a longer key
+    takes more rounds per block on the same engine (:data:`AES_ROUNDS`), so it can be no faster."""
+    out = []
+    shortest = int(aes["key_bits"].min())
+    base = aes[aes["key_bits"] == shortest].set_index(["operation", "size_bytes"])
+    for row in aes[aes["key_bits"] > shortest].itertuples():
+        if AES_ROUNDS[row.key_bits] <= AES_ROUNDS[shortest]:
+            continue
+        ref = base.loc[(row.operation, row.size_bytes)]
+        out.append(checks.compare(
+            "latency-and-bandwidth", aes, row.Index, "throughput_mbit_s", float(ref["throughput_mbit_s"]),
+            f"AES-{row.key_bits} {row.operation}, {row.size_as_printed}",  # the cell's row, as crypto_size_checks
+            kind="ceiling", relation="<=",
+            note=f"At most AES-{shortest}'s {{model:g}} Mbit/s for the same {row.operation} of "
+                 f"{row.size_as_printed}: {AES_ROUNDS[row.key_bits]} rounds a block, not {AES_ROUNDS[shortest]}.",
+            off_note=f"Faster than AES-{shortest} on the same {row.operation} of {row.size_as_printed} "
+                     "({model:g} Mbit/s), with "
+                     f"{AES_ROUNDS[row.key_bits]} rounds a block instead of {AES_ROUNDS[shortest]} on the same engine."))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def aes_key_source_checks():
+    """SA2UL AES-CBC: a 256-bit key no faster than a 128-bit one on the same operation and size."""
+    return aes_key_checks(data.load("am243x-aes-cbc"))
+
+
+__all__ += ["AES_ROUNDS", "aes_key_checks"]
+
+
+# --- RSA and ECDSA rates against each other: a longer key, and more work, take no less time (issue 18) ---
+
+#: The RSA table's operations by the key they use: encryption the public one, decryption the private one.
+RSA_KEYS = {"encryption": "public", "decryption": "private"}
+
+
+def rsa_rate_checks(rsa) -> list:
+    """The four rates of the RSA table (``am243x-rsa``, or an edited copy; ``consistency``), each held to one
+    of its others by one of two rules, no pair compared twice:
+
+    - a longer key takes no less time on the same operation: each of its multiplications works on longer
+      numbers, and there are no fewer of them (the public exponent is the same; the private one is as long as
+      the modulus). So the shorter key's rate is at least the longer key's turned into its block
+      (:func:`rate_in_same_time`), and the longer key's at most the shorter key's so turned.
+    - a public-key operation (encryption) takes no more time than the private-key one (decryption) on the
+      same key and block: a public exponent is short, a private one as long as the modulus. The page does not
+      print the exponents, but its PKA table shows the same engine verifying (public key) 14 and 29 times
+      faster than it signs (private key); a rate against this rule is ``unexplained``.
+
+    The rows are matched to the rules so that each rate has one: encryption of the shorter key against its
+    decryption, encryption of the longer key against the shorter key's, decryption of the shorter key
+    against the longer key's, and decryption of the longer key against its encryption."""
+    printed = rsa.attrs["printed"]["throughput_mbit_s"]
+    rows = {(r.key_bits, r.operation): r for r in rsa.itertuples()}
+    keys = sorted({k for k, _ in rows})
+    if len(keys) != 2 or len(rows) != 4:
+        raise ValueError("am243x-rsa: expected an encryption and a decryption for each of two keys")
+    short, long_ = keys
+    out = []
+
+    def label(r):
+        return f"RSA-{r.key_bits} {r.operation}"
+
+    def by_key(r, other):
+        """``r`` against ``other``, the same operation with the other key."""
+        bound = rate_in_same_time(r.size_bytes, other.size_bytes, other.throughput_mbit_s)
+        longer = r.key_bits > other.key_bits
+        return checks.compare(
+            "latency-and-bandwidth", rsa, r.Index, "throughput_mbit_s", bound, label(r), kind="consistency",
+            relation="<=" if longer else ">=",
+            note=f"{'At most' if longer else 'At least'} {{model:.6f}} Mbit/s: {r.size_as_printed} with a "
+                 f"{r.key_bits}-bit key take {'no less' if longer else 'no more'} time than {other.size_as_printed} "
+                 f"with a {other.key_bits}-bit key at {printed[other.Index]} Mbit/s.",
+            off_note=f"{r.size_as_printed} with a {r.key_bits}-bit key at {{published}} Mbit/s would take "
+                     f"{'less' if longer else 'more'} time than {other.size_as_printed} with a {other.key_bits}-bit key "
+                     f"at {printed[other.Index]} Mbit/s: {'at most' if longer else 'at least'} {{model:.6f}} Mbit/s.")
+
+    def by_exponent(r, other):
+        """``r`` against ``other``, the other operation with the same key and block."""
+        public = RSA_KEYS[r.operation] == "public"
+        return checks.compare(
+            "latency-and-bandwidth", rsa, r.Index, "throughput_mbit_s", other.throughput_mbit_s, label(r),
+            kind="consistency", relation=">=" if public else "<=", otherwise="unexplained",
+            note=f"{'At least' if public else 'At most'} the {other.operation}'s {{model:g}} Mbit/s on the same "
+                 f"key and block: the {RSA_KEYS[r.operation]} exponent is the "
+                 f"{'shorter' if public else 'longer'}, as the PKA table's verifies and signs show.",
+            off_note=f"{'Slower' if public else 'Faster'} than the {other.operation} with the same "
+                     f"{r.key_bits}-bit key and block ({{model:g}} Mbit/s): a {RSA_KEYS[r.operation]}-key operation "
+                     f"{'with a short exponent' if public else 'with an exponent as long as the modulus'} should take "
+                     f"{'less' if public else 'more'} time, as the same engine's PKA table shows (it verifies "
+                     "faster than it signs). The page does not say which exponents the RSA test uses.")
+
+    out.append(by_exponent(rows[(short, "encryption")], rows[(short, "decryption")]))
+    out.append(by_key(rows[(long_, "encryption")], rows[(short, "encryption")]))
+    out.append(by_key(rows[(short, "decryption")], rows[(long_, "decryption")]))
+    out.append(by_exponent(rows[(long_, "decryption")], rows[(long_, "encryption")]))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def rsa_rate_source_checks():
+    """SA2UL RSA: each rate against another of the table's (a longer key, a private key take no less time)."""
+    return rsa_rate_checks(data.load("am243x-rsa"))
+
+
+def ecdsa_rate_checks(pka) -> list:
+    """The four ECDSA signs and verifies per second of the PKA table (``am243x-pka``, or an edited copy;
+    ``consistency``), each held to one of its others by one of two rules, no pair compared twice:
+
+    - a larger curve takes no less time for the same operation: a scalar multiplication over P-384 has more
+      bits to step through than over P-256, each step on longer numbers (``erratum`` if not);
+    - a verify takes no less time than a sign on the same curve: it inverts as a sign does and multiplies two
+      points by scalars where a sign multiplies one (a slow random number for the sign could undo this, which
+      the page does not say: ``unexplained`` if not).
+
+    Matched so that each rate has one: the smaller curve's sign against the larger curve's, the larger curve's
+    verify against the smaller curve's, the smaller curve's verify against its sign and the larger curve's
+    sign against its verify."""
+    e = pka[pka["algorithm"] == "ECDSA"]
+    if e["key_bits"].nunique() != 2 or len(e) != 2:
+        raise ValueError("am243x-pka: expected one ECDSA row for each of two curves")
+    small, large = (e[e["key_bits"] == k].iloc[0] for k in sorted(e["key_bits"]))
+    names = {"sign_per_s": "signs", "verify_per_s": "verifies"}
+    printed = pka.attrs["printed"]
+    out = []
+
+    def by_curve(r, other, column):
+        larger = r["key_bits"] > other["key_bits"]
+        return checks.compare(
+            "latency-and-bandwidth", pka, r.name, column, float(other[column]), f"ECDSA-{r['key_bits']}",
+            kind="consistency", relation="<=" if larger else ">=",
+            note=f"{'At most' if larger else 'At least'} the {{model:g}} {names[column]} a second of P-"
+                 f"{other['key_bits']}: a {'larger' if larger else 'smaller'} curve takes "
+                 f"{'no less' if larger else 'no more'} time.",
+            off_note=f"{'More' if larger else 'Fewer'} {names[column]} a second on P-{r['key_bits']} ({{published}}) "
+                     f"than on P-{other['key_bits']} ({{model:g}}): a {'larger' if larger else 'smaller'} curve "
+                     f"would be {'faster' if larger else 'slower'} on the same engine.")
+
+    def by_work(r, column):
+        verify = column == "verify_per_s"
+        other = "sign_per_s" if verify else "verify_per_s"
+        return checks.compare(
+            "latency-and-bandwidth", pka, r.name, column, float(r[other]), f"ECDSA-{r['key_bits']}",
+            kind="consistency", relation="<=" if verify else ">=", otherwise="unexplained",
+            note=f"{'At most' if verify else 'At least'} the {{model:g}} {names[other]} a second on the same curve: "
+                 "a verify multiplies two points by scalars, a sign one.",
+            off_note=f"{'More verifies than signs' if verify else 'Fewer signs than verifies'} a second on P-"
+                     f"{r['key_bits']} ({printed[column][r.name]} against {printed[other][r.name]}): a verify "
+                     "multiplies two points by scalars, a sign one; only a slow random number for each sign, "
+                     "which the page does not mention, would make a sign the slower.")
+
+    out.append(by_curve(small, large, "sign_per_s"))
+    out.append(by_curve(large, small, "verify_per_s"))
+    out.append(by_work(small, "verify_per_s"))
+    out.append(by_work(large, "sign_per_s"))
+    return out
+
+
+@checks.provider("latency-and-bandwidth")
+def ecdsa_rate_source_checks():
+    """SA2UL PKA ECDSA: each sign and verify rate against another (a larger curve, a verify take no less time)."""
+    return ecdsa_rate_checks(data.load("am243x-pka"))
+
+
+__all__ += ["RSA_KEYS", "rsa_rate_checks", "ecdsa_rate_checks"]
+
+
+# --- goodput am243x -------------------------------------------------------------------------------
+
+def evaluate_operation(operation: str, size_bytes: int = DEFAULT) -> dict:
+    """One fitted operation (an SA2UL crypto series, an RPMsg core pair) at ``size_bytes``: its fit's fixed cost and
+    bandwidth, the time it takes and the throughput that gives, as a JSON-ready dict."""
+    n = PARAMETERS["size_bytes"].check(size_bytes)
+    row = fits().set_index("series")
+    if operation not in row.index:
+        raise ParameterError("operation", operation, "one of " + ", ".join(row.index))
+    found = {**crypto_fits(), **rpmsg_fits()}[operation]
+    time_us = float(found.predict_us(n))
+    return {"operation": operation, "engine": row.loc[operation, "engine"], "size_bytes": n,
+            "t0_us": found.t0_us, "bandwidth_mbit_s": found.bandwidth_mbit_s,
+            "fitted_over_bytes": row.loc[operation, "fitted_over"], "time_us": time_us,
+            "rate_mbit_s": 8 * n / time_us}
+
+
+COMMAND = Command(
+    "am243x", help="an AM243x operation's time and throughput from the datasheet's fitted timings",
+    description="Time and throughput of an AM243x operation of SIZE bytes (SA2UL encryption and hashing, RPMsg "
+                "between two cores) from the fit of the datasheet's measured times: a fixed cost plus the bytes at "
+                "a bandwidth. Beyond the sizes it was fitted over, a time is the fit's extrapolation.",
+    arguments=(Arg("operation", help="the datasheet's series, e.g. 'AES-128 encryption', 'r5f0-0 -> r5f0-1'"),
+               Ranged("--size", PARAMETERS["size_bytes"], "BYTES", "operation size (bytes)")),
+    run=lambda args: evaluate_operation(args.operation, args.size_bytes),
+    lines=lambda args, r: [f"{r['operation']} ({r['engine']}) of {r['size_bytes']} bytes: {r['time_us']:.5g} us, "
+                           f"{r['rate_mbit_s']:.5g} Mbit/s ({r['t0_us']:.4g} us fixed + bytes at "
+                           f"{r['bandwidth_mbit_s']:.5g} Mbit/s; fitted over {r['fitted_over_bytes']} bytes)"])
+
+__all__ += ["evaluate_operation", "COMMAND"]
