@@ -53,11 +53,21 @@ def test_the_checks_of_a_chapter_come_from_its_own_models():
             assert provider.__module__.removeprefix("goodput.") in chapters.get(chapter).models
 
 
-def test_a_provider_for_an_undeclared_chapter_or_another_chapters_model_is_refused():
-    with pytest.raises(KeyError, match="no chapter 'no-such-chapter'"):
-        checks.provider("no-such-chapter")
-    with pytest.raises(ValueError, match="provides checks of chapter 'can-fd'"):
-        checks.provider("can-fd")(test_the_checks_of_a_chapter_come_from_its_own_models)
+def test_a_provider_takes_its_chapter_from_the_registry_and_one_no_chapter_presents_is_refused():
+    assert chapters.presenting("goodput.models.can").id == chapters.presenting("models.can").id == "can-fd"
+    with pytest.raises(LookupError, match="no chapter presents (tests\\.)?test_chapters"):
+        checks.provider(test_the_checks_of_a_chapter_come_from_its_own_models)
+
+
+def test_a_check_is_its_chapters_once_collected():
+    """A provider's checks carry no typed chapter: collecting them stamps the chapter that presents its module."""
+    from goodput.models import can
+
+    made = [c for func in checks._providers["can-fd"] for c in func()]
+    assert made and {c.chapter for c in made} == {""}
+    assert {c.chapter for c in checks.collect("can-fd")} == {"can-fd"}
+    assert [c.note for c in checks.collect("can-fd")] == [c.note for c in made]
+    assert can.__name__.removeprefix("goodput.") in chapters.get("can-fd").models
 
 
 def _subcommands() -> list[str]:

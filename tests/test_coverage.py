@@ -311,8 +311,8 @@ def test_cells_counts_a_cell_checked_several_ways_once():
 
 def test_a_table_cell_checked_under_two_row_labels_counts_once():
     table = data.load("spraaq5-s6-throughput")
-    first = checks.compare("tcp-goodput", table, 0, "cpu_load_percent", 0.0, "a row")
-    other = checks.compare("tcp-goodput", table, 0, "cpu_load_percent", 0.0, "a row, against another row",
+    first = checks.compare(table, 0, "cpu_load_percent", 0.0, "a row")
+    other = checks.compare(table, 0, "cpu_load_percent", 0.0, "a row, against another row",
                            kind="consistency")
     assert first.cell == other.cell != "" and first.row != other.row
     assert len(coverage.cells([first, other])) == 1
@@ -335,7 +335,7 @@ def test_a_check_that_verifies_many_printed_numbers_counts_them_all_and_a_cell_c
 def test_a_check_verifies_at_least_one_printed_number():
     for wrong in (0, -1, 2.5):
         with pytest.raises(ValueError, match="at least 1"):
-            checks.check("pcie-reads", "Intel 324611", "Test 3 trace", "RX MWr", "LCRC bytes", "", "0x01", 1,
+            checks.check("Intel 324611", "Test 3 trace", "RX MWr", "LCRC bytes", "", "0x01", 1,
                          verifies=wrong)
 
 

@@ -37,7 +37,7 @@ def test_the_formula_gives_every_checks_status():
 
 
 def made(printed: str, model: float, **how) -> checks.SourceCheck:
-    return checks.check("line-coding", "AN3935", "Table 1", "row", "rate", "Gbit/s", printed, model, **how)
+    return checks.check("AN3935", "Table 1", "row", "rate", "Gbit/s", printed, model, **how)
 
 
 @pytest.mark.parametrize("how, status", [

@@ -120,12 +120,12 @@ def rsa_times() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-@checks.provider("latency-and-bandwidth")
+@checks.provider
 def source_checks():
     """Sign-and-verify rates: one sign and one verify in turn take the sum of their times."""
     t = data.load("am243x-pka")
     return [checks.compare(
-        "latency-and-bandwidth", t, row.Index, "sign_and_verify_per_s",
+        t, row.Index, "sign_and_verify_per_s",
         1 / (1 / row.sign_per_s + 1 / row.verify_per_s), f"{row.algorithm}-{row.key_bits}",
         off_note=f"1 / (1/{row.sign_per_s} + 1/{row.verify_per_s}) is {{model:.2f}} per second; the table "
                  "prints {published}, cut to a whole number.") for row in t.itertuples()]
@@ -158,7 +158,7 @@ def ipc_checks(notify, rpmsg, clock_mhz: float) -> list:
                 f", {row.message_bytes} bytes" if hasattr(row, "message_bytes") else "")
             zero = float(t.attrs["printed"][column][row.Index]) == 0
             out.append(checks.compare(
-                "latency-and-bandwidth", t, row.Index, column, period_ns / scale, label,
+                t, row.Index, column, period_ns / scale, label,
                 kind="consistency", relation=">=",
                 note=(f"One clock period of the {clock_mhz:g} MHz core that measured it, {{model:g}} {unit}, is "
                       "within half a unit of the last printed digit of {published}, so the precision cannot show it "
@@ -173,7 +173,7 @@ def ipc_checks(notify, rpmsg, clock_mhz: float) -> list:
     return out
 
 
-@checks.provider("latency-and-bandwidth")
+@checks.provider
 def ipc_source_checks():
     """IPC Notify and RPMsg latencies against one clock period of the measuring R5F."""
     return ipc_checks(data.load("am243x-ipc-notify"), data.load("am243x-ipc-rpmsg"), core_clock_mhz())
@@ -198,7 +198,7 @@ def mathlib_checks(t) -> list:
             if not t.attrs["printed"][avg][row.Index] or not t.attrs["printed"][mx][row.Index]:
                 continue
             out.append(checks.compare(
-                "latency-and-bandwidth", t, row.Index, avg, getattr(row, mx), f"{row.function}, {name}",
+                t, row.Index, avg, getattr(row, mx), f"{row.function}, {name}",
                 kind="consistency", relation="<=",
                 note="The average of 500 samples is at most their maximum, {model:g} cycles.",
                 off_note="An average of {published} cycles over 500 samples whose maximum is {model:g}: no "
@@ -206,7 +206,7 @@ def mathlib_checks(t) -> list:
     return out
 
 
-@checks.provider("latency-and-bandwidth")
+@checks.provider
 def mathlib_source_checks():
     """MATHLIB: each average cycle count against the maximum of the same samples."""
     return mathlib_checks(data.load("am243x-mathlib"))
@@ -236,7 +236,7 @@ def pka_rsa_checks(pka, rsa) -> list:
             tp = rsa.attrs["printed"]["throughput_mbit_s"][r.name]
             near = checks.classify(pka.attrs["printed"][column][row.Index], rate) != "erratum"
             out.append(checks.compare(
-                "latency-and-bandwidth", pka, row.Index, column, rate, f"{row.algorithm}-{row.key_bits}",
+                pka, row.Index, column, rate, f"{row.algorithm}-{row.key_bits}",
                 kind="consistency", otherwise="unexplained",
                 note=f"RSA {operation} ({key} key) of {r['size_as_printed']} at {tp} Mbit/s is "
                      "{model:.2f} per second; the table prints {published}, cut to a whole number." if near else
@@ -247,7 +247,7 @@ def pka_rsa_checks(pka, rsa) -> list:
     return out
 
 
-@checks.provider("latency-and-bandwidth")
+@checks.provider
 def pka_rsa_source_checks():
     """The PKA's RSA sign and verify rates against the RSA table's decryption and encryption."""
     return pka_rsa_checks(data.load("am243x-pka"), data.load("am243x-rsa"))
@@ -294,7 +294,7 @@ def rsa_size_checks(rsa) -> list:
         number, unit_bytes = printed_size(text)
         block = rsa_block_bytes(row.key_bits) / unit_bytes
         out.append(checks.check(
-            "latency-and-bandwidth", prov["document"], prov["table"], f"RSA-{row.key_bits} {row.operation}", "size",
+            prov["document"], prov["table"], f"RSA-{row.key_bits} {row.operation}", "size",
             "bytes" if unit_bytes == 1 else f"{unit_bytes:g} bytes", number, block, resource=prov["resource"],
             kind="consistency", exact=True, cell=f"{row.Index} | size_as_printed",
             note=f"One {row.operation} works on a block as long as the {row.key_bits}-bit modulus: {{model:.0f}} "
@@ -304,7 +304,7 @@ def rsa_size_checks(rsa) -> list:
     return out
 
 
-@checks.provider("latency-and-bandwidth")
+@checks.provider
 def rsa_size_source_checks():
     """SA2UL RSA: each operation's size against its key's modulus."""
     return rsa_size_checks(data.load("am243x-rsa"))
@@ -339,7 +339,7 @@ def crypto_size_checks(aes, sha) -> list:
             rows = list(g.itertuples())
             for smaller, row in zip(rows, rows[1:]):
                 out.append(checks.compare(
-                    "latency-and-bandwidth", t, row.Index, "throughput_mbit_s",
+                    t, row.Index, "throughput_mbit_s",
                     most_rate_for(row.size_bytes, smaller.size_bytes, smaller.throughput_mbit_s),
                     f"{name(row)}, {row.size_as_printed}", kind="consistency", relation="<=",
                     note=f"At most {{model:.2f}} Mbit/s: {row.size_as_printed} take no less time than "
@@ -350,7 +350,7 @@ def crypto_size_checks(aes, sha) -> list:
     return out
 
 
-@checks.provider("latency-and-bandwidth")
+@checks.provider
 def crypto_size_source_checks():
     """SA2UL AES-CBC and SHA rates: a larger block takes no less time than the next smaller one."""
     return crypto_size_checks(data.load("am243x-aes-cbc"), data.load("am243x-sha"))
@@ -378,7 +378,7 @@ def aes_key_checks(aes) -> list:
             continue
         ref = base.loc[(row.operation, row.size_bytes)]
         out.append(checks.compare(
-            "latency-and-bandwidth", aes, row.Index, "throughput_mbit_s", float(ref["throughput_mbit_s"]),
+            aes, row.Index, "throughput_mbit_s", float(ref["throughput_mbit_s"]),
             f"AES-{row.key_bits} {row.operation}, {row.size_as_printed}",  # the cell's row, as crypto_size_checks
             kind="ceiling", relation="<=",
             note=f"At most AES-{shortest}'s {{model:g}} Mbit/s for the same {row.operation} of "
@@ -389,7 +389,7 @@ def aes_key_checks(aes) -> list:
     return out
 
 
-@checks.provider("latency-and-bandwidth")
+@checks.provider
 def aes_key_source_checks():
     """SA2UL AES-CBC: a 256-bit key no faster than a 128-bit one on the same operation and size."""
     return aes_key_checks(data.load("am243x-aes-cbc"))
@@ -436,7 +436,7 @@ def rsa_rate_checks(rsa) -> list:
         bound = rate_in_same_time(r.size_bytes, other.size_bytes, other.throughput_mbit_s)
         longer = r.key_bits > other.key_bits
         return checks.compare(
-            "latency-and-bandwidth", rsa, r.Index, "throughput_mbit_s", bound, label(r), kind="consistency",
+            rsa, r.Index, "throughput_mbit_s", bound, label(r), kind="consistency",
             relation="<=" if longer else ">=",
             note=f"{'At most' if longer else 'At least'} {{model:.6f}} Mbit/s: {r.size_as_printed} with a "
                  f"{r.key_bits}-bit key take {'no less' if longer else 'no more'} time than {other.size_as_printed} "
@@ -449,7 +449,7 @@ def rsa_rate_checks(rsa) -> list:
         """``r`` against ``other``, the other operation with the same key and block."""
         public = RSA_KEYS[r.operation] == "public"
         return checks.compare(
-            "latency-and-bandwidth", rsa, r.Index, "throughput_mbit_s", other.throughput_mbit_s, label(r),
+            rsa, r.Index, "throughput_mbit_s", other.throughput_mbit_s, label(r),
             kind="consistency", relation=">=" if public else "<=", otherwise="unexplained",
             note=f"{'At least' if public else 'At most'} the {other.operation}'s {{model:g}} Mbit/s on the same "
                  f"key and block: the {RSA_KEYS[r.operation]} exponent is the "
@@ -467,7 +467,7 @@ def rsa_rate_checks(rsa) -> list:
     return out
 
 
-@checks.provider("latency-and-bandwidth")
+@checks.provider
 def rsa_rate_source_checks():
     """SA2UL RSA: each rate against another of the table's (a longer key, a private key take no less time)."""
     return rsa_rate_checks(data.load("am243x-rsa"))
@@ -497,7 +497,7 @@ def ecdsa_rate_checks(pka) -> list:
     def by_curve(r, other, column):
         larger = r["key_bits"] > other["key_bits"]
         return checks.compare(
-            "latency-and-bandwidth", pka, r.name, column, float(other[column]), f"ECDSA-{r['key_bits']}",
+            pka, r.name, column, float(other[column]), f"ECDSA-{r['key_bits']}",
             kind="consistency", relation="<=" if larger else ">=",
             note=f"{'At most' if larger else 'At least'} the {{model:g}} {names[column]} a second of P-"
                  f"{other['key_bits']}: a {'larger' if larger else 'smaller'} curve takes "
@@ -510,7 +510,7 @@ def ecdsa_rate_checks(pka) -> list:
         verify = column == "verify_per_s"
         other = "sign_per_s" if verify else "verify_per_s"
         return checks.compare(
-            "latency-and-bandwidth", pka, r.name, column, float(r[other]), f"ECDSA-{r['key_bits']}",
+            pka, r.name, column, float(r[other]), f"ECDSA-{r['key_bits']}",
             kind="consistency", relation="<=" if verify else ">=", otherwise="unexplained",
             note=f"{'At most' if verify else 'At least'} the {{model:g}} {names[other]} a second on the same curve: "
                  "a verify multiplies two points by scalars, a sign one.",
@@ -526,7 +526,7 @@ def ecdsa_rate_checks(pka) -> list:
     return out
 
 
-@checks.provider("latency-and-bandwidth")
+@checks.provider
 def ecdsa_rate_source_checks():
     """SA2UL PKA ECDSA: each sign and verify rate against another (a larger curve, a verify take no less time)."""
     return ecdsa_rate_checks(data.load("am243x-pka"))

@@ -78,25 +78,25 @@ def xip() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-@checks.provider("boot-and-memory")
+@checks.provider
 def source_checks():
     """Each printed total against its steps; the notes' SD read time; the 1-in-10 XIP averages."""
     out = []
     t = data.load("am243x-sbl-boot")
     for row in t[t["step"] == TOTAL].itertuples():
-        out.append(checks.compare("boot-and-memory", t, row.Index, "time_ms", _total(row.boot),
+        out.append(checks.compare(t, row.Index, "time_ms", _total(row.boot),
                                   f"{row.boot}: total of the steps"))
     notes = data.load("am243x-sbl-notes")
     ospi = steps("OSPI").set_index("step")["time_ms"]
     for row in notes[(notes["boot"] == "OSPI") & (notes["what"] == "Board_driversOpen")].itertuples():
         out.append(checks.compare(
-            "boot-and-memory", notes, row.Index, "value_ms", float(ospi["SBL : Board_driversOpen"]),
+            notes, row.Index, "value_ms", float(ospi["SBL : Board_driversOpen"]),
             note_row("OSPI", "Board_driversOpen, 'around'"), kind="prose", approximate=10,
             off_note="The table gives {model:g} ms; 'around {published} ms' rounds it to the nearest 10 ms."))
     sd = steps("SD").set_index("step")["time_ms"]
     for row in notes[(notes["boot"] == "SD") & (notes["what"] == "appimage read from the SD card")].itertuples():
         out.append(checks.compare(
-            "boot-and-memory", notes, row.Index, "value_ms", float(sd["SBL : File read from SD Card"]),
+            notes, row.Index, "value_ms", float(sd["SBL : File read from SD Card"]),
             note_row("SD", "appimage read into memory"),
             kind="prose",
             off_note="The table's own step 'File read from SD Card' takes {model:g} ms, not the {published} ms "
@@ -107,7 +107,7 @@ def source_checks():
         expected = (9 * c["Code/Data fully cached"] + c["Code/Data not cached"]) / 10
         row = g[g["caching"] == "Code/Data not cached 1 of 10 iterations"].index[0]
         out.append(checks.compare(
-            "boot-and-memory", x, row, "cycles", expected, f"{bench}: 1 of 10 iterations not cached",
+            x, row, "cycles", expected, f"{bench}: 1 of 10 iterations not cached",
             kind="consistency", otherwise="unexplained",
             off_note="Nine cached runs and one uncached average {model:.1f} cycles; the row prints {published}. "
                      "The document prints one run of each row, so how much a run varies is not known: nothing "
@@ -157,7 +157,7 @@ def sbl_note_checks(boot_table, notes, setup) -> list:
         share = load / len(others)
         if has_m4f:
             out.append(checks.compare(
-                "boot-and-memory", notes, row.Index, "value_ms", share, note_row(row.boot, "each CPU but the M4F"),
+                notes, row.Index, "value_ms", share, note_row(row.boot, "each CPU but the M4F"),
                 kind="prose", relation="<=",
                 note=f"The CPU load, {load:g} ms, shared among the {len(others)} cores besides the M4F, is at most "
                      "{model:.2f} ms each; the note's ~{published} ms leaves the rest to the M4F, as it says.",
@@ -165,7 +165,7 @@ def sbl_note_checks(boot_table, notes, setup) -> list:
                          "more than {model:.2f} ms."))
         else:
             out.append(checks.compare(
-                "boot-and-memory", notes, row.Index, "value_ms", share, note_row(row.boot, "each CPU but the M4F"),
+                notes, row.Index, "value_ms", share, note_row(row.boot, "each CPU but the M4F"),
                 kind="prose", approximate=1,
                 off_note=f"The {row.boot} appimage holds {', '.join(present)} and no M4F, so its CPU load, "
                          "{model:g} ms, is all that one core's: not ~{published} ms, and not the M4F's as the same "
@@ -175,7 +175,7 @@ def sbl_note_checks(boot_table, notes, setup) -> list:
     least = sum(size_bytes(sd[a]) for a in apps) / read_speed_bytes_s(sd["SD card read speed"]) * 1000
     i = b.index[(b["boot"] == "SD") & (b["step"] == "SBL : File read from SD Card")][0]
     out.append(checks.compare(
-        "boot-and-memory", boot_table, i, "time_ms", least, "SD: File read from SD Card, at the read speed",
+        boot_table, i, "time_ms", least, "SD: File read from SD Card, at the read speed",
         kind="ceiling", relation=">=",
         note=f"{', '.join(sd[a] for a in apps)} (KB of 1024 bytes) at {sd['SD card read speed']} "
              "(MB of 10^6 bytes) take at least {model:.2f} ms.",
@@ -184,7 +184,7 @@ def sbl_note_checks(boot_table, notes, setup) -> list:
     return out
 
 
-@checks.provider("boot-and-memory")
+@checks.provider
 def sbl_note_source_checks():
     """The notes' ~1.5 ms per CPU and the SD file read against the stated read speed."""
     return sbl_note_checks(data.load("am243x-sbl-boot"), data.load("am243x-sbl-notes"),
@@ -206,7 +206,7 @@ def _against(t, caching: str, reference: str, what: str, **how) -> list:
     out = []
     for bench, g in t.groupby("benchmark", sort=False):
         against = float(g.loc[g["caching"] == reference, "cycles"].iloc[0])
-        out += [checks.compare("boot-and-memory", t, index, "cycles", against, f"{bench}: {what}", exact=True, **how)
+        out += [checks.compare(t, index, "cycles", against, f"{bench}: {what}", exact=True, **how)
                 for index in g.index[g["caching"] == caching]]
     return out
 
@@ -221,7 +221,7 @@ def xip_checks(t) -> list:
                              "have made the code slower.")
 
 
-@checks.provider("boot-and-memory")
+@checks.provider
 def xip_source_checks():
     """XIP: each benchmark uncached takes at least its cycles fully cached."""
     return xip_checks(data.load("am243x-xip"))
@@ -289,7 +289,7 @@ def image_load_checks(boot_table, setup) -> list:
             image = " and ".join(x.removeprefix("Size of ") for x in items)
             least = sum(least_read_ms(s[x], rate) for x in items)
             out.append(checks.compare(
-                "boot-and-memory", boot_table, i, "time_ms", least, note_row(boot, f"{step}, at the medium's speed"),
+                boot_table, i, "time_ms", least, note_row(boot, f"{step}, at the medium's speed"),
                 kind="ceiling", relation=">=", otherwise="unexplained" if boot == "SD" else "erratum",
                 note=f"It reads the {image} ({what}, KB of 1024 bytes) at {speed}"
                      + (" (MB of 10^6 bytes)" if boot == "SD" else "") + ": at least {model:.3f} ms.",
@@ -301,7 +301,7 @@ def image_load_checks(boot_table, setup) -> list:
     return out
 
 
-@checks.provider("boot-and-memory")
+@checks.provider
 def image_load_source_checks():
     """The ROM's SBL load and the OSPI CPU load against the least their medium's stated speed allows."""
     return image_load_checks(data.load("am243x-sbl-boot"), data.load("am243x-sbl-setup"))
@@ -362,7 +362,7 @@ def xip_least_checks(t) -> list:
                              "cached.")
 
 
-@checks.provider("boot-and-memory")
+@checks.provider
 def xip_least_source_checks():
     """XIP: each benchmark fully cached takes at most the cycles of its 1-in-10 average."""
     return xip_least_checks(data.load("am243x-xip"))
@@ -381,7 +381,7 @@ def sd_cpu_load_checks(boot_table) -> list:
     ospi = b.index[(b["boot"] == "OSPI") & (b["step"] == CPU_LOAD)][0]
     sd = b.index[(b["boot"] == "SD") & (b["step"] == CPU_LOAD)][0]
     return [checks.compare(
-        "boot-and-memory", b, sd, "time_ms", float(b.loc[ospi, "time_ms"]),
+        b, sd, "time_ms", float(b.loc[ospi, "time_ms"]),
         note_row("SD", "CPU load, 'faster in this case'"), kind="prose", relation="<=",
         note="The note says the CPU load is faster than the OSPI boot's, {model:g} ms: the appimage is copied "
              "from memory, not from the flash.",
@@ -389,7 +389,7 @@ def sd_cpu_load_checks(boot_table) -> list:
                  "{published} ms.")]
 
 
-@checks.provider("boot-and-memory")
+@checks.provider
 def sd_cpu_load_source_checks():
     """The SD boot's CPU load against the OSPI boot's, as its note says: faster."""
     return sd_cpu_load_checks(data.load("am243x-sbl-boot"))

@@ -105,7 +105,7 @@ def crc_check(trace_number: int, p: pcie_trace.Packet) -> checks.SourceCheck:
         else:
             note = " ".join(filter(None, (note, f"No change of one or two printed bytes gives the printed {quantity}.")))
     return checks.check(
-        "pcie-reads", "Intel 324611", f"{TRACE_NAMES[trace_number]} trace", _row(p), f"{quantity} bytes", "",
+        "Intel 324611", f"{TRACE_NAMES[trace_number]} trace", _row(p), f"{quantity} bytes", "",
         "0x" + printed.hex().upper(), int.from_bytes(computed, "big"), note,
         f"logs/published/{SYMBOL_LOGS[trace_number]}", kind="consistency", exact=True, verifies=len(p.data))
 
@@ -142,7 +142,7 @@ def annotation_checks(trace_number: int, p: pcie_trace.Packet) -> list[checks.So
                 extra = " ".join(filter(None, (extra, f"The packet's bytes give {checks.round_like(value, shown)}"
                                                + (", and its CRC reproduces them." if crc_holds else "."))))
             out.append(checks.check(
-                "pcie-reads", "Intel 324611", f"{TRACE_NAMES[trace_number]} trace", _row(p),
+                "Intel 324611", f"{TRACE_NAMES[trace_number]} trace", _row(p),
                 f"{field} {part}".strip(), "", shown, value,
                 " ".join(filter(None, (f"Annotation at cycle {cycle}.", extra, note))),
                 f"logs/published/{SYMBOL_LOGS[trace_number]}", kind="consistency", exact=True))
@@ -190,7 +190,7 @@ def framing_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> list[che
                                 "the trace does not show whether lines or only their numbers are missing."]
                                if between else []))
         out.append(checks.check(
-            "pcie-reads", "Intel 324611", where, f"cycles from {first_text}", "last cycle number of the run", "",
+            "Intel 324611", where, f"cycles from {first_text}", "last cycle number of the run", "",
             last_text, first + lines - 1, note or f"{lines} lines from cycle {first_text}, one a cycle.", resource,
             kind="consistency", exact=True, verifies=lines - 1,
             otherwise="erratum" if all(p is not None for p in inside.values()) else "unexplained"))
@@ -198,7 +198,7 @@ def framing_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> list[che
         idle = trace.idle_symbols.get(direction, 0)
         if idle:
             out.append(checks.check(
-                "pcie-reads", "Intel 324611", where, f"{direction} between packets", "idle data symbols", "",
+                "Intel 324611", where, f"{direction} between packets", "idle data symbols", "",
                 "00", pcie_trace.LOGICAL_IDLE,
                 f"All {idle} data symbols this direction prints outside its packets are the logical idle byte.",
                 resource, kind="consistency", exact=True, verifies=idle))
@@ -259,7 +259,7 @@ def lost_packet_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> list
         quantity = "LCRC" if len(printed) == 4 else "CRC16"
         computed = pcie_crc.lcrc(body) if quantity == "LCRC" else pcie_crc.dllp_crc(body)
         out.append(checks.check(
-            "pcie-reads", "Intel 324611", f"{TRACE_NAMES[trace_number]} trace", f"{label} at cycle {cycle} (symbols lost)",
+            "Intel 324611", f"{TRACE_NAMES[trace_number]} trace", f"{label} at cycle {cycle} (symbols lost)",
             f"{quantity} annotation against the other annotations", "", fields[quantity][0],
             int.from_bytes(computed, "big"),
             f"The conversion lost this packet's symbols; rebuilt from its annotations, its bytes are "
@@ -282,7 +282,7 @@ def acknowledged_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> lis
             continue
         text, _ = p.fields["SeqNr."]
         out.append(checks.check(
-            "pcie-reads", "Intel 324611", f"{TRACE_NAMES[trace_number]} trace", _row(p),
+            "Intel 324611", f"{TRACE_NAMES[trace_number]} trace", _row(p),
             "sequence number the next Ack acknowledges", "", text, int(ack.fields["SeqNum"][0]),
             f"{_row(ack)} acknowledges sequence number {ack.fields['SeqNum'][0]}, the last TLP it received.",
             f"logs/published/{SYMBOL_LOGS[trace_number]}", kind="consistency", exact=True))
@@ -304,7 +304,7 @@ def packet_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> list[chec
     return out
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def packet_source_checks():
     """Intel 324611: every packet of the §3.5, §4.6 and §4.7 analyzer traces against its CRC and annotations."""
     traces = {n: pcie_trace.parse(published_log(name)) for n, name in SYMBOL_LOGS.items()}

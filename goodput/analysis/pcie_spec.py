@@ -19,10 +19,6 @@ __all__ = ["an3935_label", "an3935_ceiling", "an3935_line_rate", "an3935_ceiling
 
 # --- source checks: AN3935's measured tables against the packet model's ceilings and each other -------
 
-#: The chapter these checks belong to.
-CHAPTER = "pcie-measured"
-
-
 def an3935_label(row) -> str:
     """How a check names a row of AN3935's long tables: ``"1 K bytes, x4, MPS 256"``."""
     return f"{row.bytes_as_printed} bytes, x{row.lanes}, MPS {row.mps_bytes}"
@@ -76,7 +72,7 @@ def an3935_ceiling_checks(table: pd.DataFrame) -> list[checks.SourceCheck]:
     for row in _measured(table).itertuples():
         ceiling, formula = an3935_ceiling(row)
         out.append(checks.compare(
-            CHAPTER, table, row.Index, "gbit_s", ceiling, an3935_label(row), quantity=quantities[row.Index],
+            table, row.Index, "gbit_s", ceiling, an3935_label(row), quantity=quantities[row.Index],
             note="At most the document's own model of this link with no DLLPs (Eq. 2-5).",
             off_note=_above_ceiling_note(row), formula=formula, kind="ceiling", relation="<="))
     return out
@@ -103,7 +99,7 @@ def an3935_order_checks(table: pd.DataFrame, column: str, lower, higher, why: st
         raise ValueError(f"{table.attrs['provenance']['resource']}: {column} {lower} and {higher} differ in sizes")
     quantities = _quantities(table)
     other = pcie.AN3935_LABELS[column].format(higher)
-    return [checks.compare(CHAPTER, table, a.Index, "gbit_s", b.gbit_s, an3935_label(a), quantity=quantities[a.Index],
+    return [checks.compare(table, a.Index, "gbit_s", b.gbit_s, an3935_label(a), quantity=quantities[a.Index],
                            note=f"At most the {other} column's {{model:.2f}}: {why}", kind="consistency",
                            relation="<=", spread=spread)
             for a, b in zip(low.itertuples(), high.itertuples())]
@@ -118,7 +114,7 @@ def an3935_reprint_checks(table: pd.DataFrame, first: pd.DataFrame, column: dict
         raise ValueError("the two printings differ in sizes")
     quantities = _quantities(table)
     where = first.attrs["provenance"]["table"]
-    return [checks.compare(CHAPTER, table, a.Index, "gbit_s", b.gbit_s, an3935_label(a), quantity=quantities[a.Index],
+    return [checks.compare(table, a.Index, "gbit_s", b.gbit_s, an3935_label(a), quantity=quantities[a.Index],
                            note=f"The same measurement as {where}'s: {why}", kind="consistency")
             for a, b in zip(again.itertuples(), before.itertuples())]
 
@@ -168,7 +164,7 @@ def an3935_mps_back_to_back_checks(t7, t8, t9, t10, t11, t12) -> list[checks.Sou
     return out
 
 
-@checks.provider(CHAPTER)
+@checks.provider
 def an3935_mps_back_to_back():
     """AN3935 Tables 9-12: every measured cell, held to its ceiling and to the other columns."""
     return an3935_mps_back_to_back_checks(*(data.load(f"an3935-table{n}") for n in (7, 8, 9, 10, 11, 12)))
@@ -189,7 +185,7 @@ def an3935_link_width_checks(*tables: pd.DataFrame) -> list[checks.SourceCheck]:
     return out
 
 
-@checks.provider(CHAPTER)
+@checks.provider
 def an3935_link_widths():
     """AN3935 Tables 7, 8, 15 and 16: every measured cell, held to its ceiling and to the wider link's."""
     return an3935_link_width_checks(*(data.load(f"an3935-table{n}") for n in (7, 8, 15, 16)))

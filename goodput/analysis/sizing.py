@@ -85,7 +85,7 @@ def hex_checks(t) -> list:
     against the same size they print beside it in hex (``calculated``, exact: a count of bytes). The two are
     printed numbers of their own, and a wrong digit in either fails the check, so it verifies both
     (:data:`SIZE_FORMS`, the ``verifies`` of :class:`goodput.checks.SourceCheck`)."""
-    return [checks.compare("code-size", t, row.Index, "size_dec", int(row.size_hex, 16),
+    return [checks.compare(t, row.Index, "size_dec", int(row.size_hex, 16),
                            f"{row.report}: {row.file} {row.section}",
                            f"Its hex {row.size_hex} is {{model:.0f}} bytes.",
                            off_note=f"{row.size_hex} is {{model:.0f}}, not {{published}}.",
@@ -93,7 +93,7 @@ def hex_checks(t) -> list:
             for row in t.itertuples()]
 
 
-@checks.provider("code-size")
+@checks.provider
 def source_checks():
     """Every size SPRAAQ5 §5 prints in decimal against the same size it prints in hex."""
     return hex_checks(data.load("spraaq5-s5-sizing"))
@@ -118,7 +118,7 @@ def totals_checks(t) -> list:
     for row in t[t["file"] == "totals"].itertuples():
         parts = printed_parts(t, row.report, row.section)
         out.append(checks.compare(
-            "code-size", t, row.Index, "size_dec", sum(parts), f"{row.report}: {row.file} {row.section}",
+            t, row.Index, "size_dec", sum(parts), f"{row.report}: {row.file} {row.section}",
             f"At least the {len(parts)} sections of its type the report prints before eliding the rest: "
             "{rounded} bytes.",
             off_note=f"Less than the {len(parts)} sections of its type the report prints, {{rounded}} bytes: "
@@ -127,7 +127,7 @@ def totals_checks(t) -> list:
     return out
 
 
-@checks.provider("code-size")
+@checks.provider
 def totals_source_checks():
     """SPRAAQ5 §5.1's totals by section type against the sections each report prints."""
     return totals_checks(data.load("spraaq5-s5-sizing"))
@@ -158,7 +158,7 @@ def address_checks(t) -> list:
             size = int(t.loc[j, "size_dec"])
             here, under = f"{printed[i]} ({address} in decimal)", f"{t.loc[j, 'section']} ({printed[j]} + {size} bytes"
             out.append(checks.check(
-                "code-size", prov["document"], prov["table"],
+                prov["document"], prov["table"],
                 f"{t.loc[i, 'report']}: {t.loc[i, 'section']} {what} address", f"{what} address", "byte address", printed[i], end_address(below, size),
                 f"{here}: at or after the end of {under} = {{model:.0f}}), the section below it.", prov["resource"],
                 kind="consistency", relation=">=", exact=True,
@@ -167,7 +167,7 @@ def address_checks(t) -> list:
     return out
 
 
-@checks.provider("code-size")
+@checks.provider
 def address_source_checks():
     """SPRAAQ5 §5.1's client.out: no section's load or run address inside the section below it."""
     return address_checks(data.load("spraaq5-s5-sizing"))

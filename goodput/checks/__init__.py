@@ -53,7 +53,7 @@ import io
 import json
 import math
 import re
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Callable, Iterable
 
@@ -104,6 +104,8 @@ _providers: dict[str, list[Callable[[], Iterable["SourceCheck"]]]] = {}
 class SourceCheck:
     """One published number against the model, or against the document's other numbers."""
 
+    #: The chapter whose provider made it (:func:`provider`): set as the chapter's checks are collected, empty on a
+    #: check made outside a provider's run.
     chapter: str
     document: str
     where: str
@@ -177,27 +179,19 @@ class Spread:
             raise ValueError("a spread names the measurements that show it")
 
 
-def provider(chapter: str):
-    """Decorator: register ``func`` as a source-check provider of ``chapter`` (there may be several),
-    a chapter of :mod:`goodput.core.chapters` that names the provider's module among its models."""
-    declared = chapters.get(chapter)
-
-    def register(func):
-        module = func.__module__.removeprefix("goodput.")
-        if module not in declared.models:
-            raise ValueError(f"{func.__module__}.{func.__qualname__} provides checks of chapter {chapter!r}, "
-                             f"whose models are {', '.join(declared.models) or 'none'}")
-        funcs = _providers.setdefault(chapter, [])
-        if func.__qualname__ not in {f.__qualname__ for f in funcs}:
-            funcs.append(func)
-            # in the chapter's order of its models, each module's in the order it defines them: not the order
-            # the modules happened to be imported in, which another chapter or a test can change
-            funcs.sort(key=lambda f: (declared.models.index(f.__module__.removeprefix("goodput.")),
-                                      f.__code__.co_firstlineno))
-            _collected.pop(chapter, None)
-        return func
-
-    return register
+def provider(func):
+    """Decorator: register ``func`` as a source-check provider (a module may have several) of the chapter that
+    presents its module, as :mod:`goodput.core.chapters` declares; every check it returns is that chapter's."""
+    chapter = chapters.presenting(func.__module__)
+    funcs = _providers.setdefault(chapter.id, [])
+    if func.__qualname__ not in {f.__qualname__ for f in funcs}:
+        funcs.append(func)
+        # in the chapter's order of its models, each module's in the order it defines them: not the order
+        # the modules happened to be imported in, which another chapter or a test can change
+        funcs.sort(key=lambda f: (chapter.models.index(f.__module__.removeprefix("goodput.")),
+                                  f.__code__.co_firstlineno))
+        _collected.pop(chapter.id, None)
+    return func
 
 
 _HEX = re.compile(r"^0[xX][0-9A-Fa-f]+$")
@@ -311,7 +305,7 @@ def _formula(formula, model: float, what: str) -> str | _Unprinted:
     return _Unprinted(expr, values)
 
 
-def check(chapter: str, document: str, where: str, row: str, quantity: str, unit: str,
+def check(document: str, where: str, row: str, quantity: str, unit: str,
           printed: str, model: float, note: str = "", resource: str = "", formula=None, *,
           kind: str = "calculated", relation: str = "=", approximate: float | None = None,
           convention: Convention | None = None, spread: Spread | None = None,
@@ -350,7 +344,7 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
         note = " ".join(filter(None, (note, f"Within the run-to-run spread of {spread.amount:.3g} {unit}: "
                                             + fill(spread.evidence).rstrip(".") + ".")))
     return SourceCheck(
-        chapter=chapter, document=document, where=where, row=row, quantity=quantity, unit=unit,
+        chapter="", document=document, where=where, row=row, quantity=quantity, unit=unit,
         published=printed, model=model, tolerance=printed_tolerance(printed), status=status, note=note,
         resource=resource, formula=_formula(formula, model, what), kind=kind, relation=relation, exact=exact,
         verifies=verifies, cell=cell,
@@ -360,7 +354,7 @@ def check(chapter: str, document: str, where: str, row: str, quantity: str, unit
     )
 
 
-def compare(chapter: str, table: pd.DataFrame, index, column: str, model: float,
+def compare(table: pd.DataFrame, index, column: str, model: float,
             row_label: str = "", note: str = "", quantity: str = "", unit: str = "",
             off_note: str = "", formula=None, **how) -> SourceCheck:
     """A check of cell (``index``, ``column``) of a published table against ``model``.
@@ -373,7 +367,7 @@ def compare(chapter: str, table: pd.DataFrame, index, column: str, model: float,
     ``relation``, ``approximate``, ``convention``, ``spread``, ``otherwise``, ``exact``) as for :func:`check`.
     """
     prov = table.attrs["provenance"]
-    return check(chapter, prov["document"], prov["table"], row_label or str(index),
+    return check(prov["document"], prov["table"], row_label or str(index),
                  quantity or table.attrs["titles"].get(column, column), unit or table.attrs["units"].get(column, ""),
                  table.attrs["printed"][column][index], model, note, prov["resource"], formula,
                  cell=f"{index} | {column}", off_note=off_note, **how)
@@ -400,7 +394,8 @@ _collected: dict[str, tuple[SourceCheck, ...]] = {}
 def _chapter_checks(chapter: str) -> tuple[SourceCheck, ...]:
     if chapter not in _collected:
         funcs = _providers[chapter]
-        _collected[chapter] = cache.kept(f"checks-{chapter}", lambda: tuple(c for func in funcs for c in func()))
+        _collected[chapter] = cache.kept(f"checks-{chapter}", lambda: tuple(
+            replace(c, chapter=chapter) for func in funcs for c in func()))
     return _collected[chapter]
 
 

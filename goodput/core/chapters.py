@@ -28,7 +28,7 @@ from types import ModuleType
 
 from goodput.core import resources
 
-__all__ = ["Chapter", "CHAPTERS", "get", "ids", "NOTEBOOKS"]
+__all__ = ["Chapter", "CHAPTERS", "get", "ids", "presenting", "NOTEBOOKS"]
 
 #: Where the chapters' notebooks are.
 NOTEBOOKS = resources.path("notebooks")
@@ -95,7 +95,7 @@ class Chapter:
 CHAPTERS: tuple[Chapter, ...] = (
     Chapter("choose-a-link", ("analysis.choose",)),
     Chapter("line-coding", ("models.coding",)),
-    Chapter("pcie-packets", ("models.pcie",)),
+    Chapter("pcie-packets", ("models.pcie", "models.pcie_command")),
     Chapter("pcie-reads", ("models.pcie_transactions", "analysis.pcie_analyzer")),
     Chapter("pcie-measured", ("models.pcie_latency", "analysis.pcie_spec")),
     Chapter("keystone-memory-edma", ("models.bus",)),
@@ -113,6 +113,16 @@ CHAPTERS: tuple[Chapter, ...] = (
 )
 
 _BY_ID = {c.id: c for c in CHAPTERS}
+
+
+def presenting(module: str) -> Chapter:
+    """The chapter that presents the model module ``module`` (``goodput.models.spi`` or ``models.spi``): the one
+    that names it among its models; a clear error if none does."""
+    name = module.removeprefix("goodput.")
+    for chapter in CHAPTERS:
+        if name in chapter.models:
+            return chapter
+    raise LookupError(f"no chapter presents {module}: name it among a chapter's models in goodput.core.chapters")
 
 
 def ids() -> list[str]:

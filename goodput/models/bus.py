@@ -312,7 +312,7 @@ def port_rows():
             yield t, row, port, label, model, values
 
 
-@checks.provider("keystone-memory-edma")
+@checks.provider
 def source_checks():
     """Tables 1 and 2 (value and worked formula), the §2-5 text, Tables 6-15 (maximum, efficiency)."""
     out = []
@@ -320,19 +320,19 @@ def source_checks():
         note = f"{row.width_bits} / 8 x {row.clock_as_printed} is {{model:g}} MB/s, not {{published}}"
         for column, where in (("max_bandwidth_mb_s", "the table's value"),
                               ("comment_result_mb_s", "the result of its worked formula")):
-            out.append(checks.compare("keystone-memory-edma", t, row.Index, column, model, label,
+            out.append(checks.compare(t, row.Index, column, model, label,
                                       off_note=note + f" ({where}).", formula=(port_bandwidth_expr(), values)))
     out += calculation_checks(data.load("keystone2-s2-s5-calculations"))
     t = data.load("keystone2-table6-15")
     for case, row in zip(table_cases(), t.itertuples()):
         binds = " and ".join(binding(case))
         out.append(checks.compare(
-            "keystone-memory-edma", t, row.Index, "theoretical_mb_s", bound_mb_s(case), case.label,
+            t, row.Index, "theoretical_mb_s", bound_mb_s(case), case.label,
             f"Bound by the {binds}.",
             off_note=f"The lowest limit is the {binds}: {{model:g}} MB/s, not {{published}}.",
             formula=(bound_expr(case), _values(1200, 1600, 64))))
         out.append(checks.compare(
-            "keystone-memory-edma", t, row.Index, "efficiency_percent",
+            t, row.Index, "efficiency_percent",
             100 * row.measured_mb_s / row.theoretical_mb_s, case.label,
             off_note=f"{row.measured_mb_s} / {row.theoretical_mb_s} is {{model:.1f}}%, not {{published}}%."))
     return out
@@ -352,7 +352,7 @@ def calculation_checks(t) -> list:
         scale = MB_S_IN[row.unit_as_printed]
         model = row.factor * float(port_bandwidth_expr().subs(values)) / scale
         out.append(checks.compare(
-            "keystone-memory-edma", t, row.Index, "value_as_printed", model, f"§{row.section.split()[0]}: {row.what}",
+            t, row.Index, "value_as_printed", model, f"§{row.section.split()[0]}: {row.what}",
             quantity=t.attrs["titles"]["value_mb_s"], unit=row.unit_as_printed,
             off_note=f"{row.width_bits} bits per cycle at {row.clock_mhz:g} MHz (the clock of Table 1) is "
                      f"{{model:g}} {row.unit_as_printed}, not {{published}}: the text's figure is 128 bits per cycle "
@@ -369,12 +369,12 @@ def edma_ceiling_checks(t) -> list:
     for case, row in zip(table_cases(), t.itertuples()):
         binds = " and ".join(binding(case))
         out.append(checks.compare(
-            "keystone-memory-edma", t, row.Index, "measured_mb_s", bound_mb_s(case), case.label, kind="ceiling",
+            t, row.Index, "measured_mb_s", bound_mb_s(case), case.label, kind="ceiling",
             relation="<=", formula=(bound_expr(case), _values(1200, 1600, 64)),
             note=f"At most the bound of the {binds}, {{model:g}} MB/s.",
             off_note=f"More than the bound of the {binds}, {{model:g}} MB/s: more than the copy can move."))
         out.append(checks.compare(
-            "keystone-memory-edma", t, row.Index, "measured_mb_s", row.theoretical_mb_s, case.label,
+            t, row.Index, "measured_mb_s", row.theoretical_mb_s, case.label,
             kind="consistency", relation="<=", note="At most the row's theoretical maximum, {model:g} MB/s.",
             off_note="More than the row's own theoretical maximum, {model:g} MB/s."))
     return out
@@ -393,7 +393,7 @@ def read_latency_checks(t) -> list:
         if single is None or burst is None or pd.isna(getattr(single, value)) or pd.isna(getattr(burst, value)):
             continue  # N/A: KeyStone I has no DDR3B
         out.append(checks.compare(
-            "keystone-memory-edma", t, burst.Index, value, getattr(single, value), f"{table}: {source}, {generation}",
+            t, burst.Index, value, getattr(single, value), f"{table}: {source}, {generation}",
             kind="consistency", relation="<=", note="At most the single read's {model:g}.",
             off_note="More than the single read's {model:g}: a burst read waits longer per read than one alone."))
     return out
@@ -451,7 +451,7 @@ def read_floor_checks(t, t2, conditions) -> list:
             memory_mhz, what = m.clock_mhz / m.clock_divider, f"one clock of Table 2's {memory} ({m.clock_as_printed})"
         values = {core_clock: core_mhz, memory_clock: memory_mhz}
         out.append(checks.compare(
-            "keystone-memory-edma", t, r.Index, value, float(read_floor_expr().subs(values)),
+            t, r.Index, value, float(read_floor_expr().subs(values)),
             f"{table}: {r.source}, {r.generation}", kind="ceiling", relation=">=",
             formula=(read_floor_expr(), values),
             note=f"At least {what}: {{model:.3g}} cycles of the {core}.",
@@ -542,7 +542,7 @@ def prose_checks(prose, t1) -> list:
             continue  # memory_prose_checks: against Table 2
         else:
             raise ValueError(f"keystone2-s2-s5-prose: no model for {r.item!r}")
-        out.append(checks.compare("keystone-memory-edma", prose, r.Index, "value", float(model),
+        out.append(checks.compare(prose, r.Index, "value", float(model),
                                   f"§{r.section.split()[0]}", note, quantity=r.item, unit=r.unit, **how))
     return out
 
@@ -577,7 +577,7 @@ def pcie_edma_checks(t) -> list:
         names = "every EDMA" if len(ccs) == len({tc.cc for tc in TRANSFER_CONTROLLERS.values()}) else \
             "EDMA" + "/".join(map(str, ccs))
         out.append(checks.compare(
-            "keystone-memory-edma", t, r.Index, "value", burst_bytes(ccs, which), section_label(r.section),
+            t, r.Index, "value", burst_bytes(ccs, which), section_label(r.section),
             quantity=r.item,
             kind="consistency",
             note=f"Sec. 5.3.1: the {'' if which == 'one' else which + ' '}data burst size of {names}'s transfer "
@@ -626,7 +626,7 @@ def memory_prose_checks(prose, t2) -> list:
         formula = {"width": "", "clock": f" ({m.clock_as_printed})",
                    "rate": f" ({m.clock_as_printed}: {m.transfers_per_clock} transfers a clock)"}[what]
         out.append(checks.compare(
-            "keystone-memory-edma", prose, r.Index, "value", model, f"§{r.section}", quantity=r.item, unit=r.unit,
+            prose, r.Index, "value", model, f"§{r.section}", quantity=r.item, unit=r.unit,
             kind="consistency", note=f"Table 2's {memory}{formula}: {{model:g}} {r.unit}."))
     return out
 
@@ -649,7 +649,7 @@ def fabric_checks(t1, prose) -> list:
         fabric = {width: row.width_bits, clock: row.clock_mhz, divider: d, transfers: 1}
         model = float(port_bandwidth_expr().subs(fabric))
         out.append(checks.compare(
-            "keystone-memory-edma", t1, row.Index, "max_bandwidth_mb_s", model, label, kind="consistency",
+            t1, row.Index, "max_bandwidth_mb_s", model, label, kind="consistency",
             relation="<=", formula=(port_bandwidth_expr(), fabric),
             note=f"At most one port of Sec. 2.3's {kind} fabric, {row.width_bits} bits at DSP/{d}: {{model:g}} MB/s.",
             off_note=f"Sec. 2.3 puts the {row.width_bits}-bit TCs on the {kind} data switch fabric at DSP/{d}, "
@@ -658,7 +658,7 @@ def fabric_checks(t1, prose) -> list:
     return out
 
 
-@checks.provider("keystone-memory-edma")
+@checks.provider
 def measured_checks():
     """Tables 3-4 and 6-15 against their own numbers and the model's bounds, the numbers of Sec. 2-5's text,
     and the EDMA bursts of Sec. 6's."""

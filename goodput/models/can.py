@@ -279,7 +279,7 @@ def datasheet_bits(n: int, extended_id: bool) -> tuple[int, int]:
     return arb, dat
 
 
-@checks.provider("can-fd")
+@checks.provider
 def source_checks():
     """The datasheet's arbitration and data phase bit counts for 64-byte frames."""
     t = data.load("am243x-mcan")
@@ -291,12 +291,12 @@ def source_checks():
         exprs = datasheet_bits_exprs()
         values = {extended: int(x), data_bytes: 64}
         for column, model, expr in (("arbitration_phase_bits", arb, exprs[0]), ("data_phase_bits", dat, exprs[1])):
-            out.append(checks.compare("can-fd", t, row.Index, column, model, label,
+            out.append(checks.compare(t, row.Index, column, model, label,
                                       formula=(expr, {s: v for s, v in values.items() if s in expr.free_symbols})))
     return out
 
 
-@checks.provider("can-fd")
+@checks.provider
 def kernel_checks():
     """The Linux kernel's frame lengths (maximum data length, with the intermission), classical and CAN
     FD, without dynamic stuff bits (``s`` = 0) and with the worst case (``s`` = 1)."""
@@ -311,7 +311,7 @@ def kernel_checks():
         label = (f"{'classical' if is_classical else 'CAN FD'}, {'29' if x else '11'}-bit identifier, "
                  f"{row.data_bytes} data bytes, {'worst-case' if s else 'no'} dynamic stuffing")
         out.append(checks.compare(
-            "can-fd", t, row.Index, "bits", model, label,
+            t, row.Index, "bits", model, label,
             note="both count from one SOF to the next: the frame and its 3-bit intermission",
             formula=(expr, {k: v for k, v in values.items() if k in expr.free_symbols})))
     return out
@@ -330,7 +330,7 @@ def mcan_rate_checks(t) -> list:
         values = {data_bytes: 64, extended: x, stuffing: 0, **rates}
         most = evaluate(64, bool(x), row.arbitration_mbit_s, row.data_mbit_s, 0)["messages_per_s"]
         out.append(checks.compare(
-            "can-fd", t, row.Index, "messages_per_s", most, label, kind="ceiling", relation="<=",
+            t, row.Index, "messages_per_s", most, label, kind="ceiling", relation="<=",
             note=f"64-byte frames at {row.arbitration_mbit_s:g} and {row.data_mbit_s:g} Mbit/s, intermission "
                  "included, no dynamic stuff bits: at most {model:.0f} messages per second.",
             off_note="64-byte frames at these bit rates allow at most {model:.0f} messages per second.",
@@ -341,7 +341,7 @@ def mcan_rate_checks(t) -> list:
         share = float(implied_stuffing_expr().subs({data_bytes: 64, extended: x, frame_time: 1e6 / row.messages_per_s,
                                                     **rates}))
         out.append(checks.compare(
-            "can-fd", t, row.Index, "messages_per_s", counted, label, otherwise="unexplained",
+            t, row.Index, "messages_per_s", counted, label, otherwise="unexplained",
             note=f"{arb} bits at {row.arbitration_mbit_s:g} Mbit/s and {dat} at {row.data_mbit_s:g} Mbit/s, "
                  "the table's own bit counts, give {model:.0f} messages per second.",
             off_note=f"The table's own bit counts, {arb} bits at {row.arbitration_mbit_s:g} Mbit/s and {dat} at "
@@ -353,7 +353,7 @@ def mcan_rate_checks(t) -> list:
     return out
 
 
-@checks.provider("can-fd")
+@checks.provider
 def mcan_rate_source_checks():
     """The MCAN loopback message rates against the frame's ceiling and the datasheet's own bit counts."""
     return mcan_rate_checks(data.load("am243x-mcan"))

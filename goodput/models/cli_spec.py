@@ -23,7 +23,7 @@ COMMANDS = {
         (('--rate-gbaud',), {'dest': 'line_rate_gbaud', 'metavar': 'GBAUD', 'help': 'symbol rate per lane in Gbaud (GT/s): a number from 0.001 to 64 Gbaud', 'required': True}),
         (('--lanes',), {'dest': 'lanes', 'metavar': 'N', 'help': 'number of lanes: an integer from 1 to 32 lanes', 'default': '1'}),
     )),
-    'pcie': ('models.pcie', {'help': 'goodput of PCI Express writes or reads', 'description': 'Payload bit rate of back-to-back PCI Express memory writes or reads of SIZE bytes, with a breakdown of every byte on the wire.'}, (
+    'pcie': ('models.pcie_command', {'help': 'goodput of PCI Express writes or reads', 'description': 'Payload bit rate of back-to-back PCI Express memory writes or reads of SIZE bytes, with a breakdown of every byte on the wire.'}, (
         (('kind',), {'choices': ('write', 'read',)}),
         (('--gen',), {'type': whole, 'default': 2, 'help': 'generation: 1, 2, 3, 4, 5, 6 (flit mode: 6)'}),
         (('--lanes',), {'type': whole, 'default': 4, 'help': 'link width: 1, 2, 4, 8, 16, 32'}),

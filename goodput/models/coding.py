@@ -207,13 +207,13 @@ def link_rates(code: str, line_rate_gbaud: float, n_lanes: int) -> dict:
 # --- source checks ---------------------------------------------------------------------------
 
 
-@checks.provider("line-coding")
+@checks.provider
 def source_checks():
     """Every line-rate figure the sources print, against this model."""
     out = []
 
     def add(table, row, column, model, label, note="", formula=None):
-        out.append(checks.compare("line-coding", table, row.Index, column, model, label, note, formula=formula))
+        out.append(checks.compare(table, row.Index, column, model, label, note, formula=formula))
 
     def rate(code, rate_gbaud, n, scale=1):
         """The bit rate expression (times ``scale``) with the link's numbers: a check's formula."""
@@ -277,7 +277,7 @@ def intel_full_duplex_checks(table) -> list:
                   coded_bits: c.coded_bits}
         both = 2 * sp.Rational(1000, 8) * bit_rate_expr()
         out.append(checks.compare(
-            "line-coding", table, row.Index, "full_duplex_mbyte_s",
+            table, row.Index, "full_duplex_mbyte_s",
             2 * 1000 * byte_rate_gbyte_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), f"gen1 x{row.lanes}",
             "Both directions of the link together; each carries half of it.", formula=(both, values)))
     return out
@@ -293,13 +293,13 @@ def intel_restated_rate_checks(table) -> list:
                   coded_bits: CODES["8b10b"].coded_bits}
         for column in ("each_direction_mbyte_s", "after_physical_layer_mbyte_s"):
             out.append(checks.compare(
-                "line-coding", table, row.Index, column,
+                table, row.Index, column,
                 1000 * byte_rate_gbyte_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), f"gen1 x{row.lanes}",
                 "One direction of the link after 8b/10b.", formula=(sp.Rational(1000, 8) * bit_rate_expr(), values)))
     return out
 
 
-@checks.provider("line-coding")
+@checks.provider
 def intel_full_duplex_source_checks():
     """Intel 324611 §3.1: the full-duplex byte rate and the byte rate the text states again."""
     table = data.load("intel-324611-s3-1")

@@ -27,7 +27,9 @@ from goodput.models import coding
 from goodput.core import data
 from goodput.core.command import Arg, Command, Ranged, report_lines
 from goodput.core.errors import ParameterError
+from goodput.core.fit import Bound, fit
 from goodput.core.params import DEFAULT, Parameter
+from goodput.core.precision import stable
 from goodput.core.symbols import lambdify, maker
 
 symbol = maker(__name__)
@@ -193,17 +195,17 @@ def evaluate(frame_bytes: int, mac_rate_gbit_s: float = DEFAULT, stack_key: str 
     }
 
 
-@checks.provider("ethernet-framing")
+@checks.provider
 def source_checks():
     """KeyStone II §9: the bits the 512-packet test counts, per packet size."""
     out = []
     t = data.load("keystone2-s9-10gbe")
     for row in t.itertuples():
         bits = 512 * 8 * (row.packet_bytes + row.per_packet_overhead_bytes)
-        out.append(checks.compare("ethernet-framing", t, row.Index, "total_bits_512_packets", bits,
+        out.append(checks.compare(t, row.Index, "total_bits_512_packets", bits,
                                   f"{row.packet_bytes}-byte packets"))
         out.append(checks.compare(
-            "ethernet-framing", t, row.Index, "per_packet_overhead_bytes",
+            t, row.Index, "per_packet_overhead_bytes",
             WIRE_OVERHEAD_BYTES, f"{row.packet_bytes}-byte packets"))
     return out
 
@@ -222,7 +224,7 @@ def _rate_note(printed: str, exact: float) -> str:
     return "Exactly {model:.2f} frames/s; the RFC prints {published}, which is neither that cut nor rounded."
 
 
-@checks.provider("ethernet-framing")
+@checks.provider
 def rfc5180_checks():
     """RFC 5180 Appendix A.1: theoretical maximum frame rates, wire convention (frame + 20 bytes)."""
     out = []
@@ -233,7 +235,7 @@ def rfc5180_checks():
         printed = t.attrs["printed"]["frames_per_s"][row.Index]
         values = {**VALUES, frame: row.frame_bytes, mac_rate: rate_gbit_s, wire_counted: WIRE}
         out.append(checks.compare(
-            "ethernet-framing", t, row.Index, "frames_per_s", fps,
+            t, row.Index, "frames_per_s", fps,
             f"{row.frame_bytes} B at {row.line_rate_mbit_s} Mbit/s",
             off_note=_rate_note(printed, fps), formula=(10**6 * frame_rate_expr(), values)))
     return out
@@ -262,7 +264,7 @@ def keystone_ceiling_checks(t) -> list:
         values = {**VALUES, frame: int(row.packet_bytes), mac_rate: sp.nsimplify(rate), wire_counted: WIRE}
         expr = 8 * _on_the_wire() * frame_rate_expr()  # Mbit/s of frame + 20 bytes each: the MAC rate
         out.append(checks.compare(
-            "ethernet-framing", t, row.Index, "throughput_mbit_s", float(expr.xreplace(values)),
+            t, row.Index, "throughput_mbit_s", float(expr.xreplace(values)),
             f"{row.packet_bytes}-byte packets", kind="ceiling", relation="<=", formula=(expr, values),
             note="Back-to-back packets with their 20 bytes each fill the lane: {model:g} Mbit/s as §9 counts.",
             off_note="Back-to-back packets with their 20 bytes each fill the lane at {model:g} Mbit/s as §9 "
@@ -309,12 +311,12 @@ def keystone_prose_checks(prose, t) -> list:
                     f"{between} bytes).")
         else:
             raise ValueError(f"keystone2-s9-10gbe-prose: no model for {r.item!r}")
-        out.append(checks.compare("ethernet-framing", prose, r.Index, "value", model, r.place, note,
+        out.append(checks.compare(prose, r.Index, "value", model, r.place, note,
                                   quantity=r.item, unit=unit, **{"kind": "prose", **how}))
     return out
 
 
-@checks.provider("ethernet-framing")
+@checks.provider
 def keystone_checks():
     """KeyStone II §9: the throughputs under the lane's rate, and the numbers of the text."""
     t = data.load("keystone2-s9-10gbe")
@@ -353,9 +355,6 @@ def saturation_frame_expr() -> sp.Expr:
 def fit_keystone_10gbe():
     """Fit ``t_0`` and ``beta`` to §9's 512-packet table at 10 Gbit/s; returns the fit and the curve."""
     import numpy as np
-
-    from goodput.core.fit import Bound, fit
-    from goodput.core.precision import stable
 
     t = data.load("keystone2-s9-10gbe")
     f = lambdify((frame, packet_time, dma_rate), dma_bound_expr().subs(VALUES).subs(mac_rate, 10), "numpy")

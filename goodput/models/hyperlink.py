@@ -96,7 +96,7 @@ def implied_control_expr() -> sp.Expr:
     return c
 
 
-@checks.provider("hyperlink")
+@checks.provider
 def source_checks():
     """The maximum throughputs §8.2 calculates, and the percentages of Tables 24 and 26."""
     out = []
@@ -116,13 +116,13 @@ def source_checks():
         label = f"{row.transfer}, {row.packet_bytes}-byte packets" + (
             f" ({row.memory})" if row.memory != "any" else "")
         out.append(checks.compare(
-            "hyperlink", t, row.Index, "throughput_gbit_s", model, label, note,
+            t, row.Index, "throughput_gbit_s", model, label, note,
             formula=(goodput_expr(), {coding.line_rate: row.line_rate_gbaud, coding.lanes: row.lanes,
                                       transfer: row.packet_bytes, packet: row.packet_bytes, control: CONTROL_BYTES})))
     t = data.load("keystone2-table23-26")
     for row in t.itertuples():
         out.append(checks.compare(
-            "hyperlink", t, row.Index, "measured_percent",
+            t, row.Index, "measured_percent",
             100 * row.measured_gbit_s / row.max_achievable_gbit_s,
             f"Table {row.table.split('/')[1]}: {row.transfer} {row.memory_as_printed.split()[-1]}, EDMA {row.edma}"))
     return out
@@ -190,7 +190,7 @@ def maximum_checks(t) -> list:
         else:
             off = f"{why}; {{published}} implies {_implied(r.max_achievable_gbit_s, each):.1f} bytes a packet."
         out.append(checks.compare(
-            "hyperlink", t, r.Index, "max_achievable_gbit_s", model, _label_23_26(r, 0),
+            t, r.Index, "max_achievable_gbit_s", model, _label_23_26(r, 0),
             formula=(goodput_expr(), values), convention=rule, otherwise="erratum" if above else "unexplained",
             note=why + ".", off_note=off))
     return out
@@ -207,13 +207,13 @@ def measured_checks(t) -> list:
         values = {coding.line_rate: sp.nsimplify(TABLE_RATE_GBAUD), coding.lanes: TABLE_LANES, transfer: most,
                   packet: most, control: CONTROL_BYTES}
         out.append(checks.compare(
-            "hyperlink", t, r.Index, "measured_gbit_s", per_packet_gbit_s(TABLE_RATE_GBAUD, TABLE_LANES, most),
+            t, r.Index, "measured_gbit_s", per_packet_gbit_s(TABLE_RATE_GBAUD, TABLE_LANES, most),
             label, kind="ceiling", relation="<=", formula=(goodput_expr(), values),
             note=f"{_why_packet(r, most, largest=True)}: at most {{model:.2f}} Gbit/s.",
             off_note=f"{_why_packet(r, most, largest=True)}: the text's formula allows at most {{model:.2f}} "
                      "Gbit/s; {published} is more than the link carries."))
         out.append(checks.compare(
-            "hyperlink", t, r.Index, "measured_gbit_s", r.max_achievable_gbit_s, label, kind="consistency",
+            t, r.Index, "measured_gbit_s", r.max_achievable_gbit_s, label, kind="consistency",
             relation="<=", note=f"At most Table {r.table.split('/')[0]}'s maximum achievable, {{model:g}} Gbit/s.",
             off_note=f"More than Table {r.table.split('/')[0]}'s maximum achievable, {{model:g}} Gbit/s."))
     return out
@@ -305,12 +305,12 @@ def prose_checks(t) -> list:
             note = "Sec. 8.1.2 limits a packet's payload to {model:g} bytes."
         else:
             raise ValueError(f"keystone2-s8-hyperlink-prose: no model for {r.item!r}")
-        out.append(checks.compare("hyperlink", t, r.Index, "value", model, r.place, note,
+        out.append(checks.compare(t, r.Index, "value", model, r.place, note,
                                   quantity=r.item, unit=unit, **how))
     return out
 
 
-@checks.provider("hyperlink")
+@checks.provider
 def table_checks():
     """Tables 23-26: the maxima against the text's model, the measurements under their ceilings."""
     t = data.load("keystone2-table23-26")

@@ -40,9 +40,8 @@ from functools import lru_cache
 import sympy as sp
 
 from goodput import checks
-from goodput.models import coding, pcie_crc
+from goodput.models import bus, coding, pcie_crc
 from goodput.core import data
-from goodput.core.command import Arg, Command, Ranged, report_lines, whole
 from goodput.core.errors import DataError, ParameterError
 from goodput.core.params import Parameter
 from goodput.core.symbols import lambdify, maker
@@ -587,14 +586,14 @@ _NOTES = {
 }
 
 
-@checks.provider("pcie-packets")
+@checks.provider
 def source_checks():
     """AN3935 Tables 2-5, Intel 324611 Table 1, KeyStone II §6.3, against the packet model."""
     out = []
 
     def add(table, row, column, model, label, formula=None):
         note = _NOTES.get((table.attrs["provenance"]["resource"], label, column), "")
-        out.append(checks.compare("pcie-packets", table, row.Index, column, model, label, note, formula=formula))
+        out.append(checks.compare(table, row.Index, column, model, label, note, formula=formula))
 
     for number, device, kind in ((2, "MSC8156", "write"), (3, "MSC8157", "write"),
                                  (4, "MSC8156", "read"), (5, "MSC8157", "read")):
@@ -620,7 +619,7 @@ def source_checks():
                 "per 4 TLPs of any kind, read requests included, the document's other rule for the same transfer",
                 other) if row.transfer == "read" else None
             quantity = ", ".join(filter(None, (row.series, quantities[row.Index])))
-            out.append(checks.compare("pcie-packets", t, row.Index, "gbit_s", model, label, quantity=quantity,
+            out.append(checks.compare(t, row.Index, "gbit_s", model, label, quantity=quantity,
                                       formula=goodput_formula(row.transfer, link, row.bytes, duplex=True),
                                       convention=rule))
 
@@ -658,7 +657,7 @@ def an3935_bit_rate(device: str, lanes: int = 4, directions: int = 1) -> float:
 def an3935_transfer_rate_checks(t) -> list:
     """AN3935 Table 1 (``t``: ``an3935-table1``) prints each device's transfer rate once, in the label of its
     row: each against the rate of the generation AN3935 gives the device (:func:`an3935_transfer_rate`)."""
-    return [checks.compare("pcie-packets", t, rows.index[0], "transfer_rate_gbaud", an3935_transfer_rate(device),
+    return [checks.compare(t, rows.index[0], "transfer_rate_gbaud", an3935_transfer_rate(device),
                            device, kind="prose", note="PCIe gen{} signals at {{model:g}} GT/s.".format(
                                AN3935_DEVICES[device]))
             for device, rows in t.groupby("device", sort=False)]
@@ -775,14 +774,14 @@ def an3935_text_checks(text, write_table, read_table, msc8156_sizes, msc8157_siz
     prov = text.attrs["provenance"]
     for row in text.itertuples():
         model, formula = value(row.id)
-        out.append(checks.check("pcie-packets", prov["document"], f"§{row.section.split()[0]}", row.id,
+        out.append(checks.check(prov["document"], f"§{row.section.split()[0]}", row.id,
                                 row.quote, row.unit, text.attrs["printed"]["value"][row.Index], model,
                                 resource=prov["resource"], formula=formula, kind="prose",
                                 exact=row.unit in _COUNTED_UNITS))
     return out
 
 
-@checks.provider("pcie-packets")
+@checks.provider
 def an3935_text():
     """AN3935's text, Sections 1-8: every number it states, recomputed through the packet model."""
     return an3935_text_checks(*(data.load(f"an3935-{name}") for name in ("text", "table2", "table4", "table7",
@@ -832,13 +831,13 @@ def keystone_prose_checks(prose, rates) -> list:
             raise KeyError(f"keystone2-s6-pcie-prose: no model for {r.item!r}")
         if formula is not None:
             model = float(sp.sympify(formula[0]).xreplace({k: sp.sympify(v) for k, v in formula[1].items()}))
-        out.append(checks.compare("pcie-packets", prose, r.Index, "value", model, f"§{r.section.split()[0]}",
+        out.append(checks.compare(prose, r.Index, "value", model, f"§{r.section.split()[0]}",
                                   note, quantity=r.item, unit=r.unit, formula=formula, kind="prose",
                                   exact=r.unit in ("bits", "bytes")))  # sizes are counts: one off is off
     return out
 
 
-@checks.provider("pcie-packets")
+@checks.provider
 def keystone_prose():
     """SPRABK5 Sec. 6: the PCIe protocol numbers of its text, through the packet model."""
     return keystone_prose_checks(data.load("keystone2-s6-pcie-prose"), data.load("keystone2-s6-pcie-rates"))
@@ -898,7 +897,7 @@ def keystone_payload_checks(t, limits, rates, edma3_burst_bytes: int) -> list:
                            f"known: {', '.join(KEYSTONE_PAYLOAD_RULES)}")
         if formula is not None:
             model = int(formula[0].subs(formula[1]))
-        out.append(checks.compare("pcie-packets", t, r.Index, "value", model, f"§{r.section.split()[0]}", note,
+        out.append(checks.compare(t, r.Index, "value", model, f"§{r.section.split()[0]}", note,
                                   quantity=r.item, unit=r.unit, formula=formula, kind="prose", exact=True))
     return out
 
@@ -911,16 +910,12 @@ KEYSTONE_LIMITS_FROM = {"6.3.1 PCIe Read Throughput": "6.1.2 Packet Size Conside
 def keystone_payload_limits(sections, settings=None) -> dict:
     """The payload limits of each of ``sections``: the rows of ``settings`` (the published ``keystone2-settings``,
     or a copy) of the section that states them (itself, or the one :data:`KEYSTONE_LIMITS_FROM` names)."""
-    from goodput.models import bus
-
     return {s: bus.section_settings(KEYSTONE_LIMITS_FROM.get(s, s), settings) for s in dict.fromkeys(sections)}
 
 
-@checks.provider("pcie-packets")
+@checks.provider
 def keystone_payloads():
     """SPRABK5 Sec. 6: the payload sizes its text derives from the peripheral's limits, through the model."""
-    from goodput.models import bus  # the EDMA transfer controllers' bursts (Sec. 5.3.1)
-
     payloads = data.load("keystone2-s6-pcie-payloads")
     return keystone_payload_checks(payloads, keystone_payload_limits(payloads["section"]),
                                    data.load("keystone2-s6-pcie-rates"), bus.burst_bytes([3]))
@@ -958,7 +953,7 @@ def an3935_note_checks(table, device: str, kind: str) -> list:
         label = f"{row.bytes_as_printed} bytes"
 
         def add(quantity, unit, printed, model, formula):
-            out.append(checks.check("pcie-packets", prov["document"], prov["table"], label, quantity, unit, printed,
+            out.append(checks.check(prov["document"], prov["table"], label, quantity, unit, printed,
                                     model, resource=prov["resource"], formula=formula, kind="prose"))
 
         for what, expr in counts.items():
@@ -1032,7 +1027,7 @@ def an3935_calculation_checks(table, device: str, kind: str) -> list:
                              "ACK and UpdateFC terms after the TLPs'")
 
         def add(quantity, unit, printed, model, formula=None, exact=False):
-            out.append(checks.check("pcie-packets", prov["document"], prov["table"], f"{row.bytes_as_printed} bytes",
+            out.append(checks.check(prov["document"], prov["table"], f"{row.bytes_as_printed} bytes",
                                     f"{quantity} in the calculation", unit, printed, model,
                                     resource=prov["resource"], formula=formula, kind="prose", exact=exact))
 
@@ -1051,7 +1046,7 @@ def an3935_calculation_checks(table, device: str, kind: str) -> list:
     return out
 
 
-@checks.provider("pcie-packets")
+@checks.provider
 def an3935_calculations():
     """AN3935 Tables 2-5: the numbers in their printed calculations (the transfer sizes in them are the rows'
     settings, kept in columns of their own that must be the calculation's: :func:`an3935_calculation_sizes`)."""
@@ -1064,51 +1059,13 @@ def an3935_calculations():
     return out
 
 
-@checks.provider("pcie-packets")
+@checks.provider
 def an3935_notes():
     """AN3935 Tables 2-5: the packets their notes count."""
     return [c for number, device, kind in ((2, "MSC8156", "write"), (3, "MSC8157", "write"),
                                            (4, "MSC8156", "read"), (5, "MSC8157", "read"))
             for c in an3935_note_checks(data.load(f"an3935-table{number}"), device, kind)]
 
-
-# --- goodput pcie --------------------------------------------------------------------------------
-
-def _command_run(args) -> dict:
-    from goodput.models.quick import pcie_applied, pcie_unapplied
-
-    pcie_unapplied(args)
-    link = Link(gen=args.gen, lanes=args.lanes, mps=args.mps, mrrs=args.mrrs, rcb=args.rcb,
-                addr=args.addr, ecrc=args.ecrc, dllp=args.dllp, skp=args.skp, split=args.split, flit=args.flit)
-    out = evaluate(args.kind, link, args.size, duplex=args.duplex)
-    from goodput.models.quick import pcie_latency_timings
-
-    timings = pcie_latency_timings(args, args.split)
-    if timings is not None:
-        from goodput.models import pcie_latency
-
-        out.update(timings, latency_bound_gbit_s=float(pcie_latency.latency_bound_gbit_s(
-            args.kind, link, [args.size], timings["serial_ns"], timings["latency_ns"], timings["in_flight"],
-            duplex=args.duplex)[0]))
-    if args.kind == "read":  # a read on its own and with reads in flight: the pcie-reads chapter's model
-        from goodput.models import pcie_transactions as pt
-
-        p = READ_PARAMETERS
-        completion, in_flight = p["completion_ns"].check(args.completion_ns), p["reads_in_flight"].check(args.reads_in_flight)
-        out.update({"completion_ns": completion, "reads_in_flight": in_flight,
-                    "read_latency_ns": pt.read_latency_ns(args.size, completion, link),
-                    "reads_mbyte_s": pt.pipelined_read_mbyte_s(args.size, completion, in_flight, link)})
-    return pcie_applied(out)
-
-
-def _command_lines(args, r: dict) -> list[str]:
-    """What ``goodput pcie`` prints: the quick command's lines (:mod:`goodput.models.quick`), written once there."""
-    from goodput.models.quick import COMMANDS
-
-    return COMMANDS["pcie"][1](args, r)
-
-
-_SIZES_TEXT = ", ".join(map(str, SIZES_POW2))
 
 #: The link a reader starts from, in ``goodput pcie`` and on the packets chapter's page (its controls take their
 #: defaults from it): AN3935's gen 2 x4 with MPS and MRRS of 256. :class:`Link`'s own defaults are the model's.
@@ -1144,44 +1101,3 @@ READ_PARAMETERS = {
                   integer=True),
     )
 }
-
-COMMAND = Command(
-    "pcie", help="goodput of PCI Express writes or reads",
-    description="Payload bit rate of back-to-back PCI Express memory writes or reads of SIZE bytes, with a "
-                "breakdown of every byte on the wire.",
-    arguments=(
-        Arg("kind", choices=("write", "read")),
-        Arg("--gen", type=whole, default=READER_LINK.gen, help=f"generation: {', '.join(map(str, GENERATIONS))} (flit mode: "
-                                                 f"{', '.join(map(str, sorted(FLIT_MODE)))})"),
-        Arg("--lanes", type=whole, default=READER_LINK.lanes, help="link width: " + ", ".join(map(str, LANES))),
-        Arg("--mps", type=whole, default=READER_LINK.mps, help=f"max payload size, bytes: {_SIZES_TEXT}"),
-        Arg("--size", type=whole, required=True, help=f"transfer size, bytes: 1 to {MAX_TRANSFER_BYTES}"),
-        Arg("--mrrs", type=whole, default=READER_LINK.mrrs, help=f"max read request size, bytes: {_SIZES_TEXT}"),
-        Arg("--rcb", type=whole, default=READER_LINK.rcb, help="read completion boundary, bytes: " + " or ".join(map(str, RCBS))),
-        Arg("--split", default=READER_LINK.split, help="completions split at 'mps' (default) or 'rcb'"),
-        Arg("--addr", type=whole, default=READER_LINK.addr, help="address bits: 32 (3DW header) or 64 (4DW)"),
-        Arg("--ecrc", action="store_true", help="add the 4-byte ECRC digest"),
-        Arg("--dllp", default=READER_LINK.dllp,
-            help="ACK/UpdateFC policy: none; spec (the specification's latency limits); every:N (one ACK and one "
-                 "UpdateFC per N data TLPs); every-any:N (per N TLPs of any kind, read requests included); N from "
-                 f"1 to 1024 (default {READER_LINK.dllp})"),
-        Arg("--skp", default=READER_LINK.skp,
-            help="SKP ordered sets: none, min or max rate, or A/B (A symbols of SKP in every B, e.g. 4/1538)"),
-        Arg("--duplex", action="store_true", help="both directions at once (AN3935 Eq. 2-5)"),
-        Ranged("--completion-ns", READ_PARAMETERS["completion_ns"], "NS",
-               "reads: the completer's time from a request to its completion (ns)"),
-        Ranged("--in-flight", READ_PARAMETERS["reads_in_flight"], "K", "reads: reads outstanding at once"),
-        Arg("--serial-ns", dest="serial_ns", default=None, metavar="NS",
-            help="with --latency-ns: the latency-bound model of the pcie-measured chapter, a transfer's time that "
-                 f"nothing overlaps: {LATENCY_PARAMETERS['serial_ns'].describe_range()}"),
-        Arg("--latency-ns", dest="latency_ns", default=None, metavar="NS",
-            help=f"its time that transfers in flight overlap: {LATENCY_PARAMETERS['latency_ns'].describe_range()}"),
-        Arg("--transfers-in-flight", dest="in_flight", default=None, metavar="K",
-            help=f"transfers in flight (DMA channels): {LATENCY_PARAMETERS['in_flight'].describe_range()} "
-                 f"(default {LATENCY_PARAMETERS['in_flight'].default})"),
-        Arg("--flit", default=READER_LINK.flit,
-            help="flit mode (gen6 only; refused with another generation): what of each 256-byte flit counts as "
-                 "data: tlp (236 TLP bytes, default) or dlp (242, the data-link payload too, as some references "
-                 "count)")),
-    run=_command_run,
-    lines=_command_lines)

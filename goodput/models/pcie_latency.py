@@ -196,7 +196,7 @@ def _dma_formula(kind):
 def utilization_checks(table) -> list:
     """The utilization estimator's percentages (``intel-324611-s2-utilization``) against used / available
     on the same row (``consistency``)."""
-    return [checks.compare("pcie-measured", table, row.Index, "used_percent",
+    return [checks.compare(table, row.Index, "used_percent",
                            share_percent(row.used, row.available), row.resource,
                            f"{row.used} of {row.available}.", kind="consistency")
             for row in table.itertuples()]
@@ -210,7 +210,7 @@ def build_checks(build: kbuild.KernelBuild) -> list:
     """The modules kbuild's ``MODPOST`` line says it post-processed (§2's build of the dma-demo) against the
     modules the same build links (``LD [M]`` lines; ``consistency``)."""
     return [checks.check(
-        "pcie-measured", "Intel 324611", "§2 build output", f"MODPOST line (line {build.modpost_line})",
+        "Intel 324611", "§2 build output", f"MODPOST line (line {build.modpost_line})",
         "modules post-processed", "", build.modpost, len(build.linked),
         "The modules the build links: " + (", ".join(f.rsplit("/", 1)[-1] for f in build.linked) or "none") + ".",
         f"logs/published/{BUILD_LOG}", kind="consistency", exact=True)]
@@ -223,7 +223,7 @@ def buffer_end_check(demo: dma_demo.DmaDemo) -> checks.SourceCheck:
     fixes it."""
     first, last = INTEL_IOMEM_BUFFER
     return checks.check(
-        "pcie-measured", "Intel 324611", "§2 dma-demo output", "dma buf line, last address", "last address of the buffer", "",
+        "Intel 324611", "§2 dma-demo output", "dma buf line, last address", "last address of the buffer", "",
         f"{demo.last_address:#010x}", demo.first_address + (last - first + 1) - 1,
         f"From {demo.first_address:#x}, the {last - first + 1:#x} bytes of /proc/iomem's DMA Demo Buffer "
         f"({first:#x}-{last:#x}, Figure 18).", "logs/published/intel-324611-s2-dma-demo.log",
@@ -237,7 +237,7 @@ def dma_demo_checks(demo: dma_demo.DmaDemo) -> list:
     against the reference CRC the CPU computed."""
     resource = "logs/published/intel-324611-s2-dma-demo.log"
     nbytes = dma_demo.buffer_bytes(demo)
-    out = [checks.check("pcie-measured", "Intel 324611", "§2 dma-demo output", "dma buf line", "buffer size", "MB",
+    out = [checks.check("Intel 324611", "§2 dma-demo output", "dma buf line", "buffer size", "MB",
                         demo.size_mbyte, nbytes / 1e6,
                         f"Addresses {demo.first_address:#x} to {demo.last_address:#x}, 10^6 bytes a MB.",
                         resource, kind="consistency"),
@@ -250,22 +250,22 @@ def dma_demo_checks(demo: dma_demo.DmaDemo) -> list:
         for who, r in by.items():
             row = f"{direction}, {'write' if kind == 'read' else 'read'} call, {who}"
             out.append(checks.check(
-                "pcie-measured", "Intel 324611", "§2 dma-demo output", row, "duration", "s", r.seconds,
+                "Intel 324611", "§2 dma-demo output", row, "duration", "s", r.seconds,
                 seconds_for(nbytes, float(r.mbyte_s)), f"The buffer's {nbytes} bytes at {r.mbyte_s} MByte/sec.",
                 resource, kind="consistency"))
             out.append(checks.check(
-                "pcie-measured", "Intel 324611", "§2 dma-demo output", row, "rate", "MB/s", r.mbyte_s,
+                "Intel 324611", "§2 dma-demo output", row, "rate", "MB/s", r.mbyte_s,
                 dma_ceiling_mbyte_s(kind), f"DMA {kind}s of {INTEL_DMA_LINK.mps}-byte payloads back to back, no DLLP: "
                 "the link's most.", resource, _dma_formula(kind), kind="ceiling", relation="<="))
         if {"TSC", "DMA"} <= set(by):
             tsc, busy = by["TSC"], by["DMA"]
             row = f"{direction}, TSC against DMA"
             out.append(checks.check(
-                "pcie-measured", "Intel 324611", "§2 dma-demo output", row, "duration", "s", tsc.seconds,
+                "Intel 324611", "§2 dma-demo output", row, "duration", "s", tsc.seconds,
                 float(busy.seconds), f"The program's time includes the controller's busy time ({busy.seconds} s) "
                 "and the interrupt after it (§5.2).", resource, kind="consistency", relation=">="))
             out.append(checks.check(
-                "pcie-measured", "Intel 324611", "§2 dma-demo output", row, "rate", "MB/s", tsc.mbyte_s,
+                "Intel 324611", "§2 dma-demo output", row, "rate", "MB/s", tsc.mbyte_s,
                 float(busy.mbyte_s), f"The same bytes over a time at least the controller's, at its "
                 f"{busy.mbyte_s} MByte/sec at most.", resource, kind="consistency", relation="<="))
     references = {c["test"]: c for c in demo.crcs if c["kind"] == "reference"}
@@ -276,7 +276,7 @@ def dma_demo_checks(demo: dma_demo.DmaDemo) -> list:
         if c["kind"] != "transfer" or c["verdict"] != "OK" or ref is None:
             continue
         out.append(checks.check(
-            "pcie-measured", "Intel 324611", "§2 dma-demo output", f"{titles[c['test']]} transfer (line {c['line']})",
+            "Intel 324611", "§2 dma-demo output", f"{titles[c['test']]} transfer (line {c['line']})",
             "CRC the FPGA computed", "", c["crc"], int(ref["crc"], 16),
             f"The program calls it OK: the CPU's ref_crc ({ref['crc']}, line {ref['line']}).", resource,
             kind="consistency", exact=True))
@@ -300,19 +300,19 @@ def table3_checks(table, demo: dma_demo.DmaDemo, test3: ahb_trace.AhbTrace, test
         kind = DMA_KIND[row.direction]
         label = f"{row.initiator} {row.direction}"
         if row.initiator == "DMA":
-            out.append(checks.compare("pcie-measured", table, row.Index, "throughput_mbyte_s",
+            out.append(checks.compare(table, row.Index, "throughput_mbyte_s",
                                       dma_ceiling_mbyte_s(kind), label,
                                       f"DMA {kind}s of {INTEL_DMA_LINK.mps}-byte payloads back to back, no DLLP.",
                                       formula=_dma_formula(kind), kind="ceiling", relation="<="))
             source = busy[row.direction]
-            out.append(checks.compare("pcie-measured", table, row.Index, "throughput_mbyte_s",
+            out.append(checks.compare(table, row.Index, "throughput_mbyte_s",
                                       float(source.mbyte_s), label,
                                       f"The dma-demo's DMA controller measured {source.mbyte_s} MByte/sec (§2).",
                                       kind="consistency"))
             continue
         cpu_kind = "write" if row.direction == "MEM->FPGA" else "read"
         out.append(checks.compare(
-            "pcie-measured", table, row.Index, "throughput_mbyte_s", cpu_ceiling_mbyte_s(cpu_kind), label,
+            table, row.Index, "throughput_mbyte_s", cpu_ceiling_mbyte_s(cpu_kind), label,
             f"{CPU_ACCESS_BYTES}-byte writes back to back (Table 1)." if cpu_kind == "write" else
             f"{CPU_ACCESS_BYTES}-byte reads one at a time, {pt.INTEL_EXAMPLES[2]['t_c']:g} ns from request to "
             "completion (the document's theory, Test 15).",
@@ -321,7 +321,7 @@ def table3_checks(table, demo: dma_demo.DmaDemo, test3: ahb_trace.AhbTrace, test
         name = "Test 3 average" if cpu_kind == "write" else "Test 15, 4 bytes"
         evidence = ", ".join(f"{k} {v:.4g}" for k, v in seen.items())
         out.append(checks.compare(
-            "pcie-measured", table, row.Index, "throughput_mbyte_s", seen[name], label,
+            table, row.Index, "throughput_mbyte_s", seen[name], label,
             f"Against §4's {name} ({seen[name]:.4g} MB/s).", kind="consistency",
             spread=checks.Spread(max(seen.values()) - min(seen.values()),
                                  f"§4's measurements of {CPU_ACCESS_BYTES}-byte CPU {cpu_kind}s differ by as much "
@@ -380,7 +380,7 @@ def s2_s6_figure_checks(table, demo: dma_demo.DmaDemo, table3, test14, test2: ah
         formula = None
         if row.quantity == "PCIe link capacity":
             formula = _link_capacity()[1]
-        out.append(checks.compare("pcie-measured", table, row.Index, "value", value, label, note,
+        out.append(checks.compare(table, row.Index, "value", value, label, note,
                                   quantity=row.quantity, unit=row.unit, kind=kind, formula=formula,
                                   exact=row.unit in pt.COUNT_UNITS, **extra))
     return out
@@ -412,12 +412,12 @@ def crc_polynomial_checks(table) -> list:
             note = (f"The generator {pcie_crc.LCRC_POLYNOMIAL:#010x} with its top term: "
                     + " + ".join(f"x^{k}" for k in terms) + ".")
             place += 1
-        out.append(checks.compare("pcie-measured", table, row.Index, "exponent", value, label, note,
+        out.append(checks.compare(table, row.Index, "exponent", value, label, note,
                                   quantity=row.quantity, unit="", kind="prose", exact=True))
     return out
 
 
-@checks.provider("pcie-measured")
+@checks.provider
 def crc_polynomial_source_checks():
     """Intel 324611 §5.1: the DMA demo's 32-bit CRC and its Ethernet polynomial."""
     return crc_polynomial_checks(data.load("intel-324611-s5-1-crc"))
@@ -470,12 +470,12 @@ def s5_address_checks(table) -> list:
         value, note = rules[key]
         if value is None:
             value = physical_address(int(_AHB_IN_QUANTITY.search(row.quantity).group(), 16))
-        out.append(checks.compare("pcie-measured", table, row.Index, "value", value, f"§{row.section}: {row.quantity}",
+        out.append(checks.compare(table, row.Index, "value", value, f"§{row.section}: {row.quantity}",
                                   note, quantity=row.quantity, unit="", kind="prose", exact=True))
     return out
 
 
-@checks.provider("pcie-measured")
+@checks.provider
 def s5_address_source_checks():
     """Intel 324611 §5.4 and §5.5: the addresses and sizes of the address mapping and the DMA buffer."""
     return s5_address_checks(data.load("intel-324611-s5-addresses"))
@@ -487,7 +487,7 @@ def _intel_inputs():
     return demo, ahb
 
 
-@checks.provider("pcie-measured")
+@checks.provider
 def intel_dma_source_checks():
     """Intel 324611 §2, §5.5, §5.9 and §6: the utilization estimator, the dma-demo output, Table 3 and the
     summary's figures."""
@@ -567,7 +567,7 @@ def demo_step_checks(demo: dma_demo.DmaDemo, settings) -> list:
         for r in cpu:
             filling = r.step.startswith(_CPU_STEPS[0])
             out.append(checks.check(
-                "pcie-measured", "Intel 324611", "§2 dma-demo output",
+                "Intel 324611", "§2 dma-demo output",
                 f"{direction}, {'filling the buffer' if filling else 'CRC of the buffer'} via CPU against the transfer",
                 "rate", "MB/s", r.mbyte_s, float(tsc.mbyte_s),
                 (f"The same buffer's transfer ({tsc.mbyte_s} MByte/sec via TSC): the CPU's bandwidth to its RAM "
@@ -576,7 +576,7 @@ def demo_step_checks(demo: dma_demo.DmaDemo, settings) -> list:
                  "efficient (§5.7)."), resource, kind="consistency", relation=">=" if filling else "<="))
     if demo.tsc_ghz:
         out.append(checks.check(
-            "pcie-measured", "Intel 324611", "§2 dma-demo output", "TSC frequency determined", "frequency", "GHz",
+            "Intel 324611", "§2 dma-demo output", "TSC frequency determined", "frequency", "GHz",
             demo.tsc_ghz, assumed_tsc_ghz(settings),
             "The frequency dma-demo assumes when its calibration is skipped (-c, §5.8 Table 2).", resource,
             kind="consistency", otherwise="unexplained"))
@@ -635,14 +635,14 @@ def measured_figure_checks(table, demo: dma_demo.DmaDemo, table3, figures) -> li
         value, note, extra = rules[row.quantity]
         calculated = row.quantity == "bandwidth of the PCIe connection"
         out.append(checks.compare(
-            "pcie-measured", table, row.Index, "value", value, f"§{row.section}: {row.quantity}", note,
+            table, row.Index, "value", value, f"§{row.section}: {row.quantity}", note,
             quantity=row.quantity, unit=row.unit if pd.notna(row.unit) else "",
             kind="calculated" if calculated else "consistency",
             formula=capacity_formula if calculated else None, **extra))
     return out
 
 
-@checks.provider("pcie-measured")
+@checks.provider
 def intel_measured_figure_source_checks():
     """Intel 324611 §2, §3.6, §4.18, §5.5, §5.8 and §6: the figures around the dma-demo's runs, and the
     output's CPU-only steps against §5.7."""

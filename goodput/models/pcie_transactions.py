@@ -274,7 +274,7 @@ def measured_ceiling_checks(test14, test15) -> list:
     for row in test14.itertuples():
         size = row.sequential_write_bytes
         out.append(checks.compare(
-            "pcie-reads", test14, row.Index, "measured_mbyte_s",
+            test14, row.Index, "measured_mbyte_s",
             1000 * pcie.goodput_gbit_s("write", TEST14_LINK, size) / 8, f"{size} bytes",
             f"At most one {size}-byte MWr TLP after another on the gen1 x1 link: {{model:.4g}} MB/s.",
             formula=pcie.goodput_formula("write", TEST14_LINK, size, scale=sp.Rational(1000, 8)),
@@ -282,7 +282,7 @@ def measured_ceiling_checks(test14, test15) -> list:
     for row in test15.itertuples():
         size = row.payload_bytes
         out.append(checks.compare(
-            "pcie-reads", test15, row.Index, "measured_mbyte_s", test15_theoretical_mbyte_s(size), f"{size} bytes",
+            test15, row.Index, "measured_mbyte_s", test15_theoretical_mbyte_s(size), f"{size} bytes",
             f"At most one {size}-byte read per request, 500 ns and completion: {{model:.3g}} MB/s.",
             kind="ceiling", relation="<="))
     return out
@@ -298,7 +298,7 @@ def payload_indicated(measured_mbyte_s: float, sizes=tuple(2 ** k for k in range
     raise ValueError(f"{measured_mbyte_s} MB/s is over the write ceiling of every payload of {sorted(sizes)}")
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def measured_ceiling_source_checks():
     """Intel 324611 §4.16 and §4.17: Test 14's and Test 15's measured throughputs under their ceilings."""
     return measured_ceiling_checks(data.load("intel-324611-test14"), data.load("intel-324611-test15"))
@@ -312,7 +312,7 @@ _QUANTITY = {
 }
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def source_checks():
     """Intel 324611: Examples 1 and 2 as calculated, and the Test 14 and Test 15 theory columns."""
     out = []
@@ -321,21 +321,21 @@ def source_checks():
     for row in t.itertuples():
         if row.basis != "calculation":
             continue  # trace figures are checked against the parsed traces
-        out.append(checks.compare("pcie-reads", t, row.Index, "value",
+        out.append(checks.compare(t, row.Index, "value",
                                   results[row.example][_QUANTITY[row.quantity]],
                                   f"Example {row.example}: {row.quantity} ({row.unit})",
                                   quantity=row.quantity, unit=row.unit))
 
     t = data.load("intel-324611-test14")
     for row in t.itertuples():
-        out.append(checks.compare("pcie-reads", t, row.Index, "max_pcie_throughput_mbyte_s",
+        out.append(checks.compare(t, row.Index, "max_pcie_throughput_mbyte_s",
                                   1000 * pcie.goodput_gbit_s("write", TEST14_LINK, row.sequential_write_bytes) / 8,
                                   f"{row.sequential_write_bytes} bytes"))
 
     t = data.load("intel-324611-test15")
     for row in t.itertuples():
         out.append(checks.compare(
-            "pcie-reads", t, row.Index, "theoretical_mbyte_s", test15_theoretical_mbyte_s(row.payload_bytes),
+            t, row.Index, "theoretical_mbyte_s", test15_theoretical_mbyte_s(row.payload_bytes),
             f"{row.payload_bytes} bytes",
             "" if row.payload_bytes != 4 else
             "Request (20 bytes), 500 ns, completion (S + 20 bytes) at 4 ns a byte gives {model:.2f} "
@@ -363,7 +363,7 @@ def published_log(name: str) -> Path:
     return data.published_dir().parent / "logs" / "published" / name
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def trace_checks():
     """Every value of every "Statistic for N AHB accesses" block, recomputed from its trace."""
     out = []
@@ -383,7 +383,7 @@ def trace_checks():
                     "follows the printed delay: a timestamp or the delay was mistyped.")
         for key in ahb_trace.STATISTIC_KEYS:
             unit = "ns" if "Time" in key else "B/s"
-            out.append(checks.check("pcie-reads", "Intel 324611", f"{test} statistic block",
+            out.append(checks.check("Intel 324611", f"{test} statistic block",
                                     f"{trace.statistic_accesses} accesses", key, unit,
                                     trace.printed[key], recomputed[key], note, f"logs/published/{name}"))
     return out
@@ -416,7 +416,7 @@ _EXAMPLE_TRACE_NOTES = {
 }
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def symbol_trace_checks():
     """The figures the text reads off the analyzer traces, from the parsed traces."""
     out = []
@@ -432,7 +432,7 @@ def symbol_trace_checks():
                  "allocated write bandwidth share": s[f"{write}_share_percent"]}[row.quantity]
         note = _EXAMPLE_TRACE_NOTES.get((row.example, row.quantity), "").format(
             cycles=s["cycles"], time=s["time_ns"], payload=s["payload_bytes"], busy=s[f"{read}_busy_symbols"])
-        out.append(checks.compare("pcie-reads", t, row.Index, "value", model,
+        out.append(checks.compare(t, row.Index, "value", model,
                                   f"Example {row.example} trace: {row.quantity} ({row.unit})", note,
                                   quantity=row.quantity, unit=row.unit))
 
@@ -458,7 +458,7 @@ def symbol_trace_checks():
             if value is None:
                 continue  # not in the trace as converted: see the log's header
             model = value * ns if row.unit == "ns" else 1000 * 4 / (value * ns)
-        out.append(checks.compare("pcie-reads", t, row.Index, "value", model, label,
+        out.append(checks.compare(t, row.Index, "value", model, label,
                                   quantity=row.quantity, unit=row.unit))
     return out
 
@@ -650,10 +650,10 @@ def _compare_cell(table, index, model: float, label: str, note: str = "", **how)
     text = table.attrs["printed"]["value"][index]
     parts = text.split()
     if len(parts) == 1:
-        return checks.compare("pcie-reads", table, index, "value", model, label, note, **how)
+        return checks.compare(table, index, "value", model, label, note, **how)
     prov = table.attrs["provenance"]
     quantity, unit, formula = how.pop("quantity"), how.pop("unit"), how.pop("formula", None)
-    return checks.check("pcie-reads", prov["document"], prov["table"], label, quantity, unit, "".join(parts), model,
+    return checks.check(prov["document"], prov["table"], label, quantity, unit, "".join(parts), model,
                         note, prov["resource"], formula, cell=f"{index} | value", verifies=len(parts), **how)
 
 
@@ -695,7 +695,7 @@ def example_figure_checks(table, traces: dict) -> list:
     return out
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def example_figure_source_checks():
     """Intel 324611 §3.5: every step of the two worked examples and every tally of their traces."""
     traces = {k: pcie_trace.parse(published_log(SYMBOL_LOGS[k])) for k in INTEL_EXAMPLES}
@@ -776,7 +776,7 @@ def example_operand_checks(table, traces: dict) -> list:
     return out
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def example_operand_source_checks():
     """Intel 324611 §3.5: every operand the worked formulas repeat."""
     traces = {k: pcie_trace.parse(published_log(SYMBOL_LOGS[k])) for k in INTEL_EXAMPLES}
@@ -794,12 +794,12 @@ def s3_3_checks(table) -> list:
         if row.quantity not in rules:
             raise ValueError(f"no rule for the §3.3 figure {row.quantity!r}")
         value, note = rules[row.quantity]
-        out.append(checks.compare("pcie-reads", table, row.Index, "value", value, row.quantity, note,
+        out.append(checks.compare(table, row.Index, "value", value, row.quantity, note,
                                   quantity=row.quantity, unit=row.unit, kind="prose", exact=True))
     return out
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def s3_3_source_checks():
     """Intel 324611 §3.3: the largest payload the standard allows."""
     return s3_3_checks(data.load("intel-324611-s3-3"))
@@ -821,24 +821,24 @@ def s3_4_checks(table, traces: dict) -> list:
     for row in table.itertuples():
         how = {"quantity": row.quantity, "unit": row.unit, "exact": True}
         if row.quantity == "DLLP size":
-            out.append(checks.compare("pcie-reads", table, row.Index, "value", float(dllp[pcie.dllp]),
+            out.append(checks.compare(table, row.Index, "value", float(dllp[pcie.dllp]),
                                       row.quantity, "A DLLP with its framing, in the packet model.",
                                       formula=(pcie.dllp, dllp), **how))
         elif row.quantity.startswith("PLP size"):
             out.append(checks.compare(
-                "pcie-reads", table, row.Index, "value", farthest(skp_sizes, float(printed[row.Index])),
+                table, row.Index, "value", farthest(skp_sizes, float(printed[row.Index])),
                 row.quantity, f"The symbols of each SKP ordered set of the tutorial's traces ({len(skp_sizes)}).",
                 kind="prose", **how))
         elif row.quantity in ("shortest SKP interval", "longest SKP interval"):
             which = 0 if row.quantity.startswith("shortest") else 1
-            out.append(checks.compare("pcie-reads", table, row.Index, "value", float(SKP_SCHEDULE_SYMBOLS[which]),
+            out.append(checks.compare(table, row.Index, "value", float(SKP_SCHEDULE_SYMBOLS[which]),
                                       row.quantity, window, kind="prose", **how))
         else:
             raise ValueError(f"no rule for the §3.4 figure {row.quantity!r}")
     return out
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def s3_4_source_checks():
     """Intel 324611 §3.4: the sizes of the packets that carry no data, and how often a PLP is due."""
     return s3_4_checks(data.load("intel-324611-s3-4"),
@@ -876,7 +876,7 @@ def _data_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> list:
     a = trace.accesses
     base = int(a["addr"][0])
     return [checks.check(
-        "pcie-reads", "Intel 324611", f"{test} trace", f"access {i + 1} (line {a['line'][i]})", "data written", "",
+        "Intel 324611", f"{test} trace", f"access {i + 1} (line {a['line'][i]})", "data written", "",
         a["data_text"][i], WRITTEN_WORDS[test]((int(a["addr"][i]) - base) // ahb_trace.BYTES_PER_ACCESS),
         f"The section's code, {_WRITTEN_CODE[test]}, at word {(int(a['addr'][i]) - base) // ahb_trace.BYTES_PER_ACCESS}.",
         f"logs/published/{name}", kind="prose", exact=True) for i in range(len(a))]
@@ -897,14 +897,14 @@ def read_back_checks(reads: dict) -> list:
             if int(a["addr"][i]) not in written:
                 continue
             out.append(checks.check(
-                "pcie-reads", "Intel 324611", f"{test} trace", f"access {i + 1} (line {a['line'][i]})", "data read",
+                "Intel 324611", f"{test} trace", f"access {i + 1} (line {a['line'][i]})", "data read",
                 "", a["data_text"][i], written[int(a["addr"][i])],
                 f"The word the {writer} log shows written at {a['addr_text'][i]}.",
                 f"logs/published/{AHB_TRACES[test]}", kind="consistency", exact=True))
     return out
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def read_back_source_checks():
     """Intel 324611 §4.5 and §4.13: the words the read tests read, against those the write tests wrote."""
     return read_back_checks({test: ahb_trace.parse(published_log(AHB_TRACES[test]))
@@ -923,7 +923,7 @@ def _address_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> list:
         last = first + size - 1
         if size > 1:
             out.append(checks.check(
-                "pcie-reads", "Intel 324611", f"{test} trace", f"addresses of accesses {first + 1}-{last + 1}",
+                "Intel 324611", f"{test} trace", f"addresses of accesses {first + 1}-{last + 1}",
                 "address of the last access", "", a["addr_text"][last],
                 int(a["addr"][first]) + ahb_trace.BYTES_PER_ACCESS * (size - 1),
                 f"{size} consecutive words from {a['addr'][first]:#010x}.", f"logs/published/{name}",
@@ -943,14 +943,14 @@ def ahb_consistency_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> l
     a = trace.accesses
     from_ticks = ahb_trace.delays_from_timestamps(trace)
     out.append(checks.check(
-        "pcie-reads", "Intel 324611", where, f"access 1 (line {a['line'][0]})", "delay since the previous access",
+        "Intel 324611", where, f"access 1 (line {a['line'][0]})", "delay since the previous access",
         "ns", a["delay_text"][0], 0.0, "No access comes before the first: the log has nothing to time it from.",
         resource, kind="consistency", exact=True))
     for i in range(1, len(a)):
         # the delay and its access's timestamp (the first check also the first timestamp): a wrong timestamp
         # makes its own delay and the next one disagree with the timestamps
         out.append(checks.check(
-            "pcie-reads", "Intel 324611", where, f"access {i + 1} (line {a['line'][i]})",
+            "Intel 324611", where, f"access {i + 1} (line {a['line'][i]})",
             "delay since the previous access", "ns", a["delay_text"][i], from_ticks[i],
             "Timestamps {t0} and {t1}, {tick:g} ns a tick.".format(t0=a["ticks"][i - 1], t1=a["ticks"][i],
                                                                     tick=ahb_trace.TICK_NS),
@@ -958,7 +958,7 @@ def ahb_consistency_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> l
     out += _address_checks(test, name, trace) + _data_checks(test, name, trace)
     shortest = min(range(1, len(a)), key=lambda i: a["delay_ns"][i])
     out.append(checks.check(
-        "pcie-reads", "Intel 324611", where, f"shortest delay (access {shortest + 1})",
+        "Intel 324611", where, f"shortest delay (access {shortest + 1})",
         "delay since the previous access", "ns", a["delay_text"][shortest], ahb_trace.TICK_NS,
         "No access follows another sooner than one period of the 100 MHz AHB clock that stamps them.",
         resource, kind="consistency", relation=">="))
@@ -968,28 +968,28 @@ def ahb_consistency_checks(test: str, name: str, trace: ahb_trace.AhbTrace) -> l
     row = f"{trace.statistic_accesses} accesses"
     where = f"{test} statistic block"
     out.append(checks.check(
-        "pcie-reads", "Intel 324611", where, row, "AHB accesses in the statistic", "", str(trace.statistic_accesses),
+        "Intel 324611", where, row, "AHB accesses in the statistic", "", str(trace.statistic_accesses),
         len(a), "The accesses the log lists above the block.", resource, kind="consistency", exact=True))
     out.append(checks.check(
-        "pcie-reads", "Intel 324611", where, row, "AHB accesses per TLP", "", str(trace.accesses_per_tlp),
+        "Intel 324611", where, row, "AHB accesses per TLP", "", str(trace.accesses_per_tlp),
         TLP_PAYLOAD_BYTES[test] / ahb_trace.BYTES_PER_ACCESS,
         f"A {TLP_PAYLOAD_BYTES[test]}-byte payload in {ahb_trace.BYTES_PER_ACCESS}-byte AHB accesses.", resource,
         kind="calculated", exact=True))
     tlp_bytes = trace.accesses_per_tlp * ahb_trace.BYTES_PER_ACCESS
     for key, (relation, other) in _ORDER.items():
         unit = "ns" if "Time" in key else "B/s"
-        out.append(checks.check("pcie-reads", "Intel 324611", where, row, key, unit, p[key], float(p[other]),
+        out.append(checks.check("Intel 324611", where, row, key, unit, p[key], float(p[other]),
                                 f"Against the block's {other} ({p[other]}).", resource,
                                 kind="consistency", relation=relation))
     for key, rate in _RATE_OF.items():
         out.append(checks.check(
-            "pcie-reads", "Intel 324611", where, f"{row}: from its {rate}", key, "ns", p[key],
+            "Intel 324611", where, f"{row}: from its {rate}", key, "ns", p[key],
             ahb_trace.time_from_rate(tlp_bytes, float(p[rate])),
             f"{tlp_bytes} bytes per TLP at the block's {rate} ({p[rate]} B/s).", resource, kind="consistency"))
     return out
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def ahb_consistency_source_checks():
     """Every AHB log of Intel 324611 against its own timestamps, clock and statistics."""
     return [c for test, name in AHB_TRACES.items()
@@ -1013,7 +1013,7 @@ def prefetch_chunk_checks(trace: ahb_trace.AhbTrace, test1: ahb_trace.AhbTrace, 
     starts = _chunk_starts(trace)
     resource = "logs/published/intel-324611-test15-prefetch-ahb.log"
     out = [checks.check(
-        "pcie-reads", "Intel 324611", "Test 15 prefetch trace", f"chunk 1 (line {a['line'][0]})",
+        "Intel 324611", "Test 15 prefetch trace", f"chunk 1 (line {a['line'][0]})",
         "first address of the chunk", "", a["addr_text"][0], int(test1.accesses["addr"][0]),
         "The AHB RAM's first word, RAM[0] of the Test 1 log: the trace is of a read of the first address.",
         resource, kind="consistency", exact=True)]
@@ -1023,7 +1023,7 @@ def prefetch_chunk_checks(trace: ahb_trace.AhbTrace, test1: ahb_trace.AhbTrace, 
         line_bytes = size * ahb_trace.BYTES_PER_ACCESS
         address = int(a["addr"][first])
         out.append(checks.check(
-            "pcie-reads", "Intel 324611", "Test 15 prefetch trace", f"chunk {k + 1} (line {a['line'][first]})",
+            "Intel 324611", "Test 15 prefetch trace", f"chunk {k + 1} (line {a['line'][first]})",
             "first address of the chunk", "", a["addr_text"][first], address - address % line_bytes,
             f"A cache-line fill reads one aligned line: a chunk of {line_bytes} bytes starts at a multiple of "
             f"{line_bytes}.", resource, kind="consistency", exact=True))
@@ -1038,12 +1038,12 @@ def prefetch_chunk_checks(trace: ahb_trace.AhbTrace, test1: ahb_trace.AhbTrace, 
             + (": none is read before a lower one." if not later_lower else "."))
     for quantity, value in (("chunk read before a chunk at a lower address", pair[0]),
                             ("the lower chunk read after it", pair[1])):
-        out.append(checks.compare("pcie-reads", table, named[quantity], "value", float(value),
+        out.append(checks.compare(table, named[quantity], "value", float(value),
                                   f"§4.17: {quantity}", note, quantity=quantity, kind="prose", exact=True))
     return out
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def prefetch_chunk_source_checks():
     """Intel 324611 §4.17: where each chunk of the prefetch trace starts, and the chunks read out of order."""
     return prefetch_chunk_checks(ahb_trace.parse(published_log(AHB_TRACES["Test 15 prefetch"])),
@@ -1074,14 +1074,14 @@ def s4_3_menu_checks(menu, ahb: dict) -> list:
             continue
         test = _MENU_LOGS[row.entry]
         out.append(checks.compare(
-            "pcie-reads", menu, row.Index, "access_bits", float(_access_bits(ahb[test])), f"§4.3: {row.entry}",
+            menu, row.Index, "access_bits", float(_access_bits(ahb[test])), f"§4.3: {row.entry}",
             (f"{_MENU_LOG_WHY[row.entry]}; t" if row.entry in _MENU_LOG_WHY else "T")
             + f"he {test} log: {ahb[test].accesses_per_tlp} AHB accesses of {ahb_trace.BYTES_PER_ACCESS} bytes per TLP.",
             quantity="bits an access", unit="bits", kind="consistency", exact=True))
     return out
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def s4_3_menu_source_checks():
     """Intel 324611 §4.3: the access widths the test program's menu prints, against the AHB logs."""
     return s4_3_menu_checks(data.load("intel-324611-s4-3-menu"),
@@ -1104,14 +1104,14 @@ def ram_base_checks(logs: dict) -> list:
         if test == RAM_BASE_LOG or not len(a):
             continue
         out.append(checks.check(
-            "pcie-reads", "Intel 324611", f"{test} trace", f"access 1 (line {a['line'][0]})", "address of RAM[0]", "",
+            "Intel 324611", f"{test} trace", f"access 1 (line {a['line'][0]})", "address of RAM[0]", "",
             a["addr_text"][0], int(base["addr"][0]),
             f"The test's loop starts at RAM[0], which the {RAM_BASE_LOG} log shows at {base['addr_text'][0]} "
             f"(line {base['line'][0]}).", f"logs/published/{AHB_TRACES[test]}", kind="consistency", exact=True))
     return out
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def ram_base_source_checks():
     """Intel 324611 §4.5-§4.13: the first address of each AHB log, against the RAM[0] of Test 1's."""
     return ram_base_checks({t: ahb_trace.parse(published_log(n)) for t, n in AHB_LOGS.items()})
@@ -1138,7 +1138,7 @@ def flag_checks(logs: dict) -> list:
                 continue
             write = a["direction"][i] == "WRITE"
             out.append(checks.check(
-                "pcie-reads", "Intel 324611", f"{test} trace", f"access {i + 1} (line {a['line'][i]})", "flags", "",
+                "Intel 324611", f"{test} trace", f"access {i + 1} (line {a['line'][i]})", "flags", "",
                 a["flags_text"][i], shared | (WRITE_FLAG if write else 0),
                 f"The flags every access of the AHB logs carries, {shared:#06x}, with bit 0 "
                 f"{'set for a WRITE' if write else 'clear for a READ'}.",
@@ -1146,7 +1146,7 @@ def flag_checks(logs: dict) -> list:
     return out
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def flag_source_checks():
     """Intel 324611 §4.4-§4.13: the flags of every AHB access, against the others' and the access's direction."""
     return flag_checks({t: ahb_trace.parse(published_log(n)) for t, n in AHB_LOGS.items()})
@@ -1421,13 +1421,13 @@ def s4_figure_checks(table, ahb: dict, test3, trace_figures, test14, menu=None) 
         label = (f"§{row.section}: {row.quantity}" + (f" #{row.occurrence}" if row.occurrence > 1 else "")
                  + (", around" if "approximate" in extra else ""))
         out.append(checks.compare(
-            "pcie-reads", table, row.Index, "value", value(float(printed[row.Index]), row.section), label, note,
+            table, row.Index, "value", value(float(printed[row.Index]), row.section), label, note,
             quantity=row.quantity, unit=row.unit, kind=kind,
             exact=row.unit in (*COUNT_UNITS, "iterations", "test", "key"), **extra))
     return out
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def s4_figure_source_checks():
     """Intel 324611 §4: the figures the text derives from its settings, AHB logs and analyzer traces."""
     ahb = {test: ahb_trace.parse(published_log(name)) for test, name in AHB_TRACES.items()}
@@ -1451,7 +1451,7 @@ def test4_first_read_checks(table, trace) -> list:
         cycles = timing[key[row.quantity]]
         model = cycles * ns if row.unit == "ns" else 1000 * payload / (cycles * ns)
         out.append(checks.compare(
-            "pcie-reads", table, row.Index, "value", model, f"Test 4: {row.quantity} #1 ({row.unit})",
+            table, row.Index, "value", model, f"Test 4: {row.quantity} #1 ({row.unit})",
             "The conversion lost the first read's symbols; the analyzer's names on those lines place its "
             f"request at cycle {timing['request_first']} and its completion at cycle "
             f"{timing['request_last'] + timing['to_completion'] + 1}.",
@@ -1459,7 +1459,7 @@ def test4_first_read_checks(table, trace) -> list:
     return out
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def test4_first_read_source_checks():
     """Intel 324611 §4.7: the figures about the first read of the Test 4 trace, whose symbols the conversion
     lost, from the analyzer's packet names on those lines."""
@@ -1514,12 +1514,12 @@ def s3_2_field_checks(table) -> list:
             "TLP header, long": (int(sizes[pcie.header]), f"A {dwords} dword header.", None),
             "ECRC": (int(sizes[pcie.ecrc]), "The optional digest." if ecrc_on else "Left out.", None),
         }[row.field]
-        out.append(checks.compare("pcie-reads", table, row.Index, "bytes", value, f"{row.tlp}: {row.field}", note,
+        out.append(checks.compare(table, row.Index, "bytes", value, f"{row.tlp}: {row.field}", note,
                                   quantity=row.field, exact=True))
     return out
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def s3_2_field_source_checks():
     """Intel 324611 §3.2: the size of each field of the three overhead rows."""
     return s3_2_field_checks(data.load("intel-324611-s3-2-fields"))
@@ -1580,19 +1580,19 @@ def s3_2_overhead_checks(table, fields=None) -> list:
                              for p in pcie_trace.parse(published_log(name)).packets
                              if p.kind == "TLP" and p.complete)
             out.append(checks.compare(
-                "pcie-reads", table, row.Index, "value", least_seen / dword, f"{row.quantity} ({row.unit})",
+                table, row.Index, "value", least_seen / dword, f"{row.quantity} ({row.unit})",
                 "The least data of a TLP the analyzer traces show whole ({model:g} dwords: the read requests "
                 "carry none).", quantity=row.quantity, unit=row.unit, exact=True, kind="consistency", relation="<="))
             continue
         value, note, formula = rules[(row.quantity, row.unit)]
-        out.append(checks.compare("pcie-reads", table, row.Index, "value", value,
+        out.append(checks.compare(table, row.Index, "value", value,
                                   f"{row.quantity} ({row.unit})", note, quantity=row.quantity,
                                   unit=row.unit, formula=formula, exact=row.unit in COUNT_UNITS,
                                   kind="consistency" if row.quantity in _S3_2_SUM_HEADERS else "calculated"))
     return out
 
 
-@checks.provider("pcie-reads")
+@checks.provider
 def s3_2_overhead_source_checks():
     """Intel 324611 §3.2: the TLP overhead, its range and the best case."""
     return s3_2_overhead_checks(data.load("intel-324611-s3-2-overhead"))

@@ -237,7 +237,7 @@ def _pcie_run(args) -> dict:
 def pcie_latency_timings(args, split: str) -> dict | None:
     """The latency-bound model's timings ``goodput pcie`` is given (``--serial-ns`` and ``--latency-ns``, the transfers
     in flight their default if left out), checked; None where it is given neither. The command's full path
-    (:func:`goodput.models.pcie._command_run`) checks them here too."""
+    (:func:`goodput.models.pcie_command._command_run`) checks them here too."""
     if args.serial_ns is None and args.latency_ns is None:
         if args.in_flight is not None:
             raise ParameterError("serial_ns", None, "given with --latency-ns for --transfers-in-flight to mean anything")

@@ -20,6 +20,7 @@ from goodput.core.command import Arg, Command, Ranged, goodput_line
 from goodput.core.errors import ParameterError
 from goodput.core.params import DEFAULT, Parameter
 from goodput.core.symbols import lambdify, maker
+from goodput.models.quick import COMMANDS
 
 symbol = maker(__name__)
 
@@ -154,21 +155,21 @@ def evaluate_transfer(transfer_bytes: int, bits: int, clock_mhz: float = DEFAULT
             "efficiency": efficiency}
 
 
-@checks.provider("spi")
+@checks.provider
 def source_checks():
     """The 64 us of clocks for 400 bytes at 50 MHz, and each throughput recomputed from its time."""
     out = []
     t = data.load("am243x-mcspi-notes")
     for row in t.itertuples():
         model = _numeric("clock")(row.bytes, 8, row.clock_mhz, 0, 1, 0)
-        out.append(checks.compare("spi", t, row.Index, "value_us", model, f"{row.bytes} bytes at {row.clock_mhz:g} MHz",
+        out.append(checks.compare(t, row.Index, "value_us", model, f"{row.bytes} bytes at {row.clock_mhz:g} MHz",
                                   kind="prose",
                                   formula=(clock_time_expr(), {words: row.bytes, word_bits: 8, clock: row.clock_mhz})))
     t = data.load("am243x-mcspi")
     for row in t.itertuples():
         model = row.words * row.word_bits / row.transfer_time_us
         out.append(checks.compare(
-            "spi", t, row.Index, "throughput_mbit_s", model, f"{row.words} x {row.word_bits} bits, {row.mode}",
+            t, row.Index, "throughput_mbit_s", model, f"{row.words} x {row.word_bits} bits, {row.mode}",
             kind="consistency",
             off_note=f"{row.words * row.word_bits} bits in {row.transfer_time_us} us is {{model:.3f}} Mbit/s, "
                      "not {published}."))
@@ -194,7 +195,7 @@ def mcspi_time_checks(t, clock_mhz: float = DEFAULT, gap_ns: float = DEFAULT) ->
         least = transfer_time_us(row.words, row.word_bits, f, g, 1)
         clocks_only = _numeric("clock")(row.words, row.word_bits, f, g, 1, 0)
         out.append(checks.compare(
-            "spi", t, row.Index, "transfer_time_us", least, f"{row.words} x {row.word_bits} bits, {row.mode}",
+            t, row.Index, "transfer_time_us", least, f"{row.words} x {row.word_bits} bits, {row.mode}",
             kind="ceiling", relation=">=",
             note=f"{row.words} words of {row.word_bits} bits at {f:g} MHz with {g:g} ns and one bit time after "
                  "every word but the last take at least {model:.2f} us.",
@@ -207,7 +208,7 @@ def mcspi_time_checks(t, clock_mhz: float = DEFAULT, gap_ns: float = DEFAULT) ->
     for index in t.drop_duplicates("word_bits").index:
         row = t.loc[index]
         out.append(checks.compare(
-            "spi", t, index, "words", words_for(TRANSFER_BYTES, row["word_bits"]),
+            t, index, "words", words_for(TRANSFER_BYTES, row["word_bits"]),
             f"{row['word_bits']}-bit words",
             kind="consistency",
             note=f"{TRANSFER_BYTES} bytes in {row['word_bits']}-bit words.",
@@ -216,7 +217,7 @@ def mcspi_time_checks(t, clock_mhz: float = DEFAULT, gap_ns: float = DEFAULT) ->
     return out
 
 
-@checks.provider("spi")
+@checks.provider
 def mcspi_time_source_checks():
     """The MCSPI transfer times against the clock and the stated gap; the word counts against 400 bytes."""
     return mcspi_time_checks(data.load("am243x-mcspi"))
@@ -250,13 +251,9 @@ COMMAND = Command(
 
 def _quick_run(args) -> dict:
     """What ``goodput spi`` computes: the quick command's run (:mod:`goodput.models.quick`), written once there."""
-    from goodput.models.quick import COMMANDS
-
     return COMMANDS["spi"][0](args)
 
 
 def _quick_lines(args, r: dict) -> list[str]:
     """What ``goodput spi`` prints: the quick command's lines (:mod:`goodput.models.quick`), written once there."""
-    from goodput.models.quick import COMMANDS
-
     return COMMANDS["spi"][1](args, r)

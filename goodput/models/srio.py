@@ -385,7 +385,7 @@ def hockney_fit(table: int, lanes: int, memory: str) -> Hockney:
 
 # --- source checks -------------------------------------------------------------------------
 
-@checks.provider("srio")
+@checks.provider
 def source_checks():
     """The packet overheads §7 states, from the packet fields with 16-bit device IDs."""
     t = data.load("keystone2-s7-srio-overheads")
@@ -404,7 +404,7 @@ def source_checks():
         else:
             model = overhead_bytes(kind, MAX_PAYLOAD_BYTES)
             note = ""
-        out.append(checks.compare("srio", t, row.Index, "overhead_bytes", model,
+        out.append(checks.compare(t, row.Index, "overhead_bytes", model,
                                   f"{row.transaction}, {row.packets}", off_note=note))
     return out + _spec_checks() + _lane_rate_checks() + _swrite_checks()
 
@@ -447,7 +447,7 @@ def _spec_checks() -> list:
         else:  # read response
             f = fields("nread", DOUBLE_WORD, 8)
             model = packet_bytes("nread", DOUBLE_WORD, 8) - DOUBLE_WORD - f["pad"]
-        out.append(checks.compare("srio", t, row.Index, "bytes", model, label, note=note, formula=formula))
+        out.append(checks.compare(t, row.Index, "bytes", model, label, note=note, formula=formula))
     return out
 
 
@@ -463,7 +463,7 @@ def _lane_rate_checks() -> list:
         values = {coding.line_rate: sp.nsimplify(row.line_rate_gbaud), coding.lanes: 1,
                   coding.data_bits: code.data_bits, coding.coded_bits: code.coded_bits}
         model = coding.bit_rate_gbit_s(row.line_rate_gbaud, 1, c.code)
-        out.append(checks.compare("srio", t, row.Index, "data_rate_gbit_s", model,
+        out.append(checks.compare(t, row.Index, "data_rate_gbit_s", model,
                                   f"{row.line_rate_gbaud:g} Gbaud, {code.name} (class {c.number})",
                                   formula=(coding.bit_rate_expr(), values)))
     return out
@@ -478,7 +478,7 @@ def keystone_rate_checks(rates, prose) -> list:
         raise ValueError(f"keystone2-s7-srio-lane-rates: {len(rates)} rates, RapidIO 1.x defines {len(spec)}")
     out = []
     for n, (row, rate) in enumerate(zip(rates.itertuples(), spec), start=1):
-        out.append(checks.compare("srio", rates, row.Index, "line_rate_gbaud", rate, f"RapidIO 1.x rate {n}",
+        out.append(checks.compare(rates, row.Index, "line_rate_gbaud", rate, f"RapidIO 1.x rate {n}",
                                   kind="prose", note="The lowest Baud Rate Class's rate number "
                                   f"{n}: {{model:g}} Gbaud."))
     code = coding.CODES[CLASSES[0].code]
@@ -489,13 +489,13 @@ def keystone_rate_checks(rates, prose) -> list:
             model = code.coded_bits
         else:
             raise KeyError(f"keystone2-s7-srio-prose: no model for {row.item!r}")
-        out.append(checks.compare("srio", prose, row.Index, "value", model, "RapidIO 1.x", quantity=row.item,
+        out.append(checks.compare(prose, row.Index, "value", model, "RapidIO 1.x", quantity=row.item,
                                   unit=row.unit, kind="prose", exact=True,
                                   note=f"RapidIO 1.x codes its lanes with {code.name}."))
     return out
 
 
-@checks.provider("srio")
+@checks.provider
 def keystone_rates():
     """SPRABK5 Sec. 7: the lane rates and the line code its text names."""
     return keystone_rate_checks(data.load("keystone2-s7-srio-lane-rates"), data.load("keystone2-s7-srio-prose"))
@@ -520,7 +520,7 @@ def _swrite_checks() -> list:
                 f"the count of an SWRITE of at most {small} bytes. 'Over 95%' holds for the packet with 8-bit IDs "
                 f"({share(8)} of its bytes are payload), not with 16-bit IDs ({share(16)}), nor once its "
                 f"start-of-packet control symbol is counted ({share(8, 1)}).")
-        out.append(checks.compare("srio", t, row.Index, "overhead_bytes", header_and_crc(8),
+        out.append(checks.compare(t, row.Index, "overhead_bytes", header_and_crc(8),
                                   f"{row.transaction}, {p}-byte payload, 8-bit device IDs", note=note))
     return out
 
@@ -574,7 +574,7 @@ def measured_ceiling_checks(t) -> list:
     for r in t.itertuples():
         model = ceiling_mbit_s(r.transaction, r.phy_gbaud, r.lanes, r.payload_bytes)
         out.append(checks.compare(
-            "srio", t, r.Index, "throughput_mbit_s", model, _table_row(r), kind="ceiling", relation="<=",
+            t, r.Index, "throughput_mbit_s", model, _table_row(r), kind="ceiling", relation="<=",
             formula=ceiling_formula(r.transaction, r.phy_gbaud, r.lanes, r.payload_bytes),
             note=f"Back-to-back {KINDS[TABLE_KINDS[r.transaction]].name} packets of at most {MAX_PAYLOAD_BYTES} "
                  "bytes, each with its header, CRC, padding and control symbol, carry at most {model:.2f} Mbit/s.",
@@ -595,7 +595,7 @@ def phy_rate_checks(places, t) -> list:
                   r) for r in rows.itertuples()]
         need, worst = max(needs, key=lambda n: n[0])
         out.append(checks.compare(
-            "srio", places, p.Index, "phy_gbaud", need, p.place, kind="consistency", relation=">=",
+            places, p.Index, "phy_gbaud", need, p.place, kind="consistency", relation=">=",
             note=f"Table {p.table}'s fastest value for its rate, {worst.throughput_mbit_s:g} Mbit/s "
                  f"({worst.lanes}x, {worst.memory}, {worst.payload_bytes} bytes), needs at least {{model:.3f}} Gbaud.",
             off_note=f"At {{published}} Gbaud the packet model carries at most "
@@ -608,14 +608,14 @@ def phy_rate_checks(places, t) -> list:
             values = {coding.line_rate: sp.nsimplify(p.phy_gbaud), coding.lanes: 1,
                       coding.data_bits: code.data_bits, coding.coded_bits: code.coded_bits}
             out.append(checks.compare(
-                "srio", places, p.Index, "srio_gbit_s",
+                places, p.Index, "srio_gbit_s",
                 coding.bit_rate_gbit_s(p.phy_gbaud, 1, baud_class(p.phy_gbaud).code), p.place, kind="prose",
                 formula=(coding.bit_rate_expr(), values),
                 note=f"The PHY rate after {code.name}."))
     return out
 
 
-@checks.provider("srio")
+@checks.provider
 def table_checks():
     """Tables 16-21: every measured value under its ceiling, and the rates their text and captions state."""
     return _table_checks()

@@ -38,6 +38,7 @@ from goodput.core.command import Arg, Command, Ranged
 from goodput.core.errors import DataError, ParameterError
 from goodput.core.params import DEFAULT, Parameter
 from goodput.core.symbols import lambdify, maker
+from goodput.logs import ndk_console
 from goodput.models.tcp_numeric import (
     IP_HEADER_BYTES,
     TCP_HEADER_BYTES,
@@ -165,7 +166,7 @@ def run_label(row) -> str:
             f"{row.operation.lower()}")
 
 
-@checks.provider("tcp-goodput")
+@checks.provider
 def source_checks():
     """The NDK's maximum receive throughput, 94,595 kbit/s for 8192-byte frames at 100 Mbit/s."""
     t = data.load("spraaq5-s6-throughput")
@@ -180,7 +181,7 @@ def source_checks():
         full, rest = divmod(r["message_bytes"], r["mss_bytes"])
         line = sum(r["bytes"].values())
         out.append(checks.compare(
-            "tcp-goodput", t, row.Index, "throughput_kbit_s", 1000 * r["goodput_mbit_s"],
+            t, row.Index, "throughput_kbit_s", 1000 * r["goodput_mbit_s"],
             run_label(row),
             off_note=f"{r['message_bytes']} bytes make {r['segments']} segments ({full} x {r['mss_bytes']} + "
                      f"{rest}), {(line - r['message_bytes']) / r['segments']:g} bytes of headers, FCS, preamble "
@@ -214,7 +215,7 @@ def throughput_table_checks(t) -> list:
     for row in t.itertuples():
         label = run_label(row)
         out.append(checks.compare(
-            "tcp-goodput", t, row.Index, "throughput_kbit_s", stream_ceiling_kbit_s(row.line_rate_mbit_s), label,
+            t, row.Index, "throughput_kbit_s", stream_ceiling_kbit_s(row.line_rate_mbit_s), label,
             f"At most a stream of full {evaluate(row.frame_bytes, row.line_rate_mbit_s)['mss_bytes']}-byte "
             f"segments at {row.line_rate_mbit_s} Mbit/s carries, "
             "{rounded} kbit/s.",
@@ -222,14 +223,14 @@ def throughput_table_checks(t) -> list:
                      "no TCP run over it can beat.",
             formula=_stream_formula(row.line_rate_mbit_s), kind="ceiling", relation="<="))
         out.append(checks.compare(
-            "tcp-goodput", t, row.Index, "cpu_load_percent", FULL_LOAD_PERCENT, label,
+            t, row.Index, "cpu_load_percent", FULL_LOAD_PERCENT, label,
             "A load is a share of the CPU's time: at most {rounded} %.",
             off_note="More than the whole CPU ({rounded} %): a load cannot exceed it.",
             kind="consistency", relation="<="))
     return out
 
 
-@checks.provider("tcp-goodput")
+@checks.provider
 def throughput_table_source_checks():
     """Every row of SPRAAQ5's §6.1-6.3 tables against the 100 Mbit/s link's ceiling and a whole CPU."""
     return throughput_table_checks(data.load("spraaq5-s6-throughput"))
@@ -248,7 +249,7 @@ def cache_load_checks(t) -> list:
         for smaller, row in zip(rows, rows[1:]):
             label = f"{run_label(row)}, against L2 {smaller.l2_cache_kbytes} KB"
             out.append(checks.compare(
-                "tcp-goodput", t, row.Index, "cpu_load_percent", smaller.cpu_load_percent, label,
+                t, row.Index, "cpu_load_percent", smaller.cpu_load_percent, label,
                 f"At most the {{model:g}} % the same runs load the CPU with {smaller.l2_cache_kbytes} KB of L2 cache.",
                 off_note=f"More than the {{model:g}} % of the same runs with the smaller {smaller.l2_cache_kbytes} KB "
                          f"cache (at {smaller.throughput_kbit_s:,} kbit/s; this run {row.throughput_kbit_s:,} "
@@ -260,7 +261,7 @@ def cache_load_checks(t) -> list:
     return out
 
 
-@checks.provider("tcp-goodput")
+@checks.provider
 def cache_load_source_checks():
     """SPRAAQ5's §6 tables: a larger L2 cache loads the CPU no more than the next smaller one, within ±1 %."""
     return cache_load_checks(data.load("spraaq5-s6-throughput"))
@@ -346,7 +347,7 @@ def console_checks(runs, resource: str = f"logs/published/{NDK_CONSOLE_LOG}") ->
         count = bench_frames() if run.direction == "receive" else run.frames
         said = ("nonCopyTCP.h's" if run.direction == "receive" else "the printed")
         out.append(checks.check(
-            "tcp-goodput", "SPRAAQ5", where, label, "total", "bytes", str(run.total_bytes),
+            "SPRAAQ5", where, label, "total", "bytes", str(run.total_bytes),
             count * run.frame_bytes, f"{said} {count} frames of {run.frame_bytes} bytes: {{rounded}} bytes.",
             resource, kind="consistency"))
         if period == 0:
@@ -363,10 +364,10 @@ def console_checks(runs, resource: str = f"logs/published/{NDK_CONSOLE_LOG}") ->
                 ceiling, formula = link, _stream_formula(NDK_CONSOLE_LINK_MBIT_S)
                 why = f"the {NDK_CONSOLE_LINK_MBIT_S} Mbit/s link's stream of full segments"
         out.append(checks.check(
-            "tcp-goodput", "SPRAAQ5", where, label, "rate", "kbit/s", str(run.kbit_s), ceiling,
+            "SPRAAQ5", where, label, "rate", "kbit/s", str(run.kbit_s), ceiling,
             f"At most {why}: {{rounded}} kbit/s.", resource, formula, kind="ceiling", relation="<="))
         out.append(checks.check(
-            "tcp-goodput", "SPRAAQ5", where, label, "CPU load", "%", str(run.cpu_load_percent), FULL_LOAD_PERCENT,
+            "SPRAAQ5", where, label, "CPU load", "%", str(run.cpu_load_percent), FULL_LOAD_PERCENT,
             "A load is a share of the CPU's time: at most {rounded} %.", resource, kind="consistency",
             relation="<="))
     return out
@@ -377,11 +378,9 @@ def published_console_log():
     return data.published_dir().parent / "logs" / "published" / NDK_CONSOLE_LOG
 
 
-@checks.provider("tcp-goodput")
+@checks.provider
 def console_source_checks():
     """SPRAAQ5 §4.1's example testee output: totals, rates and loads against each other and their ceilings."""
-    from goodput.logs import ndk_console
-
     return console_checks(ndk_console.parse(published_console_log()))
 
 
@@ -394,18 +393,16 @@ def console_frames_checks(runs, resource: str = f"logs/published/{NDK_CONSOLE_LO
             continue
         pace = "at maximum frame rate" if period == 0 else f"one frame every {period} ms"
         out.append(checks.check(
-            "tcp-goodput", "SPRAAQ5", "§4.1 step 7, testee output",
+            "SPRAAQ5", "§4.1 step 7, testee output",
             f"log line {run.line}: {run.direction} {run.frame_bytes} bytes, {pace}", "frames", "frames",
             str(run.frames), bench_frames(), "nonCopyTCP.h's BENCH_FRAMES: {rounded} frames a run.", resource,
             kind="consistency", exact=True))
     return out
 
 
-@checks.provider("tcp-goodput")
+@checks.provider
 def console_frames_source_checks():
     """SPRAAQ5 §4.1's example testee output: the frames of each transmit run against nonCopyTCP.h."""
-    from goodput.logs import ndk_console
-
     return console_frames_checks(ndk_console.parse(published_console_log()))
 
 
@@ -422,22 +419,20 @@ def tester_checks(runs, resource: str = f"logs/published/{NDK_TESTER_LOG}") -> l
         pace = "at maximum frame rate" if run.period_ms == 0 else f"at {run.period_ms} ms frame rate"
         label = f"log line {run.line}: {run.task} {run.frame_bytes} bytes {pace}"
         out.append(checks.check(
-            "tcp-goodput", "SPRAAQ5", "§4.1 step 7, tester output", label, "frames", "frames", str(run.frames),
+            "SPRAAQ5", "§4.1 step 7, tester output", label, "frames", "frames", str(run.frames),
             bench_frames(), "nonCopyTCP.h's BENCH_FRAMES: {rounded} frames a run.", resource, kind="consistency"))
         if run.period_ms:
             out.append(checks.check(
-                "tcp-goodput", "SPRAAQ5", "§4.1 step 7, tester output", label, "frame period", "ms",
+                "SPRAAQ5", "§4.1 step 7, tester output", label, "frame period", "ms",
                 str(run.period_ms), period,
                 "nonCopyTCP.h's frame rates in order, the first runs of the smallest frames from the start, the last "
                 "of the largest from the end: {rounded} ms.", resource, kind="consistency"))
     return out
 
 
-@checks.provider("tcp-goodput")
+@checks.provider
 def tester_source_checks():
     """SPRAAQ5 §4.1's example tester output: its frame counts and periods against nonCopyTCP.h."""
-    from goodput.logs import ndk_console
-
     return tester_checks(ndk_console.parse_tester(published_console_log().with_name(NDK_TESTER_LOG)))
 
 
@@ -483,7 +478,7 @@ def prose_checks(t, prose=None) -> list:
 
     def add(where, row, quantity, unit, published, model, note, **how):
         """A check of the value of the row ``r`` of the loop below (its cell of ``prose``)."""
-        out.append(checks.check("tcp-goodput", "SPRAAQ5", where, row, quantity, unit, published, model, note,
+        out.append(checks.check("SPRAAQ5", where, row, quantity, unit, published, model, note,
                                 kind="prose", resource=name, cell=f"{r.Index} | value", **how))
 
     best = t[t["operation"] == "Receive"]["throughput_kbit_s"].max()
@@ -554,7 +549,7 @@ def prose_checks(t, prose=None) -> list:
     return out
 
 
-@checks.provider("tcp-goodput")
+@checks.provider
 def prose_source_checks():
     """SPRAAQ5's prose about its runs (§6 platforms, captions and setup; the testee excerpt's cache)."""
     return prose_checks(data.load("spraaq5-s6-throughput"))
@@ -705,7 +700,7 @@ def cpsw_tcp_checks(t) -> list:
     for row in t.itertuples():
         label = f"{row.board}, {row.direction}"
         out.append(checks.compare(
-            "tcp-goodput", t, row.Index, "bandwidth_mbit_s", ceiling, label, kind="ceiling", relation="<=",
+            t, row.Index, "bandwidth_mbit_s", ceiling, label, kind="ceiling", relation="<=",
             note=f"Full segments of 1460 bytes, no TCP options, at {CPSW_LINK_MBIT_S} Mbit/s carry at most "
                  "{model:.2f} Mbit/s in each direction.",
             off_note=f"Full segments of 1460 bytes at {CPSW_LINK_MBIT_S} Mbit/s carry at most {{model:.2f}} Mbit/s; "
@@ -715,7 +710,7 @@ def cpsw_tcp_checks(t) -> list:
     for index in t.drop_duplicates(["board", "cpu_load_percent"]).index:
         row = t.loc[index]
         out.append(checks.compare(
-            "tcp-goodput", t, index, "cpu_load_percent", PERCENT_MAX,
+            t, index, "cpu_load_percent", PERCENT_MAX,
             f"{row['board']}, {row['direction'].replace(' TX', '')}", kind="consistency", relation="<=",
             off_note="A CPU load of {published} % is more than the whole CPU."))
     return out
@@ -733,12 +728,12 @@ def cpsw_udp_checks(t) -> list:
             if t.attrs["printed"][column][row.Index] in ("", None) or getattr(row, column) != getattr(row, column):
                 continue  # printed "-": nothing measured
             out.append(checks.compare(
-                "tcp-goodput", t, row.Index, column, PERCENT_MAX, label, kind="consistency", relation="<=",
+                t, row.Index, column, PERCENT_MAX, label, kind="consistency", relation="<=",
                 off_note=f"A {what} of {{published}} % is more than all of it."))
         if row.offered_as == "max":
             u = udp_evaluate(row.packet_bytes, CPSW_LINK_MBIT_S)
             out.append(checks.compare(
-                "tcp-goodput", t, row.Index, "offered_mbit_s", u["goodput_mbit_s"], label, kind="ceiling",
+                t, row.Index, "offered_mbit_s", u["goodput_mbit_s"], label, kind="ceiling",
                 relation="<=", otherwise="unexplained",
                 note=f"{row.packet_bytes}-byte datagrams in {u['fragments']} IP fragments each carry at most "
                      f"{{model:.2f}} Mbit/s at {CPSW_LINK_MBIT_S} Mbit/s.",
@@ -753,7 +748,7 @@ def cpsw_udp_checks(t) -> list:
     return out
 
 
-@checks.provider("tcp-goodput")
+@checks.provider
 def cpsw_source_checks():
     """The AM243x CPSW TCP and UDP iperf tables: ceilings at the link rate, loads and losses within 100 %."""
     return cpsw_tcp_checks(data.load("am243x-cpsw-tcp-iperf")) + cpsw_udp_checks(data.load("am243x-cpsw-udp"))
@@ -777,7 +772,7 @@ def rndis_checks(t) -> list:
     out = []
     for row in t.itertuples():
         out.append(checks.compare(
-            "tcp-goodput", t, row.Index, "bandwidth_mbit_s", most, f"RNDIS iperf {row.start_s:g}-{row.end_s:g} s",
+            t, row.Index, "bandwidth_mbit_s", most, f"RNDIS iperf {row.start_s:g}-{row.end_s:g} s",
             kind="ceiling", relation="<=",
             note="Full 1460-byte segments over RNDIS, in 512-byte bulk packets, 13 per microframe, carry at most "
                  "{model:.1f} Mbit/s.",
@@ -790,7 +785,7 @@ def rndis_checks(t) -> list:
     for index in whole.index:
         inside = parts[(parts["start_s"] >= t.loc[index, "start_s"]) & (parts["end_s"] <= t.loc[index, "end_s"])]
         out.append(checks.compare(
-            "tcp-goodput", t, index, "transfer_mbytes", total_of(inside["transfer_mbytes"]),
+            t, index, "transfer_mbytes", total_of(inside["transfer_mbytes"]),
             f"RNDIS iperf {t.loc[index, 'start_s']:g}-{t.loc[index, 'end_s']:g} s, the sum of its intervals",
             kind="consistency",
             note=f"The {len(inside)} intervals inside it add up to {{model:.2f}} MBytes.",
@@ -809,7 +804,7 @@ def rndis_rate_checks(t) -> list:
     for row in t.itertuples():
         whole = spans[row.Index] == spans.max() and (spans < spans.max()).any()
         out.append(checks.compare(
-            "tcp-goodput", t, row.Index, "bandwidth_mbit_s",
+            t, row.Index, "bandwidth_mbit_s",
             row.transfer_mbytes * (1 << 20) * 8 / 1e6 / (row.end_s - row.start_s),
             f"RNDIS iperf {row.start_s:g}-{row.end_s:g} s",
             note="" if whole else f"From the row's {t.attrs['printed']['transfer_mbytes'][row.Index]} MBytes: "
@@ -819,7 +814,7 @@ def rndis_rate_checks(t) -> list:
     return out
 
 
-@checks.provider("tcp-goodput")
+@checks.provider
 def rndis_source_checks():
     """The RNDIS iperf run against the USB 2.0 bulk ceiling, and its total against its intervals."""
     return rndis_checks(data.load("am243x-rndis-iperf"))

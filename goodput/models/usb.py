@@ -219,7 +219,7 @@ SPEC_TABLE = "usb-spec-s4-4-11-efficiency"  #: the specification's efficiency st
 RAW = "raw throughput"  #: the statements the line code alone decides
 
 
-@checks.provider("usb-superspeed")
+@checks.provider
 def source_checks():
     """The raw throughput the specification prints for each generation: the signalling rate after
     the line code. Its statements of an effective bandwidth are bounds, not calculations: the
@@ -239,7 +239,7 @@ def source_checks():
         qualifier = t.attrs["printed"]["qualifier"][row.Index]
         note = (f"{row.signalling_gbit_s:g} Gbaud after {coding.CODES[g.code].name}, / 8 bits per byte: "
                 "{model:.4g}" + (f"; the specification says {qualifier}." if qualifier else "."))
-        out.append(checks.compare("usb-superspeed", t, row.Index, column, model, f"{row.revision}, {g.name}",
+        out.append(checks.compare(t, row.Index, column, model, f"{row.revision}, {g.name}",
                                   note, formula=(expr, values)))
     return out
 
