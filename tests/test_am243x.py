@@ -5,6 +5,7 @@ import pytest
 from goodput.analysis import am243x
 from goodput import checks
 from goodput.core import data
+from goodput.sources.am243x_sdk import latency
 from mutations import edited_cell
 
 
@@ -18,7 +19,7 @@ def _status(resource, kind):
 
 
 def test_the_r5f_clock_comes_from_the_setup_table():
-    assert am243x.core_clock_mhz() == 800 and am243x.clock_period_ns(800) == 1.25
+    assert latency.core_clock_mhz() == 800 and latency.clock_period_ns(800) == 1.25
 
 
 def test_rpmsg_latencies_below_one_r5f_clock_are_errata():
@@ -40,7 +41,7 @@ def test_notify_latencies_keep_to_one_clock_at_their_printed_precision():
 def test_a_latency_under_one_clock_is_caught():
     n, r = data.load("am243x-ipc-notify"), data.load("am243x-ipc-rpmsg")
     bad = _edited(n, "latency_us", 0, 0.0001, "0.0001")
-    got = {c.row: c.status for c in am243x.ipc_checks(bad, r, 800) if c.resource == "am243x-ipc-notify"}
+    got = {c.row: c.status for c in latency.ipc_checks(bad, r, 800) if c.resource == "am243x-ipc-notify"}
     assert got["r5f0-0 -> m4f0-0"] == "erratum" and got["r5f0-0 -> r5f0-1"] == "ok"
 
 
@@ -57,7 +58,7 @@ def test_six_mcusdk_averages_exceed_their_maxima_and_no_clang_average_does():
 def test_an_average_above_its_maximum_is_caught():
     t = data.load("am243x-mathlib")
     i = t.index[t["function"] == "atan2"][0]
-    got = {c.row: c.status for c in am243x.mathlib_checks(_edited(t, "avg_cycles_clang", i, 1191.5, "1191.500000"))}
+    got = {c.row: c.status for c in latency.mathlib_checks(_edited(t, "avg_cycles_clang", i, 1191.5, "1191.500000"))}
     assert got["atan2, mathlib (clang)"] == "erratum" and got["atan2, Mathlib (mcusdk)"] == "ok"
 
 
@@ -74,7 +75,7 @@ def test_pka_signs_match_rsa_decryption_and_verifies_do_not_match_encryption():
 def test_a_sign_rate_off_the_rsa_table_is_flagged():
     pka, rsa = data.load("am243x-pka"), data.load("am243x-rsa")
     i = pka.index[(pka["algorithm"] == "RSA") & (pka["key_bits"] == 2048)][0]
-    got = {(c.row, c.quantity): c.status for c in am243x.pka_rsa_checks(_edited(pka, "sign_per_s", i, 700, "700"), rsa)}
+    got = {(c.row, c.quantity): c.status for c in latency.pka_rsa_checks(_edited(pka, "sign_per_s", i, 700, "700"), rsa)}
     assert got[("RSA-2048", "signs per second")] == "unexplained"
     assert got[("RSA-4096", "signs per second")] == "rounding"
 
@@ -86,16 +87,16 @@ def test_each_rsa_size_is_its_keys_modulus_in_bytes_and_a_wrong_one_is_an_erratu
     assert got == {f"RSA-{k} {op}": ("ok", k / 8, "consistency") for k in (2048, 4096)
                    for op in ("encryption", "decryption")}
     # the number held is the one the page prints, "256.00" of "256.00 B" (the census counts 256.00, not 256)
-    assert {c.published for c in am243x.rsa_size_checks(rsa)} == {"256.00", "512.00"}
+    assert {c.published for c in latency.rsa_size_checks(rsa)} == {"256.00", "512.00"}
     i = rsa.index[(rsa["key_bits"] == 4096) & (rsa["operation"] == "decryption")][0]
     bad = _edited(rsa, "size_as_printed", i, "256.00 B", "256.00 B")
-    bad = {c.row: c.status for c in am243x.rsa_size_checks(bad)}
+    bad = {c.row: c.status for c in latency.rsa_size_checks(bad)}
     assert bad.pop("RSA-4096 decryption") == "erratum" and set(bad.values()) == {"ok"}
-    assert am243x.printed_size("32.00 KB") == ("32.00", 1024)
+    assert latency.printed_size("32.00 KB") == ("32.00", 1024)
     with pytest.raises(ValueError, match="key_bits"):
-        am243x.rsa_block_bytes(2047)
+        latency.rsa_block_bytes(2047)
     with pytest.raises(ValueError, match="expected a number"):
-        am243x.printed_size("256.00 bits")
+        latency.printed_size("256.00 bits")
 
 
 def test_every_larger_aes_and_sha_block_takes_no_less_time():
@@ -110,14 +111,14 @@ def test_every_larger_aes_and_sha_block_takes_no_less_time():
 def test_a_larger_block_faster_than_twice_the_rate_is_caught():
     aes, sha = data.load("am243x-aes-cbc"), data.load("am243x-sha")
     i = sha.index[(sha["sha_bits"] == 256) & (sha["size_bytes"] == 1024)][0]
-    got = {c.row: c.status for c in am243x.crypto_size_checks(aes, _edited(sha, "throughput_mbit_s", i, 400.0,
+    got = {c.row: c.status for c in latency.crypto_size_checks(aes, _edited(sha, "throughput_mbit_s", i, 400.0,
                                                                           "400.000000"))}
     assert got["SHA-256, 1024.00 B"] == "erratum" and got["SHA-512, 1024.00 B"] == "ok"
 
 
 def test_aes_256_is_no_faster_than_aes_128_on_the_same_operation_and_size():
     aes = data.load("am243x-aes-cbc")
-    found = am243x.aes_key_checks(aes)
+    found = latency.aes_key_checks(aes)
     assert len(found) == (aes["key_bits"] == 256).sum()
     assert {(c.kind, c.relation, c.status) for c in found} == {("ceiling", "<=", "ok")}
     # one anchor per check: the same cell's size check is a consistency check
@@ -128,36 +129,36 @@ def test_aes_256_is_no_faster_than_aes_128_on_the_same_operation_and_size():
 def test_an_aes_256_rate_above_aes_128s_is_an_erratum():
     aes = data.load("am243x-aes-cbc")
     row = aes.index[(aes["key_bits"] == 256) & (aes["operation"] == "decryption") & (aes["size_bytes"] == 512)][0]
-    found = {c.row: c.status for c in am243x.aes_key_checks(edited_cell(aes, row, "throughput_mbit_s", "240.0"))}
+    found = {c.row: c.status for c in latency.aes_key_checks(edited_cell(aes, row, "throughput_mbit_s", "240.0"))}
     assert found["AES-256 decryption, 512.00 B"] == "erratum"  # AES-128 prints 236.865693
     assert sum(s == "erratum" for s in found.values()) == 1
 
 
 def test_each_rsa_rate_is_held_to_one_other_and_the_2048_bit_encryption_is_slower_than_its_decryption():
     rsa = data.load("am243x-rsa")
-    got = {c.row: (c.relation, c.status) for c in am243x.rsa_rate_checks(rsa)}
+    got = {c.row: (c.relation, c.status) for c in latency.rsa_rate_checks(rsa)}
     # the shorter key's encryption against its decryption: a public-key operation slower than the private one
     assert got == {"RSA-2048 encryption": (">=", "unexplained"), "RSA-4096 encryption": ("<=", "ok"),
                    "RSA-2048 decryption": (">=", "ok"), "RSA-4096 decryption": ("<=", "ok")}
-    [longer] = [c for c in am243x.rsa_rate_checks(rsa) if c.row == "RSA-4096 encryption"]
+    [longer] = [c for c in latency.rsa_rate_checks(rsa) if c.row == "RSA-4096 encryption"]
     assert longer.model == pytest.approx(0.554973 * 512 / 256)
     # each rate has one check, and no two checks compare the same pair of cells
-    assert len({c.cell for c in am243x.rsa_rate_checks(rsa)}) == 4
+    assert len({c.cell for c in latency.rsa_rate_checks(rsa)}) == 4
 
 
 def test_an_rsa_rate_off_its_rules_is_caught():
     rsa = data.load("am243x-rsa")
     i = rsa.index[(rsa["key_bits"] == 4096) & (rsa["operation"] == "encryption")][0]
-    got = {c.row: c.status for c in am243x.rsa_rate_checks(edited_cell(rsa, i, "throughput_mbit_s", "1.200000"))}
+    got = {c.row: c.status for c in latency.rsa_rate_checks(edited_cell(rsa, i, "throughput_mbit_s", "1.200000"))}
     assert got["RSA-4096 encryption"] == "erratum"  # more than twice the 2048-bit key's rate on twice the block
     j = rsa.index[(rsa["key_bits"] == 4096) & (rsa["operation"] == "decryption")][0]
-    got = {c.row: c.status for c in am243x.rsa_rate_checks(edited_cell(rsa, j, "throughput_mbit_s", "0.700000"))}
+    got = {c.row: c.status for c in latency.rsa_rate_checks(edited_cell(rsa, j, "throughput_mbit_s", "0.700000"))}
     assert got["RSA-4096 decryption"] == "unexplained"  # faster than the public-key operation on the same key
 
 
 def test_ecdsa_rates_keep_to_the_larger_curve_and_the_verify_being_slower():
     pka = data.load("am243x-pka")
-    got = {(c.row, c.quantity): (c.relation, c.status, c.model) for c in am243x.ecdsa_rate_checks(pka)}
+    got = {(c.row, c.quantity): (c.relation, c.status, c.model) for c in latency.ecdsa_rate_checks(pka)}
     assert got == {("ECDSA-256", "signs per second"): (">=", "ok", 586),
                    ("ECDSA-384", "verifies per second"): ("<=", "ok", 693),
                    ("ECDSA-256", "verifies per second"): ("<=", "ok", 1136),
@@ -168,10 +169,10 @@ def test_an_ecdsa_rate_off_its_rules_is_caught():
     pka = data.load("am243x-pka")
     i = pka.index[(pka["algorithm"] == "ECDSA") & (pka["key_bits"] == 384)][0]
     got = {(c.row, c.quantity): c.status
-           for c in am243x.ecdsa_rate_checks(edited_cell(pka, i, "verify_per_s", "700"))}
+           for c in latency.ecdsa_rate_checks(edited_cell(pka, i, "verify_per_s", "700"))}
     assert got[("ECDSA-384", "verifies per second")] == "erratum"  # P-384 faster than P-256
     got = {(c.row, c.quantity): c.status
-           for c in am243x.ecdsa_rate_checks(edited_cell(pka, i, "sign_per_s", "300"))}
+           for c in latency.ecdsa_rate_checks(edited_cell(pka, i, "sign_per_s", "300"))}
     assert got[("ECDSA-384", "signs per second")] == "unexplained"  # a sign slower than a verify
     assert got[("ECDSA-256", "signs per second")] == "ok"
 

@@ -8,7 +8,7 @@ import pytest
 from goodput import checks
 from goodput.checks import coverage
 from goodput.core import data
-from goodput.analysis import pcie_spec
+from goodput.sources.an3935 import measured
 from goodput.core.errors import DataError, ParameterError
 from mutations import edited_cell, reprinted
 
@@ -78,14 +78,14 @@ def test_read_ceiling_is_eq_4_without_dllps_and_the_one_way_read_keeps_to_its_ow
 @pytest.mark.slow
 def test_a_write_above_its_ceiling_is_an_erratum():
     t11 = edited("an3935-table11", {"dma_channels": 1, "bytes": 32768}, "14.90")  # ceiling 14.84
-    found = pcie_spec.an3935_mps_back_to_back_checks(*tables(t11=t11))
+    found = measured.an3935_mps_back_to_back_checks(*tables(t11=t11))
     c = find(found, "an3935-table11", "32 K bytes, x4, MPS 256", "measured, 1 in flight", "ceiling")
     assert c.status == "erratum"
 
 
 def test_fewer_requests_in_flight_faster_than_more_is_an_erratum():
     t12 = edited("an3935-table12", {"dma_channels": 1, "bytes": 1024}, "12.00")  # 4 in flight: 11.01
-    found = pcie_spec.an3935_mps_back_to_back_checks(*tables(t12=t12))
+    found = measured.an3935_mps_back_to_back_checks(*tables(t12=t12))
     assert find(found, "an3935-table12", "1 K bytes, x4, MPS 256", "measured, 1 in flight",
                 "consistency").status == "erratum"
 
@@ -93,24 +93,24 @@ def test_fewer_requests_in_flight_faster_than_more_is_an_erratum():
 @pytest.mark.slow
 def test_one_measurement_printed_twice_differently_is_an_erratum():
     t10 = edited("an3935-table10", {"mps_bytes": 256, "bytes": 1024}, "12.50")  # Table 8 x4: 12.40
-    found = pcie_spec.an3935_mps_back_to_back_checks(*tables(t10=t10))
+    found = measured.an3935_mps_back_to_back_checks(*tables(t10=t10))
     c = find(found, "an3935-table10", "1 K bytes, x4, MPS 256", "measured, MPS 256", "consistency")
     assert c.status == "erratum" and c.model == 12.40
     t11 = edited("an3935-table11", {"dma_channels": 8, "bytes": 64}, "5.25")  # Table 7 x4: 5.28
-    found = pcie_spec.an3935_mps_back_to_back_checks(*tables(t11=t11))
+    found = measured.an3935_mps_back_to_back_checks(*tables(t11=t11))
     assert find(found, "an3935-table11", "64 bytes, x4, MPS 256", "measured, 8 in flight",
                 "consistency").status == "erratum"
 
 
 @pytest.mark.slow
 def test_the_mps_spread_is_the_other_tables_same_traffic_measured_twice():
-    spread = pcie_spec.an3935_same_wire_spread(data.load("an3935-table9"))
+    spread = measured.an3935_same_wire_spread(data.load("an3935-table9"))
     assert spread.amount == pytest.approx(max(8.52 - 8.36, 5.28 - 5.12, 3.01 - 2.92, 1.51 - 1.46, 0.80 - 0.77))
     assert "Table 9" in spread.evidence
     # within it: the MPS-128 column above the MPS-256 one by 0.07; beyond it: by 0.27
     for value, want in (("1.20", "spread"), ("1.40", "erratum")):
         t10 = edited("an3935-table10", {"mps_bytes": 128, "bytes": 16}, value)
-        found = pcie_spec.an3935_mps_back_to_back_checks(*tables(t10=t10))
+        found = measured.an3935_mps_back_to_back_checks(*tables(t10=t10))
         assert find(found, "an3935-table10", "16 bytes, x4, MPS 128", "measured, MPS 128",
                     "consistency").status == want
 
@@ -158,7 +158,7 @@ def test_x1_writes_above_the_x1_ceiling_and_one_above_the_bare_bit_rate():
 
 def test_a_narrower_link_faster_than_a_wider_one_is_an_erratum():
     t16 = edited("an3935-table16", {"lanes": 2, "bytes": 512}, "25.00")  # x4: 24.64
-    found = pcie_spec.an3935_link_width_checks(t16)
+    found = measured.an3935_link_width_checks(t16)
     assert find(found, "an3935-table16", "512 bytes, x2, MPS 256", "measured, x2", "consistency").status == "erratum"
     assert find(found, "an3935-table16", "512 bytes, x2, MPS 256", "measured, x2", "ceiling").status == "erratum"
     assert find(found, "an3935-table16", "512 bytes, x1, MPS 256", "measured, x1", "consistency").status == "ok"
@@ -166,13 +166,13 @@ def test_a_narrower_link_faster_than_a_wider_one_is_an_erratum():
 
 # --- the text ----------------------------------------------------------------------------------------
 
-from goodput.models import pcie  # noqa: E402
+from goodput.sources.an3935 import packets  # noqa: E402
 
 PROSE = [c for c in checks.collect("pcie-packets") if c.resource == "an3935-text"]
 
 
 def text_checks(text):
-    return pcie.an3935_text_checks(text, *(data.load(f"an3935-table{n}") for n in (2, 4, 7, 15)))
+    return packets.an3935_text_checks(text, *(data.load(f"an3935-table{n}") for n in (2, 4, 7, 15)))
 
 
 def test_every_number_of_the_text_is_checked_and_reproduced():
@@ -217,11 +217,11 @@ def test_a_number_of_the_text_without_a_model_is_refused():
 
 
 def test_a_note_of_tables_2_to_5_counts_packets_and_a_note_without_the_count_is_refused():
-    assert pcie.counted("128 MRd, 128 CpID, 32 ACK, 32 FC", "ACK") == 32
-    assert pcie.counted("1 MRd, 1 CpID, 1ACK, 1 FC", "ACK") == 1
-    assert pcie.counted("1 TLP (20), 1 ACK (8), 1 FC (8)", "TLP") == 1
+    assert packets.counted("128 MRd, 128 CpID, 32 ACK, 32 FC", "ACK") == 32
+    assert packets.counted("1 MRd, 1 CpID, 1ACK, 1 FC", "ACK") == 1
+    assert packets.counted("1 TLP (20), 1 ACK (8), 1 FC (8)", "TLP") == 1
     with pytest.raises(ValueError, match="counts no ACK"):
-        pcie.counted("8 TLP, 2 FC", "ACK")
+        packets.counted("8 TLP, 2 FC", "ACK")
 
 
 # --- the notes of Tables 2-5 ---------------------------------------------------------------------------
@@ -246,7 +246,7 @@ def test_a_wrong_count_in_the_notes_is_an_erratum():
     bad = t.copy()
     i = bad.index[bad["bytes"] == 2048][0]
     bad.at[i, "notes"] = "8 MRd, 8 CpID, 4 ACK, 2 FC"
-    found = {c.quantity: c.status for c in pcie.an3935_note_checks(bad, "MSC8156", "read") if c.row == "2 K bytes"}
+    found = {c.quantity: c.status for c in packets.an3935_note_checks(bad, "MSC8156", "read") if c.row == "2 K bytes"}
     assert found["ACK DLLPs counted in the notes"] == "erratum"
     assert found["UpdateFC DLLPs counted in the notes"] == "ok"
 
@@ -277,65 +277,65 @@ def test_a_wrong_direction_count_or_read_request_overhead_in_a_calculation_is_an
     t = data.load("an3935-table4")
     bad = t.copy()
     bad.at[bad.index[bad["bytes"] == 64][0], "calculation_as_printed"] = "8 * 64 / (64 + 20+ 24 + 8 + 8) * 4"
-    found = {c.quantity: c.status for c in pcie.an3935_calculation_checks(bad, "MSC8156", "read") if c.row == "64 bytes"}
+    found = {c.quantity: c.status for c in packets.an3935_calculation_checks(bad, "MSC8156", "read") if c.row == "64 bytes"}
     assert found["directions in the calculation"] == "erratum"
     assert found["read request overhead in the calculation"] == "erratum"
     assert found["TLP overhead in the calculation"] == "ok"
     bad.at[bad.index[bad["bytes"] == 64][0], "calculation_as_printed"] = "8 * 64 / (64 + 20+ 20 + 8 + 8) * 1"
-    found = {c.quantity: c.status for c in pcie.an3935_calculation_checks(bad, "MSC8156", "read") if c.row == "64 bytes"}
+    found = {c.quantity: c.status for c in packets.an3935_calculation_checks(bad, "MSC8156", "read") if c.row == "64 bytes"}
     assert found["directions in the calculation"] == "erratum"  # a count: one off is off
 
 
 def test_the_parts_of_a_calculation_as_printed():
-    assert pcie.calculation_terms("8 * 1K / (1K + 4*20 + 8 + 8) * 2") == \
+    assert packets.calculation_terms("8 * 1K / (1K + 4*20 + 8 + 8) * 2") == \
         ("8", "1K", [("4", "20"), (None, "8"), (None, "8")], "2")
-    assert pcie.calculation_terms("16 * 8 / (8 + 20+ 20 + 8 + 8) * 2")[2] == [(None, "20"), (None, "20"), (None, "8"), (None, "8")]
+    assert packets.calculation_terms("16 * 8 / (8 + 20+ 20 + 8 + 8) * 2")[2] == [(None, "20"), (None, "20"), (None, "8"), (None, "8")]
     for bad in ("8 * 1K / 1K + 4*20 * 2", "8 * 1K / (1K + 4*x + 8) * 2", "8 * 1K / (1K) * 2"):
         with pytest.raises(ValueError, match=re.escape(repr(bad))):
-            pcie.calculation_terms(bad)
+            packets.calculation_terms(bad)
 
 
 @pytest.mark.parametrize("number", [2, 3, 4, 5])
 def test_the_transfer_sizes_kept_beside_a_calculation_are_the_ones_it_prints(number):
     t = data.load(f"an3935-table{number}")
-    pcie.an3935_calculation_sizes(t)  # the committed columns agree
-    assert pcie.calculation_sizes("8 * 1K / (1K + 4*20 + 8 + 8) * 2") == ("1K", "1K")
+    packets.an3935_calculation_sizes(t)  # the committed columns agree
+    assert packets.calculation_sizes("8 * 1K / (1K + 4*20 + 8 + 8) * 2") == ("1K", "1K")
     assert {"calculation_size_as_printed", "calculation_sum_size_as_printed"} <= set(coverage.setting_columns(t))
     bad = t.copy()
     bad.at[bad.index[bad["bytes"] == 64][0], "calculation_sum_size_as_printed"] = "32"
     with pytest.raises(DataError, match=r"an3935-table\d 64 bytes: .*\('64', '64'\).*\('64', '32'\)"):
-        pcie.an3935_calculation_sizes(bad)
+        packets.an3935_calculation_sizes(bad)
 
 
 def test_a_wrong_count_in_a_calculation_is_an_erratum():
     t = data.load("an3935-table2")
     bad = t.copy()
     bad.at[bad.index[bad["bytes"] == 1024][0], "calculation_as_printed"] = "8 * 1K / (1K + 6*20 + 8 + 8) * 2"
-    found = {c.quantity: c.status for c in pcie.an3935_calculation_checks(bad, "MSC8156", "write") if c.row == "1 K bytes"}
+    found = {c.quantity: c.status for c in packets.an3935_calculation_checks(bad, "MSC8156", "write") if c.row == "1 K bytes"}
     # (a count one off would be "rounding": the verdicts read every printed number as rounded to its last digit)
     assert found["TLPs in the calculation"] == "erratum" and found["bit rate in the calculation"] == "ok"
     bad.at[bad.index[bad["bytes"] == 8][0], "calculation_as_printed"] = "16 * 8 / (8 + 20 + 8 + 8) * 2"
-    found = {c.quantity: c.status for c in pcie.an3935_calculation_checks(bad, "MSC8156", "write") if c.row == "8 bytes"}
+    found = {c.quantity: c.status for c in packets.an3935_calculation_checks(bad, "MSC8156", "write") if c.row == "8 bytes"}
     assert found["bit rate in the calculation"] == "erratum"
 
 
 def test_the_max_payload_size_field_follows_linux_and_a_table_that_does_not_is_refused():
     devctl = data.load("linux-pci-regs-devctl")
-    assert pcie.devctl_field(devctl) == (7, 5)
-    assert [pcie.mps_code(b) for b in devctl["bytes"]] == list(devctl["code"]) == [0, 1, 2, 3, 4, 5]
+    assert packets.devctl_field(devctl) == (7, 5)
+    assert [packets.mps_code(b) for b in devctl["bytes"]] == list(devctl["code"]) == [0, 1, 2, 3, 4, 5]
     with pytest.raises(ParameterError):
-        pcie.mps_code(384)
+        packets.mps_code(384)
     bad = devctl.copy()
     bad.loc[bad.index[2], "code"] = 3
     with pytest.raises(ValueError, match="code 3 for 512 bytes"):
-        pcie.devctl_field(bad)
+        packets.devctl_field(bad)
 
 
 def test_a_transfer_rate_table_1_misstates_is_caught():
 
     t = data.load("an3935-table1")
-    assert [(c.row, c.published, c.status) for c in pcie.an3935_transfer_rate_checks(t)] == [
+    assert [(c.row, c.published, c.status) for c in packets.an3935_transfer_rate_checks(t)] == [
         ("MSC8156", "2.5", "ok"), ("MSC8157", "5.0", "ok")]
-    found = pcie.an3935_transfer_rate_checks(edited_cell(t, t.index[t["device"] == "MSC8157"][0],
-                                                          "transfer_rate_gbaud", "2.5"))
+    found = packets.an3935_transfer_rate_checks(edited_cell(t, t.index[t["device"] == "MSC8157"][0],
+                                                             "transfer_rate_gbaud", "2.5"))
     assert [(c.row, c.status) for c in found if c.status != "ok"] == [("MSC8157", "erratum")]

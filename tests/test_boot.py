@@ -2,6 +2,7 @@ import pytest
 from mutations import edited_cell
 
 from goodput.analysis import boot
+from goodput.sources.am243x_sdk import boot as boot_source
 from goodput import checks
 from goodput.core import data
 
@@ -22,9 +23,9 @@ def test_totals_add_up_and_the_sd_note_and_xip_averages_are_flagged():
                       # uncached runs take no fewer cycles than cached ones
                       "FIR: not cached": "ok", "MEMCPY: not cached": "ok",
                       # the images the ROM and the OSPI CPU load read, at the medium's stated speed
-                      boot.note_row("OSPI", f"{boot.ROM_STEP}, at the medium's speed"): "ok",
-                      boot.note_row("OSPI", f"{boot.CPU_LOAD}, at the medium's speed"): "ok",
-                      boot.note_row("SD", f"{boot.ROM_STEP}, at the medium's speed"): "unexplained",
+                      boot_source.note_row("OSPI", f"{boot_source.ROM_STEP}, at the medium's speed"): "ok",
+                      boot_source.note_row("OSPI", f"{boot_source.CPU_LOAD}, at the medium's speed"): "ok",
+                      boot_source.note_row("SD", f"{boot_source.ROM_STEP}, at the medium's speed"): "unexplained",
                       # the cached run is the least of the ten the 1-in-10 row averages
                       "FIR: fully cached": "ok", "MEMCPY: fully cached": "ok",
                       # the SD note: its CPU load (57.09 ms) is faster than the OSPI boot's (246.53 ms)
@@ -55,11 +56,11 @@ def test_steps_leave_out_the_printed_total():
 def test_the_sd_read_speed_bounds_the_file_read_and_a_faster_read_is_caught():
     from goodput.core import data
     b, n, s = data.load("am243x-sbl-boot"), data.load("am243x-sbl-notes"), data.load("am243x-sbl-setup")
-    [read] = [c for c in boot.sbl_note_checks(b, n, s) if c.kind == "ceiling"]
+    [read] = [c for c in boot_source.sbl_note_checks(b, n, s) if c.kind == "ceiling"]
     assert read.model == pytest.approx(34 * 1024 / 12.5e6 * 1000)
     i = b.index[(b["boot"] == "SD") & (b["step"] == "SBL : File read from SD Card")][0]
     bad = edited_cell(b, i, "time_ms", "1.20")
-    [read] = [c for c in boot.sbl_note_checks(bad, n, s) if c.kind == "ceiling"]
+    [read] = [c for c in boot_source.sbl_note_checks(bad, n, s) if c.kind == "ceiling"]
     assert read.status == "erratum"
 
 
@@ -68,31 +69,31 @@ def test_a_per_cpu_time_above_the_shared_cpu_load_is_caught():
     b, n, s = data.load("am243x-sbl-boot"), data.load("am243x-sbl-notes"), data.load("am243x-sbl-setup")
     i = n.index[(n["boot"] == "OSPI") & (n["what"] == "each CPU but the M4F")][0]
     bad = edited_cell(n, i, "value_ms", "70")
-    got = {c.row: c.status for c in boot.sbl_note_checks(b, bad, s)}
+    got = {c.row: c.status for c in boot_source.sbl_note_checks(b, bad, s)}
     assert got["OSPI (AM243X-EVM): each CPU but the M4F"] == "erratum"
-    assert boot.cores(s, "SD") == ["r5f0-0"] and len(boot.cores(s, "OSPI")) == 5
+    assert boot_source.cores(s, "SD") == ["r5f0-0"] and len(boot_source.cores(s, "OSPI")) == 5
 
 
 def test_xip_uncached_runs_take_at_least_their_cached_cycles():
     t = data.load("am243x-xip")
-    found = boot.xip_checks(t)
+    found = boot_source.xip_checks(t)
     assert [c.row for c in found] == ["FIR: not cached", "MEMCPY: not cached"]
     assert {(c.kind, c.relation, c.status) for c in found} == {("ceiling", ">=", "ok")}
-    assert [c.model for c in found] == list(t.loc[t["caching"] == boot.CACHED, "cycles"].astype(float))
+    assert [c.model for c in found] == list(t.loc[t["caching"] == boot_source.CACHED, "cycles"].astype(float))
 
 
 def test_an_uncached_run_faster_than_the_cached_one_is_an_erratum():
     t = data.load("am243x-xip")
-    fir = t.index[(t["benchmark"] == "FIR") & (t["caching"] == boot.UNCACHED)][0]
-    found = boot.xip_checks(edited_cell(t, fir, "cycles", "26749"))  # one cycle under the cached 26750
+    fir = t.index[(t["benchmark"] == "FIR") & (t["caching"] == boot_source.UNCACHED)][0]
+    found = boot_source.xip_checks(edited_cell(t, fir, "cycles", "26749"))  # one cycle under the cached 26750
     assert [c.status for c in found] == ["erratum", "ok"]
 
 
 def test_the_rom_and_ospi_cpu_load_read_their_images_no_faster_than_the_medium_allows():
-    found = {c.row: c for c in boot.image_load_checks(data.load("am243x-sbl-boot"), data.load("am243x-sbl-setup"))}
+    found = {c.row: c for c in boot_source.image_load_checks(data.load("am243x-sbl-boot"), data.load("am243x-sbl-setup"))}
     # octal DDR at 166.667 MHz moves 2 bytes a clock; the SD card 12.5 x 10^6 bytes a second
-    rom, load, sd = (found[boot.note_row(b, f"{s}, at the medium's speed")] for b, s in (
-        ("OSPI", boot.ROM_STEP), ("OSPI", boot.CPU_LOAD), ("SD", boot.ROM_STEP)))
+    rom, load, sd = (found[boot_source.note_row(b, f"{s}, at the medium's speed")] for b, s in (
+        ("OSPI", boot_source.ROM_STEP), ("OSPI", boot_source.CPU_LOAD), ("SD", boot_source.ROM_STEP)))
     assert rom.model == pytest.approx(256 * 1024 / (166.667e6 * 2) * 1000) and rom.status == "ok"
     assert load.model == pytest.approx(146 * 1024 / (166.667e6 * 2) * 1000) and load.status == "ok"
     # the SD ROM step: the 300 KB SBL at 12.5 MBps needs 24.6 ms, the table prints the OSPI ROM step's 12.00
@@ -105,28 +106,28 @@ def test_the_rom_and_ospi_cpu_load_read_their_images_no_faster_than_the_medium_a
 
 def test_an_ospi_rom_step_faster_than_its_flash_is_caught():
     t = data.load("am243x-sbl-boot")
-    i = t.index[(t["boot"] == "OSPI") & (t["step"] == boot.ROM_STEP)][0]
-    got = {c.row: c.status for c in boot.image_load_checks(edited_cell(t, i, "time_ms", "0.50"),
+    i = t.index[(t["boot"] == "OSPI") & (t["step"] == boot_source.ROM_STEP)][0]
+    got = {c.row: c.status for c in boot_source.image_load_checks(edited_cell(t, i, "time_ms", "0.50"),
                                                             data.load("am243x-sbl-setup"))}
-    assert got[boot.note_row("OSPI", f"{boot.ROM_STEP}, at the medium's speed")] == "erratum"
-    assert got[boot.note_row("OSPI", f"{boot.CPU_LOAD}, at the medium's speed")] == "ok"
+    assert got[boot_source.note_row("OSPI", f"{boot_source.ROM_STEP}, at the medium's speed")] == "erratum"
+    assert got[boot_source.note_row("OSPI", f"{boot_source.CPU_LOAD}, at the medium's speed")] == "ok"
 
 
 def test_a_cached_run_above_its_one_in_ten_average_is_caught():
     t = data.load("am243x-xip")
-    got = {c.row: (c.status, c.model) for c in boot.xip_least_checks(t)}
+    got = {c.row: (c.status, c.model) for c in boot_source.xip_least_checks(t)}
     assert got == {"FIR: fully cached": ("ok", 29552), "MEMCPY: fully cached": ("ok", 1759)}
-    i = t.index[(t["benchmark"] == "MEMCPY") & (t["caching"] == boot.CACHED)][0]
-    got = {c.row: c.status for c in boot.xip_least_checks(edited_cell(t, i, "cycles", "1760"))}
+    i = t.index[(t["benchmark"] == "MEMCPY") & (t["caching"] == boot_source.CACHED)][0]
+    got = {c.row: c.status for c in boot_source.xip_least_checks(edited_cell(t, i, "cycles", "1760"))}
     assert got == {"FIR: fully cached": "ok", "MEMCPY: fully cached": "erratum"}
 
 
 def test_an_sd_cpu_load_slower_than_the_ospi_one_contradicts_its_note():
     t = data.load("am243x-sbl-boot")
-    [c] = boot.sd_cpu_load_checks(t)
+    [c] = boot_source.sd_cpu_load_checks(t)
     assert (c.model, c.relation, c.kind, c.status) == (246.53, "<=", "prose", "ok")
-    i = t.index[(t["boot"] == "SD") & (t["step"] == boot.CPU_LOAD)][0]
-    [bad] = boot.sd_cpu_load_checks(edited_cell(t, i, "time_ms", "257.09"))
+    i = t.index[(t["boot"] == "SD") & (t["step"] == boot_source.CPU_LOAD)][0]
+    [bad] = boot_source.sd_cpu_load_checks(edited_cell(t, i, "time_ms", "257.09"))
     assert bad.status == "erratum"
 
 

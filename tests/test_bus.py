@@ -9,6 +9,7 @@ from goodput import checks
 from goodput.core import data
 from goodput.core.errors import ParameterError
 from goodput.render.chapters import keystone_memory_edma as bus_charts
+from goodput.sources.sprabk5 import edma as sprabk5
 
 from command import call
 from mutations import edited_cell
@@ -239,7 +240,7 @@ def test_every_measurement_of_tables_6_to_15_keeps_under_its_bound_and_its_rows_
 
 def test_a_measurement_above_its_rows_maximum_is_caught():
     t = data.load("keystone2-table6-15")
-    found = bus.edma_ceiling_checks(edited_cell(t, 0, "measured_mb_s", "6500"))
+    found = sprabk5.edma_ceiling_checks(edited_cell(t, 0, "measured_mb_s", "6500"))
     assert {(c.row, c.kind, c.status) for c in found if c.status != "ok"} == {
         ("Table 6: TC0 and TC1", "ceiling", "erratum"), ("Table 6: TC0 and TC1", "consistency", "erratum")}
 
@@ -255,13 +256,13 @@ def test_a_burst_read_never_stalls_longer_than_a_single_read():
 def test_a_burst_read_slower_than_its_single_read_is_caught():
     t = data.load("keystone2-table4")
     i = t.index[(t["source"] == "L2 Cache Hit") & (t["access"] == "burst read")][0]
-    found = bus.read_latency_checks(edited_cell(t, i, "cycles", "24"))
+    found = sprabk5.read_latency_checks(edited_cell(t, i, "cycles", "24"))
     assert [(c.row, c.status) for c in found if c.status != "ok"] == [("Table 4: L2 Cache Hit, KeyStone II", "erratum")]
 
 
 def test_the_text_of_sections_2_to_5_against_table_1():
     found = {c.quantity: c for c in CHECKS
-             if c.resource == "keystone2-s2-s5-prose" and c.quantity not in bus.MEMORY_ITEMS}
+             if c.resource == "keystone2-s2-s5-prose" and c.quantity not in sprabk5.MEMORY_ITEMS}
     assert {q: c.status for q, c in found.items()} == {
         "width of the ARM CorePac's interfaces": "erratum", "width of the wide data switch fabric": "ok",
         "width of the narrow data switch fabric": "ok", "size of the baseline transfers": "ok",
@@ -291,7 +292,7 @@ def test_table_1s_256_bit_tcs_at_cpu_2_are_faster_than_the_fabric_section_2_3_pu
 def test_a_text_width_that_disagrees_with_table_1_is_caught():
     prose = data.load("keystone2-s2-s5-prose")
     i = prose.index[prose["item"] == "bus width of the other TCs"][0]
-    found = bus.prose_checks(edited_cell(prose, i, "value", "32"), data.load("keystone2-table1"))
+    found = sprabk5.prose_checks(edited_cell(prose, i, "value", "32"), data.load("keystone2-table1"))
     assert sorted((c.quantity, c.status) for c in found if c.status != "ok") == sorted([
         ("width of the ARM CorePac's interfaces", "erratum"), ("clock divider of the wide data switch fabric", "erratum"),
         ("bus width of the other TCs", "erratum")])
@@ -302,7 +303,7 @@ def test_a_divider_or_clock_of_sec_5s_example_that_disagrees_with_table_1_is_cau
     for item, wrong in (("clock divider of the narrow TC in the formula", "2"), ("CPU clock in the formula", "1000"),
                         ("clock divider of the narrow data switch fabric", "4")):
         i = prose.index[prose["item"] == item][0]
-        found = bus.prose_checks(edited_cell(prose, i, "value", wrong), data.load("keystone2-table1"))
+        found = sprabk5.prose_checks(edited_cell(prose, i, "value", wrong), data.load("keystone2-table1"))
         assert sorted((c.quantity, c.status) for c in found if c.status != "ok") == sorted([
             ("width of the ARM CorePac's interfaces", "erratum"), ("clock divider of the wide data switch fabric",
                                                                    "erratum"), (item, "erratum")])
@@ -317,7 +318,7 @@ def test_the_bursts_sec_6_gives_the_edmas_are_those_of_sec_5_3_1():
 def test_a_burst_sec_6_misstates_is_caught():
     t = data.load("keystone2-s6-edma-prose")
     i = t.index[t["item"] == "data burst size of EDMA3"][0]  # the first: Figure 10's sentence
-    found = bus.pcie_edma_checks(edited_cell(t, i, "value", "128"))
+    found = sprabk5.pcie_edma_checks(edited_cell(t, i, "value", "128"))
     assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [("data burst size of EDMA3", "erratum")]
 
 
@@ -331,7 +332,7 @@ def test_burst_bytes_of_channel_controllers():
 
 
 def test_the_widths_clocks_and_ddr3_rates_of_the_text_are_table_2s():
-    found = [c for c in CHECKS if c.resource == "keystone2-s2-s5-prose" and c.quantity in bus.MEMORY_ITEMS]
+    found = [c for c in CHECKS if c.resource == "keystone2-s2-s5-prose" and c.quantity in sprabk5.MEMORY_ITEMS]
     assert len(found) == 16 and {c.status for c in found} == {"ok"}
     rates = [c for c in found if c.unit == "MT/s"]
     assert len(rates) == 6 and {c.model for c in rates} == {800 * 2}  # 800M x 2, Table 2's DDR3 rows
@@ -341,7 +342,7 @@ def test_the_widths_clocks_and_ddr3_rates_of_the_text_are_table_2s():
 def test_a_ddr3_rate_the_text_misstates_is_caught():
     prose = data.load("keystone2-s2-s5-prose")
     i = prose.index[prose["item"] == "DDR3 data rate of the tests"][0]
-    found = bus.memory_prose_checks(edited_cell(prose, i, "value", "1333"), data.load("keystone2-table2"))
+    found = sprabk5.memory_prose_checks(edited_cell(prose, i, "value", "1333"), data.load("keystone2-table2"))
     assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [("DDR3 data rate of the tests", "erratum")]
 
 
@@ -357,14 +358,14 @@ def test_a_single_read_waits_at_least_one_clock_of_the_memory_it_reaches():
 def test_a_single_read_faster_than_its_memory_is_caught():
     t = data.load("keystone2-table3")
     i = t.index[(t["source"] == "L2 SRAM") & (t["generation"] == "KeyStone II") & (t["access"] == "single read")][0]
-    found = bus.read_floor_checks(edited_cell(t, i, "stalls", "1"), data.load("keystone2-table2"),
-                                  bus.section_settings("3.1"))
+    found = sprabk5.read_floor_checks(edited_cell(t, i, "stalls", "1"), data.load("keystone2-table2"),
+                                      bus.section_settings("3.1"))
     assert [(c.row, c.status) for c in found if c.status != "ok"] == [("Table 3: L2 SRAM, KeyStone II", "erratum")]
 
 
 def test_the_texts_calculations_are_checked_as_printed_in_the_unit_printed():
     t = data.load("keystone2-s2-s5-calculations")
-    found = {c.row: c for c in bus.calculation_checks(t)}
+    found = {c.row: c for c in sprabk5.calculation_checks(t)}
     core = found["§2.1: CorePac load/store to L1D (128 bits per cycle)"]
     assert (core.published, core.unit, core.model, core.status) == ("16", "GB/s", 128 / 8 * 1200 / 1000, "erratum")
     assert {c.status for row, c in found.items() if c is not core} == {"ok"}
@@ -372,5 +373,5 @@ def test_the_texts_calculations_are_checked_as_printed_in_the_unit_printed():
     assert (start.published, start.model) == ("12800", 64 / 8 * 800 * 2)
     i = t.index[t["what"] == "DDR3 bandwidth the halving starts from"][0]
     bad = edited_cell(t, i, "value_as_printed", "6400", value="6400")  # a text column
-    wrong = {c.row: c.status for c in bus.calculation_checks(bad)}
+    wrong = {c.row: c.status for c in sprabk5.calculation_checks(bad)}
     assert wrong["§5.2.5: DDR3 bandwidth the halving starts from"] == "erratum"

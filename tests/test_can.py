@@ -9,6 +9,7 @@ from goodput.core import data
 from goodput.core.errors import GoodputError, ParameterError
 from goodput.render.chapters import can_fd as can_charts
 from goodput.render import tables
+from goodput.sources.am243x_sdk import can as can_source
 
 from command import call
 from mutations import edited_cell
@@ -18,7 +19,7 @@ from tiers import fast_first
 def test_the_datasheets_bit_counts_are_the_fields_without_stuffing_and_intermission():
     items = [c for c in checks.collect("can-fd") if c.resource == "am243x-mcan" and c.quantity.endswith("phase bits")]
     assert len(items) == 4 and {c.status for c in items} == {"ok"}
-    assert can.datasheet_bits(64, False) == (27, 538) and can.datasheet_bits(64, True) == (46, 538)
+    assert can_source.datasheet_bits(64, False) == (27, 538) and can_source.datasheet_bits(64, True) == (46, 538)
 
 
 def test_crc_17_up_to_16_bytes_and_crc_21_beyond_with_their_fixed_stuff_bits():
@@ -264,7 +265,7 @@ def test_mcan_rates_keep_under_the_frame_ceiling_but_no_bit_count_reproduces_the
 def test_a_message_rate_above_what_the_frame_allows_is_caught():
     t = data.load("am243x-mcan")
     bad = edited_cell(t, 0, "messages_per_s", "7400", value=7400)
-    got = {(c.row, c.kind): c.status for c in can.mcan_rate_checks(bad)}
+    got = {(c.row, c.kind): c.status for c in can_source.mcan_rate_checks(bad)}
     assert got[("standard identifier, 64 data bytes", "ceiling")] == "erratum"
     assert got[("extended identifier, 64 data bytes", "ceiling")] == "ok"
 

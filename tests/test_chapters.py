@@ -3,6 +3,7 @@ table of contents, and the command line, the checks, the calculations and the re
 all found from it."""
 
 import argparse
+import sys
 from pathlib import Path
 
 import pytest
@@ -45,18 +46,19 @@ def test_every_model_module_belongs_to_one_chapter():
             owners[model] = chapter.id
 
 
-def test_the_checks_of_a_chapter_come_from_its_own_models():
+def test_the_checks_come_from_the_documents_modules_each_for_a_chapter_of_the_model_it_names():
     found = checks.collect()
     assert {c.chapter for c in found} <= set(chapters.ids())
     for chapter, providers in checks._providers.items():
         for provider in providers:
-            assert provider.__module__.removeprefix("goodput.") in chapters.get(chapter).models
+            assert provider.__module__.startswith("goodput.sources."), provider.__qualname__
+            assert chapters.get(chapter).models[provider.__checks_rank__]
 
 
 def test_a_provider_takes_its_chapter_from_the_registry_and_one_no_chapter_presents_is_refused():
     assert chapters.presenting("goodput.models.can").id == chapters.presenting("models.can").id == "can-fd"
     with pytest.raises(LookupError, match="no chapter presents (tests\\.)?test_chapters"):
-        checks.provider(test_the_checks_of_a_chapter_come_from_its_own_models)
+        checks.provider(sys.modules[__name__])
 
 
 def test_a_check_is_its_chapters_once_collected():

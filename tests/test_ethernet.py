@@ -9,6 +9,7 @@ from goodput.core import data
 from goodput.models import ethernet
 from goodput.core.errors import ParameterError
 from goodput.render.chapters import ethernet_framing
+from goodput.sources.sprabk5 import ethernet as sprabk5
 
 from command import call
 from mutations import edited_cell
@@ -258,7 +259,7 @@ def test_every_throughput_of_section_9_keeps_to_the_lanes_10_gbit_s():
 
 def test_a_throughput_above_the_lane_is_caught():
     t = data.load("keystone2-s9-10gbe")
-    found = ethernet.keystone_ceiling_checks(edited_cell(t, 8, "throughput_mbit_s", "10012"))
+    found = sprabk5.keystone_ceiling_checks(edited_cell(t, 8, "throughput_mbit_s", "10012"))
     assert [(c.row, c.status) for c in found if c.status != "ok"] == [("464-byte packets", "erratum")]
 
 
@@ -273,13 +274,13 @@ def test_the_numbers_of_section_9s_text_follow_from_10gbase_r_and_the_table():
 
 def test_a_step_the_text_misstates_is_caught():
     prose = data.load("keystone2-s9-10gbe-prose")
-    found = ethernet.keystone_prose_checks(edited_cell(prose, 2, "value", "64"), data.load("keystone2-s9-10gbe"))
+    found = sprabk5.keystone_prose_checks(edited_cell(prose, 2, "value", "64"), data.load("keystone2-s9-10gbe"))
     assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [
         ("step between the smaller packets", "erratum")]
 
 
 def test_size_steps_finds_both_runs_and_what_lies_between():
-    assert ethernet.size_steps([64, 114, 164, 1164, 2664, 4164]) == (50, 1500, 1000)
-    assert ethernet.size_steps([1, 2, 3]) == (1, 1, 0)
+    assert sprabk5.size_steps([64, 114, 164, 1164, 2664, 4164]) == (50, 1500, 1000)
+    assert sprabk5.size_steps([1, 2, 3]) == (1, 1, 0)
     with pytest.raises(ValueError):
-        ethernet.size_steps([1])
+        sprabk5.size_steps([1])

@@ -8,6 +8,7 @@ from goodput.models import coding, hyperlink
 from goodput.core import data
 from goodput.core.errors import ParameterError
 from goodput.render.chapters import hyperlink as hyperlink_charts
+from goodput.sources.sprabk5 import hyperlink as sprabk5
 
 from command import call
 from mutations import edited_cell
@@ -148,7 +149,7 @@ def test_a_measurement_above_its_maximum_or_the_link_is_caught():
     t = data.load("keystone2-table23-26")
     i = t.index[(t["transfer"] == "read") & (t["memory_as_printed"] == "Write to L2")
                 & (t["edma"] == "CC0 and CC4")][0]
-    found = hyperlink.measured_checks(edited_cell(t, i, "measured_gbit_s", "15.00"))  # > 12.69 and > 14.81
+    found = sprabk5.measured_checks(edited_cell(t, i, "measured_gbit_s", "15.00"))  # > 12.69 and > 14.81
     assert {(c.kind, c.status) for c in found if c.status != "ok"} == {("ceiling", "erratum"),
                                                                         ("consistency", "erratum")}
 
@@ -159,7 +160,7 @@ def test_a_maximum_no_rule_gives_is_unexplained_and_one_the_link_cannot_carry_an
     i = t.index[(t["transfer"] == "read") & (t["memory_as_printed"] == "Write to MSMC")
                 & (t["edma"] == "CC0 and CC4")][0]
     # 32-byte MSMC bursts: 25 x 8/9 x 32/40 = 17.78 with 8 bytes, 16.16 with 12; 18.50 is more than either
-    found = hyperlink.maximum_checks(edited_cell(t, i, "max_achievable_gbit_s", printed))
+    found = sprabk5.maximum_checks(edited_cell(t, i, "max_achievable_gbit_s", printed))
     bad = [(c.row, c.kind, c.status) for c in found if c.status in checks.ERRATA]
     assert ("Table 25: read MSMC, EDMA CC0 and CC4", "calculated", status) in bad
 
@@ -186,7 +187,7 @@ def test_the_numbers_of_section_8_follow_from_the_rates_table_22_and_sections_5_
 def test_a_burst_the_text_misstates_is_caught():
     t = data.load("keystone2-s8-hyperlink-prose")
     i = t.index[t["item"] == "read response burst: DDR3"][0]
-    found = hyperlink.prose_checks(edited_cell(t, i, "value", "128"))
+    found = sprabk5.prose_checks(edited_cell(t, i, "value", "128"))
     assert [(c.quantity, c.status) for c in found if c.status != "ok" and c.published not in ("21.54", "35.5")] == [
         ("read response burst: DDR3", "erratum")]
 
@@ -197,7 +198,7 @@ def test_a_formula_of_section_8_2_with_a_wrong_part_is_caught():
     for item, wrong in (("bits per symbol", "10"), ("read response burst in the sum: MSMC SRAM", "64"),
                         ("data bits per symbol", "9")):
         i = t.index[(t["place"] == place) & (t["item"] == item)][0]
-        (c,) = [c for c in hyperlink.prose_checks(edited_cell(t, i, "value", wrong))
+        (c,) = [c for c in sprabk5.prose_checks(edited_cell(t, i, "value", wrong))
                 if (c.row, c.quantity) == (place, item)]
         assert c.status == "erratum", (item, c)
 
@@ -205,7 +206,7 @@ def test_a_formula_of_section_8_2_with_a_wrong_part_is_caught():
 def test_section_8_1_4_chooses_the_burst_whose_packets_carry_writes_fastest():
     t = data.load("keystone2-s8-hyperlink-prose")
     i = t.index[t["item"] == "DBS to choose for writes"][0]
-    (c,) = [c for c in hyperlink.prose_checks(t) if c.quantity == "DBS to choose for writes"]
+    (c,) = [c for c in sprabk5.prose_checks(t) if c.quantity == "DBS to choose for writes"]
     assert (c.status, c.kind, c.model) == ("ok", "prose", 128)
-    (c,) = [c for c in hyperlink.prose_checks(edited_cell(t, i, "value", "64")) if c.quantity == "DBS to choose for writes"]
+    (c,) = [c for c in sprabk5.prose_checks(edited_cell(t, i, "value", "64")) if c.quantity == "DBS to choose for writes"]
     assert c.status == "erratum"

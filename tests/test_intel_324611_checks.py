@@ -7,12 +7,13 @@ import pandas as pd
 import pytest
 
 from goodput import checks
-from goodput.models import coding, pcie_crc
+from goodput.models import pcie_crc
+from goodput.sources.intel_324611 import coding as intel_coding
 from goodput.core import data
-from goodput.models import pcie_latency as pl
 from goodput.models import pcie_transactions as pt
 from goodput.core.errors import LogFormatError
 from goodput.logs import dma_demo, kbuild
+from goodput.sources.intel_324611 import measured
 
 from mutations import edited_cell, reprinted, with_printed
 
@@ -35,12 +36,12 @@ def test_the_restated_byte_rates_are_one_direction_after_8b10b():
 
 @pytest.mark.parametrize("column", ["each_direction_mbyte_s", "after_physical_layer_mbyte_s"])
 def test_a_wrong_restated_byte_rate_is_caught(column):
-    got = coding.intel_restated_rate_checks(_edited("intel-324611-s3-1", column, 0, "500"))
+    got = intel_coding.intel_restated_rate_checks(_edited("intel-324611-s3-1", column, 0, "500"))
     assert sorted(c.status for c in got) == ["erratum", "ok"]
 
 
 def test_a_wrong_full_duplex_figure_is_caught():
-    got = coding.intel_full_duplex_checks(_edited("intel-324611-s3-1", "full_duplex_mbyte_s", 0, "250"))
+    got = intel_coding.intel_full_duplex_checks(_edited("intel-324611-s3-1", "full_duplex_mbyte_s", 0, "250"))
     assert [c.status for c in got] == ["erratum"]
 
 
@@ -90,45 +91,45 @@ def test_every_s2_s5_s6_figure_is_checked_with_its_status():
     ("intel-324611-s2-s6-figures", "value", 6, "500", "§6: PCIe link capacity", "calculated"),
 ])
 def test_a_wrong_s2_s5_s6_figure_is_caught(name, column, index, text, row, kind):
-    demo, ahb = pl._intel_inputs()
+    demo, ahb = measured._intel_inputs()
     tables = {n: data.load(n) for n in ("intel-324611-table3", "intel-324611-s2-utilization",
                                          "intel-324611-s2-s6-figures")}
     tables[name] = _edited(name, column, index, text)
-    got = (pl.utilization_checks(tables["intel-324611-s2-utilization"])
-           + pl.table3_checks(tables["intel-324611-table3"], demo, ahb["Test 3"], ahb["Test 2"],
-                              data.load("intel-324611-test14"), data.load("intel-324611-test15"),
-                              data.load("intel-324611-s4-6-s4-7-trace-figures"))
-           + pl.s2_s6_figure_checks(tables["intel-324611-s2-s6-figures"], demo, tables["intel-324611-table3"],
-                                    data.load("intel-324611-test14"), ahb["Test 2"],
-                                    data.load("intel-324611-s4-figures")))
+    got = (measured.utilization_checks(tables["intel-324611-s2-utilization"])
+           + measured.table3_checks(tables["intel-324611-table3"], demo, ahb["Test 3"], ahb["Test 2"],
+                                    data.load("intel-324611-test14"), data.load("intel-324611-test15"),
+                                    data.load("intel-324611-s4-6-s4-7-trace-figures"))
+           + measured.s2_s6_figure_checks(tables["intel-324611-s2-s6-figures"], demo, tables["intel-324611-table3"],
+                                          data.load("intel-324611-test14"), ahb["Test 2"],
+                                          data.load("intel-324611-s4-figures")))
     assert next(c for c in got if c.row == row and c.kind == kind).status == "erratum"
 
 
 def test_a_demo_output_whose_numbers_disagree_is_caught():
     text = DEMO.read_text().replace("-> 4.76 sec, 110.85", "-> 4.86 sec, 110.85").replace(
         "-> 10.93 sec, 48.23", "-> 10.93 sec, 248.23")
-    got = {(c.row, c.quantity, c.kind): c.status for c in pl.dma_demo_checks(dma_demo.parse_text(text, "x.log"))}
+    got = {(c.row, c.quantity, c.kind): c.status for c in measured.dma_demo_checks(dma_demo.parse_text(text, "x.log"))}
     assert got[("FPGA->MEM, read call, DMA", "duration", "consistency")] == "erratum"
     assert got[("MEM->FPGA, write call, TSC", "rate", "ceiling")] == "erratum"
     assert got[("MEM->FPGA, TSC against DMA", "rate", "consistency")] == "erratum"
 
 
 def test_the_buffers_last_address_is_its_first_plus_the_iomem_buffer_and_a_wrong_one_is_caught():
-    c = next(c for c in pl.dma_demo_checks(dma_demo.parse(DEMO)) if c.quantity == "last address of the buffer")
+    c = next(c for c in measured.dma_demo_checks(dma_demo.parse(DEMO)) if c.quantity == "last address of the buffer")
     assert (c.published, c.status, c.verifies) == ("0xb7673fff", "ok", 1)
     wrong = DEMO.read_text().replace("0x97fb4000-0xb7673fff", "0x97fb4000-0xb7683fff")
-    c = next(c for c in pl.dma_demo_checks(dma_demo.parse_text(wrong, "x.log"))
+    c = next(c for c in measured.dma_demo_checks(dma_demo.parse_text(wrong, "x.log"))
              if c.quantity == "last address of the buffer")
     assert c.status == "erratum" and c.model == 0xb7673fff
 
 
 def test_modpost_counts_the_one_module_the_build_links_and_a_wrong_count_is_caught():
-    build = kbuild.parse(pt.published_log(pl.BUILD_LOG))
+    build = kbuild.parse(pt.published_log(measured.BUILD_LOG))
     assert (build.compiled, build.linked, build.modpost) == (
         ["/home/irp/dma-demo-1.0/kernel-module/dma_demo.o"], ["/home/irp/dma-demo-1.0/kernel-module/dma_demo.ko"], "1")
-    assert [(c.published, c.model, c.status) for c in pl.build_checks(build)] == [("1", 1, "ok")]
-    text = pt.published_log(pl.BUILD_LOG).read_text()
-    wrong = pl.build_checks(kbuild.parse_text(text.replace("MODPOST 1 modules", "MODPOST 2 modules"), "x.log"))
+    assert [(c.published, c.model, c.status) for c in measured.build_checks(build)] == [("1", 1, "ok")]
+    text = pt.published_log(measured.BUILD_LOG).read_text()
+    wrong = measured.build_checks(kbuild.parse_text(text.replace("MODPOST 1 modules", "MODPOST 2 modules"), "x.log"))
     assert [c.status for c in wrong] == ["erratum"]
 
 
@@ -139,7 +140,7 @@ def test_modpost_counts_the_one_module_the_build_links_and_a_wrong_count_is_caug
     ("LD [M] /home", "LD [M]", "not a module's compile or link line", 24),
 ])
 def test_a_malformed_build_output_names_its_line(old, new, words, line):
-    text = pt.published_log(pl.BUILD_LOG).read_text().replace(old, new)
+    text = pt.published_log(measured.BUILD_LOG).read_text().replace(old, new)
     with pytest.raises(LogFormatError, match=words) as info:
         kbuild.parse_text(text, "build.log")
     assert info.value.line_number == line
@@ -196,9 +197,9 @@ def test_the_crc_is_ethernets_and_every_printed_term_is_checked():
     assert {(c.kind, c.status, c.exact) for c in got} == {("prose", "ok", True)}
     assert [c.model for c in got if c.quantity == "polynomial term"] == [
         32, 26, 23, 22, 16, 12, 11, 10, 8, 7, 5, 4, 2, 1, 0]
-    assert pl.crc_terms(0x1021, 16) == [16, 12, 5, 0]  # CRC-16-CCITT
+    assert measured.crc_terms(0x1021, 16) == [16, 12, 5, 0]  # CRC-16-CCITT
     with pytest.raises(ValueError, match="generator"):
-        pl.crc_terms(1 << 16, 16)
+        measured.crc_terms(1 << 16, 16)
 
 
 @pytest.mark.parametrize("index, text, row", [
@@ -208,7 +209,7 @@ def test_the_crc_is_ethernets_and_every_printed_term_is_checked():
 ])
 def test_a_wrong_crc_term_is_caught(index, text, row):
     wrong = edited_cell(data.load("intel-324611-s5-1-crc"), index, "exponent", text)
-    got = {c.row: c.status for c in pl.crc_polynomial_checks(wrong)}
+    got = {c.row: c.status for c in measured.crc_polynomial_checks(wrong)}
     assert got[row] == "erratum"
     assert sum(s != "ok" for s in got.values()) == 1
 
@@ -217,7 +218,7 @@ def test_a_term_the_generator_lacks_is_caught():
     table = data.load("intel-324611-s5-1-crc")
     extra = pd.concat([table, table.tail(1)], ignore_index=True)
     with_printed(extra, {column: [*cells, cells[-1]] for column, cells in table.attrs["printed"].items()})
-    got = pl.crc_polynomial_checks(extra)
+    got = measured.crc_polynomial_checks(extra)
     assert (got[-1].model, got[-1].status) == (-1, "erratum")
 
 
@@ -242,15 +243,15 @@ def test_every_s5_address_is_checked_from_the_settings():
 def test_a_wrong_s5_address_is_caught(index, text):
     table = data.load("intel-324611-s5-addresses")
     wrong = reprinted(table, index, "value", text)
-    got = [c.status for c in pl.s5_address_checks(wrong)]
+    got = [c.status for c in measured.s5_address_checks(wrong)]
     assert got[index] == "erratum" and got.count("erratum") == 1
 
 
 def test_an_address_outside_the_mapping_is_refused():
     with pytest.raises(ValueError, match="outside the 1 GiB"):
-        pl.ahb_address(2 ** 30)
+        measured.ahb_address(2 ** 30)
     with pytest.raises(ValueError, match="outside the PCIe slave range"):
-        pl.physical_address(0x80000000)
+        measured.physical_address(0x80000000)
 
 
 # --- §2: the CRC the dma-demo calls OK -------------------------------------------------------------------
@@ -258,14 +259,14 @@ def test_an_address_outside_the_mapping_is_refused():
 def test_the_transfer_crc_the_demo_calls_ok_is_its_reference_and_a_wrong_one_is_caught():
     demo = dma_demo.parse(DEMO)
     assert [(c["kind"], c["crc"]) for c in demo.crcs] == [("reference", "0x1d7c118c"), ("transfer", "0x1d7c118c")]
-    got = [c for c in pl.dma_demo_checks(demo) if c.quantity == "CRC the FPGA computed"]
+    got = [c for c in measured.dma_demo_checks(demo) if c.quantity == "CRC the FPGA computed"]
     assert [(c.model, c.status, c.exact) for c in got] == [(0x1D7C118C, "ok", True)]
     wrong = DEMO.read_text().replace("(crc=0x1d7c118c)", "(crc=0x1d7c118d)")
-    got = [c for c in pl.dma_demo_checks(dma_demo.parse_text(wrong, "x.log")) if c.quantity == "CRC the FPGA computed"]
+    got = [c for c in measured.dma_demo_checks(dma_demo.parse_text(wrong, "x.log")) if c.quantity == "CRC the FPGA computed"]
     assert [c.status for c in got] == ["erratum"]
     # a CRC the program does not call OK is no claim that it matches
     failed = DEMO.read_text().replace("CRC [OK] (crc=0x1d7c118c)", "CRC [FAILED] (crc=0x1d7c118d)")
-    assert not [c for c in pl.dma_demo_checks(dma_demo.parse_text(failed, "x.log")) if c.quantity.startswith("CRC")]
+    assert not [c for c in measured.dma_demo_checks(dma_demo.parse_text(failed, "x.log")) if c.quantity.startswith("CRC")]
 
 
 # --- §2, §3.6, §4.18, §5.5, §5.8, §6: the figures around the dma-demo's runs, and the CPU-only steps --------
@@ -279,9 +280,9 @@ def _edited_text(table, index, column, text):
 
 
 def _figure_checks(table):
-    demo, _ = pl._intel_inputs()
-    return pl.measured_figure_checks(table, demo, data.load("intel-324611-table3"),
-                                     data.load("intel-324611-s2-s6-figures"))
+    demo, _ = measured._intel_inputs()
+    return measured.measured_figure_checks(table, demo, data.load("intel-324611-table3"),
+                                           data.load("intel-324611-s2-s6-figures"))
 
 
 def test_every_measured_figure_is_checked_and_holds():
@@ -322,17 +323,17 @@ def test_a_wrong_measured_figure_is_caught(index, text, quantity):
 
 def test_the_demos_cpu_only_steps_hold_to_the_notes_claims_and_a_wrong_one_is_caught():
     settings = data.load("intel-324611-s5-s6-settings")
-    got = {c.row: c for c in pl.demo_step_checks(dma_demo.parse(DEMO), settings)}
+    got = {c.row: c for c in measured.demo_step_checks(dma_demo.parse(DEMO), settings)}
     assert {c.status for c in got.values()} == {"ok"}
     assert got["MEM->FPGA, CRC of the buffer via CPU against the transfer"].relation == "<="
     assert got["FPGA->MEM, filling the buffer via CPU against the transfer"].relation == ">="
-    assert got["TSC frequency determined"].model == pl.assumed_tsc_ghz(settings) == 1.6
+    assert got["TSC frequency determined"].model == measured.assumed_tsc_ghz(settings) == 1.6
     wrong = GOOD.replace("-> 31.49 MByte/sec", "-> 51.49 MByte/sec").replace("-> 221.80", "-> 101.80")
-    got = {c.row: c.status for c in pl.demo_step_checks(dma_demo.parse_text(wrong, "x.log"), settings)}
+    got = {c.row: c.status for c in measured.demo_step_checks(dma_demo.parse_text(wrong, "x.log"), settings)}
     assert got["MEM->FPGA, CRC of the buffer via CPU against the transfer"] == "erratum"
     assert got["FPGA->MEM, filling the buffer via CPU against the transfer"] == "erratum"
     other = GOOD.replace("TSC frequency: 1.6 GHz", "TSC frequency: 1.3 GHz")
-    got = {c.row: c.status for c in pl.demo_step_checks(dma_demo.parse_text(other, "x.log"), settings)}
+    got = {c.row: c.status for c in measured.demo_step_checks(dma_demo.parse_text(other, "x.log"), settings)}
     assert got["TSC frequency determined"] == "unexplained"
 
 
@@ -359,4 +360,4 @@ def test_a_run_whose_transfer_was_not_timed_is_refused():
                            "")
     assert untimed != GOOD
     with pytest.raises(ValueError, match="x.log: test 2 has 0 transfers timed via the TSC"):
-        pl.run_seconds(dma_demo.parse_text(untimed, "x.log"))
+        measured.run_seconds(dma_demo.parse_text(untimed, "x.log"))

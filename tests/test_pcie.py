@@ -7,7 +7,9 @@ import pytest
 import sympy as sp
 
 from goodput import checks
-from goodput.models import coding, pcie
+from goodput.core import data
+from goodput.models import bus, coding, pcie
+from goodput.sources.sprabk5 import pcie as sprabk5
 from goodput.core.errors import ParameterError
 
 from command import call
@@ -32,8 +34,6 @@ def test_packet_model_reproduces_each_calculated_number(resource):
 
 
 def test_an3935_read_conventions_follow_from_counting_dllps_per_tlp_of_any_kind():
-    from goodput.core import data
-
     for name, mps_bytes in (("an3935-table10", 128), ("an3935-table12", 256)):
         t = data.load(name)
         column = t[(t["series"] == "calculated") & (t["mps_bytes"] == mps_bytes)]
@@ -237,15 +237,11 @@ def test_the_flit_convention_on_the_command_line():
 # --- SPRABK5 Sec. 6: the PCIe protocol numbers of the text ---------------------------------------------
 
 def keystone_prose(prose=None):
-    from goodput.core import data
-
-    return pcie.keystone_prose_checks(data.load("keystone2-s6-pcie-prose") if prose is None else prose,
-                                      data.load("keystone2-s6-pcie-rates"))
+    return sprabk5.keystone_prose_checks(data.load("keystone2-s6-pcie-prose") if prose is None else prose,
+                                         data.load("keystone2-s6-pcie-rates"))
 
 
 def test_every_pcie_number_of_the_keystone_text_is_checked_and_reproduced_by_independent_arithmetic():
-    from goodput.core import data
-
     found = {(c.row, c.quantity): c for c in keystone_prose()}
     assert len(found) == len(data.load("keystone2-s6-pcie-prose"))
     assert all(c.status == "ok" and c.kind == "prose" for c in found.values()), found
@@ -261,7 +257,6 @@ def test_every_pcie_number_of_the_keystone_text_is_checked_and_reproduced_by_ind
                                          ("signalling rate of a PCIe v2 link", "2.5"),
                                          ("data bits per symbol in the formula", "9")])
 def test_a_wrong_pcie_number_in_the_keystone_text_is_an_erratum(item, wrong):
-    from goodput.core import data
     from mutations import edited_cell
 
     prose = data.load("keystone2-s6-pcie-prose")
@@ -271,8 +266,6 @@ def test_a_wrong_pcie_number_in_the_keystone_text_is_an_erratum(item, wrong):
 
 
 def test_a_pcie_number_of_the_keystone_text_without_a_model_is_refused():
-    from goodput.core import data
-
     prose = data.load("keystone2-s6-pcie-prose")
     prose.loc[prose.index[0], "item"] = "mystery"
     with pytest.raises(KeyError, match="mystery"):
@@ -282,37 +275,31 @@ def test_a_pcie_number_of_the_keystone_text_without_a_model_is_refused():
 # --- SPRABK5 Sec. 6: the payload sizes the text derives from the peripheral's limits ---------------------
 
 def keystone_payloads(table=None):
-    from goodput.models import bus
-    from goodput.core import data
-
     table = data.load("keystone2-s6-pcie-payloads") if table is None else table
-    return pcie.keystone_payload_checks(table, pcie.keystone_payload_limits(table["section"]),
-                                        data.load("keystone2-s6-pcie-rates"), bus.burst_bytes([3]))
+    return sprabk5.keystone_payload_checks(table, sprabk5.keystone_payload_limits(table["section"]),
+                                           data.load("keystone2-s6-pcie-rates"), bus.burst_bytes([3]))
 
 
 def test_the_keystone_payload_sizes_follow_from_the_limits_the_text_states():
-    from goodput.core import data
-
     found = keystone_payloads()
     assert len(found) == len(data.load("keystone2-s6-pcie-payloads")) == 8
     assert {c.status for c in found} == {"ok"} and {c.kind for c in found} == {"prose"}
     assert sorted(c.model for c in found) == [64] * 3 + [128] * 5
-    assert pcie.packet_payload_expr().subs({pcie.sender_limit: 128, pcie.receiver_limit: 256}) == 128
+    assert sprabk5.packet_payload_expr().subs({sprabk5.sender_limit: 128, sprabk5.receiver_limit: 256}) == 128
 
 
 def test_the_largest_payload_has_the_best_goodput_up_to_any_limit():
-    link = pcie.keystone_link(2)
+    link = sprabk5.keystone_link(2)
     for limit in (128, 256, 512):
-        assert pcie.best_payload_bytes("write", link, limit) == limit
-        assert pcie.best_payload_bytes("read", link, limit) == limit
+        assert sprabk5.best_payload_bytes("write", link, limit) == limit
+        assert sprabk5.best_payload_bytes("read", link, limit) == limit
     with pytest.raises(ParameterError, match="limit"):
-        pcie.best_payload_bytes("write", link, 100)
+        sprabk5.best_payload_bytes("write", link, 100)
 
 
 @pytest.mark.parametrize("rule, wrong", [("best", "64"), ("inbound from a KeyStone sender", "256"),
                                          ("with EDMA3's burst", "128")])
 def test_a_wrong_keystone_payload_size_is_an_erratum(rule, wrong):
-    from goodput.core import data
     from mutations import edited_cell
 
     table = data.load("keystone2-s6-pcie-payloads")
@@ -322,8 +309,6 @@ def test_a_wrong_keystone_payload_size_is_an_erratum(rule, wrong):
 
 
 def test_a_keystone_payload_size_without_a_rule_is_refused():
-    from goodput.core import data
-
     table = data.load("keystone2-s6-pcie-payloads")
     table.loc[table.index[0], "rule"] = "mystery"
     with pytest.raises(KeyError, match="mystery"):

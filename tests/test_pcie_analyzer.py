@@ -6,9 +6,9 @@ from collections import Counter
 import pytest
 
 from goodput import checks
-from goodput.analysis import pcie_analyzer
 from goodput.models import pcie_transactions as pt
 from goodput.logs import pcie_trace
+from goodput.sources.intel_324611 import analyzer
 
 CHECKS = checks.collect("pcie-reads")
 PACKETS = [c for c in CHECKS if c.resource.endswith("-symbols.log") and c.where.endswith(" trace")
@@ -22,7 +22,7 @@ def _text(n):
 
 
 def _checks_of(n, text):
-    return pcie_analyzer.packet_checks(n, pcie_trace.parse_text(text, pt.SYMBOL_LOGS[n]))
+    return analyzer.packet_checks(n, pcie_trace.parse_text(text, pt.SYMBOL_LOGS[n]))
 
 
 def _edited(n, old, new):
@@ -123,7 +123,7 @@ def test_the_cycle_numbers_count_up_by_one_but_where_example_2_skips_them():
 
 def test_a_skipped_cycle_number_is_caught_and_a_wrong_idle_byte_refused():
     assert _text(3).count("57405:") == 1
-    got = _by_row(pcie_analyzer.framing_checks(3, pcie_trace.parse_text(_text(3).replace("57405:", "57407:"),
+    got = _by_row(analyzer.framing_checks(3, pcie_trace.parse_text(_text(3).replace("57405:", "57407:"),
                                                                        "test3.log")))
     assert got[("cycles from 57286", "last cycle number of the run")].status in checks.ERRATA
     with pytest.raises(pcie_trace.LogFormatError, match="outside any packet"):
@@ -135,7 +135,7 @@ def test_the_idle_checks_verify_every_data_symbol_outside_a_packet():
         trace = pcie_trace.parse(pt.published_log(name))
         printed = _text(n).count("D 00") + _text(n).count("D\t00")
         inside = sum(p.data.count(0) for p in trace.packets)
-        idle = [c for c in FRAMING if c.quantity == "idle data symbols" and c.where == f"{pcie_analyzer.TRACE_NAMES[n]} trace"]
+        idle = [c for c in FRAMING if c.quantity == "idle data symbols" and c.where == f"{analyzer.TRACE_NAMES[n]} trace"]
         assert sum(c.verifies for c in idle) == printed - inside
 
 
@@ -148,18 +148,18 @@ def test_the_annotations_of_packets_whose_symbols_were_lost_agree_with_each_othe
                           ("HdrFC : 242", "HdrFC : 243", "UpdateFC_NP at cycle 57362")):
         text = _text(4)
         assert text.count(old) == 1
-        got = pcie_analyzer.lost_packet_checks(4, pcie_trace.parse_text(text.replace(old, new), "test4.log"))
+        got = analyzer.lost_packet_checks(4, pcie_trace.parse_text(text.replace(old, new), "test4.log"))
         assert next(c for c in got if c.row.startswith(row)).status == "erratum"
 
 
 def test_a_cut_tlps_sequence_number_is_the_one_its_ack_acknowledges_and_a_wrong_one_is_caught():
     got = [(n, c.row, c.published, c.status) for n, name in pt.SYMBOL_LOGS.items()
-           for c in pcie_analyzer.acknowledged_checks(n, pcie_trace.parse(pt.published_log(name)))]
+           for c in analyzer.acknowledged_checks(n, pcie_trace.parse(pt.published_log(name)))]
     assert got == [(4, "TX Cp1D at cycle 57406", "1713", "ok")]
     text = _text(4)
     old = "SeqNr. : 1713\t"
     assert text.count(old) == 1
-    wrong = pcie_analyzer.acknowledged_checks(4, pcie_trace.parse_text(text.replace(old, "SeqNr. : 1712\t"), "test4.log"))
+    wrong = analyzer.acknowledged_checks(4, pcie_trace.parse_text(text.replace(old, "SeqNr. : 1712\t"), "test4.log"))
     assert [(c.row, c.status) for c in wrong] == [("TX Cp1D at cycle 57406", "erratum")]
 
 
@@ -174,7 +174,7 @@ def test_each_annotation_check_holds_a_number_the_census_reads_on_its_line():
         for line in _text(n).splitlines():
             m = re.match(r"^\s*(\d+):", line)
             if m:
-                lines.setdefault((pcie_analyzer.TRACE_NAMES[n] + " trace", int(m.group(1))), []).append(line)
+                lines.setdefault((analyzer.TRACE_NAMES[n] + " trace", int(m.group(1))), []).append(line)
     annotations = [c for c in PACKETS if c.note.startswith("Annotation at cycle")]
     ids = [c for c in annotations if c.quantity.startswith(("RequesterID", "CompleterID"))]
     assert len(ids) == 3 * 23 and {c.published for c in ids} == {"0x0", "0x1c", "0x2"}

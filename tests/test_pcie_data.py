@@ -8,6 +8,7 @@ import pytest
 
 from goodput.core import data
 from goodput.models import pcie
+from goodput.sources.an3935 import packets
 
 AS_CONVERTED = data.published_dir() / "an3935-tables-7-9-11-as-converted.txt"
 VALUE = re.compile(r"\d+\.\d+")          # every measured or calculated cell has two decimals
@@ -80,7 +81,7 @@ def test_wider_links_and_more_requests_are_faster_in_the_rebuilt_tables():
 
 # --- the long layout ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", pcie.AN3935_MEASURED)
+@pytest.mark.parametrize("name", packets.AN3935_MEASURED)
 def test_each_printed_column_is_a_block_of_rows_over_the_same_sizes(name):
     t = data.load(name)
     columns = _printed_columns(name)
@@ -100,7 +101,7 @@ def _named(conditions, pattern):
     return {int(n) for m in re.finditer(pattern, conditions) for n in re.findall(r"\d+", m.group(1))}
 
 
-@pytest.mark.parametrize("name", pcie.AN3935_MEASURED)
+@pytest.mark.parametrize("name", packets.AN3935_MEASURED)
 def test_the_condition_columns_hold_what_the_provenance_names(name):
     t = data.load(name)
     p = data.provenance(name)

@@ -5,6 +5,7 @@ from goodput import checks
 from goodput.core import data
 from goodput.models import pcie, pcie_transactions as pt
 from goodput.logs import ahb_trace, pcie_trace
+from goodput.sources.intel_324611 import ahb_logs, analyzer, s4_figures, theory
 
 from mutations import edited_cell, reprinted
 
@@ -103,7 +104,7 @@ def test_one_read_in_flight_is_the_serial_read_without_dllps():
     piped = pt.pipelined_reads_expr().subs(pt.read_substitution(pt.READS_LINK))
     for size in (1, 4, 64, 1024):
         one = float(piped.subs({pcie.payload: size, pt.completion_latency: 500, pt.reads_in_flight: 1}))
-        assert one == pytest.approx(pt.test15_theoretical_mbyte_s(size), rel=1e-12)
+        assert one == pytest.approx(theory.test15_theoretical_mbyte_s(size), rel=1e-12)
 
 
 def test_more_reads_in_flight_never_beat_the_completion_direction():
@@ -171,7 +172,7 @@ def test_every_s3_5_figure_has_one_check_with_its_status():
     ("Example 2 trace: read to completion time (ns)", "520"),  # each read waits 125 cycles
 ])
 def test_a_wrong_s3_5_figure_is_caught(row, text):
-    checks_ = pt.example_figure_checks(_edited(data.load(FIGURES), row, text), _traces())
+    checks_ = theory.example_figure_checks(_edited(data.load(FIGURES), row, text), _traces())
     assert next(c for c in checks_ if c.row == row).status == "erratum"
 
 
@@ -183,7 +184,7 @@ def test_a_number_printed_with_a_space_is_checked_whole_and_verifies_each_part()
     table = data.load(FIGURES)
     i = next(r.Index for r in table.itertuples() if r.quantity == "total transfer time" and r.example == 2)
     wrong = edited_cell(table, i, "value", "70 900", value=70900.0)  # the model's 100 x (80 + 500 + 32 + 96) = 70800
-    c = next(c for c in pt.example_figure_checks(wrong, _traces()) if c.row == "Example 2: total transfer time (ns)")
+    c = next(c for c in theory.example_figure_checks(wrong, _traces()) if c.row == "Example 2: total transfer time (ns)")
     assert (c.published, c.verifies, c.status) == ("70900", 2, "erratum")
 
 
@@ -193,26 +194,26 @@ def test_a_count_one_off_is_not_rounding():
     assert checks.check("Intel 324611", "x", "x", "PLPs", "packets", "1", 0.0, exact=True).status == "erratum"
     assert checks.check("Intel 324611", "x", "x", "PLPs", "packets", "1", 1.0, exact=True).status == "ok"
     # the PLP of Example 2's read direction, held as a count
-    plp = [c for c in checks.collect("pcie-reads") if c.unit in pt.COUNT_UNITS and c.published == "1"]
+    plp = [c for c in checks.collect("pcie-reads") if c.unit in theory.COUNT_UNITS and c.published == "1"]
     assert plp and all(c.status in ("ok", "erratum") for c in plp)
 
 
 def test_farthest_holds_every_value_to_the_printed_one():
-    assert pt.farthest([8, 8, 9], 8) == 9 and pt.farthest([500.0], 500) == 500.0
+    assert theory.farthest([8, 8, 9], 8) == 9 and theory.farthest([500.0], 500) == 500.0
     with pytest.raises(ValueError):
-        pt.farthest([], 1)
+        theory.farthest([], 1)
 
 
 # --- §4: every AHB log against itself ----------------------------------------------------------------
 
 def _ahb_checks(test, old=None, new=None):
     """The consistency checks of one AHB log, optionally with one piece of its text replaced."""
-    name = pt.AHB_TRACES[test]
+    name = ahb_logs.AHB_TRACES[test]
     text = pt.published_log(name).read_text()
     if old is not None:
         assert old in text
         text = text.replace(old, new, 1)
-    return pt.ahb_consistency_checks(test, name, ahb_trace.parse_text(text, name))
+    return ahb_logs.ahb_consistency_checks(test, name, ahb_trace.parse_text(text, name))
 
 
 def test_every_ahb_log_line_and_statistic_has_its_consistency_checks():
@@ -271,15 +272,15 @@ def test_each_statistic_block_counts_its_log_and_its_accesses_per_tlp():
 
 
 def test_a_wrong_statistic_count_or_accesses_per_tlp_is_caught():
-    name = pt.AHB_TRACES["Test 10"]
+    name = ahb_logs.AHB_TRACES["Test 10"]
     trace = ahb_trace.parse(pt.published_log(name))
     trace.statistic_accesses = 21  # the parser refuses such a log; the check must catch it all the same
-    got = {c.quantity: c.status for c in pt.ahb_consistency_checks("Test 10", name, trace)
+    got = {c.quantity: c.status for c in ahb_logs.ahb_consistency_checks("Test 10", name, trace)
            if c.quantity.startswith("AHB accesses")}
     assert got == {"AHB accesses in the statistic": "erratum", "AHB accesses per TLP": "ok"}
     trace = ahb_trace.parse(pt.published_log(name))
     trace.accesses_per_tlp = 1
-    got = {c.quantity: c.status for c in pt.ahb_consistency_checks("Test 10", name, trace)
+    got = {c.quantity: c.status for c in ahb_logs.ahb_consistency_checks("Test 10", name, trace)
            if c.quantity.startswith("AHB accesses")}
     assert got == {"AHB accesses in the statistic": "ok", "AHB accesses per TLP": "erratum"}
 
@@ -287,12 +288,12 @@ def test_a_wrong_statistic_count_or_accesses_per_tlp_is_caught():
 def test_the_read_tests_read_back_the_words_the_write_tests_wrote_and_a_wrong_one_is_caught():
     got = [c for c in CHECKS if c.quantity == "data read"]
     assert len(got) == 2 + 20 and all(c.status == "ok" for c in got)
-    logs = {t: ahb_trace.parse(pt.published_log(pt.AHB_TRACES[t])) for t in ("Test 1", "Test 2", "Test 10")}
-    text = pt.published_log(pt.AHB_TRACES["Test 11"]).read_text()
+    logs = {t: ahb_trace.parse(pt.published_log(ahb_logs.AHB_TRACES[t])) for t in ("Test 1", "Test 2", "Test 10")}
+    text = pt.published_log(ahb_logs.AHB_TRACES["Test 11"]).read_text()
     old = "addr: 0x02000008, data: 0858993459"
     assert text.count(old) == 1
     logs["Test 11"] = ahb_trace.parse_text(text.replace(old, "addr: 0x02000008, data: 0858993458"), "test11.log")
-    wrong = [c for c in pt.read_back_checks(logs) if c.status != "ok"]
+    wrong = [c for c in ahb_logs.read_back_checks(logs) if c.status != "ok"]
     assert [(c.where, c.row) for c in wrong] == [("Test 11 trace", "access 3 (line 7)")]
 
 
@@ -300,10 +301,10 @@ def test_every_ahb_log_starts_at_the_ram_word_test_1_writes_first_and_a_wrong_st
     got = [c for c in CHECKS if c.quantity == "address of RAM[0]"]
     assert sorted(c.where for c in got) == ["Test 10 trace", "Test 11 trace", "Test 2 trace", "Test 3 trace"]
     assert all((c.published, c.status) == ("0x02000000", "ok") for c in got)
-    logs = {t: ahb_trace.parse(pt.published_log(n)) for t, n in pt.AHB_LOGS.items()}
-    text = pt.published_log(pt.AHB_TRACES["Test 3"]).read_text()
+    logs = {t: ahb_trace.parse(pt.published_log(n)) for t, n in ahb_logs.AHB_LOGS.items()}
+    text = pt.published_log(ahb_logs.AHB_TRACES["Test 3"]).read_text()
     logs["Test 3"] = ahb_trace.parse_text(text.replace("addr: 0x02000000,", "addr: 0x02000100,", 1), "test3.log")
-    wrong = [c for c in pt.ram_base_checks(logs) if c.status != "ok"]
+    wrong = [c for c in ahb_logs.ram_base_checks(logs) if c.status != "ok"]
     assert [(c.where, c.published) for c in wrong] == [("Test 3 trace", "0x02000100")]
 
 
@@ -313,9 +314,9 @@ S4 = "intel-324611-s4-figures"
 
 
 def _s4_checks(table):
-    ahb = {test: ahb_trace.parse(pt.published_log(name)) for test, name in pt.AHB_TRACES.items()}
-    return pt.s4_figure_checks(table, ahb, pcie_trace.parse(pt.published_log(pt.SYMBOL_LOGS[3])),
-                               data.load("intel-324611-s4-6-s4-7-trace-figures"), data.load("intel-324611-test14"))
+    ahb = {test: ahb_trace.parse(pt.published_log(name)) for test, name in ahb_logs.AHB_TRACES.items()}
+    return s4_figures.s4_figure_checks(table, ahb, pcie_trace.parse(pt.published_log(pt.SYMBOL_LOGS[3])),
+                                       data.load("intel-324611-s4-6-s4-7-trace-figures"), data.load("intel-324611-test14"))
 
 
 def _s4_edited(row_label, text):
@@ -337,9 +338,9 @@ def test_every_s4_figure_has_one_check_with_its_status():
     # 56.9 MB/s is over 4 bytes' 250 * 4 / 24 and under 8 bytes' 250 * 8 / 28; 177.1 MB/s between 32 and 64 bytes'
     assert got["§4.16: TLP payload of writes that partly fill a write-combining buffer"].model == 8
     assert got["§4.16: TLP payload of writes that fill a write-combining buffer"].model == 64
-    assert pt.payload_indicated(250 * 32 / 52) == 32 and pt.payload_indicated(250 * 32 / 52 + 0.01) == 64
+    assert s4_figures.payload_indicated(250 * 32 / 52) == 32 and s4_figures.payload_indicated(250 * 32 / 52 + 0.01) == 64
     with pytest.raises(ValueError, match="over the write ceiling"):
-        pt.payload_indicated(250.0)
+        s4_figures.payload_indicated(250.0)
 
 
 @pytest.mark.parametrize("row, text", [
@@ -378,7 +379,7 @@ def test_the_first_read_of_test_4_is_placed_by_the_analyzers_names():
     table = data.load("intel-324611-s4-6-s4-7-trace-figures")
     i = next(r.Index for r in table.itertuples() if (r.test, r.quantity, r.occurrence) == (4, "read to completion time", 1))
     wrong = reprinted(table, i, "value", "540")
-    got = {c.row: c.status for c in pt.test4_first_read_checks(wrong, trace)}
+    got = {c.row: c.status for c in analyzer.test4_first_read_checks(wrong, trace)}
     assert got["Test 4: read to completion time #1 (ns)"] == "erratum"
 
 
@@ -410,7 +411,7 @@ def test_a_wrong_s3_2_figure_is_caught(quantity, unit, text):
     table = data.load("intel-324611-s3-2-overhead")
     i = next(r.Index for r in table.itertuples() if (r.quantity, r.unit) == (quantity, unit))
     wrong = reprinted(table, i, "value", text)
-    got = {c.row: c.status for c in pt.s3_2_overhead_checks(wrong)}
+    got = {c.row: c.status for c in theory.s3_2_overhead_checks(wrong)}
     assert got[f"{quantity} ({unit})"] == "erratum"
 
 
@@ -434,7 +435,7 @@ def test_every_measured_test14_and_test15_cell_is_held_to_its_ceiling():
 def test_a_measured_throughput_over_its_ceiling_is_caught(name, index, text, row):
     tables = {n: data.load(n) for n in ("intel-324611-test14", "intel-324611-test15")}
     tables[name] = edited_cell(tables[name], index, "measured_mbyte_s", text)
-    got = {(c.resource, c.row): c.status for c in pt.measured_ceiling_checks(*tables.values())}
+    got = {(c.resource, c.row): c.status for c in s4_figures.measured_ceiling_checks(*tables.values())}
     assert got[(name, row)] == "erratum"
     assert sum(s != "ok" for s in got.values()) == 1
 
@@ -462,7 +463,7 @@ def test_every_s3_2_field_is_checked_and_reproduced():
 ])
 def test_a_wrong_s3_2_field_is_caught(index, text, row):
     wrong = edited_cell(data.load("intel-324611-s3-2-fields"), index, "bytes", text)
-    got = {c.row: c.status for c in pt.s3_2_field_checks(wrong)}
+    got = {c.row: c.status for c in theory.s3_2_field_checks(wrong)}
     assert got[row] == "erratum"
     assert sum(s != "ok" for s in got.values()) == 1
 
@@ -490,7 +491,7 @@ def test_every_s3_5_operand_is_checked_against_what_it_repeats():
 
 
 def _operand_row(table, row):
-    return next(i for i, c in zip(table.index, pt.example_operand_checks(table, _traces())) if c.row == row)
+    return next(i for i, c in zip(table.index, theory.example_operand_checks(table, _traces())) if c.row == row)
 
 
 @pytest.mark.parametrize("row, text", [
@@ -503,7 +504,7 @@ def _operand_row(table, row):
 def test_a_wrong_s3_5_operand_is_caught(row, text):
     table = data.load(OPERANDS)
     wrong = edited_cell(table, _operand_row(table, row), "value", text)
-    assert next(c for c in pt.example_operand_checks(wrong, _traces()) if c.row == row).status == "erratum"
+    assert next(c for c in theory.example_operand_checks(wrong, _traces()) if c.row == row).status == "erratum"
 
 
 def _symbol_traces():
@@ -526,15 +527,15 @@ def test_every_s3_4_figure_is_checked_and_reproduced():
 def test_a_wrong_s3_4_figure_is_caught(row, text):
     table = data.load("intel-324611-s3-4")
     i = next(r.Index for r in table.itertuples() if r.quantity == row)
-    got = {c.row: c.status for c in pt.s3_4_checks(edited_cell(table, i, "value", text), _symbol_traces())}
+    got = {c.row: c.status for c in theory.s3_4_checks(edited_cell(table, i, "value", text), _symbol_traces())}
     assert got[row] == "erratum"
 
 
-PREFETCH = pt.published_log(pt.AHB_TRACES["Test 15 prefetch"])
+PREFETCH = pt.published_log(ahb_logs.AHB_TRACES["Test 15 prefetch"])
 
 
 def test_each_prefetch_chunk_starts_on_its_line_and_the_text_names_the_chunks_read_out_of_order():
-    got = pt.prefetch_chunk_source_checks()
+    got = ahb_logs.prefetch_chunk_source_checks()
     assert len(got) == 5 + 2 and {c.status for c in got} == {"ok"}
     starts = [int(c.model) for c in got if c.quantity == "first address of the chunk"]
     assert starts == [0x02000000, 0x02000040, 0x020000C0, 0x02000080, 0x02000180]
@@ -554,32 +555,32 @@ def test_a_prefetch_chunk_that_starts_off_its_line_is_caught(tmp_path, old, new,
     assert text.count(old) == 1
     wrong = tmp_path / PREFETCH.name
     wrong.write_text(text.replace(old, new), encoding="utf-8")
-    got = pt.prefetch_chunk_checks(ahb_trace.parse(wrong), ahb_trace.parse(pt.published_log(pt.AHB_TRACES["Test 1"])),
-                                   data.load("intel-324611-s4-17-prefetch"))
+    got = ahb_logs.prefetch_chunk_checks(ahb_trace.parse(wrong), ahb_trace.parse(pt.published_log(ahb_logs.AHB_TRACES["Test 1"])),
+                                         data.load("intel-324611-s4-17-prefetch"))
     assert next(c for c in got if c.row == row).status == "erratum"
 
 
 def test_a_wrong_address_named_for_the_prefetch_order_is_caught():
     table = data.load("intel-324611-s4-17-prefetch")
     wrong = reprinted(table, 1, "value", "0x02000040")   # read before 0x020000c0, not after it
-    got = pt.prefetch_chunk_checks(ahb_trace.parse(PREFETCH), ahb_trace.parse(pt.published_log(pt.AHB_TRACES["Test 1"])),
-                                   wrong)
+    got = ahb_logs.prefetch_chunk_checks(ahb_trace.parse(PREFETCH), ahb_trace.parse(pt.published_log(ahb_logs.AHB_TRACES["Test 1"])),
+                                         wrong)
     assert {c.quantity: c.status for c in got if c.kind == "prose"}["the lower chunk read after it"] == "erratum"
 
 
 def test_the_menus_access_widths_are_the_logs_and_a_wrong_one_is_caught():
-    ahb = {t: ahb_trace.parse(pt.published_log(n)) for t, n in pt.AHB_LOGS.items()}
+    ahb = {t: ahb_trace.parse(pt.published_log(n)) for t, n in ahb_logs.AHB_LOGS.items()}
     menu = data.load("intel-324611-s4-3-menu")
-    got = {c.row: c for c in pt.s4_3_menu_checks(menu, ahb)}
+    got = {c.row: c for c in s4_figures.s4_3_menu_checks(menu, ahb)}
     assert {r: (c.model, c.status) for r, c in got.items()} == {
         "§4.3: 32 bit Accesses": (32, "ok"), "§4.3: 64 bit Accesses": (64, "ok"),
         "§4.3: Test 10": (64, "ok"), "§4.3: Test 11": (64, "ok"), "§4.3: Test 8": (32, "ok"),
         "§4.3: Test 9": (32, "ok"), "§4.3: Test 12": (64, "ok"), "§4.3: Test 13": (64, "ok")}
     i = next(r.Index for r in menu.itertuples() if r.entry == "Test 11")
-    wrong = pt.s4_3_menu_checks(edited_cell(menu, i, "access_bits", "32"), ahb)
+    wrong = s4_figures.s4_3_menu_checks(edited_cell(menu, i, "access_bits", "32"), ahb)
     assert next(c for c in wrong if c.row == "§4.3: Test 11").status == "erratum"
     j = next(r.Index for r in menu.itertuples() if r.entry == "Test 8")
-    wrong = pt.s4_3_menu_checks(edited_cell(menu, j, "access_bits", "64"), ahb)
+    wrong = s4_figures.s4_3_menu_checks(edited_cell(menu, j, "access_bits", "64"), ahb)
     assert next(c for c in wrong if c.row == "§4.3: Test 8").status == "erratum"
 
 
@@ -590,32 +591,32 @@ def test_the_run_a_section_shows_is_named_by_its_loop():
     swapped = edited_cell(menu, i, "accesses_per_iteration", "64")
     j = next(r.Index for r in menu.itertuples() if r.entry == "Test 12")
     swapped = edited_cell(swapped, j, "accesses_per_iteration", "", value=float("nan"))
-    ahb = {test: ahb_trace.parse(pt.published_log(name)) for test, name in pt.AHB_TRACES.items()}
-    got = pt.s4_figure_checks(data.load(S4), ahb, pcie_trace.parse(pt.published_log(pt.SYMBOL_LOGS[3])),
-                              data.load("intel-324611-s4-6-s4-7-trace-figures"), data.load("intel-324611-test14"),
-                              swapped)
+    ahb = {test: ahb_trace.parse(pt.published_log(name)) for test, name in ahb_logs.AHB_TRACES.items()}
+    got = s4_figures.s4_figure_checks(data.load(S4), ahb, pcie_trace.parse(pt.published_log(pt.SYMBOL_LOGS[3])),
+                                      data.load("intel-324611-s4-6-s4-7-trace-figures"), data.load("intel-324611-test14"),
+                                      swapped)
     assert next(c for c in got if c.row == "§4.12: test the run shown is said to be of").status == "ok"
 
 
 def test_every_ahb_flag_is_the_shared_word_with_the_write_bit_and_a_wrong_one_is_caught():
-    logs = {t: ahb_trace.parse(pt.published_log(n)) for t, n in pt.AHB_LOGS.items()}
-    got = pt.flag_checks(logs)
+    logs = {t: ahb_trace.parse(pt.published_log(n)) for t, n in ahb_logs.AHB_LOGS.items()}
+    got = ahb_logs.flag_checks(logs)
     assert len(got) == sum(len(t.accesses) for t in logs.values()) == 74
     assert {c.status for c in got} == {"ok"}
     assert {(c.published, int(c.model)) for c in got} == {("0x0105", 0x105), ("0x0104", 0x104)}
-    text = pt.published_log(pt.AHB_LOGS["Test 3"]).read_text(encoding="utf-8")
+    text = pt.published_log(ahb_logs.AHB_LOGS["Test 3"]).read_text(encoding="utf-8")
     # the seventh access of Test 3 marked as a read, its direction still WRITE
     wrong = text.replace("0000000006, flags: 0x0105", "0000000006, flags: 0x0104", 1)
     assert wrong != text
     logs["Test 3"] = ahb_trace.parse_text(wrong, "test3")
-    bad = [c for c in pt.flag_checks(logs) if c.status != "ok"]
+    bad = [c for c in ahb_logs.flag_checks(logs) if c.status != "ok"]
     assert [(c.where, c.row, c.status) for c in bad] == [("Test 3 trace", "access 7 (line 11)", "erratum")]
 
 
 def test_the_largest_payload_the_standard_defines_is_the_models_and_a_wrong_one_is_caught():
     table = data.load("intel-324611-s3-3")
-    assert [(c.model, c.status) for c in pt.s3_3_checks(table)] == [(4096, "ok")]
-    assert [c.status for c in pt.s3_3_checks(edited_cell(table, 0, "value", "1024"))] == ["erratum"]
+    assert [(c.model, c.status) for c in theory.s3_3_checks(table)] == [(4096, "ok")]
+    assert [c.status for c in theory.s3_3_checks(edited_cell(table, 0, "value", "1024"))] == ["erratum"]
 
 
 @pytest.mark.parametrize("section", ["4.12", "4.13"])
@@ -633,17 +634,17 @@ def test_one_printed_time_held_to_gaps_across_elisions_verifies_the_first_cycle_
     equations in the printed time and the first cycle numbers of the four runs they chain verify three numbers;
     a run renumbered by one (its own framing still counting up by one) makes its gap 4 ns off."""
     traces = _traces()
-    c = next(c for c in pt.example_figure_checks(data.load(FIGURES), traces)
+    c = next(c for c in theory.example_figure_checks(data.load(FIGURES), traces)
              if c.row == "Example 2 trace: read to completion time (ns)")
     assert (c.published, c.verifies, c.status) == ("500", 3, "ok")
     trace = traces[2]
     gaps = [(r["request_last"], r["request_last"] + r["to_completion"] + 1) for r in pcie_trace.read_timings(trace)]
-    assert pt.gap_constraints(trace, gaps[:1]) == 1 and pt.gap_constraints(trace, [(0, 5), (2, 9)]) == 1
+    assert theory.gap_constraints(trace, gaps[:1]) == 1 and theory.gap_constraints(trace, [(0, 5), (2, 9)]) == 1
     text = pt.published_log(pt.SYMBOL_LOGS[2]).read_text(encoding="utf-8")
     shifted = "\n".join(f"{int(line[:5]) + 1:05d}{line[5:]}" if line[:5].isdigit() and 144 <= int(line[:5]) <= 198
                         else line for line in text.splitlines())
     wrong = {**traces, 2: pcie_trace.parse_text(shifted, pt.SYMBOL_LOGS[2])}
-    c = next(c for c in pt.example_figure_checks(data.load(FIGURES), wrong)
+    c = next(c for c in theory.example_figure_checks(data.load(FIGURES), wrong)
              if c.row == "Example 2 trace: read to completion time (ns)")
     assert c.status == "erratum" and c.model == 504
 

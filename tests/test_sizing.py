@@ -14,6 +14,7 @@ from mutations import FUZZ, edited_cell, mutated_log, parse_or_refuse
 from goodput import checks
 from goodput.core import data
 from goodput.analysis import sizing
+from goodput.sources.spraaq5 import code_size
 from goodput.core.errors import DataError, LogFormatError
 
 from command import call
@@ -183,7 +184,7 @@ def test_a_total_below_its_printed_sections_is_an_erratum():
     from goodput.core import data
     t = data.load("spraaq5-s5-sizing").copy()
     t.loc[(t["report"] == "client.out") & (t["section"] == ".bios"), "size_dec"] = 300000
-    got = {c.row: c.status for c in sizing.totals_checks(t)}
+    got = {c.row: c.status for c in code_size.totals_checks(t)}
     assert got.pop("client.out: totals Code") == "erratum"
     assert set(got.values()) == {"ok"}
 
@@ -198,7 +199,7 @@ def _moved(frame, index, column, text):
 
 def test_each_printed_address_of_client_out_is_past_the_end_of_the_section_below_it():
     t = data.load("spraaq5-s5-sizing")
-    found = sizing.address_checks(t)
+    found = code_size.address_checks(t)
     placed = sum(1 for text in t.attrs["printed"]["run_addr"] if text)
     assert len(found) == 2 * (placed - 1)  # every section but the lowest, for load and run address
     assert {c.status for c in found} == {"ok"} and {c.kind for c in found} == {"consistency"}
@@ -210,7 +211,7 @@ def test_an_address_inside_the_section_below_it_is_an_erratum():
     t = data.load("spraaq5-s5-sizing")
     clk = t.index[(t["report"] == "client.out") & (t["section"] == ".clk")][0]
     wrong = _moved(t, clk, "run_addr", "0x00862720")  # 6 bytes before .far (0x00800000 + 403238) ends
-    found = {c.row: c for c in sizing.address_checks(wrong)}
+    found = {c.row: c for c in code_size.address_checks(wrong)}
     assert found["client.out: .clk run address"].status == "erratum"
     assert "cannot share memory" in found["client.out: .clk run address"].note
     assert found["client.out: .clk load address"].status == "ok"
@@ -220,9 +221,9 @@ def test_an_address_inside_the_section_below_it_is_an_erratum():
 
 def test_each_printed_size_in_decimal_is_its_hex_and_the_check_verifies_both():
     t = data.load("spraaq5-s5-sizing")
-    found = sizing.hex_checks(t)
+    found = code_size.hex_checks(t)
     assert len(found) == len(t)
-    assert {c.status for c in found} == {"ok"} and {c.verifies for c in found} == {sizing.SIZE_FORMS}
+    assert {c.status for c in found} == {"ok"} and {c.verifies for c in found} == {code_size.SIZE_FORMS}
     far = next(c for c in found if c.row == "client.out: client.out .far")
     assert (far.published, far.model) == ("403238", 0x00062726)
 
@@ -233,5 +234,5 @@ def test_a_wrong_hex_size_fails_the_check_as_a_wrong_decimal_does():
     wrong_hex = _moved(t, text, "size_hex", "0x00000290")
     wrong_dec = mutations.edited_cell(t, text, "size_dec", "650")
     for frame in (wrong_hex, wrong_dec):
-        got = [c.status for c in sizing.hex_checks(frame)]
+        got = [c.status for c in code_size.hex_checks(frame)]
         assert got.count("erratum") == 1 and got[list(t.index).index(text)] == "erratum"

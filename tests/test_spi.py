@@ -7,6 +7,7 @@ from goodput import checks
 from goodput.models import spi
 from goodput.core.errors import ParameterError
 from goodput.render.chapters import spi as spi_charts
+from goodput.sources.am243x_sdk import spi as spi_source
 
 from command import call
 from mutations import edited_cell, reprinted
@@ -95,11 +96,11 @@ def test_three_mcspi_times_are_below_what_the_stated_gap_allows():
 def test_a_time_below_the_clocks_and_gaps_and_a_wrong_word_count_are_caught():
     from goodput.core import data
     t = data.load("am243x-mcspi")
-    ok = {c.row: c.status for c in spi.mcspi_time_checks(t) if c.kind == "ceiling"}
+    ok = {c.row: c.status for c in spi_source.mcspi_time_checks(t) if c.kind == "ceiling"}
     assert ok["400 x 8 bits, polled"] == "ok"
     i = t.index[(t["word_bits"] == 8) & (t["mode"] == "polled")][0]
     bad = reprinted(edited_cell(t, i, "transfer_time_us", "100.00"), i, "words", "300")
-    got = {(c.row, c.kind): c.status for c in spi.mcspi_time_checks(bad)}
+    got = {(c.row, c.kind): c.status for c in spi_source.mcspi_time_checks(bad)}
     assert got[("400 x 8 bits, polled", "ceiling")] == "erratum"
     assert got[("8-bit words", "consistency")] == "erratum"
     assert got[("16-bit words", "consistency")] == "ok"

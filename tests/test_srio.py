@@ -9,6 +9,7 @@ from goodput.core import data
 from goodput.core.errors import ParameterError
 from goodput.render import calculations
 from goodput.render.chapters import srio as srio_charts
+from goodput.sources.sprabk5 import srio as sprabk5
 
 from command import call
 from mutations import edited_cell
@@ -336,7 +337,7 @@ def test_a_measured_value_above_the_ceiling_is_an_erratum():
     t = srio.measured()
     i = t[(t["table"] == 18) & (t["lanes"] == 4) & (t["memory"] == "L2") & (t["payload_bytes"] == 8192)].index[0]
     # 4 lanes of 4 Gbit/s carry 16 Gbit/s before any header: 15000 is above 16000 * 256 / 276
-    found = srio.measured_ceiling_checks(edited_cell(t, i, "throughput_mbit_s", "15000"))
+    found = sprabk5.measured_ceiling_checks(edited_cell(t, i, "throughput_mbit_s", "15000"))
     wrong = [c for c in found if c.status != "ok"]
     assert [(c.row, c.status) for c in wrong] == [("Table 18, NWRITE 4x, L2, 8192 bytes", "erratum")]
     assert "more than the lanes can carry" in wrong[0].note
@@ -358,7 +359,7 @@ def test_only_table_19s_caption_states_a_rate_its_values_cannot_have_been_measur
 def test_a_caption_rate_too_low_for_its_table_is_caught():
     places = data.load("keystone2-s7-srio-phy-rates")
     i = places.index[places["place"] == "Table 18 caption"][0]
-    found = srio.phy_rate_checks(edited_cell(places, i, "phy_gbaud", "3.125"), srio.measured())
+    found = sprabk5.phy_rate_checks(edited_cell(places, i, "phy_gbaud", "3.125"), srio.measured())
     assert {c.row: c.status for c in found if c.status != "ok"} == {"Table 18 caption": "erratum",
                                                                      "Table 19 caption": "erratum"}
 
@@ -373,7 +374,7 @@ def test_the_srio_rates_the_text_gives_are_the_phy_rates_after_8b10b():
 def test_a_wrong_srio_rate_in_the_text_is_caught():
     places = data.load("keystone2-s7-srio-phy-rates")
     i = places.index[places["place"] == "text before Table 18"][0]
-    found = srio.phy_rate_checks(edited_cell(places, i, "srio_gbit_s", "3.2"), srio.measured())
+    found = sprabk5.phy_rate_checks(edited_cell(places, i, "srio_gbit_s", "3.2"), srio.measured())
     assert [(c.row, c.status) for c in found if c.kind == "prose" and c.status != "ok"] == [
         ("text before Table 18", "erratum")]
 
@@ -388,12 +389,12 @@ def test_the_lane_rates_and_code_sec_7_names_are_rapidio_1x():
 
 def test_a_lane_rate_or_code_sec_7_misstates_is_caught():
     rates, prose = data.load("keystone2-s7-srio-lane-rates"), data.load("keystone2-s7-srio-prose")
-    found = srio.keystone_rate_checks(edited_cell(rates, 2, "line_rate_gbaud", "3.75"), prose)
+    found = sprabk5.keystone_rate_checks(edited_cell(rates, 2, "line_rate_gbaud", "3.75"), prose)
     assert [(c.row, c.status) for c in found if c.status != "ok"] == [("RapidIO 1.x rate 3", "erratum")]
-    found = srio.keystone_rate_checks(rates, edited_cell(prose, 1, "value", "9"))
+    found = sprabk5.keystone_rate_checks(rates, edited_cell(prose, 1, "value", "9"))
     assert [(c.quantity, c.status) for c in found if c.status != "ok"] == [("line bits of the line code", "erratum")]
     with pytest.raises(ValueError, match="4 rates|3 rates"):
-        srio.keystone_rate_checks(rates.iloc[:3], prose)
+        sprabk5.keystone_rate_checks(rates.iloc[:3], prose)
 
 
 def test_one_transfers_latency_is_its_time_on_the_link_and_its_fixed_time():

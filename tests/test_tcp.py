@@ -8,6 +8,8 @@ from goodput import checks
 from goodput.core import data
 from goodput.models import ethernet, tcp
 from goodput.core.errors import ParameterError
+from goodput.sources.am243x_sdk import tcp as am243x_tcp
+from goodput.sources.spraaq5 import tcp as ndk_tcp
 
 from command import call
 from mutations import edited_cell, reprinted
@@ -105,7 +107,7 @@ def test_every_rndis_rate_follows_from_its_transfer():
 def test_an_rndis_transfer_off_its_bandwidth_is_caught():
     t = data.load("am243x-rndis-iperf")
     i = t.index[t["id"] == 3][0]
-    got = {c.row: c.status for c in tcp.rndis_rate_checks(edited_cell(t, i, "transfer_mbytes", "4.52"))}
+    got = {c.row: c.status for c in am243x_tcp.rndis_rate_checks(edited_cell(t, i, "transfer_mbytes", "4.52"))}
     assert got.pop("RNDIS iperf 3-4 s") == "erratum" and set(got.values()) == {"ok"}
 
 
@@ -215,7 +217,7 @@ def test_every_s6_cpu_load_is_at_most_a_whole_cpu():
 
 def test_an_s6_row_above_the_line_ceiling_or_a_whole_cpu_is_an_erratum():
     t = reprinted(reprinted(data.load("spraaq5-s6-throughput"), 3, "throughput_kbit_s", "94950"), 5, "cpu_load_percent", "101")
-    got = {(c.row, c.kind): c.status for c in tcp.throughput_table_checks(t)}
+    got = {(c.row, c.kind): c.status for c in ndk_tcp.throughput_table_checks(t)}
     assert got[("§6.1.1 TMS320DM642 EVM, NIMU, L2 64 KB, transmit", "ceiling")] == "erratum"
     assert got[("§6.1.1 TMS320DM642 EVM, NIMU, L2 256 KB, transmit", "consistency")] == "erratum"
     assert list(got.values()).count("erratum") == 2
@@ -225,11 +227,11 @@ def test_an_s6_row_above_the_line_ceiling_or_a_whole_cpu_is_an_erratum():
 
 def _console_runs():
     from goodput.logs import ndk_console
-    return ndk_console.parse(tcp.published_console_log())
+    return ndk_console.parse(ndk_tcp.published_console_log())
 
 
 def test_the_testee_excerpts_runs_have_the_periods_of_the_testers_order():
-    assert tcp.frame_periods(_console_runs()) == [0, 10, 10, 30, 0, 10, 10, 30]
+    assert ndk_tcp.frame_periods(_console_runs()) == [0, 10, 10, 30, 0, 10, 10, 30]
 
 
 def test_the_testee_excerpt_is_checked_run_by_run_and_one_paced_rate_beats_its_pace():
@@ -251,21 +253,21 @@ def test_a_testee_run_with_a_wrong_total_rate_or_load_is_an_erratum():
     runs.loc[0, "total_bytes"] = 40968192  # a frame more than 5000
     runs.loc[4, "kbit_s"] = 95000
     runs.loc[7, "cpu_load_percent"] = 101
-    bad = [(c.row.split(":")[0], c.quantity) for c in tcp.console_checks(runs) if c.status == "erratum"]
+    bad = [(c.row.split(":")[0], c.quantity) for c in ndk_tcp.console_checks(runs) if c.status == "erratum"]
     assert set(bad) == {("log line 12", "total"), ("log line 26", "rate"), ("log line 37", "CPU load"),
                         ("log line 29", "rate")}
 
 
 def test_each_transmit_run_of_the_testee_sent_the_frames_noncopytcp_asks_for_and_one_more_is_an_erratum():
     runs = _console_runs()
-    found = tcp.console_frames_checks(runs)
+    found = ndk_tcp.console_frames_checks(runs)
     assert len(found) == (runs["direction"] == "transmit").sum() == 4
     assert {(c.published, c.model, c.status, c.kind) for c in found} == {("5000", 5000, "ok", "consistency")}
     assert {c.row for c in found} == {c.row for c in checks.collect("tcp-goodput") if c.quantity == "frames"
                                       and c.resource == "logs/published/spraaq5-testee-console.log"}
     transmit = runs.index[runs["direction"] == "transmit"][0]
     runs.loc[transmit, "frames"] = 5001
-    assert [c.status for c in tcp.console_frames_checks(runs)] == ["erratum", "ok", "ok", "ok"]
+    assert [c.status for c in ndk_tcp.console_frames_checks(runs)] == ["erratum", "ok", "ok", "ok"]
 
 
 # --- SPRAAQ5's prose about its runs ---------------------------------------------------------------
@@ -286,7 +288,7 @@ def test_prose_that_names_a_cache_or_clock_the_table_lacks_is_an_erratum():
     t = data.load("spraaq5-s6-throughput")
     t = t[~((t["device"] == "TMS320DM642 EVM") & (t["l2_cache_kbytes"] == 256))].copy()
     t.loc[t["device"] == "TMS320DM642 EVM", "clock_mhz"] = 700
-    bad = {(c.where, c.row, c.quantity) for c in tcp.prose_checks(t) if c.status == "erratum"}
+    bad = {(c.where, c.row, c.quantity) for c in ndk_tcp.prose_checks(t) if c.status == "erratum"}
     assert bad == {("§6 platform list", "TMS320DM642 EVM: L2 size 1 of 3", "L2 cache"),
                    ("§6 platform list", "TMS320DM642 EVM: L2 size 2 of 3", "L2 cache"),
                    ("§6 platform list", "TMS320DM642 EVM: L2 size 3 of 3", "L2 cache"),
@@ -305,11 +307,11 @@ def test_a_dm642_floor_above_the_least_cache_that_reaches_the_best_throughput_is
     t = data.load("spraaq5-s6-throughput").copy()
     at_64 = (t["device"] == "TMS320DM642 EVM") & (t["l2_cache_kbytes"] == 64) & (t["operation"] == "Receive")
     t.loc[at_64, "throughput_kbit_s"] = 94000  # now it reaches the best only with 128 KB: 64 is still below that
-    (c,) = [c for c in tcp.prose_checks(t) if c.where == "§7 Conclusion"]
+    (c,) = [c for c in ndk_tcp.prose_checks(t) if c.where == "§7 Conclusion"]
     assert (c.model, c.status) == (128, "ok")
     t = data.load("spraaq5-s6-throughput").copy()
     t.loc[t["device"] == "TMS320DM642 EVM", "l2_cache_kbytes"] //= 2  # it reaches the best with 64 // 2 KB
-    (c,) = [c for c in tcp.prose_checks(t) if c.where == "§7 Conclusion"]
+    (c,) = [c for c in ndk_tcp.prose_checks(t) if c.where == "§7 Conclusion"]
     assert (c.model, c.status) == (32, "erratum") and "less than the 64 KB" in c.note
 
 
@@ -328,8 +330,8 @@ def test_a_wrong_number_in_the_published_prose_table_is_an_erratum():
                     (row("setup", "frame period", 2), "20"),  # 10 and 30 ms
                     (row("Conclusion", "L2 cache"), "128")):  # below 64 KB it cannot
         wrong = edited_cell(wrong, i, "value", text)
-    assert {(c.where, c.row) for c in tcp.prose_checks(t) if c.status == "erratum"} == set()
-    bad = {(c.where, c.row, c.published) for c in tcp.prose_checks(t, wrong) if c.status == "erratum"}
+    assert {(c.where, c.row) for c in ndk_tcp.prose_checks(t) if c.status == "erratum"} == set()
+    bad = {(c.where, c.row, c.published) for c in ndk_tcp.prose_checks(t, wrong) if c.status == "erratum"}
     assert bad == {("§6 platform list", "TMS320DM6437 EVM", "495"),
                    ("§6.2.1 Figure 6 caption", "TMS320C6455 DSK, NIMU, Figure 6: L2 size 2 of 4", "16"),
                    ("§6 setup", "rate 20 ms per packet", "20"),
@@ -341,7 +343,7 @@ def test_a_prose_row_no_check_reads_is_an_error_naming_the_table_and_row():
     prose = data.load("spraaq5-prose").copy()
     prose.loc[0, "quantity"] = "core voltage"
     with pytest.raises(ValueError, match="spraaq5-prose row 0: the platform list's 'core voltage' has no check"):
-        tcp.prose_checks(data.load("spraaq5-s6-throughput"), prose)
+        ndk_tcp.prose_checks(data.load("spraaq5-s6-throughput"), prose)
 
 
 def test_the_tester_excerpt_announces_nonCopyTCP_h_runs():
@@ -353,10 +355,10 @@ def test_the_tester_excerpt_announces_nonCopyTCP_h_runs():
 
 def test_a_tester_run_of_other_frames_or_an_other_period_is_an_erratum():
     from goodput.logs import ndk_console
-    runs = ndk_console.parse_tester(tcp.published_console_log().with_name("spraaq5-tester-console.log"))
+    runs = ndk_console.parse_tester(ndk_tcp.published_console_log().with_name("spraaq5-tester-console.log"))
     runs.loc[0, "frames"] = 4000
     runs.loc[2, "period_ms"] = 20
-    bad = {(c.row.split(":")[0], c.quantity) for c in tcp.tester_checks(runs) if c.status == "erratum"}
+    bad = {(c.row.split(":")[0], c.quantity) for c in ndk_tcp.tester_checks(runs) if c.status == "erratum"}
     assert bad == {("log line 8", "frames"), ("log line 11", "frame period")}
 
 # --- AM243x CPSW iperf: every printed number (issue 18) ----------------------------------------------
@@ -393,13 +395,13 @@ def test_cpsw_udp_loads_and_losses_are_shares_and_the_158_mbit_s_maximum_is_unex
 def test_a_tcp_rate_above_its_ceiling_and_a_load_above_100_percent_are_caught():
     t = data.load("am243x-cpsw-tcp-iperf")
     bad = reprinted(edited_cell(t, 0, "bandwidth_mbit_s", "96.1"), 1, "cpu_load_percent", "101.5")
-    got = {(c.row, c.kind): c.status for c in tcp.cpsw_tcp_checks(bad)}
+    got = {(c.row, c.kind): c.status for c in am243x_tcp.cpsw_tcp_checks(bad)}
     assert got[("am64x/243x EVM, RX", "ceiling")] == "erratum"
     assert got[("am64x/243x EVM, TX", "consistency")] == "erratum"
     assert got[("am64x/243x EVM, TX", "ceiling")] == "ok"
     u = data.load("am243x-cpsw-udp")
     bad = reprinted(u, 0, "loss_percent", "141")
-    got = {(c.row, c.quantity): c.status for c in tcp.cpsw_udp_checks(bad)}
+    got = {(c.row, c.quantity): c.status for c in am243x_tcp.cpsw_udp_checks(bad)}
     assert got[("TX am64x/243x EVM, 1500 B, 25 Mbit/s", "packet loss")] == "erratum"
     assert got[("TX am64x/243x EVM, 1500 B, 25 Mbit/s", "CPU load")] == "ok"
 
@@ -418,13 +420,13 @@ def test_an_rndis_total_off_its_intervals_is_caught():
     t = data.load("am243x-rndis-iperf")
     i = t.index[t["id"] == 10][0]
     bad = edited_cell(t, i, "transfer_mbytes", "43.5")
-    [total] = [c for c in tcp.rndis_checks(bad) if c.kind == "consistency"]
+    [total] = [c for c in am243x_tcp.rndis_checks(bad) if c.kind == "consistency"]
     assert total.status == "erratum"
 
 
 def test_a_larger_l2_cache_loads_the_cpu_no_more_within_the_tables_stated_error():
     t = data.load("spraaq5-s6-throughput")
-    found = {c.row: c for c in tcp.cache_load_checks(t)}
+    found = {c.row: c for c in ndk_tcp.cache_load_checks(t)}
     assert len(found) == len(t) - t.groupby(["device", "architecture", "operation"]).ngroups
     statuses = Counter(c.status for c in found.values())
     assert statuses == {"ok": 21, "spread": 2, "unexplained": 1}
@@ -437,7 +439,7 @@ def test_a_cpu_load_that_rises_with_the_cache_beyond_the_error_is_caught():
     t = data.load("spraaq5-s6-throughput")
     row = t.index[(t["device"] == "TMS320C6455 DSK") & (t["architecture"] == "LL") & (t["operation"] == "Transmit")
                   & (t["l2_cache_kbytes"] == 256)][0]
-    found = {c.row: c.status for c in tcp.cache_load_checks(edited_cell(t, row, "cpu_load_percent", "24"))}
+    found = {c.row: c.status for c in ndk_tcp.cache_load_checks(edited_cell(t, row, "cpu_load_percent", "24"))}
     assert found["§6.2.2 TMS320C6455 DSK, LL, L2 256 KB, transmit, against L2 128 KB"] == "unexplained"  # 24 > 21 + 2
 
 

@@ -45,7 +45,6 @@ from goodput.analysis.choose_numeric import (
     time_us,
 )
 from goodput.core.command import Arg, Command, Ranged
-from goodput.core.errors import ParameterError
 from goodput.core.params import Parameter
 from goodput.core.symbols import maker
 

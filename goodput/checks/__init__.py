@@ -49,12 +49,15 @@ check table.
 from __future__ import annotations
 
 import csv
+import importlib
 import io
 import json
 import math
+import pkgutil
 import re
 from dataclasses import asdict, dataclass, fields, replace
 from decimal import Decimal, InvalidOperation
+from types import ModuleType
 from typing import TYPE_CHECKING, Callable, Iterable
 
 import sympy as sp
@@ -179,19 +182,38 @@ class Spread:
             raise ValueError("a spread names the measurements that show it")
 
 
-def provider(func):
-    """Decorator: register ``func`` as a source-check provider (a module may have several) of the chapter that
-    presents its module, as :mod:`goodput.core.chapters` declares; every check it returns is that chapter's."""
-    chapter = chapters.presenting(func.__module__)
-    funcs = _providers.setdefault(chapter.id, [])
-    if func.__qualname__ not in {f.__qualname__ for f in funcs}:
-        funcs.append(func)
-        # in the chapter's order of its models, each module's in the order it defines them: not the order
-        # the modules happened to be imported in, which another chapter or a test can change
-        funcs.sort(key=lambda f: (chapter.models.index(f.__module__.removeprefix("goodput.")),
-                                  f.__code__.co_firstlineno))
-        _collected.pop(chapter.id, None)
-    return func
+def provider(model):
+    """Decorator: register a function as a source-check provider of the chapter that presents ``model`` (a model
+    module, as :mod:`goodput.core.chapters` declares); every check it returns is that chapter's. A document's
+    module (:mod:`goodput.sources`) writes ``@checks.provider(pcie)`` over each function of checks it has.
+
+    A chapter's checks come in the order of its models (those the providers name), then of the documents' modules,
+    then of the functions in each: not the order the modules happened to be imported in."""
+    if not isinstance(model, ModuleType):
+        raise TypeError(f"checks.provider takes the model module the checks are of, not {model!r}")
+    chapter = chapters.presenting(model.__name__)
+    rank = chapter.models.index(model.__name__.removeprefix("goodput."))
+
+    def register(func):
+        funcs = _providers.setdefault(chapter.id, [])
+        if (func.__module__, func.__qualname__) not in {(f.__module__, f.__qualname__) for f in funcs}:
+            func.__checks_rank__ = rank
+            funcs.append(func)
+            funcs.sort(key=lambda f: (f.__checks_rank__, f.__module__, f.__code__.co_firstlineno))
+            _collected.pop(chapter.id, None)
+        return func
+
+    return register
+
+
+#: Where the documents' modules are: importing them registers their providers.
+SOURCES = "goodput.sources"
+
+
+def _import_sources() -> None:
+    package = importlib.import_module(SOURCES)
+    for info in pkgutil.walk_packages(package.__path__, SOURCES + "."):
+        importlib.import_module(info.name)
 
 
 _HEX = re.compile(r"^0[xX][0-9A-Fa-f]+$")
@@ -375,8 +397,7 @@ def compare(table: pd.DataFrame, index, column: str, model: float,
 
 def collect(chapter: str | None = None) -> list[SourceCheck]:
     """Every registered check, or those of one chapter, in chapter order."""
-    for declared in chapters.CHAPTERS:
-        declared.model_modules()  # importing a model registers its providers
+    _import_sources()
     if chapter is not None and chapter not in _providers:
         raise KeyError(f"no source checks registered for chapter {chapter!r}; "
                        f"known: {', '.join(c for c in chapters.ids() if c in _providers)}")

@@ -23,7 +23,6 @@ import importlib
 import json
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 from types import ModuleType
 
 from goodput.core import resources
@@ -96,8 +95,8 @@ CHAPTERS: tuple[Chapter, ...] = (
     Chapter("choose-a-link", ("analysis.choose",)),
     Chapter("line-coding", ("models.coding",)),
     Chapter("pcie-packets", ("models.pcie", "models.pcie_command")),
-    Chapter("pcie-reads", ("models.pcie_transactions", "analysis.pcie_analyzer")),
-    Chapter("pcie-measured", ("models.pcie_latency", "analysis.pcie_spec")),
+    Chapter("pcie-reads", ("models.pcie_transactions",)),
+    Chapter("pcie-measured", ("models.pcie_latency",)),
     Chapter("keystone-memory-edma", ("models.bus",)),
     Chapter("srio", ("models.srio",)),
     Chapter("hyperlink", ("models.hyperlink",)),

@@ -33,13 +33,11 @@ import argparse
 import sympy as sp
 
 from goodput.models import can_numeric
-from goodput import checks
-from goodput.core import data, pieces
+from goodput.core import pieces
 from goodput.models.can_numeric import (
     CLASSICAL_DATA_LENGTHS,
     DATA_LENGTHS,
     classical_frame_bits,
-    data_length,
     evaluate,
     messages_in_load,
     messages_that_fit,
@@ -56,7 +54,7 @@ symbol = maker(__name__)
 __all__ = ["transfer", "data_goodput_expr", "TYPICAL_STUFFING", "period", "bus_load", "message_rate",
            "messages_that_fit_expr", "messages_in_load", "messages_that_fit", "load_percent_expr", "bus_load_of", "padded_length_expr", "transfer_phase_times_expr", "transfer_time_expr", "transfer_time_us", "data_bytes", "extended", "arbitration_rate", "data_rate", "stuffing", "classical", "DATA_LENGTHS",
            "CLASSICAL_DATA_LENGTHS", "INTERMISSION_BITS", "PARAMETERS",
-           "crc_bits_expr", "arbitration_field_bits_expr", "stuff_bits_exprs", "phase_bits_expr", "datasheet_bits_exprs", "datasheet_bits",
+           "crc_bits_expr", "arbitration_field_bits_expr", "stuff_bits_exprs", "phase_bits_expr", "datasheet_bits_exprs",
            "frame_bits", "phase_time_expr", "frame_time_expr", "budget_bits_exprs", "implied_stuffing_expr", "frame_time",
            "messages_per_s_expr", "bits_expr", "CLASSICAL_FIELDS", "classical_stuffed_bits_expr",
            "classical_stuff_bits_expr", "classical_bits_expr", "classical_frame_time_expr", "classical_messages_per_s_expr",
@@ -269,97 +267,6 @@ def classical_messages_per_s_expr() -> sp.Expr:
 def datasheet_bits_exprs() -> tuple[sp.Expr, sp.Expr]:
     """The phase bits as the AM243x datasheet counts them: no stuff count, no stuff bits, no intermission."""
     return arbitration_field_bits_expr() + _TAIL_BITS, _data_field_bits() + crc_bits_expr()
-
-
-def datasheet_bits(n: int, extended_id: bool) -> tuple[int, int]:
-    """:func:`datasheet_bits_exprs` for ``n`` data bytes and the identifier format."""
-    n = data_length(n)
-    subs = {extended: 1 if extended_id else 0, data_bytes: n}
-    arb, dat = (int(e.subs(subs)) for e in datasheet_bits_exprs())
-    return arb, dat
-
-
-@checks.provider
-def source_checks():
-    """The datasheet's arbitration and data phase bit counts for 64-byte frames."""
-    t = data.load("am243x-mcan")
-    out = []
-    for row in t.itertuples():
-        x = "EXTENDED" in row.frame_type
-        arb, dat = datasheet_bits(64, x)
-        label = f"{row.frame_type.split()[2].lower()} identifier, 64 data bytes"
-        exprs = datasheet_bits_exprs()
-        values = {extended: int(x), data_bytes: 64}
-        for column, model, expr in (("arbitration_phase_bits", arb, exprs[0]), ("data_phase_bits", dat, exprs[1])):
-            out.append(checks.compare(t, row.Index, column, model, label,
-                                      formula=(expr, {s: v for s, v in values.items() if s in expr.free_symbols})))
-    return out
-
-
-@checks.provider
-def kernel_checks():
-    """The Linux kernel's frame lengths (maximum data length, with the intermission), classical and CAN
-    FD, without dynamic stuff bits (``s`` = 0) and with the worst case (``s`` = 1)."""
-    t = data.load("linux-can-length")
-    out = []
-    for row in t.itertuples():
-        x, s = int(row.identifier == "EFF"), int(row.bitstuffing == "bitstuffing")
-        is_classical = row.frame == "Classic CAN"
-        expr = classical_bits_expr() if is_classical else bits_expr()
-        values = {data_bytes: row.data_bytes, extended: x, stuffing: s}
-        model = float(expr.subs(values))
-        label = (f"{'classical' if is_classical else 'CAN FD'}, {'29' if x else '11'}-bit identifier, "
-                 f"{row.data_bytes} data bytes, {'worst-case' if s else 'no'} dynamic stuffing")
-        out.append(checks.compare(
-            t, row.Index, "bits", model, label,
-            note="both count from one SOF to the next: the frame and its 3-bit intermission",
-            formula=(expr, {k: v for k, v in values.items() if k in expr.free_symbols})))
-    return out
-
-
-
-def mcan_rate_checks(t) -> list:
-    """Each measured message rate of the ``am243x-mcan`` table (or an edited copy) against the most its
-    frame allows at the printed bit rates (every field, the intermission, no dynamic stuff bits:
-    ``ceiling``), and against the rate the datasheet's own bit counts give (``calculated``)."""
-    out = []
-    for row in t.itertuples():
-        x = int("EXTENDED" in row.frame_type)
-        label = f"{row.frame_type.split()[2].lower()} identifier, 64 data bytes"
-        rates = {arbitration_rate: row.arbitration_mbit_s, data_rate: row.data_mbit_s}
-        values = {data_bytes: 64, extended: x, stuffing: 0, **rates}
-        most = evaluate(64, bool(x), row.arbitration_mbit_s, row.data_mbit_s, 0)["messages_per_s"]
-        out.append(checks.compare(
-            t, row.Index, "messages_per_s", most, label, kind="ceiling", relation="<=",
-            note=f"64-byte frames at {row.arbitration_mbit_s:g} and {row.data_mbit_s:g} Mbit/s, intermission "
-                 "included, no dynamic stuff bits: at most {model:.0f} messages per second.",
-            off_note="64-byte frames at these bit rates allow at most {model:.0f} messages per second.",
-            formula=(messages_per_s_expr(), values)))
-        arb, dat = (int(row.arbitration_phase_bits), int(row.data_phase_bits))
-        time_expr = phase_time_expr(sp.Integer(arb), sp.Integer(dat))
-        counted = 1e6 / float(time_expr.subs(rates))
-        share = float(implied_stuffing_expr().subs({data_bytes: 64, extended: x, frame_time: 1e6 / row.messages_per_s,
-                                                    **rates}))
-        out.append(checks.compare(
-            t, row.Index, "messages_per_s", counted, label, otherwise="unexplained",
-            note=f"{arb} bits at {row.arbitration_mbit_s:g} Mbit/s and {dat} at {row.data_mbit_s:g} Mbit/s, "
-                 "the table's own bit counts, give {model:.0f} messages per second.",
-            off_note=f"The table's own bit counts, {arb} bits at {row.arbitration_mbit_s:g} Mbit/s and {dat} at "
-                     f"{row.data_mbit_s:g} Mbit/s, give {{model:.0f}} messages per second; it measured {{published}}. "
-                     f"With the intermission and the stuff count that rate takes {share:.0%} of the worst-case "
-                     "dynamic stuff bits, a share that differs between the two identifier formats, so no one frame "
-                     "model reproduces both rows; the rest may be the driver's time between frames.",
-            formula=(1e6 / time_expr, rates)))
-    return out
-
-
-@checks.provider
-def mcan_rate_source_checks():
-    """The MCAN loopback message rates against the frame's ceiling and the datasheet's own bit counts."""
-    return mcan_rate_checks(data.load("am243x-mcan"))
-
-
-__all__ += ["mcan_rate_checks"]
 
 
 # --- goodput can: run by goodput.models.can_numeric, without sympy ---------------------------------------

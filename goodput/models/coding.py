@@ -22,8 +22,6 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from goodput import checks
-from goodput.core import data
 from goodput.core.command import Arg, Command, Ranged
 from goodput.core.errors import ParameterError
 from goodput.core.params import Parameter
@@ -49,6 +47,7 @@ __all__ = [
     "bit_rate_gbit_s",
     "byte_rate_gbyte_s",
     "link_rates",
+    "bit_rate_formula",
     "CommonLink",
     "COMMON_LINKS",
 ]
@@ -204,106 +203,13 @@ def link_rates(code: str, line_rate_gbaud: float, n_lanes: int) -> dict:
     }
 
 
-# --- source checks ---------------------------------------------------------------------------
+def bit_rate_formula(code: str, line_rate_gbaud: float, n_lanes: int, scale=1) -> tuple:
+    """``(expr, values)``: the bit rate expression (times ``scale``) and the numbers of ``n_lanes`` lanes of the
+    code named ``code`` at ``line_rate_gbaud`` each, for a source check to print."""
+    c = CODES[code]
+    return (scale * bit_rate_expr(), {line_rate: line_rate_gbaud, lanes: n_lanes, data_bits: c.data_bits,
+                                      coded_bits: c.coded_bits})
 
-
-@checks.provider
-def source_checks():
-    """Every line-rate figure the sources print, against this model."""
-    out = []
-
-    def add(table, row, column, model, label, note="", formula=None):
-        out.append(checks.compare(table, row.Index, column, model, label, note, formula=formula))
-
-    def rate(code, rate_gbaud, n, scale=1):
-        """The bit rate expression (times ``scale``) with the link's numbers: a check's formula."""
-        c = CODES[code]
-        return (scale * bit_rate_expr(), {line_rate: rate_gbaud, lanes: n, data_bits: c.data_bits,
-                                          coded_bits: c.coded_bits})
-
-    eight_ten = CODES["8b10b"]
-    line_share = 100 * float(line_overhead_expr(eight_ten))
-    per_data_bit = 100 * float(payload_overhead_expr(eight_ten))
-
-    t = data.load("an3935-table1")
-    for row in t.itertuples():
-        add(t, row, "bit_rate_gbit_s", bit_rate_gbit_s(row.transfer_rate_gbaud, row.lanes, "8b10b"),
-            f"{row.device} x{row.lanes}", formula=rate("8b10b", row.transfer_rate_gbaud, row.lanes))
-
-    t = data.load("intel-324611-s3-1")
-    for row in t.itertuples():
-        label = f"gen1 x{row.lanes}"
-        add(t, row, "bit_rate_gbit_s", bit_rate_gbit_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), label,
-            formula=rate("8b10b", row.transfer_rate_gbaud, row.lanes))
-        add(t, row, "byte_rate_mbyte_s",
-            1000 * byte_rate_gbyte_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), label,
-            formula=rate("8b10b", row.transfer_rate_gbaud, row.lanes, sp.Rational(1000, 8)))
-        add(t, row, "coding_overhead_percent", per_data_bit, label,
-            f"Counted per data bit (n/k - 1); the same code costs {line_share:g} % of the line.")
-
-    t = data.load("keystone2-s6-pcie-rates")
-    for row in t.itertuples():
-        label = f"PCIe gen2, {row.links} links"
-        rates = link_rates("8b10b", row.rate_per_link_as_printed_gbit_s, row.links)
-        add(t, row, "aggregate_rate_as_printed_gbit_s", rates["signalling_rate_gbaud"], label,
-            "The guide's 'gigabits per second' here is the raw signalling rate in Gbaud; after "
-            f"8b/10b the links carry {rates['goodput_gbit_s']:g} Gbit/s.")
-        add(t, row, "coding_overhead_percent", line_share, f"§6.1.1: {label}",  # the 20% stands in Sec. 6.1.1
-            f"Counted as a share of the line (1 - k/n); per data bit it is {per_data_bit:g} %.")
-
-    t = data.load("keystone2-s7-srio-lane-rates")
-    for row in t.itertuples():
-        add(t, row, "bit_rate_gbit_s", bit_rate_gbit_s(row.line_rate_gbaud, 1, "8b10b"),
-            f"{row.line_rate_gbaud:g} Gbaud x1", formula=rate("8b10b", row.line_rate_gbaud, 1))
-
-    t = data.load("keystone2-s8-hyperlink-rate")
-    for row in t.itertuples():
-        label = f"{row.line_rate_gbaud:g} Gbaud x{row.lanes}"
-        add(t, row, "bit_rate_gbit_s", bit_rate_gbit_s(row.line_rate_gbaud, row.lanes, "8b9b"), label,
-            "The product is {model:.4f}; the guide cuts it to {published} where rounding "
-            "to its precision gives {rounded}.", formula=rate("8b9b", row.line_rate_gbaud, row.lanes))
-        add(t, row, "byte_rate_gbyte_s", byte_rate_gbyte_s(row.line_rate_gbaud, row.lanes, "8b9b"), label,
-            formula=rate("8b9b", row.line_rate_gbaud, row.lanes, sp.Rational(1, 8)))
-    return out
-
-
-def intel_full_duplex_checks(table) -> list:
-    """Intel 324611 §3.1's full-duplex figure: the byte rate after the line code, both directions together,
-    for each row of ``table`` (``intel-324611-s3-1``)."""
-    c = CODES["8b10b"]
-    out = []
-    for row in table.itertuples():
-        values = {line_rate: row.transfer_rate_gbaud, lanes: row.lanes, data_bits: c.data_bits,
-                  coded_bits: c.coded_bits}
-        both = 2 * sp.Rational(1000, 8) * bit_rate_expr()
-        out.append(checks.compare(
-            table, row.Index, "full_duplex_mbyte_s",
-            2 * 1000 * byte_rate_gbyte_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), f"gen1 x{row.lanes}",
-            "Both directions of the link together; each carries half of it.", formula=(both, values)))
-    return out
-
-
-def intel_restated_rate_checks(table) -> list:
-    """Intel 324611 §3.1's byte rate where the text states it again (``intel-324611-s3-1``): each direction of
-    the full-duplex note and the section's closing 'throughput after physical layer', against the byte rate
-    after the line code."""
-    out = []
-    for row in table.itertuples():
-        values = {line_rate: row.transfer_rate_gbaud, lanes: row.lanes, data_bits: CODES["8b10b"].data_bits,
-                  coded_bits: CODES["8b10b"].coded_bits}
-        for column in ("each_direction_mbyte_s", "after_physical_layer_mbyte_s"):
-            out.append(checks.compare(
-                table, row.Index, column,
-                1000 * byte_rate_gbyte_s(row.transfer_rate_gbaud, row.lanes, "8b10b"), f"gen1 x{row.lanes}",
-                "One direction of the link after 8b/10b.", formula=(sp.Rational(1000, 8) * bit_rate_expr(), values)))
-    return out
-
-
-@checks.provider
-def intel_full_duplex_source_checks():
-    """Intel 324611 §3.1: the full-duplex byte rate and the byte rate the text states again."""
-    table = data.load("intel-324611-s3-1")
-    return intel_full_duplex_checks(table) + intel_restated_rate_checks(table)
 
 @dataclass(frozen=True)
 class CommonLink:

@@ -16,14 +16,11 @@ signals 10.3125 Gbaud and keeps 10 Gbit/s after 64b/66b (:mod:`goodput.models.co
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 
 import sympy as sp
 
-from goodput import checks
-from goodput.models import coding
 from goodput.core import data
 from goodput.core.command import Arg, Command, Ranged, report_lines
 from goodput.core.errors import ParameterError
@@ -195,145 +192,13 @@ def evaluate(frame_bytes: int, mac_rate_gbit_s: float = DEFAULT, stack_key: str 
     }
 
 
-@checks.provider
-def source_checks():
-    """KeyStone II §9: the bits the 512-packet test counts, per packet size."""
-    out = []
-    t = data.load("keystone2-s9-10gbe")
-    for row in t.itertuples():
-        bits = 512 * 8 * (row.packet_bytes + row.per_packet_overhead_bytes)
-        out.append(checks.compare(t, row.Index, "total_bits_512_packets", bits,
-                                  f"{row.packet_bytes}-byte packets"))
-        out.append(checks.compare(
-            t, row.Index, "per_packet_overhead_bytes",
-            WIRE_OVERHEAD_BYTES, f"{row.packet_bytes}-byte packets"))
-    return out
-
-
-def _rate_note(printed: str, exact: float) -> str:
-    """What a printed frame rate that is not ``exact`` rounded is: cut, rounded up, digits in
-    another order, or none of these."""
-    whole = math.floor(exact)
-    if checks.classify(printed, exact) == "rounding":
-        how = "cuts it to" if int(printed) == whole else "rounds it up to"
-        return f"Exactly {{model:.2f}} frames/s; the RFC {how} a whole number, {{published}}."
-    for near in (whole, whole + 1):
-        if sorted(printed) == sorted(str(near)) and printed != str(near):
-            return (f"Exactly {{model:.2f}} frames/s, {near} cut or rounded; the RFC prints {{published}}, "
-                    f"the same digits in another order.")
-    return "Exactly {model:.2f} frames/s; the RFC prints {published}, which is neither that cut nor rounded."
-
-
-@checks.provider
-def rfc5180_checks():
-    """RFC 5180 Appendix A.1: theoretical maximum frame rates, wire convention (frame + 20 bytes)."""
-    out = []
-    t = data.load("rfc5180-a1-frame-rates")
-    for row in t.itertuples():
-        rate_gbit_s = row.line_rate_mbit_s / 1000
-        fps = evaluate(row.frame_bytes, rate_gbit_s, convention=WIRE)["frames_per_s"]
-        printed = t.attrs["printed"]["frames_per_s"][row.Index]
-        values = {**VALUES, frame: row.frame_bytes, mac_rate: rate_gbit_s, wire_counted: WIRE}
-        out.append(checks.compare(
-            t, row.Index, "frames_per_s", fps,
-            f"{row.frame_bytes} B at {row.line_rate_mbit_s} Mbit/s",
-            off_note=_rate_note(printed, fps), formula=(10**6 * frame_rate_expr(), values)))
-    return out
-
-
-__all__ += ["rfc5180_checks"]
-
-
-# --- KeyStone II §9: the measurements under the line rate, and the numbers of its text --------------
-
-#: 10GBASE-R: the line signals 10.3125 Gbaud and codes 64b/66b (:mod:`goodput.models.coding`).
-TEN_GBASE_R_GBAUD, TEN_GBASE_R_CODE = 10.3125, "64b66b"
-
-
-def keystone_line_rate_gbit_s() -> float:
-    """The MAC rate of §9's one 10GBASE-R lane (Gbit/s): its signalling rate after 64b/66b."""
-    return coding.bit_rate_gbit_s(TEN_GBASE_R_GBAUD, 1, TEN_GBASE_R_CODE)
-
-
-def keystone_ceiling_checks(t) -> list:
-    """§9's throughputs (``t``: ``keystone2-s9-10gbe``), which count each packet with its 20 bytes of
-    preamble, SFD and gap: at most the lane's MAC rate, which frames back to back fill exactly."""
-    out = []
-    rate = keystone_line_rate_gbit_s()
-    for row in t.itertuples():
-        values = {**VALUES, frame: int(row.packet_bytes), mac_rate: sp.nsimplify(rate), wire_counted: WIRE}
-        expr = 8 * _on_the_wire() * frame_rate_expr()  # Mbit/s of frame + 20 bytes each: the MAC rate
-        out.append(checks.compare(
-            t, row.Index, "throughput_mbit_s", float(expr.xreplace(values)),
-            f"{row.packet_bytes}-byte packets", kind="ceiling", relation="<=", formula=(expr, values),
-            note="Back-to-back packets with their 20 bytes each fill the lane: {model:g} Mbit/s as §9 counts.",
-            off_note="Back-to-back packets with their 20 bytes each fill the lane at {model:g} Mbit/s as §9 "
-                     "counts; {published} is more than the lane carries."))
-    return out
-
-
-def size_steps(sizes) -> tuple[int, int, int]:
-    """The step of the run of equal steps a list of sizes starts with, the step of the run it ends with,
-    and the steps between the two runs (0 if none)."""
-    steps = [int(b - a) for a, b in zip(sizes, sizes[1:])]
-    if not steps:
-        raise ValueError("two sizes at least make a step")
-    first = next((i for i, s in enumerate(steps) if s != steps[0]), len(steps))
-    last = next((i for i, s in enumerate(reversed(steps)) if s != steps[-1]), len(steps))
-    between = steps[first:len(steps) - last]
-    return steps[0], steps[-1], sum(between)
-
-
-def keystone_prose_checks(prose, t) -> list:
-    """The numbers of §9's text (``prose``: ``keystone2-s9-10gbe-prose``): the lane's rate (10GBASE-R
-    after 64b/66b, stated twice), the 20 bytes (preamble, SFD and gap) and the steps of the packet sizes against the
-    table (``t``: ``keystone2-s9-10gbe``)."""
-    out = []
-    small, large, between = size_steps(list(t["packet_bytes"]))
-    for r in prose.itertuples():
-        how: dict = {}
-        if r.item in ("maximum throughput on a single lane", "line rate the measured throughput flattens at"):
-            code = coding.CODES[TEN_GBASE_R_CODE]
-            values = {coding.line_rate: sp.nsimplify(TEN_GBASE_R_GBAUD), coding.lanes: 1,
-                      coding.data_bits: code.data_bits, coding.coded_bits: code.coded_bits}
-            model, unit, how = keystone_line_rate_gbit_s(), "Gbit/s", {"formula": (coding.bit_rate_expr(), values)}
-            note = f"10GBASE-R: {TEN_GBASE_R_GBAUD:g} Gbaud after {code.name}."
-        elif r.item == "per-packet overhead":
-            values = {**VALUES, frame: 0, wire_counted: WIRE}
-            model, unit, how = WIRE_OVERHEAD_BYTES, "bytes", {"formula": (wire_bytes_expr(), values)}
-            note = "Preamble (7), SFD (1) and the minimum gap (12)."
-        elif r.item == "step between the smaller packets":
-            model, unit, how = small, "bytes", {"kind": "consistency"}
-            note = "The table's sizes from the first go up by {model:g} bytes."
-        elif r.item == "step between the larger packets":
-            model, unit, how = large, "bytes", {"kind": "consistency"}
-            note = (f"The table's largest sizes go up by {{model:g}} bytes (between the two runs the step is "
-                    f"{between} bytes).")
-        else:
-            raise ValueError(f"keystone2-s9-10gbe-prose: no model for {r.item!r}")
-        out.append(checks.compare(prose, r.Index, "value", model, r.place, note,
-                                  quantity=r.item, unit=unit, **{"kind": "prose", **how}))
-    return out
-
-
-@checks.provider
-def keystone_checks():
-    """KeyStone II §9: the throughputs under the lane's rate, and the numbers of the text."""
-    t = data.load("keystone2-s9-10gbe")
-    return keystone_ceiling_checks(t) + keystone_prose_checks(data.load("keystone2-s9-10gbe-prose"), t)
-
-
-__all__ += ["TEN_GBASE_R_GBAUD", "TEN_GBASE_R_CODE", "keystone_line_rate_gbit_s", "keystone_ceiling_checks",
-            "size_steps", "keystone_prose_checks", "keystone_checks"]
-
-
 # --- the receiver's per-packet cost (KeyStone II §9) --------------------------------------------
 
 packet_time = symbol("t_0", nonnegative=True)  #: ns per packet the Packet DMA needs regardless of size
 dma_rate = symbol(r"\beta", positive=True)  #: bytes per ns the Packet DMA moves into memory
 
 
-def _on_the_wire() -> sp.Expr:
+def on_the_wire_expr() -> sp.Expr:
     """:func:`wire_bytes_expr` in the wire convention: the time a frame really takes on the line."""
     return wire_bytes_expr().subs(wire_counted, WIRE)
 
@@ -341,13 +206,13 @@ def _on_the_wire() -> sp.Expr:
 def dma_bound_expr() -> sp.Expr:
     """Frame-plus-overhead bits per second (Gbit/s, as §9 counts them) when each packet also costs
     the receiver ``t_0 + L / beta`` ns, overlapped with the next packet's arrival."""
-    wire_ns = 8 * _on_the_wire() / mac_rate
-    return 8 * _on_the_wire() / sp.Max(wire_ns, packet_time + frame / dma_rate)
+    wire_ns = 8 * on_the_wire_expr() / mac_rate
+    return 8 * on_the_wire_expr() / sp.Max(wire_ns, packet_time + frame / dma_rate)
 
 
 def saturation_frame_expr() -> sp.Expr:
     """The frame size above which the wire, not the receiver, sets the rate."""
-    wire_ns = 8 * _on_the_wire() / mac_rate
+    wire_ns = 8 * on_the_wire_expr() / mac_rate
     (solution,) = sp.solve(sp.Eq(wire_ns, packet_time + frame / dma_rate), frame)
     return solution
 
@@ -370,7 +235,8 @@ def fit_keystone_10gbe():
     return result, stable(predict(result.values["t_0"], result.values["beta"])), saturation
 
 
-__all__ += ["packet_time", "dma_rate", "dma_bound_expr", "saturation_frame_expr", "fit_keystone_10gbe"]
+__all__ += ["packet_time", "dma_rate", "on_the_wire_expr", "dma_bound_expr", "saturation_frame_expr",
+            "fit_keystone_10gbe"]
 
 
 # --- goodput ethernet ----------------------------------------------------------------------------

@@ -32,9 +32,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from goodput import checks
 from goodput.models import coding, usb_numeric
-from goodput.core import data
 from goodput.core.command import Arg, Command, Ranged
 from goodput.core.params import Parameter
 from goodput.core.symbols import maker
@@ -46,7 +44,7 @@ __all__ = ["generation", "payload", "transfer", "burst", "link_commands", "burst
            "link_symbols", "line_bytes", "HEADER_PACKET_SYMBOLS", "LENGTH_REPLICA_SYMBOLS", "DPP_FRAMING_SYMBOLS",
            "LINK_COMMAND_SYMBOLS", "MAX_PACKET_BYTES", "MAX_BURST", "Generation", "GENERATIONS", "PARAMETERS",
            "packets_expr", "bursts_expr", "link_symbols_expr", "line_bytes_expr", "goodput_expr",
-           "efficiency_expr", "after_code_expr", "raw_byte_rate_expr", "return_symbols_expr",
+           "efficiency_expr", "after_code_expr", "return_symbols_expr",
            "breakdown_exprs", "transfer_exprs", "by_generation", "generation_values", "evaluate",
            "goodput_gbit_s"]
 
@@ -158,11 +156,6 @@ def after_code_expr() -> sp.Expr:
     return coding.bit_rate_expr().subs(coding.lanes, 1)
 
 
-def raw_byte_rate_expr() -> sp.Expr:
-    """Byte rate (GB/s) after the line code alone, what the specification calls the raw throughput."""
-    return coding.byte_rate_expr().subs(coding.lanes, 1)
-
-
 def return_symbols_expr() -> sp.Expr:
     """Link symbols the other direction sends for one transfer: an ACK transaction packet for every
     data packet and one asking for each burst, and (``a = 1``) LGOOD and LCRD for every data packet
@@ -213,35 +206,10 @@ def by_generation(expr: sp.Expr) -> sp.Expr:
                           for s in first if s in expr.free_symbols})
 
 
-# --- source checks -------------------------------------------------------------------------------
+# --- Section 4.4.11's efficiency statements, as the chapter shows them -------------------------
 
 SPEC_TABLE = "usb-spec-s4-4-11-efficiency"  #: the specification's efficiency statements, two revisions
 RAW = "raw throughput"  #: the statements the line code alone decides
-
-
-@checks.provider
-def source_checks():
-    """The raw throughput the specification prints for each generation: the signalling rate after
-    the line code. Its statements of an effective bandwidth are bounds, not calculations: the
-    chapter shows them beside the model without checking them."""
-    t = data.load(SPEC_TABLE)
-    out = []
-    for row in t.itertuples():
-        if row.quantity != RAW:
-            continue
-        g = GENERATIONS[row.generation]
-        values = {**{s: v for s, v in generation_values(g.number).items() if s in raw_byte_rate_expr().free_symbols},
-                  coding.line_rate: row.signalling_gbit_s}
-        in_megabytes = t.attrs["printed"]["throughput_mbyte_s"][row.Index] != ""
-        column, scale = ("throughput_mbyte_s", 1000) if in_megabytes else ("throughput_gbyte_s", 1)
-        expr = scale * raw_byte_rate_expr()
-        model = float(expr.xreplace({s: sp.sympify(v) for s, v in values.items()}))
-        qualifier = t.attrs["printed"]["qualifier"][row.Index]
-        note = (f"{row.signalling_gbit_s:g} Gbaud after {coding.CODES[g.code].name}, / 8 bits per byte: "
-                "{model:.4g}" + (f"; the specification says {qualifier}." if qualifier else "."))
-        out.append(checks.compare(t, row.Index, column, model, f"{row.revision}, {g.name}",
-                                  note, formula=(expr, values)))
-    return out
 
 
 # --- goodput usb: run by goodput.models.usb_numeric, without sympy ---------------------------------------

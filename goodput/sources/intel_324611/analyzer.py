@@ -1,5 +1,6 @@
-"""The Intel tutorial's analyzer traces, packet by packet: each packet's bytes against its own CRC, and
-each annotation of the analyzer against the bytes it decodes.
+"""Intel 324611, its analyzer traces (§3.5's two examples, §4.6's Test 3 and §4.7's Test 4), packet by packet: each
+packet's bytes against its own CRC, and each annotation of the analyzer against the bytes it decodes; and the
+figures the text reads off the traces. For the pcie-reads chapter (:mod:`goodput.models.pcie_transactions`).
 
 A PCIe analyzer prints every symbol of a packet and annotates the fields it decodes from them
 (``SeqNr. : 4057``, ``Address : 0xc2000000``, ``LCRC : 0x0684C516``). The traces are verbatim excerpts
@@ -24,6 +25,10 @@ the logical idle.
 Where the conversion lost a packet's first symbols but kept the analyzer's ``SeqNr.`` annotation (the
 first completion of Test 4), the lost sequence-number byte is taken from that annotation, and the checks
 say so; the packet's other annotations are checked against its bytes as usual.
+
+The figures the text reads off the traces (the examples' throughputs and shares, Test 3's TLP interval, Test 4's
+read timings) are checked against the parsed traces by :func:`symbol_trace_checks` and
+:func:`test4_first_read_checks`.
 """
 
 from __future__ import annotations
@@ -31,12 +36,15 @@ from __future__ import annotations
 import re
 
 from goodput import checks
-from goodput.models import pcie_crc
+from goodput.core import data
 from goodput.logs import pcie_trace
-from goodput.models.pcie_transactions import SYMBOL_LOGS, published_log
+from goodput.models import pcie_crc, pcie_transactions
+from goodput.models.pcie_transactions import SYMBOL_LOGS, published_log, trace_directions
 
 __all__ = ["TRACE_NAMES", "restored_data", "crc_check", "annotation_checks", "packet_checks", "framing_checks", "rebuilt",
-           "lost_packet_checks", "packet_source_checks"]
+           "lost_packet_checks", "acknowledged_checks", "packet_source_checks", "symbol_trace_checks",
+           "test4_first_read_checks", "test4_first_read_source_checks"]
+
 
 #: How the text names each trace of :data:`goodput.models.pcie_transactions.SYMBOL_LOGS`.
 TRACE_NAMES = {1: "Example 1", 2: "Example 2", 3: "Test 3", 4: "Test 4"}
@@ -304,10 +312,100 @@ def packet_checks(trace_number: int, trace: pcie_trace.SymbolTrace) -> list[chec
     return out
 
 
-@checks.provider
+@checks.provider(pcie_transactions)
 def packet_source_checks():
     """Intel 324611: every packet of the §3.5, §4.6 and §4.7 analyzer traces against its CRC and annotations."""
     traces = {n: pcie_trace.parse(published_log(name)) for n, name in SYMBOL_LOGS.items()}
     return [c for n, trace in traces.items()
             for c in packet_checks(n, trace) + framing_checks(n, trace) + lost_packet_checks(n, trace)
             + acknowledged_checks(n, trace)]
+
+
+# --- the figures the text reads off the traces --------------------------------------------------------
+
+_EXAMPLE_TRACE_NOTES = {
+    (2, "net read throughput"):
+        "The trace runs {cycles} symbol times ({time:g} ns) and carries {payload} bytes; the text "
+        "divides by 2128 ns, which it also calls 523 x 4 ns.",
+    (2, "allocated read bandwidth share"):
+        "The trace's read direction carries {busy} symbols of packets, no SKP among them; the text "
+        "counts one SKP there (124 symbols).",
+}
+
+
+@checks.provider(pcie_transactions)
+def symbol_trace_checks():
+    """The figures the text reads off the analyzer traces, from the parsed traces."""
+    out = []
+    t = data.load("intel-324611-s3-5-examples")
+    for row in t.itertuples():
+        if row.basis != "trace":
+            continue
+        trace = pcie_trace.parse(published_log(SYMBOL_LOGS[row.example]))
+        s = pcie_trace.summary(trace)
+        write, read = trace_directions(trace)
+        model = {"net write throughput": s["payload_mbyte_s"], "net read throughput": s["payload_mbyte_s"],
+                 "allocated read bandwidth share": s[f"{read}_share_percent"],
+                 "allocated write bandwidth share": s[f"{write}_share_percent"]}[row.quantity]
+        note = _EXAMPLE_TRACE_NOTES.get((row.example, row.quantity), "").format(
+            cycles=s["cycles"], time=s["time_ns"], payload=s["payload_bytes"], busy=s[f"{read}_busy_symbols"])
+        out.append(checks.compare(t, row.Index, "value", model,
+                                  f"Example {row.example} trace: {row.quantity} ({row.unit})", note,
+                                  quantity=row.quantity, unit=row.unit))
+
+    t = data.load("intel-324611-s4-6-s4-7-trace-figures")
+    test3 = pcie_trace.parse(published_log(SYMBOL_LOGS[3]))
+    intervals = pcie_trace.tlp_intervals(test3, "MWr")
+    payload = [p.payload_bytes for p in test3.packets if p.name == "MWr"]
+    interval_ns = pcie_trace.SYMBOL_NS * sum(intervals) / len(intervals)
+    test4 = pcie_trace.parse(published_log(SYMBOL_LOGS[4]))
+    reads = pcie_trace.read_timings(test4)
+    # The conversion lost the first request's symbols: the trace shows requests 2 and 3 whole.
+    seen = {2: reads[0], 3: reads[1]}
+    ns = pcie_trace.SYMBOL_NS
+    for row in t.itertuples():
+        label = f"Test {row.test}: {row.quantity} #{row.occurrence} ({row.unit})"
+        if row.test == 3:
+            model = interval_ns if row.quantity == "TLP interval" else 1000 * (payload[0] / interval_ns)
+        else:
+            timing = seen.get(row.occurrence)  # each figure belongs to the read it follows
+            key = {"read to completion time": "to_completion", "completion to next request": "to_next_request",
+                   "request to request": "to_next_request_start", "read throughput": "to_next_request_start"}
+            value = timing and timing[key[row.quantity]]
+            if value is None:
+                continue  # not in the trace as converted: see the log's header
+            model = value * ns if row.unit == "ns" else 1000 * 4 / (value * ns)
+        out.append(checks.compare(t, row.Index, "value", model, label,
+                                  quantity=row.quantity, unit=row.unit))
+    return out
+
+
+def test4_first_read_checks(table, trace) -> list:
+    """The first occurrence of each Test 4 figure (the first read) against
+    :func:`goodput.logs.pcie_trace.annotated_read_timing` of the Test 4 trace (``prose``)."""
+    timing = pcie_trace.annotated_read_timing(trace)
+    if timing is None:
+        raise ValueError(f"{trace.path}: the analyzer's names do not show the first read")
+    ns = pcie_trace.SYMBOL_NS
+    payload = next(p.payload_bytes for p in trace.packets if p.name == "CplD" and p.complete)
+    key = {"read to completion time": "to_completion", "completion to next request": "to_next_request",
+           "request to request": "to_next_request_start", "read throughput": "to_next_request_start"}
+    out = []
+    for row in table[(table["test"] == 4) & (table["occurrence"] == 1)].itertuples():
+        cycles = timing[key[row.quantity]]
+        model = cycles * ns if row.unit == "ns" else 1000 * payload / (cycles * ns)
+        out.append(checks.compare(
+            table, row.Index, "value", model, f"Test 4: {row.quantity} #1 ({row.unit})",
+            "The conversion lost the first read's symbols; the analyzer's names on those lines place its "
+            f"request at cycle {timing['request_first']} and its completion at cycle "
+            f"{timing['request_last'] + timing['to_completion'] + 1}.",
+            quantity=row.quantity, unit=row.unit, kind="prose"))
+    return out
+
+
+@checks.provider(pcie_transactions)
+def test4_first_read_source_checks():
+    """Intel 324611 §4.7: the figures about the first read of the Test 4 trace, whose symbols the conversion
+    lost, from the analyzer's packet names on those lines."""
+    return test4_first_read_checks(data.load("intel-324611-s4-6-s4-7-trace-figures"),
+                                   pcie_trace.parse(published_log(SYMBOL_LOGS[4])))

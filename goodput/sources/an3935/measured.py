@@ -1,6 +1,7 @@
-"""The source checks of the pcie-measured chapter that need no latency model: AN3935's
-measured cells against the most the document's own packet model lets their link carry with no DLLPs
-(``ceiling``), and against the document's other measurements of the same link (``consistency``).
+"""Freescale AN3935 (PCI Express throughput of the MSC8156 and MSC8157 DSPs), the measured cells of Tables 7-12,
+15 and 16, for the pcie-measured chapter (whose model is :mod:`goodput.models.pcie_latency`): each against the most
+the document's own packet model (:mod:`goodput.models.pcie`) lets its link carry with no DLLPs (``ceiling``), and
+against the document's other measurements of the same link (``consistency``).
 """
 
 from __future__ import annotations
@@ -9,12 +10,13 @@ from dataclasses import replace
 import pandas as pd
 
 from goodput import checks
-from goodput.models import coding, pcie
+from goodput.models import coding, pcie, pcie_latency
 from goodput.core import data
 
-__all__ = ["an3935_label", "an3935_ceiling", "an3935_line_rate", "an3935_ceiling_checks",
-           "an3935_column", "an3935_order_checks", "an3935_reprint_checks", "an3935_same_wire_spread",
-           "AN3935_ONE_TLP_BYTES", "an3935_mps_back_to_back_checks", "an3935_link_width_checks"]
+__all__ = ["an3935_mps_back_to_back", "an3935_link_widths", "an3935_label", "an3935_ceiling", "an3935_line_rate",
+           "an3935_ceiling_checks", "an3935_column", "an3935_order_checks", "an3935_reprint_checks",
+           "an3935_same_wire_spread", "AN3935_ONE_TLP_BYTES", "an3935_mps_back_to_back_checks",
+           "an3935_link_width_checks"]
 
 
 # --- source checks: AN3935's measured tables against the packet model's ceilings and each other -------
@@ -164,7 +166,7 @@ def an3935_mps_back_to_back_checks(t7, t8, t9, t10, t11, t12) -> list[checks.Sou
     return out
 
 
-@checks.provider
+@checks.provider(pcie_latency)
 def an3935_mps_back_to_back():
     """AN3935 Tables 9-12: every measured cell, held to its ceiling and to the other columns."""
     return an3935_mps_back_to_back_checks(*(data.load(f"an3935-table{n}") for n in (7, 8, 9, 10, 11, 12)))
@@ -185,7 +187,7 @@ def an3935_link_width_checks(*tables: pd.DataFrame) -> list[checks.SourceCheck]:
     return out
 
 
-@checks.provider
+@checks.provider(pcie_latency)
 def an3935_link_widths():
     """AN3935 Tables 7, 8, 15 and 16: every measured cell, held to its ceiling and to the wider link's."""
     return an3935_link_width_checks(*(data.load(f"an3935-table{n}") for n in (7, 8, 15, 16)))
