@@ -320,6 +320,7 @@ def _tcp() -> tuple[dict, list[Function]]:
     return constants, [*[(f"tcp_{key}", args, expr()) for key, expr in (
         ("message", tcp.message_goodput_expr), ("stream", tcp.stream_goodput_expr), ("segments", tcp.segments_expr),
         ("wire", tcp.message_wire_expr))],
+        ("tcp_mss", {"mtu": tcp.mtu, "ip_header": tcp.ip_header, "tcp_options": tcp.tcp_options}, tcp.mss_expr()),
         ("tcp_window", {"window": tcp.window, "rtt": tcp.rtt}, tcp.window_limit_expr()),
         *[(f"tcp_{key}", {"wire": tcp.wire_goodput, "window": tcp.window, "rtt": tcp.rtt}, expr()) for key, expr in (
             ("bound", tcp.bound_goodput_expr), ("window_binds", tcp.window_binds_expr))]]

@@ -489,6 +489,10 @@ def tcp_wire(rate, message, mtu, ip_header, tcp_options, vlan):
     return (max(64, mtu + vlan + 18) + 20)*math.floor(message/(mtu - tcp_options - ip_header - 20)) + ((max(64, tcp_options + message + ip_header + vlan - (mtu - tcp_options - ip_header - 20)*math.floor(message/(mtu - tcp_options - ip_header - 20)) + 38) + 20) if (message - (mtu - tcp_options - ip_header - 20)*math.floor(message/(mtu - tcp_options - ip_header - 20)) > 0) else (0))
 
 
+def tcp_mss(mtu, ip_header, tcp_options):
+    return mtu - tcp_options - ip_header - 20
+
+
 def tcp_window(window, rtt):
     return 8*window/rtt
 

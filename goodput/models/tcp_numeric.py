@@ -14,12 +14,15 @@ from goodput.core.command import report_lines
 from goodput.core.errors import ParameterError
 from goodput.core.params import DEFAULT
 
-__all__ = ["TCP_HEADER_BYTES", "TIMESTAMP_BYTES", "IP_HEADER_BYTES", "goodputs", "window_limit_mbit_s", "window_bound",
+__all__ = ["TCP_HEADER_BYTES", "TIMESTAMP_BYTES", "IP_HEADER_BYTES", "MIN_MTU_BYTES", "goodputs", "window_limit_mbit_s", "window_bound",
            "evaluate", "run", "lines"]
 
 TCP_HEADER_BYTES = 20
 TIMESTAMP_BYTES = 12  # the timestamps option, padded to a 32-bit boundary
 IP_HEADER_BYTES = {4: 20, 6: 40}
+#: The least MTU each IP version's links carry: IPv6 requires every link to take 1280 (RFC 8200 §5); IPv4's 68
+#: is below the model's own range, whose floor is the 576 every IPv4 host must accept.
+MIN_MTU_BYTES = {4: 68, 6: 1280}
 
 
 def goodputs(message_bytes: int, line_rate_mbit_s: float = DEFAULT, mtu_bytes: int = DEFAULT,
@@ -67,8 +70,8 @@ def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mt
             raise ParameterError("tcp_options_bytes", tcp_options_bytes,
                                  f"{TIMESTAMP_BYTES} with timestamps on (or leave timestamps off)")
         o = TIMESTAMP_BYTES
-    if ip_version == 6 and u < 1280:
-        raise ParameterError("mtu_bytes", mtu_bytes, "at least 1280 bytes for IPv6")
+    if u < MIN_MTU_BYTES[ip_version]:
+        raise ParameterError("mtu_bytes", mtu_bytes, f"at least {MIN_MTU_BYTES[ip_version]} bytes for IPv{ip_version}")
     v = frame["vlan_tag_bytes"] if vlan else 0
     args = (r, m, u, h, o, v)
     segments = int(spec.tcp_segments(*args))
@@ -80,7 +83,7 @@ def evaluate(message_bytes: int = DEFAULT, line_rate_mbit_s: float = DEFAULT, mt
     tags = float(segments * v)
     gaps = float(segments * frame["wire_overhead_bytes"])
     return {"message_bytes": m, "line_rate_mbit_s": r, "mtu_bytes": u, "ip_version": ip_version,
-            "timestamps": timestamps, "tcp_options_bytes": o, "vlan": vlan, "mss_bytes": u - h - TCP_HEADER_BYTES - o,
+            "timestamps": timestamps, "tcp_options_bytes": o, "vlan": vlan, "mss_bytes": int(spec.tcp_mss(u, h, o)),
             "segments": segments,
             "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000, "efficiency": goodput / r,
             "stream_goodput_mbit_s": rates["stream_mbit_s"],
