@@ -19,8 +19,10 @@ from goodput.core.errors import ParameterError
 from goodput.core.fit import Hockney, hockney, hockney_size
 from goodput.core.params import DEFAULT, Parameter
 
-__all__ = ["PARAMETERS", "crypto_series", "crypto_fits", "rpmsg_fits", "fits", "fit_table", "absent_cores",
-           "rsa_times"]
+__all__ = [
+    "PARAMETERS", "crypto_series", "crypto_fits", "rpmsg_fits", "fits", "fit_table", "absent_cores", "rsa_times",
+    "evaluate_operation", "COMMAND",
+]
 
 PARAMETERS = {
     p.name: p
@@ -148,5 +150,3 @@ COMMAND = Command(
     lines=lambda args, r: [f"{r['operation']} ({r['engine']}) of {r['size_bytes']} bytes: {r['time_us']:.5g} us, "
                            f"{r['rate_mbit_s']:.5g} Mbit/s ({r['t0_us']:.4g} us fixed + bytes at "
                            f"{r['bandwidth_mbit_s']:.5g} Mbit/s; fitted over {r['fitted_over_bytes']} bytes)"])
-
-__all__ += ["evaluate_operation", "COMMAND"]

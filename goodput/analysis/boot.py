@@ -22,7 +22,10 @@ from goodput.core.symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["TOTAL", "steps", "what_if", "xip"]
+__all__ = [
+    "TOTAL", "steps", "what_if", "xip", "OSPI_MODES", "media_bytes_s", "image", "media_clock", "data_lines",
+    "per_clock", "PARAMETERS", "media_rate_expr", "least_read_expr", "evaluate_read", "COMMAND",
+]
 
 TOTAL = "SBL : Total time taken"
 
@@ -112,10 +115,6 @@ def least_read_expr() -> sp.Expr:
     return image / (1000 * media_rate_expr())
 
 
-__all__ += ["OSPI_MODES", "media_bytes_s", "image", "media_clock", "data_lines", "per_clock", "PARAMETERS",
-            "media_rate_expr", "least_read_expr"]
-
-
 # --- goodput boot -----------------------------------------------------------------------------
 
 @lru_cache(maxsize=None)
@@ -147,5 +146,3 @@ COMMAND = Command(
     run=lambda args: evaluate_read(args.image_bytes, args.clock_mhz, args.mode),
     lines=lambda args, r: [f"{r['image_bytes']} bytes from OSPI flash in {r['mode']} mode at {r['clock_mhz']:g} MHz: "
                            f"at least {r['least_ms']:.4g} ms, the flash delivering {r['rate_mbyte_s']:.5g} MB/s"])
-
-__all__ += ["evaluate_read", "COMMAND"]

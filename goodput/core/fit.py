@@ -27,7 +27,10 @@ from goodput.core.symbols import maker
 
 symbol = maker(__name__)
 
-__all__ = ["Bound", "Fit", "fit", "linear_least_squares"]
+__all__ = [
+    "Bound", "Fit", "fit", "linear_least_squares", "student_t_quantile", "hockney_size", "hockney_fixed",
+    "hockney_bandwidth", "hockney_time_expr", "hockney_rate_expr", "Hockney", "hockney",
+]
 
 
 @dataclass(frozen=True)
@@ -219,7 +222,3 @@ def hockney(size_bytes: Sequence[float], time_us: Sequence[float]) -> Hockney:
     da, db = q * math.sqrt(sigma2 * s2 / det), q * math.sqrt(sigma2 * n / det)
     bw = (8 / (b + db), 8 / (b - db) if b - db > 0 else math.inf)
     return Hockney(*stable((a, 8 / b, (a - da, a + da), bw, residuals)), len(s))
-
-
-__all__ += ["student_t_quantile", "hockney_size", "hockney_fixed", "hockney_bandwidth", "hockney_time_expr",
-            "hockney_rate_expr", "Hockney", "hockney"]

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["SIGNIFICANT_DIGITS", "stable", "significant_digits"]
+__all__ = ["SIGNIFICANT_DIGITS", "stable", "significant_digits", "numbers_in"]
 
 #: Significant digits of every non-integer value a notebook shows or hands to a chart. Fitted
 #: values agree across CPUs to about 1e-8 relative even before the fits were made deterministic;
@@ -108,6 +108,3 @@ def significant_digits(text: str) -> int:
 def numbers_in(text: str) -> list[str]:
     """Every number printed in ``text``, as printed."""
     return [m.group(0) for m in _NUMBER.finditer(text) if m.group("whole") or m.group("fraction")]
-
-
-__all__ += ["numbers_in"]

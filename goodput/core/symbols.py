@@ -24,7 +24,7 @@ import sympy as sp
 from sympy.core.cache import cacheit
 from sympy.core.sorting import ordered
 
-__all__ = ["ModelSymbol", "maker", "placeholders", "stood_in", "lambdify", "model_symbols"]
+__all__ = ["ModelSymbol", "maker", "placeholders", "stood_in", "lambdify", "model_symbols", "collisions"]
 
 
 class ModelSymbol(sp.Symbol):
@@ -111,6 +111,3 @@ def collisions(found: Iterable[tuple[str, str, sp.Symbol]]) -> list[tuple[str, s
         groups.setdefault(sym, []).append((getattr(sym, "owner", module), place))
     return [(a, b) for group in groups.values() for i, (owner_a, a) in enumerate(group)
             for owner_b, b in group[i + 1:] if owner_a != owner_b]
-
-
-__all__ += ["collisions"]

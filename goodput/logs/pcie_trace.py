@@ -39,7 +39,10 @@ from pathlib import Path
 from goodput.core.errors import LogFormatError
 from goodput.logs.text import log_lines, read_log
 
-__all__ = ["Packet", "SymbolTrace", "parse", "parse_text", "summary", "SYMBOL_NS"]
+__all__ = [
+    "Packet", "SymbolTrace", "parse", "parse_text", "summary", "SYMBOL_NS", "tlp_intervals", "read_timings", "tally",
+    "annotated_read_timing", "decode", "DLLP_FIELDS",
+]
 
 SYMBOL_NS = 4.0  #: one symbol time at 2.5 GT/s with 8b/10b
 LOGICAL_IDLE = 0x00  #: the data byte a lane sends between packets (the specification's logical idle)
@@ -398,9 +401,6 @@ def read_timings(trace: SymbolTrace) -> list[dict]:
     return out
 
 
-__all__ += ["tlp_intervals", "read_timings"]
-
-
 def tally(trace: SymbolTrace) -> dict[tuple[str, str], list[int]]:
     """The symbol times of each packet, by direction and packet name (``("TX", "Ack")``), in trace order:
     the counts and sizes a text reads off the trace. A packet the conversion cut into is left out."""
@@ -409,9 +409,6 @@ def tally(trace: SymbolTrace) -> dict[tuple[str, str], list[int]]:
         if p.complete:
             out.setdefault((p.direction, p.name), []).append(p.symbols)
     return out
-
-
-__all__ += ["tally"]
 
 
 def annotated_read_timing(trace: SymbolTrace) -> dict | None:
@@ -437,9 +434,6 @@ def annotated_read_timing(trace: SymbolTrace) -> dict | None:
             "to_completion": completion - request_last - 1,
             "to_next_request": following.first_cycle - tail.last_cycle - 1,
             "to_next_request_start": following.first_cycle - request}
-
-
-__all__ += ["annotated_read_timing"]
 
 
 def _id(high: int, low: int) -> list[tuple[str, int]]:
@@ -488,6 +482,3 @@ def decode(kind: str, data: bytes) -> dict[str, list[tuple[str, int]]]:
         payload = h[header:header + 4 * length]
         out["Data"] = [(f"byte {i}", x) for i, x in enumerate(payload)]
     return out
-
-
-__all__ += ["decode", "DLLP_FIELDS"]

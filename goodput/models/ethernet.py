@@ -31,11 +31,13 @@ from goodput.core.symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["frame", "preamble", "sfd", "gap", "mac_header", "vlan", "fcs", "stack", "mac_rate", "wire_counted",
-           "WIRE_OVERHEAD_BYTES", "VLAN_TAG_BYTES", "MIN_FRAME_BYTES", "MAX_FRAME_BYTES", "WIRE", "FRAME_ONLY",
-           "CONVENTIONS", "STACKS", "Stack", "PARAMETERS",
-           "wire_bytes_expr", "frame_rate_expr", "line_goodput_expr", "headers_expr", "payload_goodput_expr",
-           "frame_bytes_for", "counted_bytes", "evaluate"]
+__all__ = [
+    "frame", "preamble", "sfd", "gap", "mac_header", "vlan", "fcs", "stack", "mac_rate", "wire_counted",
+    "WIRE_OVERHEAD_BYTES", "VLAN_TAG_BYTES", "MIN_FRAME_BYTES", "MAX_FRAME_BYTES", "WIRE", "FRAME_ONLY", "CONVENTIONS",
+    "STACKS", "Stack", "PARAMETERS", "wire_bytes_expr", "frame_rate_expr", "line_goodput_expr", "headers_expr",
+    "payload_goodput_expr", "frame_bytes_for", "counted_bytes", "evaluate", "packet_time", "dma_rate",
+    "on_the_wire_expr", "dma_bound_expr", "saturation_frame_expr", "fit_keystone_10gbe",
+]
 
 frame = symbol("L", positive=True, integer=True)  #: frame bytes, MAC header to FCS
 preamble = symbol(r"B_{\mathrm{pre}}", positive=True, integer=True)
@@ -233,10 +235,6 @@ def fit_keystone_10gbe():
     saturation = stable(float(saturation_frame_expr().subs(VALUES).subs(
         {mac_rate: 10, packet_time: result.values["t_0"], dma_rate: result.values["beta"]})))
     return result, stable(predict(result.values["t_0"], result.values["beta"])), saturation
-
-
-__all__ += ["packet_time", "dma_rate", "on_the_wire_expr", "dma_bound_expr", "saturation_frame_expr",
-            "fit_keystone_10gbe"]
 
 
 # --- goodput ethernet ----------------------------------------------------------------------------

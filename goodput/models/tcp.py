@@ -48,10 +48,16 @@ from goodput.models.tcp_numeric import (
 
 symbol = maker(__name__)
 
-__all__ = ["message", "mtu", "window", "rtt", "wire_goodput", "window_limit_expr", "bound_goodput_expr", "window_binds_expr", "ip_header", "tcp_options", "line_rate", "TCP_HEADER_BYTES", "TIMESTAMP_BYTES",
-           "PARAMETERS", "mss_expr", "segments_expr", "segment_wire_expr", "message_wire_expr",
-           "message_goodput_expr", "stream_goodput_expr", "reported_mss", "options_of_mss_expr", "options_of_mss",
-           "goodputs", "window_limit_mbit_s", "window_bound", "evaluate"]
+__all__ = [
+    "message", "mtu", "window", "rtt", "wire_goodput", "window_limit_expr", "bound_goodput_expr", "window_binds_expr",
+    "ip_header", "tcp_options", "line_rate", "TCP_HEADER_BYTES", "TIMESTAMP_BYTES", "PARAMETERS", "mss_expr",
+    "segments_expr", "segment_wire_expr", "message_wire_expr", "message_goodput_expr", "stream_goodput_expr",
+    "reported_mss", "options_of_mss_expr", "options_of_mss", "goodputs", "window_limit_mbit_s", "window_bound",
+    "evaluate", "frames", "frame_period", "paced_ceiling_expr", "UDP_HEADER_BYTES", "packet_wire_expr",
+    "fragment_payload_expr", "datagram_wire_expr", "datagram_goodput_expr", "udp_evaluate", "USB_HS_BULK_PACKET_BYTES",
+    "USB_HS_BULK_PER_MICROFRAME", "USB_HS_MICROFRAMES_PER_S", "USB_HS_RATE_MBIT_S", "RNDIS_HEADER_BYTES", "rndis_mss",
+    "rndis_message_expr", "rndis_packets_expr", "bulk_ceiling_expr", "rndis_goodput_expr", "rndis_evaluate",
+]
 
 message = symbol("M", positive=True, integer=True)  #: application message (write), bytes
 mtu = symbol("U", positive=True, integer=True)  #: MTU, bytes
@@ -168,9 +174,6 @@ def paced_ceiling_expr() -> sp.Expr:
     return 8 * message * frames / ((frames - 1) * frame_period)
 
 
-__all__ += ["frames", "frame_period", "paced_ceiling_expr"]
-
-
 # --- UDP: datagrams that may be fragmented ------------------------------------------------------
 
 UDP_HEADER_BYTES = 8
@@ -215,10 +218,6 @@ def udp_evaluate(payload_bytes: int, line_rate_mbit_s: float = DEFAULT, mtu_byte
     return {"payload_bytes": m, "line_rate_mbit_s": r, "mtu_bytes": u, "fragments": int(fragments),
             "wire_bytes": int(wire), "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000,
             "efficiency": goodput / r}
-
-
-__all__ += ["UDP_HEADER_BYTES", "packet_wire_expr", "fragment_payload_expr", "datagram_wire_expr",
-            "datagram_goodput_expr", "udp_evaluate"]
 
 
 # --- RNDIS over USB 2.0 high speed ---------------------------------------------------------------
@@ -269,11 +268,6 @@ def rndis_evaluate(mss_bytes: int = 1460) -> dict:
     return {"mss_bytes": int(mss_bytes), "rndis_message_bytes": int(message_bytes),
             "bulk_packets_per_frame": int(packets), "bulk_ceiling_mbit_s": float(bulk_ceiling_expr()),
             "goodput_mbit_s": goodput, "goodput_gbit_s": goodput / 1000, "efficiency": goodput / USB_HS_RATE_MBIT_S}
-
-
-__all__ += ["USB_HS_BULK_PACKET_BYTES", "USB_HS_BULK_PER_MICROFRAME", "USB_HS_MICROFRAMES_PER_S", "USB_HS_RATE_MBIT_S",
-            "RNDIS_HEADER_BYTES", "rndis_mss", "rndis_message_expr", "rndis_packets_expr", "bulk_ceiling_expr",
-            "rndis_goodput_expr", "rndis_evaluate"]
 
 
 # --- goodput tcp: run by goodput.models.tcp_numeric, without sympy ---------------------------------------
