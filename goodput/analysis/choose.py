@@ -187,9 +187,10 @@ def _pcie_numeric(v, n):
 PCIE = Family(
     "pcie", "PCIe", "pcie-packets",
     (Setting("generation", pcie.generation, "generation",
-             tuple((g.number, f"gen {g.number}") for g in pcie.GENERATIONS.values()), 3),
-     Setting("lanes", coding.lanes, "lanes", tuple((n, f"x{n}") for n in pcie.LANES), 4),
-     Setting("mps", pcie.mps, "max payload size", tuple((n, f"MPS {n}") for n in pcie.SIZES_POW2), 256),
+             tuple((n, f"gen {n}") for n in pcie.LINK_PARAMETERS["generation"].values()), 3),
+     Setting("lanes", coding.lanes, pcie.LINK_PARAMETERS["lanes"].label, pcie.LINK_PARAMETERS["lanes"].options, 4),
+     Setting("mps", pcie.mps, pcie.LINK_PARAMETERS["mps"].label,
+             tuple((n, f"MPS {n}") for n in pcie.LINK_PARAMETERS["mps"].values()), 256),
      Setting("transaction", transaction, "transaction", ((0, "writes"), (1, "reads")), 0)),
     _kept_parts("pcie", _pcie_parts),
     "3-DW headers, no ECRC, no SKP; writes with an ACK and UpdateFC per 4 TLPs; reads one at a time, in "

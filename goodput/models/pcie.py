@@ -47,7 +47,7 @@ from goodput.core.symbols import lambdify, maker
 
 symbol = maker(__name__)
 
-__all__ = ["latency_table", "latency_limits", "READER_LINK", "READ_PARAMETERS", "LATENCY_PARAMETERS", "serial_time", "latency_time", "outstanding",
+__all__ = ["latency_table", "latency_limits", "READER_LINK", "LINK_PARAMETERS", "READ_PARAMETERS", "LATENCY_PARAMETERS", "serial_time", "latency_time", "outstanding",
  "completion_latency", "reads_in_flight", "goodput_formula", 
     "GENERATIONS",
     "Generation",
@@ -545,6 +545,24 @@ def tlp_overhead_formula(link: Link) -> tuple:
 #: The link a reader starts from, in ``goodput pcie`` and on the packets chapter's page (its controls take their
 #: defaults from it): AN3935's gen 2 x4 with MPS and MRRS of 256. :class:`Link`'s own defaults are the model's.
 READER_LINK = Link(gen=2, lanes=4, mps=256, mrrs=256)
+
+#: The link's settings a reader picks, each declared once: its allowed values and their labels, its default (the
+#: reader's link), unit and words. ``goodput pcie``'s options, the packets chapter's controls, the chooser's
+#: settings and the kernel's panel read them; :class:`Link` refuses any other value.
+LINK_PARAMETERS = {
+    p.name: p
+    for p in (
+        Parameter("generation", generation, "", min(GENERATIONS), max(GENERATIONS), default=READER_LINK.gen, step=1,
+                  label="PCIe generation", integer=True,
+                  options=tuple((g.number, f"{g.number}: {g.rate_gtps:g} GT/s") for g in GENERATIONS.values())),
+        Parameter("lanes", coding.lanes, "lanes", min(LANES), max(LANES), default=READER_LINK.lanes, step=1,
+                  label="lanes", integer=True, options=tuple((n, f"x{n}") for n in LANES)),
+        Parameter("mps", mps, "bytes", min(SIZES_POW2), max(SIZES_POW2), default=READER_LINK.mps, step=1,
+                  label="max payload size", integer=True, options=tuple((n, f"{n} B") for n in SIZES_POW2)),
+        Parameter("mrrs", mrrs, "bytes", min(SIZES_POW2), max(SIZES_POW2), default=READER_LINK.mrrs, step=1,
+                  label="max read request", integer=True, options=tuple((n, f"{n} B") for n in SIZES_POW2)),
+    )
+}
 
 #: A read's two settings beyond the link, declared here for the command (the read model is
 #: :mod:`goodput.models.pcie_transactions`'): the completer's time from request to completion, and reads in flight.

@@ -13,14 +13,12 @@ from goodput.models import pcie_latency
 from goodput.models import pcie_transactions as pt
 from goodput.models.pcie import (
     FLIT_MODE,
-    GENERATIONS,
-    LANES,
     LATENCY_PARAMETERS,
+    LINK_PARAMETERS,
     MAX_TRANSFER_BYTES,
     RCBS,
     READ_PARAMETERS,
     READER_LINK,
-    SIZES_POW2,
     Link,
     evaluate,
 )
@@ -28,7 +26,13 @@ from goodput.models.quick import COMMANDS, pcie_applied, pcie_latency_timings, p
 
 __all__ = ["COMMAND"]
 
-_SIZES_TEXT = ", ".join(map(str, SIZES_POW2))
+#: The link's settings: their defaults and allowed values are the model's (:data:`goodput.models.pcie.LINK_PARAMETERS`).
+_P = LINK_PARAMETERS
+
+
+def _words(name: str) -> str:
+    """An option's help: the setting's words and the values it takes, as the model declares them."""
+    return f"{_P[name].label}: {_P[name].describe_range()}"
 
 
 def _command_run(args) -> dict:
@@ -61,12 +65,12 @@ COMMAND = Command(
                 "breakdown of every byte on the wire.",
     arguments=(
         Arg("kind", choices=("write", "read")),
-        Arg("--gen", type=whole, default=READER_LINK.gen, help=f"generation: {', '.join(map(str, GENERATIONS))} (flit mode: "
-                                                 f"{', '.join(map(str, sorted(FLIT_MODE)))})"),
-        Arg("--lanes", type=whole, default=READER_LINK.lanes, help="link width: " + ", ".join(map(str, LANES))),
-        Arg("--mps", type=whole, default=READER_LINK.mps, help=f"max payload size, bytes: {_SIZES_TEXT}"),
+        Arg("--gen", type=whole, default=_P["generation"].default,
+            help=f"{_words('generation')} (flit mode: {', '.join(map(str, sorted(FLIT_MODE)))})"),
+        Arg("--lanes", type=whole, default=_P["lanes"].default, help=_words("lanes")),
+        Arg("--mps", type=whole, default=_P["mps"].default, help=_words("mps")),
         Arg("--size", type=whole, required=True, help=f"transfer size, bytes: 1 to {MAX_TRANSFER_BYTES}"),
-        Arg("--mrrs", type=whole, default=READER_LINK.mrrs, help=f"max read request size, bytes: {_SIZES_TEXT}"),
+        Arg("--mrrs", type=whole, default=_P["mrrs"].default, help=_words("mrrs")),
         Arg("--rcb", type=whole, default=READER_LINK.rcb, help="read completion boundary, bytes: " + " or ".join(map(str, RCBS))),
         Arg("--split", default=READER_LINK.split, help="completions split at 'mps' (default) or 'rcb'"),
         Arg("--addr", type=whole, default=READER_LINK.addr, help="address bits: 32 (3DW header) or 64 (4DW)"),
