@@ -8,7 +8,7 @@ import pytest
 import vl_convert as vlc
 
 from goodput.core.errors import ParameterError
-from goodput.render import calculations
+from goodput.render import calculations, panels, workbook
 from goodput.render.calculation import value_text
 
 from calc_points import points
@@ -191,7 +191,7 @@ def test_value_text_cuts_trailing_zeros_as_d3_does():
 
 def test_the_panel_recomputes_the_table_when_a_slider_moves():
     calc = calculations.get("spi")
-    panel = calc.panel()
+    panel = panels.calculation_panel(calc)
     sliders = {w.description: w for w in panel.children if hasattr(w, "min")}
     table = panel.children[-1]
     clock = sliders[next(s for s in calc.inputs if s.name == "clock_mhz").parameter.label]
@@ -204,7 +204,7 @@ def test_the_panel_recomputes_the_table_when_a_slider_moves():
 
 def test_a_panel_offers_a_parameters_options_and_recomputes_on_one():
     calc = calculations.get("pcie-packets")
-    panel = calc.panel()
+    panel = panels.calculation_panel(calc)
     lanes = next(w for w in panel.children if getattr(w, "description", "") == "lanes")
     assert [v for _, v in lanes.options] == [1, 2, 4, 8, 16, 32] and lanes.value == 4
     lanes.value = 16
@@ -216,11 +216,9 @@ def test_the_panel_exports_the_workbook_at_its_values(tmp_path, monkeypatch):
     import ipywidgets as widgets
     import openpyxl
 
-    from goodput.render import workbook
-
     monkeypatch.setattr(workbook, "yours", lambda chapter: tmp_path / f"{chapter}.xlsx")
     calc = calculations.get("spi")
-    panel = calc.panel()
+    panel = panels.calculation_panel(calc)
     assert "Export the workbook" in panel.children[0].value
     sliders = {w.description: w for w in panel.children if hasattr(w, "min")}
     sliders[next(s for s in calc.inputs if s.name == "clock_mhz").parameter.label].value = 20

@@ -8,8 +8,7 @@ from goodput.core.errors import ParameterError
 from goodput.core.params import Parameter
 from goodput.render import calculations
 from goodput.render.chapters import pcie_packets as pcie_charts
-from goodput.render.charts import Choice, Slider
-from goodput.render.controls import SEGMENTS, control
+from goodput.render.controls import SEGMENTS, Choice, Slider, control
 
 x = sp.Symbol("x")
 

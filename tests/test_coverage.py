@@ -1,6 +1,7 @@
 """The census of the numbers the documents print (tools/census.py, data/census/) and the coverage counts the
-status page shows (goodput.checks.coverage): the committed census is what the documents' text gives, the counting
-rule holds on small texts, and made-up checks and transcriptions give the counts worked out by hand."""
+status page shows (goodput.checks.coverage; goodput.render.status_coverage writes them): the committed census is
+what the documents' text gives, the counting rule holds on small texts, and made-up checks and transcriptions give
+the counts worked out by hand."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from goodput import checks
 from goodput.checks import coverage
 from goodput.core import data
 from goodput.core.errors import DataError
+from goodput.render import status_coverage
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The documents' plain-text conversions: beside the clone, as CI has them.
@@ -329,7 +331,8 @@ def test_a_check_that_verifies_many_printed_numbers_counts_them_all_and_a_cell_c
     before = coverage.by_section("AN3935", MADE_CHECKS, made_census(), MADE_COPIES).set_index("section")
     assert rows.at["1 Bit Rates", "checked"] == before.at["1 Bit Rates", "checked"] + 22
     assert "every byte of the packet" in coverage.CHECKED_RULE
-    assert coverage.CHECKED_RULE in coverage.summary_markdown(coverage.by_document(made, made_census(), MADE_COPIES))
+    said = status_coverage.summary_markdown(coverage.by_document(made, made_census(), MADE_COPIES))
+    assert coverage.CHECKED_RULE in said
 
 
 def test_a_check_verifies_at_least_one_printed_number():
@@ -429,7 +432,7 @@ def test_the_status_pages_counts_are_the_checks_and_the_census_counted_directly(
 
 
 def test_the_status_page_shows_a_block_per_document_with_its_sections():
-    shown = coverage.sections_html(MADE_CHECKS, made_census(), MADE_COPIES)
+    shown = status_coverage.sections_html(MADE_CHECKS, made_census(), MADE_COPIES)
     assert shown.count("<details") == 1
     assert ("<summary>AN3935: 8 printed (1 settings, 7 results), 4 checked, 4 results unchecked, 5 transcribed"
             "</summary>") in shown
@@ -485,12 +488,13 @@ def test_a_ledger_read_back_is_the_ledger_written(tmp_path):
 
 
 def test_the_status_page_lists_a_documents_ledger_rows_in_its_sections_order_and_sums_their_kinds():
-    shown = coverage.sections_html(MADE_CHECKS, made_census(), MADE_COPIES, MADE_LEDGER)
+    shown = status_coverage.sections_html(MADE_CHECKS, made_census(), MADE_COPIES, MADE_LEDGER)
     listed = re.findall(r"<li>(.*?)</li>", shown)
     assert listed == ["<strong>1 Bit Rates</strong> (1 uncheckable): the 14 of Table 1: a count nothing else prints",
                       "<strong>2 Calculating Bandwidth</strong> (2 not yet): the 8s of Table 2",
                       "<strong>2.1 Write Transfer Estimates</strong> (1 not yet): the 7 of the text"]
-    said = coverage.summary_markdown(coverage.by_document(MADE_CHECKS, made_census(), MADE_COPIES), MADE_LEDGER)
+    documents = coverage.by_document(MADE_CHECKS, made_census(), MADE_COPIES)
+    said = status_coverage.summary_markdown(documents, MADE_LEDGER)
     assert "(1 uncheckable: nothing the document prints" in said and "; 3 not yet: a check could be" in said
 
 

@@ -103,7 +103,8 @@ def _inert(node, helpers) -> bool:
 
 
 def _helper_call(node, helpers) -> bool:
-    """A call of a helper (``display``, ``pcie_charts.explore_chart``, ``calc.panel``) with inert arguments."""
+    """A call of a helper (``display``, ``pcie_charts.explore_chart``, ``panels.calculation_panel``) with inert
+    arguments."""
     if not isinstance(node, ast.Call):
         return False
     f = node.func

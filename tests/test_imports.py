@@ -1,8 +1,10 @@
-"""The import graph of the package, as a contract a change can break: no cycle among goodput's modules, counting
-the imports inside functions too (an import moved into a function hides a cycle, it does not remove one), but the
-two issue 36 is to take apart; and no more imports of goodput's modules inside functions than there are now.
+"""The import graph of the package, as a contract a change can break.
 
-Both may only shrink: when a known cycle is gone or in-function imports are fewer, shrink them here.
+goodput is built in layers, each a package (:data:`LAYERS`, lowest first). A module may import modules of its own
+layer and of the layers below, never one above; no modules import each other in a cycle; and no module imports
+goodput's modules inside a function (an import moved into a function hides a cycle or a layer crossed, it does not
+remove it), but the command line, which loads a subcommand's layer only when it runs one so that ``goodput --help``
+starts without sympy. The graph counts every import: at the top, inside functions and under ``TYPE_CHECKING``.
 """
 
 from __future__ import annotations
@@ -15,16 +17,37 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "goodput"
 
-#: The cycles left: the render machinery (held together by imports inside functions and a TYPE_CHECKING import,
-#: the answers the box gives among them), and goodput pcie's command, whose run imports the latency and read
-#: models that import the packet model. A module in a cycle must be in one of these with the others of its cycle.
-KNOWN_CYCLES = (
-    frozenset({"goodput.render.answers", "goodput.render.calculation", "goodput.render.calculations", "goodput.render.charts",
-               "goodput.render.controls", "goodput.render.live", "goodput.render.workbook"}),
-    frozenset({"goodput.models.pcie", "goodput.models.pcie_latency", "goodput.models.pcie_transactions"}),
+#: The layers, lowest first: each is the packages (or modules) that make it. ``goodput`` is the package's own
+#: ``__init__`` (its version) alone.
+LAYERS = (
+    ("core", ("goodput", "goodput.core")),  # errors, parameters, symbols, a command's declaration, the registry
+    ("logs", ("goodput.logs",)),  # one parser per log format
+    ("checks", ("goodput.checks",)),  # a source check and its verdict; what the documents print and we check
+    ("models", ("goodput.models",)),  # one module per link, and the generated specs of its command
+    ("machine", ("goodput.machine",)),  # what Linux prints of the reader's link, read
+    ("analysis", ("goodput.analysis",)),  # what several models and measurements make: chooser, boot, sizes, fits
+    ("sources", ("goodput.sources",)),  # one module (or package) per document: its configurations and checks
+    ("render", ("goodput.render",)),  # Vega printer, charts, calculated tables, pages, workbooks
+    ("chapters", ("goodput.render.chapters",)),  # one module per chapter
+    ("command", ("goodput.cli", "goodput.__main__")),  # the goodput command
 )
-#: Import statements of goodput's own modules inside functions (nested ones counted once), at most.
-IN_FUNCTION_IMPORTS = 48
+
+#: The only modules that may import goodput's modules inside functions: the command, whose subcommands load
+#: their layer (sympy, pandas, the machine's readers) when they run, not when ``goodput --help`` does.
+LAZY = {"goodput.cli"}
+
+
+def layer_of(module: str) -> int:
+    """The index in :data:`LAYERS` of the layer ``module`` is in: that of its longest declared package."""
+    best = None
+    for index, (_, packages) in enumerate(LAYERS):
+        for package in packages:
+            inside = module == package or (package != "goodput" and module.startswith(package + "."))
+            if inside and (best is None or len(package) > best[1]):
+                best = (index, len(package))
+    if best is None:
+        raise LookupError(f"{module} is in no layer of LAYERS: put its package in one")
+    return best[0]
 
 
 def _modules() -> dict[str, Path]:
@@ -51,10 +74,11 @@ def _imported(node: ast.AST, module: str, path: Path, known: dict) -> set[str]:
 
 
 @functools.cache
-def _graph() -> tuple[dict[str, set[str]], int]:
-    """Each module's imports of goodput's modules (wherever they are in it), and how many sit inside functions."""
+def _graph() -> tuple[dict[str, set[str]], dict[str, list[int]]]:
+    """Each module's imports of goodput's modules (wherever they are in it), and the lines of those inside
+    functions."""
     known = _modules()
-    edges, inside = {m: set() for m in known}, 0
+    edges, inside = {m: set() for m in known}, {m: [] for m in known}
     for module, path in known.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         in_functions = {id(n) for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -63,7 +87,8 @@ def _graph() -> tuple[dict[str, set[str]], int]:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 found = _imported(node, module, path, known)
                 edges[module] |= found
-                inside += bool(found) and id(node) in in_functions
+                if found and id(node) in in_functions:
+                    inside[module].append(node.lineno)
     return edges, inside
 
 
@@ -108,19 +133,41 @@ def _cycles(edges: dict[str, set[str]]) -> list[set[str]]:
 
 
 @pytest.mark.slow  # it parses every module: a second
-def test_no_module_is_in_an_import_cycle_but_the_two_issue_36_takes_apart():
-    """pcie and pcie_spec were a third (an import inside pcie's _values): the latency table now lives in pcie."""
+def test_every_module_is_in_a_layer():
     edges, _ = _graph()
-    assert [sorted(g) for g in _cycles(edges) if not any(g <= known for known in KNOWN_CYCLES)] == []
+    for module in edges:
+        layer_of(module)
 
 
 @pytest.mark.slow
-def test_imports_inside_functions_are_no_more_than_they_were():
+def test_no_module_imports_a_layer_above_its_own():
+    edges, _ = _graph()
+    up = [f"{m} ({LAYERS[layer_of(m)][0]}) imports {e} ({LAYERS[layer_of(e)][0]})"
+          for m in sorted(edges) for e in sorted(edges[m]) if layer_of(e) > layer_of(m)]
+    assert up == []
+
+
+@pytest.mark.slow
+def test_no_module_is_in_an_import_cycle():
+    edges, _ = _graph()
+    assert [sorted(g) for g in _cycles(edges)] == []
+
+
+@pytest.mark.slow
+def test_only_the_command_imports_goodputs_modules_inside_functions():
     _, inside = _graph()
-    assert inside <= IN_FUNCTION_IMPORTS, f"{inside} imports of goodput's modules inside functions"
+    assert {m: lines for m, lines in inside.items() if lines and m not in LAZY} == {}
 
 
-def test_the_check_finds_a_cycle_an_import_inside_a_function_hides(tmp_path):
+def test_the_check_finds_a_cycle_an_import_inside_a_function_hides():
     """The graph counts an import inside a function: two modules importing each other that way are a cycle."""
     edges = {"goodput.a": {"goodput.b"}, "goodput.b": {"goodput.a"}, "goodput.c": set()}
     assert _cycles(edges) == [{"goodput.a", "goodput.b"}]
+
+
+def test_a_module_is_in_the_layer_of_its_longest_package():
+    assert LAYERS[layer_of("goodput.render.chapters.spi")][0] == "chapters"
+    assert LAYERS[layer_of("goodput.render.vega")][0] == "render"
+    assert LAYERS[layer_of("goodput")][0] == "core"
+    with pytest.raises(LookupError, match="goodput.elsewhere is in no layer"):
+        layer_of("goodput.elsewhere")

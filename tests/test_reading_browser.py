@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from goodput.render.charts import LinkList
+from goodput.render.controls import LinkList
 
 from browser import WIDTHS, errors, live_ready, opened, operate, revisit, settle, state
 from legibility import CONTRAST_SWEEP

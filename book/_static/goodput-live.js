@@ -66,7 +66,7 @@
     return {value: number};
   }
 
-  // --- a list of links (goodput.render.charts.LinkList) ----------------------------------------
+  // --- a list of links (goodput.render.controls.LinkList) ----------------------------------------
 
   /* "pcie:3:4:256:0,srio:5:4:0": each link's family and its settings' values, as goodput.analysis.choose.encode writes. */
   const MAX_LINKS = 16;              // a chart of more curves than this cannot be read, and each costs its rows
@@ -1065,7 +1065,7 @@
   }
 
   /* What a table of the reader's list says of it: how many rows are theirs and what to do when there are none,
-     and where the list declares a total (goodput.render.charts.LinkList.total), what the rows add up to. */
+     and where the list declares a total (goodput.render.controls.LinkList.total), what the rows add up to. */
   function composedNote(composed, rows) {
     const item = composed.item || "link";
     const yours = rows.filter(r => r.order !== undefined && r.order !== null);

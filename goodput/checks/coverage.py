@@ -52,7 +52,6 @@ on them or that none does yet.
 
 from __future__ import annotations
 
-import html
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -70,8 +69,7 @@ __all__ = ["NUMBER_RULE", "CHECKED_RULE", "SETTING_RULE", "SETTINGS_COLUMNS", "s
            "NUMBER_COLUMNS", "Census", "census", "names", "place", "sections_named", "cells", "Transcription",
            "row_numbers", "transcriptions", "transcribed", "by_document", "by_section", "every_section",
            "UNCHECKED_COLUMNS", "UNCHECKED_KINDS",
-           "unchecked_path", "unchecked", "unaccounted", "summary_markdown", "documents_html",
-           "sections_html"]
+           "unchecked_path", "unchecked", "unaccounted", "ledger_for"]
 
 #: The counting rule in one sentence, as the status page states it.
 NUMBER_RULE = (
@@ -799,7 +797,7 @@ def by_section(document: str, items: Iterable[checks.SourceCheck] | None = None,
 def every_section(items: Iterable[checks.SourceCheck] | None = None, census: Census | None = None,
                   copies: Iterable[Transcription] | None = None) -> dict[str, pd.DataFrame]:
     """:func:`by_section` of each document the census counts, in its order (what :func:`by_document` and
-    :func:`sections_html` both show, counted once)."""
+    :func:`goodput.render.status_coverage.sections_html` both show, counted once)."""
     census = _read(str(census_dir())) if census is None else census
     items = list(checks.collect() if items is None else items)
     copies = list(transcriptions() if copies is None else copies)
@@ -898,101 +896,9 @@ def unaccounted(sections: pd.DataFrame, document: str, ledger: pd.DataFrame) -> 
     return both.rename_axis("section").reset_index()
 
 
-# --- the status page -------------------------------------------------------------------------
-
-def _ledger(census: Census | None, ledger: pd.DataFrame | None) -> pd.DataFrame:
-    """``ledger``; if none, the committed one (:func:`unchecked`) for the committed census, an empty one for
-    another census."""
+def ledger_for(census: Census | None = None, ledger: pd.DataFrame | None = None) -> pd.DataFrame:
+    """``ledger``; if none, the committed one (:func:`unchecked`) for the committed census (``census`` None), an
+    empty one for another census: the ledger the status page shows beside :func:`by_section`'s counts."""
     if ledger is not None:
         return ledger
     return unchecked() if census is None else pd.DataFrame(columns=UNCHECKED_COLUMNS).astype({"numbers": int})
-
-
-def summary_markdown(documents: pd.DataFrame, ledger: pd.DataFrame | None = None) -> str:
-    """The status page's sentences over :func:`by_document`'s table: what the census's documents print in
-    their covered sections, how much of it is checked and transcribed, what the ledger of the remaining results
-    (:func:`unchecked`; ``None``: the committed one) says of them, and the counting rule."""
-    from goodput.render.display import number
-
-    ledger = _ledger(None, ledger)
-    counted = documents[documents["printed"].notna()]
-    total, checked, copied, fixed, results, left = (
-        int(counted[c].sum()) for c in ("printed", "checked", "transcribed", "settings", "results", "remaining"))
-    kinds = ledger.groupby("kind")["numbers"].sum()
-    why = "; ".join(f"{int(kinds.get(k, 0))} {k}: {meaning}" for k, meaning in UNCHECKED_KINDS.items())
-    return (f"The {number(len(counted))} documents whose text we have print {total} numbers in the sections the "
-            f"book covers: {fixed} settings (what a row is for) and {results} results. The source checks check "
-            f"{checked} printed cells of these documents, which leaves {left} results that no check checks yet "
-            f"(counted section by section); the published tables and logs transcribe {copied} of the numbers. "
-            f"The goal is every result. Each remaining result is in the ledger `data/census/unchecked.csv`, which "
-            f"says section by section which numbers they are and why no check checks them ({why}). "
-            f"{NUMBER_RULE} {SETTING_RULE} {CHECKED_RULE} The census (`data/census/`) "
-            "is counted from the documents' text by `tools/census.py`; a check is placed in the section its "
-            "row or place names, and one that names none is counted under \"elsewhere\".")
-
-
-def _document_link(document: str) -> str:
-    from goodput.render.pages import source_label  # the sources page's anchors
-
-    return f'<a href="sources.html#{source_label(document)}">{html.escape(document)}</a>'
-
-
-def documents_html(documents: pd.DataFrame) -> str:
-    """:func:`by_document`'s table as the status page shows it: each document linked to its entry on the
-    sources page, no count for a document the census does not count."""
-    from goodput.render.display import frame_html
-
-    shown = documents.astype(object).where(documents.notna(), "")
-    return frame_html(shown, cells={"document": [_document_link(d) for d in documents["document"]]},
-                      classes=("goodput-coverage-table",))
-
-
-def _statuses(row) -> str:
-    return ", ".join(f"{row[s]} {s}" for s in checks.STATUSES if row[s])
-
-
-def _ledger_html(rows: pd.DataFrame) -> str:
-    """A document's rows of the ledger as a list: section, how many, the kind, which numbers and why."""
-    if rows.empty:
-        return ""
-    items = "".join(f"<li><strong>{html.escape(r.section)}</strong> ({r.numbers} {html.escape(r.kind)}): "
-                    f"{html.escape(r.reason)}</li>" for r in rows.itertuples())
-    return f"\n<p>The results no check checks, and why:</p>\n<ul>{items}</ul>"
-
-
-def _in_order(rows: pd.DataFrame, sections: list[str]) -> pd.DataFrame:
-    """``rows`` of the ledger in the order of ``sections`` (a stable sort: a section's rows as written)."""
-    return rows.sort_values("section", key=lambda s: s.map(sections.index), kind="stable")
-
-
-def sections_html(items: Iterable[checks.SourceCheck] | None = None, census: Census | None = None,
-                  copies: Iterable[Transcription] | None = None, ledger: pd.DataFrame | None = None,
-                  sections: dict[str, pd.DataFrame] | None = None) -> str:
-    """Per document of the census, its sections that print a number or hold a check (:func:`by_section`;
-    ``sections``: :func:`every_section`, when counted already), in a block the reader opens (``<details>``), the
-    ledger's rows for them (``ledger``; ``None``: the committed one for the committed census, none for another)
-    and the sections it leaves out and why."""
-    from goodput.render.display import folded_html, frame_html
-
-    ledger = _ledger(census, ledger)
-    census = _read(str(census_dir())) if census is None else census
-    every = every_section(items, census, copies) if sections is None else sections
-    parts = []
-    for document in census.sections["document"].drop_duplicates():
-        frame = every[document]
-        frame = frame[(frame["printed"] > 0) | (frame["checked"] > 0)]
-        shown = pd.DataFrame({"section": frame["section"], "printed": frame["printed"],
-                              **{c: frame[c] for c in SETTINGS_COLUMNS},
-                              "checked": frame["checked"], "transcribed": frame["transcribed"],
-                              "checks": [_statuses(r) for _, r in frame.iterrows()]})
-        left = census.sections[(census.sections["document"] == document) & (census.sections["covered"] != "yes")]
-        out = "; ".join(f"{html.escape(r.section)} ({html.escape(r.covered.removeprefix('no: '))})"
-                        for r in left.itertuples())
-        parts.append(folded_html(
-            f"{document}: {int(frame['printed'].sum())} printed ({int(frame['settings'].sum())} settings, "
-            f"{int(frame['results'].sum())} results), {int(frame['checked'].sum())} checked, "
-            f"{int(frame['remaining'].sum())} results unchecked, {int(frame['transcribed'].sum())} transcribed",
-            frame_html(shown.reset_index(drop=True), classes=("goodput-coverage-table",))
-            + _ledger_html(_in_order(ledger[ledger["document"] == document], list(frame["section"])))
-            + (f"\n<p>Not counted: {out}.</p>" if out else ""), classes=("goodput-coverage",)))
-    return "\n".join(parts)

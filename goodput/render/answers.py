@@ -22,6 +22,7 @@ import sympy as sp
 
 from goodput.core.params import Parameter
 from goodput.core.symbols import maker
+from goodput.render.controls import Choice
 
 __all__ = ["RATE_UNITS", "READER_UNITS", "goodput", "move", "MOVE", "unit_choice", "bit_s_expr", "time_to_move_expr",
            "per_second_expr", "efficiency_expr", "time_text", "rate_text", "share_text", "count_text", "NEVER"]
@@ -52,10 +53,8 @@ def _reader_unit(unit: str) -> str:
     return "gbit_s" if RATE_UNITS[unit] >= RATE_UNITS["Gbit/s"] else "mbit_s"
 
 
-def unit_choice(native: str):
+def unit_choice(native: str) -> Choice:
     """The box's control of the unit goodput is shown in, opening on the model's own (``native``)."""
-    from goodput.render.charts import Choice  # the control is the page's; the model needs none of altair
-
     if native not in RATE_UNITS:
         raise ValueError(f"{native!r} is not a rate unit; units: {', '.join(RATE_UNITS)}")
     return Choice("unit", tuple(READER_UNITS), _reader_unit(native), "goodput in", tuple(READER_UNITS.values()))

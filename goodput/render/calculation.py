@@ -12,7 +12,7 @@ printed from those expressions:
   column showing the formula with the current numbers in it (as the source documents
   print theirs), all recomputed in the browser (:meth:`Calculation.table_spec`);
 - :meth:`Calculation.your_link` is the box at the top of the chapter;
-- :meth:`Calculation.panel` is the same table as an ipywidgets panel;
+- :func:`goodput.render.panels.calculation_panel` is the same table as an ipywidgets panel;
 - :mod:`goodput.render.workbook` writes it as a workbook of live formulas.
 
 ``numeric`` is goodput's own numeric function for a case; the tests hold the
@@ -21,7 +21,6 @@ page, the panel and the recalculated workbook to it.
 
 from __future__ import annotations
 
-import html
 import json
 import math
 from dataclasses import dataclass, field, replace
@@ -37,8 +36,9 @@ from goodput.core.spreadsheet import number_text
 from goodput.machine import FORMATS
 from goodput.machine.grammar import Setting, settings_of
 from goodput.render.box_command import BoxCommand
-from goodput.render.charts import Choice, LinkList, LiveModel, Slider, live_model
-from goodput.render.controls import control
+from goodput.render.charts import LiveModel, live_model
+from goodput.render.controls import Choice, LinkList, Slider, control
+from goodput.render.display import prose
 from goodput.render.live import LiveFigure, YourLink
 from goodput.render.measured import Measured
 from goodput.render.vega import vega_expr
@@ -914,8 +914,6 @@ class Calculation:
     def inputs_note(self):
         """What the chapter's inputs are and where a reader sets them: the box, the live chart and the
         workbook (a download link). Shown under the chapter's *Inputs* heading."""
-        from goodput.render.display import prose
-
         return prose(
             "Everything this chapter calculates follows from the inputs below. Each one is a control in the box "
             "above, which shows what the chapter computes for your link, and beside the live chart in *Explore* "
@@ -938,8 +936,6 @@ class Calculation:
 
     def table_note(self):
         """What the calculated table under the live chart shows, and that a kernel shows it as a panel."""
-        from goodput.render.display import prose
-
         first = self.shown_outputs()[0]
         title = self.title if self.title[:2].isupper() else self.title[0].lower() + self.title[1:]  # keep "TCP"
         if not self.formula_column:
@@ -972,7 +968,7 @@ class Calculation:
                          "allowed": allowed, "what it is": p.label})
         return pd.DataFrame(rows)
 
-    # --- a live kernel ---------------------------------------------------------------------------
+    # --- in Python (the kernel's panel, goodput.render.panels.calculation_panel) -----------------
 
     def table_frame(self, **values: float) -> pd.DataFrame:
         """The calculated table at ``values`` (the defaults otherwise), computed in Python."""
@@ -986,33 +982,3 @@ class Calculation:
                 row["calculation"] = self.formula_text(inputs, case)
             rows.append(row)
         return pd.DataFrame(rows)
-
-    def panel(self):
-        """An ipywidgets panel: one slider per input and the calculated table under them."""
-        import ipywidgets as widgets
-
-        from goodput.render.panels import KernelPanel, slider_for
-
-        sliders = {s.name: slider_for(s.parameter, self.defaults()[s.name], s.bounds()[1], s.bounds()[0])
-                   for s in self.inputs}
-        out = widgets.HTML()
-
-        def values() -> dict[str, float]:
-            # a float slider reports 50 as 49.99999999999999 once dragged: its value to the step's digits
-            return {k: float(f"{w.value:.12g}") for k, w in sliders.items()}
-
-        def update(_change=None):
-            frame = self.table_frame(**values())
-            out.value = frame.to_html(index=False, escape=True, border=0)
-
-        for w in sliders.values():
-            w.observe(update, names="value")
-        update()
-
-        def export():
-            from goodput.render.workbook import export, yours
-
-            return export(self.chapter, yours(self.chapter), values())
-
-        return KernelPanel([widgets.HTML(f"<b>{html.escape(self.title)}</b>"), *sliders.values(), out],
-                           export=export)

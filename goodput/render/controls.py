@@ -1,8 +1,9 @@
-"""What each input of a live figure is, for the page's control panel to draw.
+"""The inputs of a live figure, and what each is for the page's control panel to draw.
 
-A control is described by its :class:`~goodput.core.params.Parameter` (through the
-figure's :class:`~goodput.render.charts.Slider`) or by a
-:class:`~goodput.render.charts.Choice`; this module turns that declaration into
+A figure's inputs are declared here: a :class:`Slider` over a model
+:class:`~goodput.core.params.Parameter`, a :class:`Choice` among a few values, or a
+:class:`LinkList` the reader composes; each gives altair its parameter (``param()``,
+with altair's own widget, for JupyterLab). :func:`control` turns that declaration into
 the plain description the book's script (``book/_static/goodput-live.js``) builds
 the panel from:
 
@@ -19,12 +20,16 @@ Nothing here draws: the description is data, so tests can hold the panel to it.
 from __future__ import annotations
 
 import math
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
 
+import altair as alt
+
+from goodput.core.errors import ParameterError
 from goodput.core.params import Parameter
-from goodput.render.charts import Choice, LinkList, Slider
 
-__all__ = ["SEGMENTS", "LOG_SLIDER_SPAN", "LOG_SLIDER_DEFAULT", "control", "grid_values"]
+__all__ = ["Slider", "Choice", "LinkList", "SEGMENTS", "LOG_SLIDER_SPAN", "LOG_SLIDER_DEFAULT", "control",
+           "grid_values"]
 
 #: The most options shown as segmented buttons; more become a select.
 SEGMENTS = 6
@@ -32,6 +37,127 @@ SEGMENTS = 6
 #: when its starting value sits in the lowest :data:`LOG_SLIDER_DEFAULT` of a linear slider.
 LOG_SLIDER_SPAN = 1000
 LOG_SLIDER_DEFAULT = 0.2
+
+
+@dataclass(frozen=True)
+class Slider:
+    """A range slider bound to a model :class:`~goodput.core.params.Parameter`.
+
+    ``minimum``/``maximum``/``step``/``value`` narrow the parameter's own range
+    for the page; they may not widen it.
+    """
+
+    parameter: Parameter
+    minimum: float | None = None
+    maximum: float | None = None
+    step: float | None = None
+    value: float | None = None
+    #: Whether the page draws a slider beside the number box: not for a value typed or picked from its presets
+    #: (the bytes to move, 1 byte to 1 TiB, which no slider sets to the byte).
+    track: bool = True
+    #: The slider's scale, ``"log"`` or ``"linear"``, where the page's own choice (:func:`_scale`, by the
+    #: starting value) would not do: a limit that starts at "no limit", its far end, and is set near the other.
+    scale: str | None = None
+
+    def __post_init__(self):
+        if self.scale not in (None, "log", "linear"):
+            raise ValueError(f"{self.parameter.name}: a slider's scale is 'log' or 'linear', not {self.scale!r}")
+        p = self.parameter
+        for x in (self.minimum, self.maximum, self.value):
+            if x is not None:
+                p.check(x)
+
+    @property
+    def name(self) -> str:
+        return self.parameter.name
+
+    def check(self, value: float) -> float:
+        """``value`` if the parameter allows it and it lies within this slider's narrower range."""
+        p = self.parameter
+        value = p.check(value)
+        low = self.minimum if self.minimum is not None else p.minimum
+        high = self.maximum if self.maximum is not None else p.maximum
+        if value < low or value > high:
+            raise ParameterError(p.name, value, f"from {low:g} to {high:g} {p.unit} on this page")
+        return value
+
+    def bounds(self) -> tuple[float, float]:
+        """The lowest and highest value the slider reaches."""
+        p = self.parameter
+        low = self.minimum if self.minimum is not None else p.lowest_step(self.step)
+        return low, self.maximum if self.maximum is not None else p.maximum
+
+    def options(self) -> tuple:
+        """The values the input takes where its parameter is a set of them (lanes, MPS), within this slider's
+        range; empty where the parameter takes a range."""
+        low, high = self.bounds()
+        return tuple(v for v in self.parameter.values() if low <= v <= high)
+
+    def param(self) -> alt.Parameter:
+        p = self.parameter
+        low, high = self.bounds()
+        return alt.param(
+            name=p.name,
+            value=self.value if self.value is not None else p.default,
+            bind=alt.binding_range(
+                min=low,
+                max=high,
+                step=self.step or p.step,
+                name=p.label + " ",
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A drop-down bound to a parameter whose value is one of ``options``."""
+
+    name: str
+    options: Sequence[str]
+    value: str
+    label: str
+    labels: Sequence[str] = field(default_factory=tuple)
+
+    def param(self) -> alt.Parameter:
+        return alt.param(
+            name=self.name,
+            value=self.value,
+            bind=alt.binding_select(
+                options=list(self.options),
+                name=self.label + " ",
+                **({"labels": list(self.labels)} if self.labels else {}),
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class LinkList:
+    """A list of link configurations the reader composes (adds, changes, removes), drawn as rows of
+    selects: ``families`` describes what each row may be (:func:`goodput.render.chapters.choose_a_link.families`),
+    ``value`` the starting list as :func:`goodput.analysis.choose.encode` writes it, ``dataset`` the chart's data
+    the rows replace (each with ``extra`` columns added, the sizes a curve is drawn at; ``fill`` the columns
+    each row starts from, which its own settings replace). A list ``shown`` no is not drawn: its rows follow
+    the state another figure's composer of the same name sets."""
+
+    name: str
+    label: str
+    families: Sequence[dict]
+    value: str
+    dataset: str
+    extra: Mapping[str, object] = field(default_factory=dict)
+    fill: Mapping[str, object] = field(default_factory=dict)
+    shown: bool = True
+    #: What one entry of the list is called ("link", "message"): the composer's buttons and notes say it.
+    item: str = "link"
+    #: A column the page adds up over the reader's rows, and what the sum is: ``{"column": ..., "text": "load the
+    #: bus", "unit": "%", "limit": 100, "over": "the bus cannot carry them"}`` (over ``limit`` it says ``over``).
+    total: Mapping[str, object] = field(default_factory=dict)
+    #: Whether a box over the list's rows opens on the first of them (else on its headline case).
+    leads: bool = True
+
+    def param(self) -> None:
+        """No altair parameter: the rows are the chart's data, not a signal."""
+        return None
 
 
 def grid_values(slider: Slider) -> list[float] | None:

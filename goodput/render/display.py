@@ -7,8 +7,7 @@ table instead: no row numbers unless the index holds data (then it is a column
 like the others), cells that wrap rather than cut, numbers and their headings
 right-aligned, text left-aligned; each cell names its heading (``data-label``), so on a
 phone the book's stylesheet shows every row as a card of heading and value. :func:`show_frames` makes it the HTML of every
-DataFrame a notebook displays; importing :mod:`goodput.render` calls it when a
-kernel runs.
+DataFrame a notebook displays; a notebook calls it through :func:`goodput.render.notebook.setup`.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 
 - a JSON description (``script.goodput-live-spec``): the controls
   (:func:`goodput.render.controls.control`), and for a chapter's calculation the
-  Vega dataflow of its table (:meth:`Calculation.table_vega`): the same printed
+  Vega dataflow of its table (:meth:`Calculation.table_spec`): the same printed
   expressions the chart evaluates, so the table's numbers and the chart's are
   one computation;
 - an empty panel the book's script (``book/_static/goodput-live.js``) fills with
@@ -36,18 +36,41 @@ from __future__ import annotations
 import html
 import itertools
 import json
-from typing import TYPE_CHECKING, Sequence
+from typing import Protocol, Sequence
 
 import altair as alt
 from altair.vegalite.v6 import display as _altair_display
 
-from goodput.render.charts import Choice, Slider
-from goodput.render.controls import control
+from goodput.machine.grammar import Setting
+from goodput.render.box_command import BoxCommand
+from goodput.render.controls import Choice, LinkList, Slider, control
 
-if TYPE_CHECKING:
-    from goodput.render.calculation import Calculation
+__all__ = ["LiveFigure", "YourLink", "CalculatedTable", "NO_SCRIPT", "chart_for_column", "lab_loader",
+           "use_renderer", "RENDERER"]
 
-__all__ = ["LiveFigure", "YourLink", "NO_SCRIPT", "chart_for_column", "lab_loader", "use_renderer", "RENDERER"]
+
+class CalculatedTable(Protocol):
+    """What a live figure and the box read of the calculated table they show: a chapter's
+    :class:`~goodput.render.calculation.Calculation` is one."""
+
+    title: str
+    #: The box's goodput command, if the chapter's model has one.
+    command: BoxCommand | None
+    #: The settings the box reads from a machine's own report (``lspci -vv``), if any.
+    machine: Sequence[Setting]
+
+    def table_spec(self, prefix: str = "", box: bool = False) -> dict: ...
+
+    def box_controls(self) -> list: ...
+
+    def answer_controls(self) -> list: ...
+
+    def headline_case(self) -> int: ...
+
+    def command_spec(self) -> dict: ...
+
+    def machine_spec(self) -> dict: ...
+
 
 #: What the panel says where the book's script does not run.
 NO_SCRIPT = ("The controls and the calculated table are drawn by the book's script; in JupyterLab, run "
@@ -141,7 +164,7 @@ def _render(spec: dict, **metadata) -> dict[str, str]:
 
 
 def use_renderer() -> None:
-    """Make every altair chart the notebooks show carry the loader (importing :mod:`goodput.render` does).
+    """Make every altair chart the notebooks show carry the loader (:func:`goodput.render.notebook.setup` does).
     Without it a chart that no live figure precedes would fetch vega from altair's CDN in JupyterLab."""
     if RENDERER not in alt.renderers.names():
         alt.renderers.register(RENDERER, _render)
@@ -172,11 +195,11 @@ class LiveFigure:
     ----------
     chart : altair chart
         The chart, its parameters attached (they carry altair's sliders for JupyterLab).
-    controls : sequence of Slider or Choice
+    controls : sequence of Slider, Choice or LinkList
         Every input the chart and the table use, in the order the panel shows them.
     title : str
         The figure's caption (wraps with the column, unlike a chart title).
-    calculation : Calculation, optional
+    calculation : CalculatedTable, optional
         The chapter's calculation whose table goes under the chart.
     prefix : str
         Prefix of the state keys, for a figure whose inputs are not the page's others of the
@@ -188,8 +211,8 @@ class LiveFigure:
         controls are many (a list of links to compose) and would push the chart out of the first screen.
     """
 
-    def __init__(self, chart, controls: Sequence[Slider | Choice], title: str,
-                 calculation: "Calculation | None" = None, prefix: str = "", figure_id: str | None = None,
+    def __init__(self, chart, controls: Sequence[Slider | Choice | LinkList], title: str,
+                 calculation: CalculatedTable | None = None, prefix: str = "", figure_id: str | None = None,
                  controls_below: bool = False):
         names = [c.name for c in controls]
         if len(set(names)) != len(names):
@@ -203,7 +226,7 @@ class LiveFigure:
         self.controls_below = controls_below
 
     @classmethod
-    def of_layers(cls, layers: Sequence, controls: Sequence[Slider | Choice], title: str,
+    def of_layers(cls, layers: Sequence, controls: Sequence[Slider | Choice | LinkList], title: str,
                   properties: dict | None = None, **figure) -> "LiveFigure":
         """The figure of ``layers`` (altair charts) with ``controls`` attached once, at the top, and the
         chart sized to its column; ``figure`` goes to the constructor (calculation, prefix, id)."""
@@ -241,7 +264,7 @@ class YourLink:
     The values come first, under the box's title: a chapter with many inputs (PCI Express has eight)
     would otherwise push its answer out of the first screen."""
 
-    def __init__(self, calculation: "Calculation", target: str):
+    def __init__(self, calculation: CalculatedTable, target: str):
         self.calculation = calculation
         self.target = target
 

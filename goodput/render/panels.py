@@ -1,9 +1,10 @@
 """ipywidgets panels: what only a live kernel can add to a chapter.
 
 A panel shows the model's formula with the reader's values substituted (LaTeX,
-printed by sympy) and the results, recomputed by the model's numeric functions
-whenever a widget changes. The sliders take their ranges from the model's
-:class:`~goodput.core.params.Parameter` declarations, like the altair sliders do.
+printed by sympy) and the results, or a chapter's calculated table (:func:`calculation_panel`),
+recomputed by the model's numeric functions whenever a widget changes. The sliders take their
+ranges from the model's :class:`~goodput.core.params.Parameter` declarations, like the altair
+sliders do.
 
 Every panel is a :class:`KernelPanel`: in JupyterLab it is the live panel, and says
 first what it does that the book's page cannot (:attr:`KernelPanel.LEAD`): run the
@@ -23,11 +24,13 @@ from typing import Callable
 import ipywidgets as widgets
 import sympy as sp
 
-from goodput.models import coding
+from goodput.models import coding, pcie
 from goodput.core.params import Parameter
+from goodput.render import workbook
+from goodput.render.calculation import Calculation
 from goodput.render.formula import substituted_latex
 
-__all__ = ["KernelPanel", "slider_for", "coding_panel", "pcie_panel"]
+__all__ = ["KernelPanel", "slider_for", "calculation_panel", "coding_panel", "pcie_panel"]
 
 
 class KernelPanel(widgets.VBox):
@@ -99,6 +102,31 @@ def slider_for(p: Parameter, value: float | None = None, maximum: float | None =
     )
 
 
+def calculation_panel(calc: Calculation) -> KernelPanel:
+    """A chapter's calculated table as a panel: one slider per input of ``calc`` and the table under them,
+    recomputed in Python, and a button that exports the chapter's workbook at the sliders' values."""
+    sliders = {s.name: slider_for(s.parameter, calc.defaults()[s.name], s.bounds()[1], s.bounds()[0])
+               for s in calc.inputs}
+    out = widgets.HTML()
+
+    def values() -> dict[str, float]:
+        # a float slider reports 50 as 49.99999999999999 once dragged: its value to the step's digits
+        return {k: float(f"{w.value:.12g}") for k, w in sliders.items()}
+
+    def update(_change=None):
+        frame = calc.table_frame(**values())
+        out.value = frame.to_html(index=False, escape=True, border=0)
+
+    for w in sliders.values():
+        w.observe(update, names="value")
+    update()
+
+    def export() -> Path:
+        return workbook.export(calc.chapter, workbook.yours(calc.chapter), values())
+
+    return KernelPanel([widgets.HTML(f"<b>{html.escape(calc.title)}</b>"), *sliders.values(), out], export=export)
+
+
 def _coding_latex(code_key: str, rate: float, n_lanes: int) -> str:
     code = coding.CODES[code_key]
     expr = coding.bit_rate_expr()
@@ -136,8 +164,6 @@ def coding_panel(code: str = "8b10b", line_rate_gbaud: float = 2.5, lanes: int =
 
 def pcie_panel(kind: str = "write", gen: int = 2, lanes: int = 4, mps: int = 256, size: int = 1024):
     """A PCIe transfer: the link and size in, goodput and the line bytes of one transfer out."""
-    from goodput.models import pcie
-
     gen_w = widgets.Dropdown(options=list(pcie.GENERATIONS), value=gen, description="generation")
     lanes_w = widgets.Dropdown(options=list(pcie.LANES), value=lanes, description="lanes")
     mps_w = widgets.Dropdown(options=list(pcie.SIZES_POW2), value=mps, description="MPS")
@@ -166,6 +192,3 @@ def pcie_panel(kind: str = "write", gen: int = 2, lanes: int = 4, mps: int = 256
     update()
     return KernelPanel([kind_w, widgets.HBox([gen_w, lanes_w, mps_w]),
                          widgets.HBox([size_w, dllp_w, duplex_w]), out])
-
-
-__all__ += ["pcie_panel"]

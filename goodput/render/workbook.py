@@ -9,7 +9,7 @@ Three sheets:
 *Model*
     One row per case: the case's columns, then one column per output whose cells
     are formulas of the named inputs and the row's case cells, printed from the
-    model's sympy expressions by :mod:`goodput.render.spreadsheet`.
+    model's sympy expressions by :mod:`goodput.core.spreadsheet`.
 *Source checks*
     The chapter's checks: published value, goodput's value (a formula of numbers
     where it comes straight from a model expression), the printed tolerance, and the
@@ -31,8 +31,10 @@ from xlsxwriter.utility import xl_col_to_name, xl_rowcol_to_cell
 
 from goodput import checks
 from goodput.checks import SourceCheck
-from goodput.render.calculation import Calculation
+from goodput.core.chapters import NOTEBOOKS
 from goodput.core.spreadsheet import spreadsheet_formula
+from goodput.render import calculations
+from goodput.render.calculation import Calculation
 
 __all__ = ["SHEETS", "write_workbook", "status_formula", "export", "yours"]
 
@@ -223,9 +225,7 @@ def _checks(book, calc: Calculation, source_checks: Sequence[SourceCheck], fmt) 
 def export(chapter: str, path: str | Path, values: Mapping[str, float] | None = None) -> Path:
     """Write ``chapter``'s workbook: its calculation and every source check registered for it; ``values``
     (by input name) replace the inputs' starting values."""
-    from goodput.render.calculations import get
-
-    calc = get(chapter)
+    calc = calculations.get(chapter)
     if values:
         calc = calc.at(**values)
     try:
@@ -238,6 +238,4 @@ def export(chapter: str, path: str | Path, values: Mapping[str, float] | None = 
 def yours(chapter: str) -> Path:
     """Where a panel exports ``chapter``'s workbook at the reader's values: beside the book's own
     (``_build/workbooks``, which the repository does not track), so no notebook folder fills up."""
-    from goodput.core.chapters import NOTEBOOKS
-
     return NOTEBOOKS.parent / "_build" / "workbooks" / "yours" / f"{chapter}.xlsx"

@@ -6,9 +6,10 @@ import altair as alt
 import pandas as pd
 
 from goodput.analysis import boot
+from goodput.core.precision import stable
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
-from goodput.render.charts import Slider
+from goodput.render.controls import Slider
 
 __all__ = ["boot_chart", "calculation", "media_chart"]
 
@@ -43,7 +44,7 @@ def media_chart():
 def boot_chart() -> alt.Chart:
     """The SBL's boot steps as stacked bars, OSPI against SD."""
     t = boot.steps().assign(order=lambda d: range(len(d)))
-    return alt.Chart(t).mark_bar().encode(
+    return alt.Chart(stable(t)).mark_bar().encode(
         y=alt.Y("boot:N", title=None),
         x=alt.X("sum(time_ms):Q", title="boot time (ms)"),
         color=alt.Color("step:N", sort=list(dict.fromkeys(t["step"])), title=None),

@@ -9,11 +9,12 @@ import sympy as sp
 from goodput.models import can
 from goodput.core import data
 from goodput.core.params import DEFAULT
+from goodput.core.precision import stable
 from goodput.core.symbols import maker
 from goodput.machine.grammar import Setting
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
-from goodput.render.charts import LinkList, Slider
+from goodput.render.controls import LinkList, Slider
 from goodput.render.vega import matches, vega_expr
 
 __all__ = ["budget_table", "calculation", "message_list", "MESSAGE_PERIODS_MS", "classical_fields_table", "explore_chart", "messages_per_s_expr"]
@@ -159,10 +160,10 @@ def explore_chart() -> alt.VConcatChart:
     t = data.load("am243x-mcan")
     # the measured rates carry their bit rates, so they show where the sliders sit at them; at 64 data
     # bytes, the payload the datasheet's data-phase bits fit (its conditions do not state one)
-    measured = alt.Chart(pd.DataFrame({
+    measured = alt.Chart(stable(pd.DataFrame({
         "data_bytes": 64, "measured_per_s": t["messages_per_s"],
         "format": ["extended" if "EXT" in f else "standard" for f in t["frame_type"]],
-        "arbitration_mbit_s": t["arbitration_mbit_s"], "data_mbit_s": t["data_mbit_s"]})).transform_filter(
+        "arbitration_mbit_s": t["arbitration_mbit_s"], "data_mbit_s": t["data_mbit_s"]}))).transform_filter(
         matches({"arbitration_mbit_s": "arbitration_mbit_s", "data_mbit_s": "data_mbit_s"})).mark_point(
         shape="diamond", size=150, filled=True).encode(x=x, y="measured_per_s:Q", color="format:N",
                                                        tooltip=["format:N", "measured_per_s:Q",

@@ -1,6 +1,6 @@
 """Charts and tables of the choose-a-link chapter: every link of the book on one axis, and the solver.
 
-The comparison chart draws each configuration the reader composes (:class:`~goodput.render.charts.LinkList`)
+The comparison chart draws each configuration the reader composes (:class:`~goodput.render.controls.LinkList`)
 as a curve of goodput against transfer size, evaluated in the page from :func:`goodput.analysis.choose.goodput_expr`
 printed to Vega; the measured points of the chapters' published tables and our own runs sit on the same
 axes. The solver is the chapter's calculation: every link of the reader's list (the same composer's) and,
@@ -25,7 +25,7 @@ from goodput.core.precision import stable
 from goodput.core.symbols import ModelSymbol
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
-from goodput.render.charts import Choice, LinkList, Slider
+from goodput.render.controls import Choice, LinkList, Slider
 from goodput.render.live import LiveFigure
 from goodput.render.vega import bytes_label, column, vega_expr
 
@@ -195,7 +195,8 @@ def comparison_chart(configs=DEFAULT_LINKS, height: int = 360, with_measured: bo
     controls: list = [links_control(configs)]
     if with_measured:
         shown = Choice("measured", ("shown", "hidden"), "shown", "measured points")
-        points = alt.Chart(measured().drop(columns="config")).transform_filter(f"{shown.name} == 'shown'").mark_point(
+        points = alt.Chart(stable(measured().drop(columns="config"))).transform_filter(
+            f"{shown.name} == 'shown'").mark_point(
             shape="diamond", filled=True, size=36, color="#444", opacity=0.7).encode(
             x=x, y="mbyte_s:Q", tooltip=[alt.Tooltip("source:N"), alt.Tooltip("what:N"),
                                          alt.Tooltip("size_bytes:Q", title="bytes"),

@@ -7,12 +7,14 @@ import pandas as pd
 import sympy as sp
 
 from goodput.core import data
+from goodput.core.precision import stable
 from goodput.models import ethernet
 from goodput.core.symbols import ModelSymbol
 from goodput.machine.grammar import Setting
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
-from goodput.render.charts import Slider, live_model
+from goodput.render.charts import live_model
+from goodput.render.controls import Slider
 from goodput.render.vega import is_value, vega_expr
 
 __all__ = ["FRAME_SIZES", "VLAN", "CONVENTION", "calculation", "explore_chart", "keystone_chart"]
@@ -111,7 +113,7 @@ def keystone_chart() -> alt.LayerChart:
         "line rate (frame + 20 bytes at 10 Gbit/s)": 10.0, "line rate and Packet DMA (fit)": curve})
     long = frame.melt("packet_bytes", var_name="series", value_name="gbit_s")
     x = alt.X("packet_bytes:Q", scale=alt.Scale(type="log", base=2), title="packet size (bytes)")
-    base = alt.Chart(long).encode(x=x, y=alt.Y("gbit_s:Q", title="Gbit/s, 20 bytes per packet counted"),
+    base = alt.Chart(stable(long)).encode(x=x, y=alt.Y("gbit_s:Q", title="Gbit/s, 20 bytes per packet counted"),
                                   color=alt.Color("series:N", title=None))
     return alt.layer(
         base.transform_filter(f"!({is_value('series', 'measured')})").mark_line(strokeDash=[5, 3]),

@@ -8,10 +8,12 @@ import sympy as sp
 
 from goodput.models import coding, hyperlink
 from goodput.core import data
+from goodput.core.precision import stable
 from goodput.core.symbols import ModelSymbol
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
-from goodput.render.charts import Slider, live_model
+from goodput.render.charts import live_model
+from goodput.render.controls import Slider
 
 __all__ = ["PACKET_SIZES", "measured_points", "calculation", "explore_chart", "hyperlink_implied_overhead"]
 
@@ -100,7 +102,7 @@ def explore_chart() -> alt.VConcatChart:
         x=x, y=alt.Y("model_gbit_s:Q", title="goodput, one direction (Gbit/s)"),
         tooltip=["packet_bytes:Q", alt.Tooltip("model_gbit_s:Q", format=".2f", title="model (Gbit/s)")])
     roof = live.base.mark_line(color="#777", strokeDash=[5, 3]).encode(x=x, y="bit_rate_gbit_s:Q")
-    points = alt.Chart(measured_points()).mark_point(filled=True, size=60).encode(
+    points = alt.Chart(stable(measured_points())).mark_point(filled=True, size=60).encode(
         x=x, y="gbit_s:Q",
         color=alt.Color("series:N", title=None),
         shape=alt.Shape("what:N", title=None),

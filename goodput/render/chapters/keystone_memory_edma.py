@@ -18,10 +18,12 @@ import sympy as sp
 
 from goodput.models import bus
 from goodput.core import data
+from goodput.core.precision import stable
 from goodput.core.symbols import maker
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
-from goodput.render.charts import Choice, Slider, live_model
+from goodput.render.charts import live_model
+from goodput.render.controls import Choice, Slider
 from goodput.render.vega import column, is_value, matches, vega_expr
 
 __all__ = ["BASIS", "linear_parts", "scenario_rows", "scenario_chart", "scenario_table", "measured_share_table",
@@ -206,7 +208,7 @@ def guidance_frame(acnt_sizes=(8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8
 
 def index_chart() -> alt.Chart:
     """Share of each touched 32-byte MSMC sub-bank that a source read uses, against ACNT."""
-    return alt.Chart(guidance_frame()).mark_line(point=True).encode(
+    return alt.Chart(stable(guidance_frame())).mark_line(point=True).encode(
         x=alt.X("acnt_bytes:Q", scale=alt.Scale(type="log", base=2), title="ACNT (bytes)"),
         y=alt.Y("msmc_subbank_use:Q", title="MSMC sub-bank use", axis=alt.Axis(format="%")),
         color=alt.Color("index:N", title=None),

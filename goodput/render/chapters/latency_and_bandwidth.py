@@ -8,9 +8,10 @@ import pandas as pd
 
 from goodput.analysis import am243x
 from goodput.core import fit
+from goodput.core.precision import stable
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
-from goodput.render.charts import Slider
+from goodput.render.controls import Slider
 
 __all__ = ["calculation", "fits_chart", "crypto_chart"]
 
@@ -53,9 +54,9 @@ def crypto_chart() -> alt.LayerChart:
     x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="data size (bytes)")
     color = alt.Color("series:N", title=None)
     return alt.layer(
-        alt.Chart(curves).mark_line(opacity=0.7).encode(x=x, y=alt.Y("fitted_mbit_s:Q", title="Mbit/s"),
+        alt.Chart(stable(curves)).mark_line(opacity=0.7).encode(x=x, y=alt.Y("fitted_mbit_s:Q", title="Mbit/s"),
                                                         color=color),
-        alt.Chart(points).mark_point(filled=True).encode(
+        alt.Chart(stable(points)).mark_point(filled=True).encode(
             x=x, y="throughput_mbit_s:Q", color=color,
             tooltip=["series:N", "size_bytes:Q", alt.Tooltip("throughput_mbit_s:Q", format=".1f"),
                      alt.Tooltip("time_us:Q", format=".2f")]),

@@ -9,7 +9,7 @@ import sympy as sp
 from goodput.models import coding
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
-from goodput.render.charts import Choice, Slider
+from goodput.render.controls import Choice, Slider
 from goodput.render.formula import substituted_latex
 from goodput.render.vega import matches
 

@@ -7,6 +7,7 @@ import altair as alt
 import pandas as pd
 
 from goodput.analysis import hostbench
+from goodput.core.precision import stable
 from goodput.logs import bench
 
 __all__ = ["provenance_table", "copy_size_chart", "copy_stride_chart", "alignment_table", "loopback_chart",
@@ -32,7 +33,7 @@ def copy_size_chart() -> alt.Chart:
     t = t[t["sweep"] == "size"]
     long = t.melt(id_vars=["bytes"], value_vars=["best_mb_s", "median_mb_s"], var_name="of the repeats",
                   value_name="mb_s").replace({"best_mb_s": "best", "median_mb_s": "median"})
-    return alt.Chart(long).mark_line(point=True).encode(
+    return alt.Chart(stable(long)).mark_line(point=True).encode(
         x=alt.X("bytes:Q", scale=alt.Scale(type="log", base=2), title="copy size (bytes)"),
         y=alt.Y("mb_s:Q", title="MB/s"),
         color=alt.Color("of the repeats:N"),
@@ -44,7 +45,7 @@ def copy_stride_chart() -> alt.Chart:
     """Row copies (ACNT bytes, index apart at the source) against ACNT (cf. the guide's Figure 9)."""
     t = hostbench.memcopy()
     t = t[t["sweep"] == "stride"]
-    return alt.Chart(t).mark_line(point=True).encode(
+    return alt.Chart(stable(t)).mark_line(point=True).encode(
         x=alt.X("acnt:Q", scale=alt.Scale(type="log", base=2), title="ACNT (bytes per row)"),
         y=alt.Y("best_mb_s:Q", title="MB/s (best of the repeats)"),
         color=alt.Color("index_kind:N", title=None),
@@ -65,7 +66,7 @@ def loopback_chart() -> alt.Chart:
     """TCP on loopback: throughput against the testee's CPU load, per frame size and interval."""
     t = hostbench.testee_runs("loopback")
     t = t.assign(interval=[f"{u // 1000} ms" if u else "maximum rate" for u in t["interval_us"]])
-    return alt.Chart(t).mark_point(filled=True, size=80).encode(
+    return alt.Chart(stable(t)).mark_point(filled=True, size=80).encode(
         x=alt.X("process_cpu:Q", axis=alt.Axis(format="%"), title="testee CPU time / wall time"),
         y=alt.Y("mbit_s:Q", scale=alt.Scale(type="log"), title="Mbit/s"),
         color=alt.Color("frame_bytes:O", title="frame (bytes)"),
@@ -107,7 +108,7 @@ def copy_runs_chart() -> alt.Chart:
     each in the units of its own clock."""
     t = hostbench.copy_sizes()
     t = t.assign(best_mb_s=t["best_mb_s"].round(1))
-    return alt.Chart(t).mark_line(point=True).encode(
+    return alt.Chart(stable(t)).mark_line(point=True).encode(
         x=alt.X("bytes:Q", scale=alt.Scale(type="log", base=2), title="copy size (bytes)"),
         y=alt.Y("best_mb_s:Q", scale=alt.Scale(type="log"),
                 title="MB/s of the log's clock (under QEMU: bytes per 1000 instructions)"),

@@ -6,10 +6,12 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from goodput.models import coding, pcie
+from goodput.core import data
+from goodput.core.precision import stable
+from goodput.models import coding, pcie, pcie_latency
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
-from goodput.render.charts import Slider
+from goodput.render.controls import Slider
 from goodput.render.vega import matches
 
 __all__ = ["measured_vs_model_chart", "latency_calculation", "calculation", "latency_chart", "latency_fit_table",
@@ -22,8 +24,6 @@ def measured_vs_model_chart(table_name: str) -> alt.LayerChart:
 
     The model is the one AN3935 calculates with (ACK + UpdateFC per 4 TLPs, both directions).
     """
-    from goodput.core import data
-
     table = data.load(table_name)
     measured = table[table["series"] == "measured"]
     labels = data.varying(measured, pcie.AN3935_LABELS)
@@ -36,7 +36,7 @@ def measured_vs_model_chart(table_name: str) -> alt.LayerChart:
     by = " and ".join(measured.attrs["titles"][c] for c in pcie.AN3935_LABELS if measured[c].nunique() > 1)
     title = (f"{data.single(measured, 'device')} {data.single(measured, 'transfer')}s by {by} "
              f"({table.attrs['provenance']['table']})")
-    base = alt.Chart(frame).encode(
+    base = alt.Chart(stable(frame)).encode(
         x=alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)"),
         color=alt.Color("series:N", title=None),
     )
@@ -53,8 +53,6 @@ def measured_vs_model_chart(table_name: str) -> alt.LayerChart:
 def latency_calculation(kind: str) -> Calculation:
     """AN3935's back-to-back sizes under the latency-bound model, live on its three timings
     (starting at the values fitted to the table)."""
-    from goodput.models import pcie_latency
-
     fit, _ = pcie_latency.fit_an3935(kind)
     measured, link = pcie_latency.an3935_back_to_back(kind)
     subs = {**pcie.link_substitution(link), pcie_latency.credits: pcie_latency.AN3935_NP_CREDITS}
@@ -101,9 +99,6 @@ def calculation() -> Calculation:
 
 def _back_to_back_points(kind: str) -> pd.DataFrame:
     """AN3935's back-to-back measurements of ``kind``, one row each, with the DMA channels in flight."""
-    from goodput.core import data
-    from goodput.models import pcie_latency
-
     measured, _ = pcie_latency.an3935_back_to_back(kind)
     labels = data.varying(measured, pcie.AN3935_LABELS)
     return pd.DataFrame({"size_bytes": measured["bytes"], "dma_channels": measured["dma_channels"].astype(int),
@@ -116,7 +111,7 @@ def latency_chart(kind: str) -> alt.VConcatChart:
     calc = latency_calculation(kind)
     live = calc.live()
     x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)")
-    measured = alt.Chart(_back_to_back_points(kind)).mark_point(filled=True, size=40).encode(
+    measured = alt.Chart(stable(_back_to_back_points(kind))).mark_point(filled=True, size=40).encode(
         x=x, y=alt.Y("measured_gbit_s:Q", title="Gbit/s (AN3935's both-direction count)"),
         color=alt.Color("series:N", title=None),
         opacity=alt.condition(matches({"dma_channels": "in_flight"}), alt.value(1.0), alt.value(0.35)),
@@ -132,9 +127,6 @@ def latency_chart(kind: str) -> alt.VConcatChart:
 
 def latency_fit_table(kind: str) -> pd.DataFrame:
     """AN3935's back-to-back table, the fitted latency model, and the residual of each point."""
-    from goodput.core import data
-    from goodput.models import pcie_latency
-
     result, curves = pcie_latency.fit_an3935(kind)
     runs = pcie_latency.an3935_runs(pcie_latency.an3935_back_to_back(kind)[0])
     shown = pd.DataFrame({"bytes": data.printed(next(iter(runs.values())), "bytes_as_printed").to_list()})
@@ -156,8 +148,6 @@ BY_WIDTH = ("an3935-table7", "an3935-table8", "an3935-table15", "an3935-table16"
 
 def _measured_series(name: str):
     """Table ``name``'s measured rows, per printed column: ``(label, rows)`` in the printed order."""
-    from goodput.core import data
-
     t = data.load(name)
     measured = t[t["series"] == "measured"]
     labels = data.varying(measured, pcie.AN3935_LABELS)
@@ -166,8 +156,6 @@ def _measured_series(name: str):
 
 def measured_over_model_table() -> pd.DataFrame:
     """Measured over packet model for every AN3935 measured column, at the smallest and largest size."""
-    from goodput.core import data
-
     rows = []
     for name in OVER_MODEL:
         t, series = _measured_series(name)

@@ -14,10 +14,12 @@ import sympy as sp
 from goodput.models import coding, pcie
 from goodput.core.params import Parameter
 from goodput.core.symbols import maker
+from goodput.machine import lspci
 from goodput.machine.grammar import Setting
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
-from goodput.render.charts import Slider, live_model
+from goodput.render.charts import live_model
+from goodput.render.controls import Slider
 from goodput.render.vega import column, lookup
 
 __all__ = ["SLIDERS", "slider_values_to_link", "slider_substitution", "live_exprs", "calculation", "explore_chart", "breakdown_chart",
@@ -177,8 +179,6 @@ def calculation() -> Calculation:
 def lspci_settings(*extra: str) -> tuple[Setting, ...]:
     """What ``lspci -vv`` sets in a PCIe box: the link as trained (its speed is the generation), MPS and MRRS as
     programmed, and ``extra`` fields of the same name (``rcb``)."""
-    from goodput.machine import lspci
-
     return (Setting("generation", "lspci", "speed_gts", tuple(lspci.GENERATIONS.items())),
             Setting("lanes", "lspci", "lanes"), Setting("mps", "lspci", "mps"), Setting("mrrs", "lspci", "mrrs"),
             *(Setting(name, "lspci", name) for name in extra))

@@ -8,10 +8,17 @@ from dataclasses import replace
 import altair as alt
 import pandas as pd
 
+from goodput import checks
+from goodput.core import data
+from goodput.core.precision import stable
+from goodput.logs import ahb_trace, pcie_trace
 from goodput.models import coding, pcie
+from goodput.models import pcie_transactions as pt
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
-from goodput.render.charts import Slider
+from goodput.render.chapters.pcie_packets import (FLIT_BYTES, SLIDERS, lspci_settings, slider_substitution,
+                                                slider_values_to_link)
+from goodput.render.controls import Slider
 from goodput.render.vega import column
 
 __all__ = ["LINK_SLIDERS", "values_to_link", "calculation", "reads_chart", "ahb_delays_chart", "test14_chart", "trace_timeline_chart",
@@ -26,9 +33,6 @@ LINK_SLIDERS = ("generation", "lanes", "mps", "mrrs", "header_dwords", "ecrc", "
 def values_to_link(values: dict) -> pcie.Link:
     """The :class:`~goodput.models.pcie.Link` the read chapter's controls stand for: the packets chapter's link of the
     same settings, its completions split as the controls say, no DLLP and no SKP counted."""
-    from goodput.models import pcie_transactions as pt
-    from goodput.render.chapters.pcie_packets import slider_values_to_link
-
     link, _ = slider_values_to_link({n: values[n] for n in LINK_SLIDERS})
     return replace(link, rcb=pt.PARAMETERS["rcb"].check(values["rcb"]), dllp="none", skp="none",
                    split="rcb" if pt.PARAMETERS["split_at_rcb"].check(values["split_at_rcb"]) else "mps").checked()
@@ -37,10 +41,6 @@ def values_to_link(values: dict) -> pcie.Link:
 def calculation() -> Calculation:
     """Reads on the reader's link for their completion latency and reads in flight, opening on the Intel
     tutorial's link (PCIe 1.1 x1, one request and one completion a read) with Test 15's measured rates."""
-    from goodput.core import data
-    from goodput.models import pcie_transactions as pt
-    from goodput.render.chapters.pcie_packets import FLIT_BYTES, SLIDERS, lspci_settings, slider_substitution
-
     case = pt.READS_LINK
     starting = {"generation": case.gen, "lanes": case.lanes, "mps": case.mps, "mrrs": case.mrrs,
                 "header_dwords": case.addr // 32 + 2, "ecrc": int(case.ecrc)}
@@ -110,9 +110,6 @@ def reads_chart() -> alt.VConcatChart:
 
 def ahb_delays_chart(log_names: dict[str, str]) -> alt.Chart:
     """Delay between consecutive AHB accesses in published trace logs, access by access."""
-    from goodput.models import pcie_transactions as pt
-    from goodput.logs import ahb_trace
-
     frames = []
     for label, name in log_names.items():
         trace = ahb_trace.parse(pt.published_log(name))
@@ -120,7 +117,7 @@ def ahb_delays_chart(log_names: dict[str, str]) -> alt.Chart:
         t["gap_ns"] = t["ticks"].diff() * ahb_trace.TICK_NS
         frames.append(t.dropna(subset=["gap_ns"]))
     frame = pd.concat(frames)[["trace", "access", "gap_ns"]]
-    return alt.Chart(frame).mark_bar().encode(
+    return alt.Chart(stable(frame)).mark_bar().encode(
         x=alt.X("access:O", title="access number"),
         y=alt.Y("gap_ns:Q", title="time since the previous access (ns)"),
         color=alt.Color("trace:N", title=None),
@@ -131,12 +128,10 @@ def ahb_delays_chart(log_names: dict[str, str]) -> alt.Chart:
 
 def test14_chart() -> alt.LayerChart:
     """Intel Test 14: write combining, measured against the packet model's maximum."""
-    from goodput.core import data
-
     t = data.load("intel-324611-test14")
     link = pcie.Link(gen=1, lanes=1, mps=4096, dllp="none")
     t = t.assign(model_mbyte_s=[1000 * pcie.goodput_gbit_s("write", link, s) / 8 for s in t["sequential_write_bytes"]])
-    base = alt.Chart(t).encode(x=alt.X("sequential_write_bytes:Q", scale=alt.Scale(type="log", base=2),
+    base = alt.Chart(stable(t)).encode(x=alt.X("sequential_write_bytes:Q", scale=alt.Scale(type="log", base=2),
                                        title="bytes written in sequence"))
     return alt.layer(
         base.mark_line(strokeDash=[5, 3], color="#555").encode(y=alt.Y("model_mbyte_s:Q", title="MB/s")),
@@ -148,9 +143,6 @@ def test14_chart() -> alt.LayerChart:
 
 def trace_timeline_chart(log_names: dict[str, str]) -> alt.Chart:
     """Packets of published analyzer traces on a time line, one lane per direction."""
-    from goodput.models import pcie_transactions as pt
-    from goodput.logs import pcie_trace
-
     rows = []
     for label, name in log_names.items():
         trace = pcie_trace.parse(pt.published_log(name))
@@ -163,7 +155,7 @@ def trace_timeline_chart(log_names: dict[str, str]) -> alt.Chart:
                          "end_ns": (p.last_cycle + 1 - trace.first_cycle) * pcie_trace.SYMBOL_NS,
                          "symbols": p.symbols})
     frame = pd.DataFrame(rows)
-    return alt.Chart(frame).mark_bar(height=14).encode(
+    return alt.Chart(stable(frame)).mark_bar(height=14).encode(
         x=alt.X("start_ns:Q", title="time from the first cycle of the trace (ns)"),
         x2="end_ns:Q",
         y=alt.Y("direction:N", title=None),
@@ -175,9 +167,6 @@ def trace_timeline_chart(log_names: dict[str, str]) -> alt.Chart:
 
 def intel_examples_table() -> pd.DataFrame:
     """Intel 324611 §3.5 Examples 1 and 2 as printed, against the model or the parsed trace."""
-    from goodput import checks
-    from goodput.core import data
-
     t = data.load("intel-324611-s3-5-examples")
     by_row = {c.row: c for c in checks.collect("pcie-reads") if c.resource == "intel-324611-s3-5-examples"}
     rows = []

@@ -12,7 +12,7 @@ from goodput.core.fit import linear_least_squares
 from goodput.core.precision import stable
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
-from goodput.render.charts import Slider
+from goodput.render.controls import Slider
 from goodput.render.vega import matches
 
 __all__ = ["measured_vs_model", "dma_overhead", "calculation", "explore_chart"]
@@ -94,9 +94,9 @@ def explore_chart() -> alt.VConcatChart:
     t = data.load("am243x-mcspi")
     t = t[t["mode"] != "dma"]
     # the measured rows carry their transfer and (no) fixed cost: shown where the sliders sit at them
-    points = alt.Chart(pd.DataFrame({"word_bits": t["word_bits"], "us": t["transfer_time_us"], "mode": t["mode"],
+    points = alt.Chart(stable(pd.DataFrame({"word_bits": t["word_bits"], "us": t["transfer_time_us"], "mode": t["mode"],
                                      "transfer_bytes": t["words"] * t["word_bits"] // 8, "setup_us": 0})
-                       ).transform_filter(matches({"transfer_bytes": "transfer_bytes", "setup_us": "setup_us"})
+                       )).transform_filter(matches({"transfer_bytes": "transfer_bytes", "setup_us": "setup_us"})
                        ).mark_point(filled=True, size=70).encode(
         x=x, y="us:Q", color=alt.Color("mode:N", title="measured"), tooltip=["mode:N", "word_bits:Q", "us:Q"])
     return calc.view(live, clocks, model, points, height=260,

@@ -11,7 +11,7 @@ from goodput.core.params import DEFAULT
 from goodput.core.precision import stable
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
-from goodput.render.charts import Slider
+from goodput.render.controls import Slider
 from goodput.render.vega import matches
 
 __all__ = ["SIZES", "field_table", "field_sources", "class_table", "swrite_table", "rate_table", "explore_rows",
@@ -132,7 +132,7 @@ def explore_chart() -> alt.VConcatChart:
     model = live.base.mark_line().encode(
         x=x, y=alt.Y("model_gbit_s:Q", title="goodput (Gbit/s)"), color=color,
         tooltip=["transaction:N", "size_bytes:Q", alt.Tooltip("model_gbit_s:Q", format=".3f")])
-    points = alt.Chart(_measured_rows()).transform_filter(
+    points = alt.Chart(stable(_measured_rows())).transform_filter(
         matches({"lanes": "lanes", "phy_gbaud": "line_rate_gbaud"})).mark_point(filled=True).encode(
         x=x, y="measured_gbit_s:Q", color=color, shape=alt.Shape("memory:N", title="measured"),
         tooltip=["table:N", "transaction:N", "memory:N", "size_bytes:Q", "measured_gbit_s:Q"])
@@ -171,7 +171,7 @@ def _fit_rows() -> pd.DataFrame:
 def fit_chart() -> alt.FacetChart:
     """Measured points and the fitted timing per column, one panel per table."""
     x = alt.X("size_bytes:Q", scale=alt.Scale(type="log", base=2), title="transfer size (bytes)")
-    base = alt.Chart(_fit_rows())
+    base = alt.Chart(stable(_fit_rows()))
     lines = base.mark_line(opacity=0.7).encode(
         x=x, y=alt.Y("fitted_gbit_s:Q", scale=alt.Scale(type="log"), title="Gbit/s"),
         color=alt.Color("series:N", title=None))

@@ -6,11 +6,12 @@ import altair as alt
 import pandas as pd
 
 from goodput.core import data
+from goodput.core.precision import stable
 from goodput.models import ethernet, tcp
 from goodput.machine.grammar import Setting
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
-from goodput.render.charts import Slider
+from goodput.render.controls import Slider
 from goodput.render.measured import Measured
 from goodput.render.vega import matches, vega_expr
 
@@ -79,9 +80,9 @@ def explore_chart() -> alt.VConcatChart:
         y="window_mbit_s:Q", tooltip=[alt.Tooltip("window_mbit_s:Q", format=".3f", title="window a round trip (Mbit/s)")])
     t = data.load("spraaq5-s6-throughput")
     # the NDK's runs carry their line rate: they show where the line-rate slider sits at it
-    ndk = alt.Chart(pd.DataFrame({"message_bytes": t["frame_bytes"], "line_rate_mbit_s": t["line_rate_mbit_s"],
+    ndk = alt.Chart(stable(pd.DataFrame({"message_bytes": t["frame_bytes"], "line_rate_mbit_s": t["line_rate_mbit_s"],
                                   "mbit_s": t["throughput_kbit_s"] / 1000, "operation": t["operation"],
-                                  "device": t["device"]})).transform_filter(
+                                  "device": t["device"]}))).transform_filter(
         matches({"line_rate_mbit_s": "line_rate_mbit_s"})).mark_point(filled=True, opacity=0.6).encode(
         x=x, y="mbit_s:Q", color=alt.Color("operation:N", title=f"NDK, {data.single(t, 'frame_bytes')} B"),
         tooltip=["device:N", "operation:N", "mbit_s:Q", "message_bytes:Q", "line_rate_mbit_s:Q"])
@@ -124,12 +125,12 @@ def ndk_load_chart() -> alt.LayerChart:
     c = _ceilings(data.single(t, "frame_bytes"), data.single(t, "line_rate_mbit_s"))
     rules = pd.DataFrame({"mbit_s": [c["per_write"] / 1000, c["stream"] / 1000],
                           "ceiling": ["per-write ceiling", "stream ceiling"]})
-    points = alt.Chart(frame).mark_point(filled=True, size=90).encode(
+    points = alt.Chart(stable(frame)).mark_point(filled=True, size=90).encode(
         x=alt.X("cpu:Q", title="CPU load (%)"),
         y=alt.Y("mbit_s:Q", scale=alt.Scale(zero=False), title="throughput (Mbit/s)"),
         color=alt.Color("device:N", title=None), shape=alt.Shape("operation:N", title=None),
         tooltip=["device:N", "driver:N", "l2:Q", "operation:N", "mbit_s:Q", "cpu:Q"])
-    lines = alt.Chart(rules).mark_rule(strokeDash=[4, 3], color="#555").encode(
+    lines = alt.Chart(stable(rules)).mark_rule(strokeDash=[4, 3], color="#555").encode(
         y="mbit_s:Q", tooltip=["ceiling:N", alt.Tooltip("mbit_s:Q", format=".3f")])
     return alt.layer(lines, points).properties(
         width=520, height=280, title=f"NDK, {_conditions(t)}: throughput against CPU load")

@@ -12,7 +12,7 @@ from goodput.machine.grammar import Setting
 from goodput.core.precision import stable
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
-from goodput.render.charts import Slider
+from goodput.render.controls import Slider
 from goodput.render.vega import vega_expr
 
 __all__ = ["PACKET_SIZES", "generations_table", "breakdown_table", "published_context", "calculation",
