@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 from goodput.models import can, pcie, tcp, usb
 from goodput.core import resources  # the chapters' models: only goodput from loads this module

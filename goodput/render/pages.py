@@ -21,7 +21,10 @@ from goodput.core.errors import DataError
 from goodput.logs import log_lines, read_log
 from goodput.render import tables
 
-__all__ = ["errata_summary", "errata_table", "elsewhere_summary", "sources_markdown", "chapter_link"]
+__all__ = [
+    "errata_summary", "errata_table", "elsewhere_summary", "sources_markdown", "chapter_link", "logs_markdown",
+    "source_label", "source_heading", "log_label",
+]
 
 
 def chapter_link(chapter: str) -> str:
@@ -251,6 +254,3 @@ def logs_markdown() -> str:
                   "the machine (or the emulator), the compiler and "
                   "its flags, the command and the date.\n", *runs]
     return "\n".join(parts)
-
-
-__all__ += ["logs_markdown", "source_label", "source_heading", "log_label"]

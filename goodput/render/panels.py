@@ -162,11 +162,18 @@ def coding_panel(code: str = "8b10b", line_rate_gbaud: float = 2.5, lanes: int =
     return KernelPanel([code_w, rate_w, lanes_w, out])
 
 
-def pcie_panel(kind: str = "write", gen: int = 2, lanes: int = 4, mps: int = 256, size: int = 1024):
-    """A PCIe transfer: the link and size in, goodput and the line bytes of one transfer out."""
-    gen_w = widgets.Dropdown(options=list(pcie.GENERATIONS), value=gen, description="generation")
-    lanes_w = widgets.Dropdown(options=list(pcie.LANES), value=lanes, description="lanes")
-    mps_w = widgets.Dropdown(options=list(pcie.SIZES_POW2), value=mps, description="MPS")
+def _dropdown(parameter, value=None):
+    """A dropdown of a parameter's options, its labels shown, starting at ``value`` (else its default)."""
+    return widgets.Dropdown(options=[(label, v) for v, label in parameter.options],
+                            value=parameter.default if value is None else value, description=parameter.label)
+
+
+def pcie_panel(kind: str = "write", gen: int | None = None, lanes: int | None = None, mps: int | None = None,
+               size: int = 1024):
+    """A PCIe transfer: the link (the model's settings, :data:`goodput.models.pcie.LINK_PARAMETERS`; their defaults
+    where not given) and size in, goodput and the line bytes of one transfer out."""
+    p = pcie.LINK_PARAMETERS
+    gen_w, lanes_w, mps_w = _dropdown(p["generation"], gen), _dropdown(p["lanes"], lanes), _dropdown(p["mps"], mps)
     kind_w = widgets.ToggleButtons(options=["write", "read"], value=kind)
     size_w = widgets.IntText(value=size, description="bytes")
     dllp_w = widgets.Dropdown(options=["every:4", "every:1", "spec", "none"], value="every:4",

@@ -17,7 +17,7 @@ import sympy as sp
 from sympy.printing.jscode import JavascriptCodePrinter
 from sympy.printing.precedence import precedence
 
-__all__ = ["VegaPrinter", "vega_expr"]
+__all__ = ["VegaPrinter", "vega_expr", "column", "matches", "is_value", "lookup", "bytes_label"]
 
 _FUNCTIONS = {
     "Abs": "abs",
@@ -169,6 +169,3 @@ def bytes_label() -> str:
     for size, unit in reversed(steps):
         out = f"datum.value >= {size} ? format(datum.value / {size}, 'd') + ' {unit}' : {out}"
     return out
-
-
-__all__ += ["column", "matches", "is_value", "lookup", "bytes_label"]

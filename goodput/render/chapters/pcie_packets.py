@@ -46,15 +46,7 @@ def _powers(low: int, high: int, unit: str = " B") -> tuple:
 SLIDERS = {
     p.name: p
     for p in (
-        Parameter("generation", pcie.generation, "", 1, 6, default=pcie.READER_LINK.gen, step=1, label="PCIe generation",
-                  integer=True, options=tuple((g.number, f"{g.number}: {g.rate_gtps:g} GT/s")
-                                              for g in pcie.GENERATIONS.values())),
-        Parameter("lanes", coding.lanes, "lanes", 1, 32, default=pcie.READER_LINK.lanes, step=1, label="lanes", integer=True,
-                  options=tuple((n, f"x{n}") for n in pcie.LANES)),
-        Parameter("mps", pcie.mps, "bytes", 128, 4096, default=pcie.READER_LINK.mps, step=1,
-                  label="max payload size", integer=True, options=_powers(7, 12)),
-        Parameter("mrrs", pcie.mrrs, "bytes", 128, 4096, default=pcie.READER_LINK.mrrs, step=1,
-                  label="max read request", integer=True, options=_powers(7, 12)),
+        *(pcie.LINK_PARAMETERS[name] for name in ("generation", "lanes", "mps", "mrrs")),
         Parameter("header_dwords", header_dwords, "dwords", 3, 4, default=3 if pcie.READER_LINK.addr == 32 else 4, step=1,
                   label="TLP header", integer=True,
                   options=((3, "3 DW (32-bit address)"), (4, "4 DW (64-bit address)"))),
