@@ -1,27 +1,27 @@
 """Goodput: how fast data really moves over embedded interconnects.
 
-The library behind the book, one module per link model and one per concern:
+The library is built in layers, one package each, lowest first; a module imports only its own layer and
+those below (``tests/test_imports.py`` holds it, with no import cycle):
 
-models
-    one module per link or measurement, each presented by a chapter of the book:
-    :mod:`goodput.core.chapters` declares every chapter and the model modules it presents
-    (``coding`` for line codes, ``pcie`` for PCI Express packets, ``can`` for CAN FD...); a model may
-    keep its numbers in a module of their own that imports no sympy (``can_numeric``: its ``evaluate``
-    and its command, computing with ``quick_spec``'s functions), which it re-exports
-model machinery
-    ``params`` (ranged inputs), ``symbols`` (distinct sympy symbols), ``command`` (a model's
-    subcommand), ``cli`` (the ``goodput`` command), ``cli_spec`` and ``quick_spec`` (written by
-    ``tools/gen_cli_spec.py`` from the models: what the command reads to start without sympy), ``quick``
-    (the subcommands that run without their model module), ``fit`` (fitting free parameters; time = fixed
-    cost + bytes / bandwidth), ``precision`` (the digits every machine agrees on),
-    ``spreadsheet`` (the spreadsheet printer)
-data and checks
-    ``data`` (published tables and provenance), ``checks`` (source checks: kinds and verdicts),
-    ``coverage`` (how many of the numbers the documents print are checked), ``logs`` (one parser
-    per log format)
-book
-    ``render`` (Vega printer, live charts, tables, widget panels; one module per chapter), ``pages``
-    (errata and sources pages), ``status`` (what built the book)
+``core``
+    errors, declared parameters, symbols, a subcommand's declaration, the digits every machine agrees on,
+    fitting, the chapters' registry (:mod:`goodput.core.chapters`), the published tables, the cache
+``logs``
+    one parser per log format
+``checks``
+    a source check and its verdict; how much of what the documents print is checked
+``models``
+    one module per link: its symbols, parameters, sympy expressions, numbers and subcommand
+``machine``
+    what Linux prints of the reader's link, read
+``analysis``
+    what several models and measurements make: the chooser, boot, code size, fits, host benchmarks
+``sources``
+    one module (or package) per source document: its configurations and check providers
+``render`` and ``render.chapters``
+    the Vega printer, live figures, calculated tables, workbooks and pages; one module per chapter
+:mod:`goodput.cli`
+    the ``goodput`` command
 """
 
 import sys

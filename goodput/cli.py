@@ -32,8 +32,8 @@ import sys
 from pathlib import Path
 
 from goodput import __version__
-from goodput.models import cli_spec
 from goodput.core.errors import GoodputError, ParameterError
+from goodput.models import cli_spec
 
 __all__ = ["main", "build_parser"]
 

@@ -29,9 +29,8 @@ def book_url():
 @pytest.fixture(scope="session")
 def browser():
     """Debian's chromium, headless, for the session (see tests/browser.py)."""
-    from playwright.sync_api import sync_playwright
-
     from browser import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")

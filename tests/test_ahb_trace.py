@@ -5,12 +5,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from mutations import FUZZ, mutated_log, parse_or_refuse
 
 from goodput import checks
 from goodput.core.errors import LogFormatError
 from goodput.logs import ahb_trace
-
-from mutations import FUZZ, mutated_log, parse_or_refuse
 
 LOGS = Path(__file__).resolve().parent.parent / "data" / "logs" / "published"
 AHB = sorted(LOGS.glob("*-ahb.log"))

@@ -1,12 +1,12 @@
 """Every printed number of the AM243x datasheet's IPC, MATHLIB and crypto tables (issue 18)."""
 
 import pytest
+from mutations import edited_cell
 
-from goodput.analysis import am243x
 from goodput import checks
+from goodput.analysis import am243x
 from goodput.core import data
 from goodput.sources.am243x_sdk import latency
-from mutations import edited_cell
 
 
 def _edited(t, column, index, value, text):

@@ -4,13 +4,13 @@ text recomputed (pcie-packets): the statuses of the real checks, and a deliberat
 import re
 
 import pytest
+from mutations import edited_cell, reprinted
 
 from goodput import checks
 from goodput.checks import coverage
 from goodput.core import data
-from goodput.sources.an3935 import measured
 from goodput.core.errors import DataError, ParameterError
-from mutations import edited_cell, reprinted
+from goodput.sources.an3935 import measured
 
 MEASURED = checks.collect("pcie-measured")
 AN3935 = [c for c in MEASURED if c.document == "AN3935"]

@@ -7,15 +7,13 @@ import re
 import pytest
 import sympy as sp
 import vl_convert as vlc
-
-from goodput.render import answers
-from goodput.core.errors import ParameterError
-from goodput.render import calculations
-from goodput.render.calculation import Answers, Calculation
-from goodput.render.live import YourLink
-
 from calc_points import points
 from tiers import fast_first
+
+from goodput.core.errors import ParameterError
+from goodput.render import answers, calculations
+from goodput.render.calculation import Answers, Calculation
+from goodput.render.live import YourLink
 
 CHAPTERS = list(calculations.CHAPTERS)
 MIB = 2 ** 20

@@ -6,11 +6,10 @@ import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from mutations import BYTE_ORDER_MARK, FUZZ, mutated_log, parse_or_refuse
 
 from goodput.core.errors import LogFormatError
 from goodput.logs import bench
-
-from mutations import BYTE_ORDER_MARK, FUZZ, mutated_log, parse_or_refuse
 
 HOST = Path(__file__).resolve().parent.parent / "data" / "logs" / "host"
 QEMU = HOST.parent / "qemu"

@@ -17,11 +17,10 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from browser import errors, live_ready, marks, opened, operate, rows, signal, view_index
 
 from goodput.models import coding, pcie, pcie_latency, pcie_transactions
 from goodput.render.chapters import pcie_packets as pcie_charts
-
-from browser import errors, live_ready, marks, opened, operate, rows, signal, view_index
 
 pytestmark = pytest.mark.book
 
@@ -409,7 +408,6 @@ TOUR = {(page, "1366px"): checks for page, checks in {
 
 def test_built_errata_page_is_current_with_the_checks():
     from goodput import checks
-
     from goodput.render import pages
 
     errata = sum(c.status == "erratum" for c in checks.collect())

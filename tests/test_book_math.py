@@ -18,10 +18,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from browser import WIDTHS, errors, opened
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
-
-from browser import WIDTHS, errors, opened
 
 pytestmark = pytest.mark.book
 

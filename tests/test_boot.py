@@ -1,10 +1,10 @@
 import pytest
 from mutations import edited_cell
 
-from goodput.analysis import boot
-from goodput.sources.am243x_sdk import boot as boot_source
 from goodput import checks
+from goodput.analysis import boot
 from goodput.core import data
+from goodput.sources.am243x_sdk import boot as boot_source
 
 
 def test_totals_add_up_and_the_sd_note_and_xip_averages_are_flagged():

@@ -6,14 +6,13 @@ import io
 import json
 
 import pytest
+from calc_points import points
+from tiers import fast_first
 
 from goodput import cli
 from goodput.models import cli_spec
 from goodput.render import calculations
 from goodput.render.box_command import command_text
-
-from calc_points import points
-from tiers import fast_first
 
 #: The chapters whose box has no command yet, and why: what the book would need for one.
 WITHOUT_COMMAND = {

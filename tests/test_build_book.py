@@ -3,9 +3,8 @@
 import json
 from pathlib import Path
 
-import pytest
-
 import build_book
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -2,12 +2,11 @@
 
 import re
 
+import bench_build
 import pytest
 
-from goodput.render import status
 from goodput.core.errors import LogFormatError
-
-import bench_build
+from goodput.render import status
 
 LOG = """# host: h
 # cpu: Some CPU, 2 cores

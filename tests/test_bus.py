@@ -3,17 +3,15 @@ import json
 
 import pytest
 import sympy as sp
-
-from goodput.models import bus, bus_numeric
-from goodput import checks
-from goodput.core import data
-from goodput.core.errors import ParameterError
-from goodput.render.chapters import keystone_memory_edma as bus_charts
-from goodput.sources.sprabk5 import edma as sprabk5
-
 from command import call
 from mutations import edited_cell
 
+from goodput import checks
+from goodput.core import data
+from goodput.core.errors import ParameterError
+from goodput.models import bus, bus_numeric
+from goodput.render.chapters import keystone_memory_edma as bus_charts
+from goodput.sources.sprabk5 import edma as sprabk5
 
 CHECKS = checks.collect("keystone-memory-edma")
 CALCULATED = [c for c in CHECKS if c.kind == "calculated"]

@@ -5,8 +5,8 @@ import sys
 
 import pytest
 
-from goodput.core import cache
 from goodput import checks
+from goodput.core import cache
 
 
 @pytest.fixture

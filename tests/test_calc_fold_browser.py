@@ -8,13 +8,12 @@ goodput's numeric functions. A ranked table (the link chooser) keeps the top of 
 from __future__ import annotations
 
 import pytest
+from browser import WIDTHS, errors, live_ready, opened, operate, state
+from test_live_figures import _check_against_the_model
 
 from goodput.analysis import choose
 from goodput.render import calculations
 from goodput.render.chapters import choose_a_link
-
-from browser import WIDTHS, errors, live_ready, opened, operate, state
-from test_live_figures import _check_against_the_model
 
 pytestmark = pytest.mark.book
 

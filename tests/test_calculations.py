@@ -6,14 +6,13 @@ import re
 
 import pytest
 import vl_convert as vlc
+from calc_points import points
+from test_spreadsheet_printer import sheet_eval
+from tiers import fast_first
 
 from goodput.core.errors import ParameterError
 from goodput.render import calculations, panels, workbook
 from goodput.render.calculation import value_text
-
-from calc_points import points
-from test_spreadsheet_printer import sheet_eval
-from tiers import fast_first
 
 CHAPTERS = list(calculations.CHAPTERS)
 

@@ -2,18 +2,17 @@ import json
 
 import pytest
 import sympy as sp
-
-from goodput.models import can
-from goodput import checks
-from goodput.core import data
-from goodput.core.errors import GoodputError, ParameterError
-from goodput.render.chapters import can_fd as can_charts
-from goodput.render import tables
-from goodput.sources.am243x_sdk import can as can_source
-
 from command import call
 from mutations import edited_cell
 from tiers import fast_first
+
+from goodput import checks
+from goodput.core import data
+from goodput.core.errors import GoodputError, ParameterError
+from goodput.models import can
+from goodput.render import tables
+from goodput.render.chapters import can_fd as can_charts
+from goodput.sources.am243x_sdk import can as can_source
 
 
 def test_the_datasheets_bit_counts_are_the_fields_without_stuffing_and_intermission():

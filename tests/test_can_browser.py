@@ -4,11 +4,10 @@
 from __future__ import annotations
 
 import pytest
+from browser import errors, live_ready, opened, settle, state
 
 from goodput.models import can
 from goodput.render.box_command import argument_text
-
-from browser import errors, live_ready, opened, settle, state
 
 pytestmark = pytest.mark.book
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from goodput.core import chapters
 from goodput import checks, cli
+from goodput.core import chapters
 from goodput.core.command import Command
 from goodput.render import calculations
 
@@ -109,3 +109,25 @@ def test_a_notebook_without_a_heading_is_named(tmp_path, monkeypatch):
     monkeypatch.setattr(chapters, "NOTEBOOKS", tmp_path)
     with pytest.raises(ValueError, match="x.ipynb: no '# ' heading"):
         chapters.Chapter("x").title
+
+
+def test_a_chapter_id_is_written_in_the_registry_alone():
+    """Every other module gets a chapter from the registry (``chapters.presenting(model)``,
+    ``chapters.rendered_by(__name__)``), so renaming a chapter is one line. The ids that are also a command's or a
+    link family's name (``spi``) are left out; a docstring may name a chapter; the generated specs copy the registry."""
+    import ast
+    from pathlib import Path
+
+    package = Path(chapters.__file__).resolve().parents[1]
+    allowed = {package / "core" / "chapters.py", package / "models" / "quick_spec.py"}
+    ids = {i for i in chapters.ids() if "-" in i}
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)}
+        found += [f"{path.relative_to(package)}:{node.lineno} {node.value!r}" for node in ast.walk(tree)
+                  if isinstance(node, ast.Constant) and node.value in ids and id(node) not in docstrings
+                  and path not in allowed]
+    assert len(ids) >= 12 and found == []

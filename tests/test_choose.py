@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from command import run
 
-from goodput.models import can, hyperlink, pcie, spi, srio, tcp, usb
 from goodput.analysis import choose
 from goodput.core.errors import ParameterError
+from goodput.models import can, hyperlink, pcie, spi, srio, tcp, usb
 from goodput.render.chapters import choose_a_link as page
-
-from command import run
 
 SIZES = (1, 7, 64, 100, 255, 256, 300, 1000, 1500, 4096, 9000, 65536, 1 << 20)
 

@@ -15,11 +15,10 @@ import functools
 from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
+from browser import WIDTHS, control, errors, live_ready, opened, operate, revisit, settle, state
 
 from goodput.analysis import choose
 from goodput.render.chapters import choose_a_link as page_module
-
-from browser import WIDTHS, control, errors, live_ready, opened, operate, revisit, settle, state
 
 pytestmark = pytest.mark.book
 

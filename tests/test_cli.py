@@ -8,12 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from goodput.models import coding
-
 from command import GOODPUT, call, run
 from tiers import fast_first
 
+from goodput.models import coding
 
 
 def test_coding_json_echoes_the_inputs_and_gives_goodput_and_efficiency():

@@ -4,8 +4,8 @@ import math
 import pytest
 import sympy as sp
 
-from goodput.models import coding
 from goodput.core.errors import ParameterError
+from goodput.models import coding
 
 
 @pytest.mark.parametrize("key", list(coding.CODES))

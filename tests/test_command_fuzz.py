@@ -15,14 +15,12 @@ import json
 import os
 
 import pytest
+from command import call
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from goodput import cli
-from goodput.models import cli_spec
-from goodput.models import spi
-
-from command import call
+from goodput.models import cli_spec, spi
 
 #: Command lines drawn: each runs in this process, a few milliseconds to a few tens of them.
 EXAMPLES = settings(max_examples=min(300, int(os.environ.get("GOODPUT_FUZZ_EXAMPLES", "1000"))), deadline=None,

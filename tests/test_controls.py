@@ -3,9 +3,9 @@
 import pytest
 import sympy as sp
 
-from goodput.models import coding, srio, tcp
 from goodput.core.errors import ParameterError
 from goodput.core.params import Parameter
+from goodput.models import coding, srio, tcp
 from goodput.render import calculations
 from goodput.render.chapters import pcie_packets as pcie_charts
 from goodput.render.controls import SEGMENTS, Choice, Slider, control

@@ -10,10 +10,10 @@ import difflib
 import re
 from pathlib import Path
 
+import census as census_tool  # tools/census.py (pytest puts tools/ on the path)
 import pandas as pd
 import pytest
 
-import census as census_tool  # tools/census.py (pytest puts tools/ on the path)
 from goodput import checks
 from goodput.checks import coverage
 from goodput.core import data

@@ -10,11 +10,10 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-
-from goodput.core import chapters
-from goodput import checks
-
 from browser import WIDTHS, errors, opened, revisit
+
+from goodput import checks
+from goodput.core import chapters
 
 pytestmark = pytest.mark.book
 

@@ -8,10 +8,9 @@ from decimal import Decimal
 
 import pytest
 
-from goodput.core import chapters
 from goodput import checks
-from goodput.render import pages
-from goodput.render import tables
+from goodput.core import chapters
+from goodput.render import pages, tables
 
 STATUSES = checks.ERRATA
 ID = re.compile(r"[a-z][a-z0-9-]*")

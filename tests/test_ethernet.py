@@ -3,16 +3,15 @@ import math
 from fractions import Fraction
 
 import pytest
+from command import call
+from mutations import edited_cell
 
 from goodput import checks
 from goodput.core import data
-from goodput.models import ethernet
 from goodput.core.errors import ParameterError
+from goodput.models import ethernet
 from goodput.render.chapters import ethernet_framing
 from goodput.sources.sprabk5 import ethernet as sprabk5
-
-from command import call
-from mutations import edited_cell
 
 CHECKS = checks.collect("ethernet-framing")
 KEYSTONE = [c for c in CHECKS if c.resource == "keystone2-s9-10gbe" and c.kind == "calculated"]

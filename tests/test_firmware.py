@@ -12,12 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
+from command import run
 
-from goodput.models import ethernet
 from goodput.analysis import hostbench
 from goodput.logs import bench, ndk_console
-
-from command import run
+from goodput.models import ethernet
 
 pytestmark = pytest.mark.slow
 

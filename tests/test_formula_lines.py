@@ -13,11 +13,10 @@ from types import SimpleNamespace
 
 import pytest
 import sympy as sp
+from tiers import fast_first
 
 from goodput.render import calculations, formula
 from goodput.render.formula import WIDTH, equation, equation_latex, equation_rows, line_latex, visible_length
-
-from tiers import fast_first
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 

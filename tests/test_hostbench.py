@@ -6,12 +6,11 @@ from unittest import mock
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from mutations import FUZZ, mutated_log, parse_or_refuse
+from tiers import fast_first
 
 from goodput.analysis import hostbench
 from goodput.core.errors import DataError, LogFormatError
-
-from mutations import FUZZ, mutated_log, parse_or_refuse
-from tiers import fast_first
 
 HOST = Path(__file__).resolve().parent.parent / "data" / "logs" / "host"
 MEMCOPY = (HOST / "memcopy.log").read_text()

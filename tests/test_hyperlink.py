@@ -2,17 +2,15 @@ import json
 
 import pytest
 import sympy as sp
-
-from goodput import checks
-from goodput.models import coding, hyperlink
-from goodput.core import data
-from goodput.core.errors import ParameterError
-from goodput.render.chapters import hyperlink as hyperlink_charts
-from goodput.sources.sprabk5 import hyperlink as sprabk5
-
 from command import call
 from mutations import edited_cell
 
+from goodput import checks
+from goodput.core import data
+from goodput.core.errors import ParameterError
+from goodput.models import coding, hyperlink
+from goodput.render.chapters import hyperlink as hyperlink_charts
+from goodput.sources.sprabk5 import hyperlink as sprabk5
 
 CHECKS = checks.collect("hyperlink")
 #: The maxima of Sec. 8.2's formulas and the percentages of Tables 24 and 26.

@@ -5,17 +5,16 @@ import zlib
 
 import pandas as pd
 import pytest
+from mutations import edited_cell, reprinted, with_printed
 
 from goodput import checks
-from goodput.models import pcie_crc
-from goodput.sources.intel_324611 import coding as intel_coding
 from goodput.core import data
-from goodput.models import pcie_transactions as pt
 from goodput.core.errors import LogFormatError
 from goodput.logs import dma_demo, kbuild
+from goodput.models import pcie_crc
+from goodput.models import pcie_transactions as pt
+from goodput.sources.intel_324611 import coding as intel_coding
 from goodput.sources.intel_324611 import measured
-
-from mutations import edited_cell, reprinted, with_printed
 
 
 def _edited(name, column, index, text):

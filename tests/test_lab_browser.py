@@ -20,23 +20,22 @@ for N words of W bits at f MHz with a gap of g ns (the datasheet's rule), not re
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import secrets
 import socket
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from browser import marks, opened, operate, settle, table_cells
 from playwright.sync_api import expect
 
 from goodput.render import calculations
-
-from browser import marks, opened, operate, settle, table_cells
 
 pytestmark = pytest.mark.book
 

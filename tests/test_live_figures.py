@@ -12,18 +12,29 @@ on each chapter it opens.
 from __future__ import annotations
 
 import pytest
+from browser import (
+    WIDTHS,
+    control,
+    errors,
+    live_ready,
+    opened,
+    operate,
+    rows,
+    settle,
+    signal,
+    state,
+    table_cells,
+    view_index,
+)
+from calc_points import points
+from test_answers import same_answer
+from test_spreadsheet_printer import sheet_eval
 
+from goodput.core.spreadsheet import number_text
 from goodput.models import pcie
 from goodput.render import calculations
 from goodput.render.box_command import command_text
 from goodput.render.chapters import pcie_packets as pcie_charts
-from goodput.core.spreadsheet import number_text
-
-from browser import (WIDTHS, control, errors, live_ready, opened, operate, rows, settle, signal, state,
-                     table_cells, view_index)
-from calc_points import points
-from test_answers import same_answer
-from test_spreadsheet_printer import sheet_eval
 
 pytestmark = pytest.mark.book
 

@@ -10,10 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from goodput.analysis import hostbench
-from goodput.render import pages
 from goodput.core.errors import LogFormatError
-from goodput.logs import (ahb_trace, bench, dma_demo, kbuild, log_lines, ndk_console, pcie_trace, read_lines,
-                          read_log)
+from goodput.logs import ahb_trace, bench, dma_demo, kbuild, log_lines, ndk_console, pcie_trace, read_lines, read_log
+from goodput.render import pages
 
 LOGS = Path(__file__).resolve().parent.parent / "data" / "logs"
 

@@ -10,18 +10,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from command import call
 from hypothesis import given
 from hypothesis import strategies as st
+from mutations import FUZZ, mutated_log, parse_or_refuse
 
-from goodput.models import can, pcie, tcp, usb
 from goodput.logs import bench
 from goodput.machine import FORMATS, lspci, read, recognise
 from goodput.machine.grammar import measured
-from goodput.render import calculations
 from goodput.machine.report import read_source, report
-
-from command import call
-from mutations import FUZZ, mutated_log, parse_or_refuse
+from goodput.models import can, pcie, tcp, usb
+from goodput.render import calculations
 
 FIXTURES = Path(__file__).resolve().parent.parent / "data" / "machine"
 #: The book's own firmware logs a reader may paste as measurements.

@@ -6,13 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from browser import WIDTHS, errors, live_ready, marks, opened, operate, settle, state, view_index
+from test_machine import fixture
 
 from goodput.core.errors import LogFormatError
 from goodput.machine.report import read_source
 from goodput.render import calculations
-
-from browser import WIDTHS, errors, live_ready, marks, opened, operate, settle, state, view_index
-from test_machine import fixture
 
 pytestmark = pytest.mark.book
 

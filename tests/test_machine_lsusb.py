@@ -10,13 +10,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from mutations import FUZZ, mutated_log, parse_or_refuse
 
 from goodput.core.errors import LogFormatError
 from goodput.machine import iplink, lsusb
 from goodput.machine.grammar import read
 from goodput.machine.report import read_source
-
-from mutations import FUZZ, mutated_log, parse_or_refuse
 
 FIXTURES = Path(__file__).resolve().parent.parent / "data" / "machine"
 HEADER_LINES = 6  # host, kernel, tool, command, date, source: the output starts on line 7

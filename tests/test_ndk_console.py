@@ -3,11 +3,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from mutations import FUZZ, mutated_log, parse_or_refuse
 
 from goodput.core.errors import LogFormatError
 from goodput.logs import log_lines, ndk_console
-
-from mutations import FUZZ, mutated_log, parse_or_refuse
 
 PUBLISHED = Path(__file__).resolve().parent.parent / "data" / "logs" / "published"
 

@@ -8,10 +8,9 @@ import tomllib
 from pathlib import Path
 
 import yaml
+from command import call
 
 from goodput import __version__
-
-from command import call
 
 ROOT = Path(__file__).resolve().parent.parent
 

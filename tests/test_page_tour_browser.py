@@ -37,10 +37,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from goodput.core import chapters
-from goodput.render import calculations
-
 import test_book_browser
 import test_calc_fold_browser
 import test_choose_browser
@@ -50,11 +46,26 @@ import test_machine_browser
 import test_reading_browser
 from browser import WIDTHS, errors, opened
 from test_book_browser import loads_offline
-from test_first_screen_browser import headline_in_the_first_screen, landing_chart_in_the_first_screen, no_toggle_on_plumbing
+from test_first_screen_browser import (
+    headline_in_the_first_screen,
+    landing_chart_in_the_first_screen,
+    no_toggle_on_plumbing,
+)
 from test_live_figures import WIDE, controls_in_view, controls_operate_as_the_model
 from test_page_weight_browser import within_its_budget
-from test_reading_browser import (CHART_PAGES, FIRST_THEME, PAGES, _ready, box_readout_stays_in_view,
-                                  charts_follow_resizes, contrast_in_both_themes, figure_readout_in_view)
+from test_reading_browser import (
+    CHART_PAGES,
+    FIRST_THEME,
+    PAGES,
+    _ready,
+    box_readout_stays_in_view,
+    charts_follow_resizes,
+    contrast_in_both_themes,
+    figure_readout_in_view,
+)
+
+from goodput.core import chapters
+from goodput.render import calculations
 
 pytestmark = pytest.mark.book
 

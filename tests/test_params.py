@@ -1,15 +1,13 @@
+import inspect
 import math
 
 import pytest
-
-import inspect
-
 import sympy as sp
 
-from goodput.models import can, coding, spi, tcp
 from goodput.core import chapters
 from goodput.core.errors import ParameterError
 from goodput.core.params import DEFAULT, Parameter
+from goodput.models import can, coding, spi, tcp
 
 MODELS = list({m: None for c in chapters.CHAPTERS for m in c.model_modules() if hasattr(m, "PARAMETERS")})
 EVERY = [p for m in MODELS for p in m.PARAMETERS.values()]

@@ -5,16 +5,14 @@ from dataclasses import replace
 
 import pytest
 import sympy as sp
-
-from goodput import checks
-from goodput.core import data
-from goodput.models import bus, coding, pcie
-from goodput.sources.sprabk5 import pcie as sprabk5
-from goodput.core.errors import ParameterError
-
 from command import call
 from tiers import fast_first
 
+from goodput import checks
+from goodput.core import data
+from goodput.core.errors import ParameterError
+from goodput.models import bus, coding, pcie
+from goodput.sources.sprabk5 import pcie as sprabk5
 
 CHECKS = checks.collect("pcie-packets")
 LARGE = ("1 K", "2 K", "4 K", "8 K", "16 K", "32 K")

@@ -6,8 +6,8 @@ from collections import Counter
 import pytest
 
 from goodput import checks
-from goodput.models import pcie_transactions as pt
 from goodput.logs import pcie_trace
+from goodput.models import pcie_transactions as pt
 from goodput.sources.intel_324611 import analyzer
 
 CHECKS = checks.collect("pcie-reads")

@@ -5,11 +5,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from mutations import FUZZ, mutated_log, parse_or_refuse
 
 from goodput.core.errors import LogFormatError
 from goodput.logs import pcie_trace
-
-from mutations import FUZZ, mutated_log, parse_or_refuse
 
 LOGS = Path(__file__).resolve().parent.parent / "data" / "logs" / "published"
 EXAMPLE1 = LOGS / "intel-324611-example1-symbols.log"

@@ -1,13 +1,13 @@
 
 import pytest
+from mutations import edited_cell, reprinted
 
 from goodput import checks
 from goodput.core import data
-from goodput.models import pcie, pcie_transactions as pt
 from goodput.logs import ahb_trace, pcie_trace
+from goodput.models import pcie
+from goodput.models import pcie_transactions as pt
 from goodput.sources.intel_324611 import ahb_logs, analyzer, s4_figures, theory
-
-from mutations import edited_cell, reprinted
 
 CHECKS = checks.collect("pcie-reads")
 FIGURES = "intel-324611-s3-5-figures"

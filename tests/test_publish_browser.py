@@ -12,7 +12,6 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-
 from browser import errors, live_ready, opened, operate, revisit, state
 from test_search_browser import _hits, _landed
 

@@ -18,15 +18,13 @@ import json
 import subprocess
 import sys
 
+import gen_cli_spec
 import pytest
+from command import call
 
 from goodput import cli
-from goodput.models import cli_spec
-from goodput.models import coding, ethernet, pcie, quick, quick_spec, spi
 from goodput.core.symbols import lambdify
-
-import gen_cli_spec
-from command import call
+from goodput.models import cli_spec, coding, ethernet, pcie, quick, quick_spec, spi
 
 HEAVY = ("sympy", "pandas", "altair", "numpy")
 

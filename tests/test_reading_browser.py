@@ -16,12 +16,11 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-
-from goodput.render.controls import LinkList
-
 from browser import WIDTHS, errors, live_ready, opened, operate, revisit, settle, state
 from legibility import CONTRAST_SWEEP
 from test_live_figures import _another, box_answers_equal_the_model
+
+from goodput.render.controls import LinkList
 
 pytestmark = pytest.mark.book
 

@@ -14,11 +14,10 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+from browser import errors, opened, revisit
 from sphinx.search.en import SearchEnglish
 
 from goodput.core import chapters
-
-from browser import errors, opened, revisit
 
 pytestmark = pytest.mark.book
 

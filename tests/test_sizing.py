@@ -5,20 +5,18 @@ import sys
 import tempfile
 from pathlib import Path
 
+import mutations
 import pytest
+from command import call
 from hypothesis import given
 from hypothesis import strategies as st
-import mutations
 from mutations import FUZZ, edited_cell, mutated_log, parse_or_refuse
 
 from goodput import checks
-from goodput.core import data
 from goodput.analysis import sizing
-from goodput.sources.spraaq5 import code_size
+from goodput.core import data
 from goodput.core.errors import DataError, LogFormatError
-
-from command import call
-
+from goodput.sources.spraaq5 import code_size
 
 HOST = Path(__file__).resolve().parent.parent / "data" / "logs" / "host"
 

@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 
 from goodput.core import data
-from goodput.render import pages
 from goodput.core.errors import DataError
-from goodput.render import tables
+from goodput.render import pages, tables
 
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"

@@ -2,15 +2,14 @@ import json
 
 import pytest
 import sympy as sp
-
-from goodput import checks
-from goodput.models import spi
-from goodput.core.errors import ParameterError
-from goodput.render.chapters import spi as spi_charts
-from goodput.sources.am243x_sdk import spi as spi_source
-
 from command import call
 from mutations import edited_cell, reprinted
+
+from goodput import checks
+from goodput.core.errors import ParameterError
+from goodput.models import spi
+from goodput.render.chapters import spi as spi_charts
+from goodput.sources.am243x_sdk import spi as spi_source
 
 
 def test_the_datasheets_64_us_and_every_throughput_are_reproduced():

@@ -10,8 +10,8 @@ import re
 import pytest
 import sympy as sp
 
-from goodput.models import can, coding, ethernet, spi, srio, tcp
 from goodput.core.spreadsheet import number_formula, number_text, spreadsheet_formula
+from goodput.models import can, coding, ethernet, spi, srio, tcp
 
 _FUNCS = {
     "IF": lambda c, a, b: a if c else b, "MIN": min, "MAX": max, "CEILING": lambda x, s: math.ceil(x / s) * s,

@@ -2,19 +2,17 @@ import json
 
 import pytest
 import sympy as sp
-
-from goodput import checks
-from goodput.models import coding, srio
-from goodput.core import data
-from goodput.core.errors import ParameterError
-from goodput.render import calculations
-from goodput.render.chapters import srio as srio_charts
-from goodput.sources.sprabk5 import srio as sprabk5
-
 from command import call
 from mutations import edited_cell
 from tiers import fast_first
 
+from goodput import checks
+from goodput.core import data
+from goodput.core.errors import ParameterError
+from goodput.models import coding, srio
+from goodput.render import calculations
+from goodput.render.chapters import srio as srio_charts
+from goodput.sources.sprabk5 import srio as sprabk5
 
 CHECKS = checks.collect("srio")
 

@@ -11,9 +11,9 @@ import pytest
 import sympy as sp
 
 import goodput
-from goodput.models import can, coding, ethernet, pcie, pcie_transactions, spi, srio, bus
 from goodput.core.params import Parameter
 from goodput.core.symbols import ModelSymbol, collisions, lambdify, maker
+from goodput.models import bus, can, coding, ethernet, pcie, pcie_transactions, spi, srio
 
 MODULES = sorted(m.name for m in pkgutil.walk_packages(goodput.__path__, "goodput.") if m.name != "goodput.__main__")
 

@@ -3,16 +3,15 @@ from collections import Counter
 
 import pytest
 import sympy as sp
+from command import call
+from mutations import edited_cell, reprinted
 
 from goodput import checks
 from goodput.core import data
-from goodput.models import ethernet, tcp
 from goodput.core.errors import ParameterError
+from goodput.models import ethernet, tcp
 from goodput.sources.am243x_sdk import tcp as am243x_tcp
 from goodput.sources.spraaq5 import tcp as ndk_tcp
-
-from command import call
-from mutations import edited_cell, reprinted
 
 
 def test_an_8192_byte_write_makes_six_segments_and_the_ndks_94595():

@@ -2,14 +2,13 @@ import json
 
 import pytest
 import sympy as sp
+from command import call
 
 from goodput import checks
-from goodput.models import coding, usb
 from goodput.core.errors import ParameterError
+from goodput.models import coding, usb
 from goodput.render import calculations
 from goodput.render.chapters import usb_superspeed as usb_charts
-
-from command import call
 
 # The specification's sizes, typed here from USB 3.2 rev. 1.1 so the tests do not read them from the model.
 HPSTART, PACKET_HEADER, CRC16, LCW = 4, 12, 2, 2  # section 7.2.1.1: a header packet

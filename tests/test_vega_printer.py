@@ -13,8 +13,8 @@ import pytest
 import sympy as sp
 import vl_convert as vlc
 
-from goodput.models import coding
 from goodput.core.precision import stable
+from goodput.models import coding
 from goodput.render.chapters import line_coding as coding_charts
 from goodput.render.vega import vega_expr
 

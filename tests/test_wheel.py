@@ -15,11 +15,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from command import GOODPUT
 
 from goodput import __version__
 from goodput.core.resources import SHIPPED
-
-from command import GOODPUT
 
 #: It installs the wheel's dependencies from the package index: CI runs it after make test (make test-wheel).
 pytestmark = [pytest.mark.slow, pytest.mark.wheel]

@@ -15,13 +15,12 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from calc_points import points
 
 from goodput import checks
 from goodput.cli import main
 from goodput.render import calculations
 from goodput.render.workbook import HEADER_ROW, SHEETS
-
-from calc_points import points
 
 pytestmark = pytest.mark.slow
 

@@ -35,6 +35,11 @@ sys.path.insert(0, str(ROOT))
 import sympy as sp  # noqa: E402
 from sympy.printing.pycode import PythonCodePrinter  # noqa: E402
 
+from goodput import checks
+from goodput.analysis import choose
+from goodput.core import chapters, command
+from goodput.core.params import Parameter  # noqa: E402
+from goodput.core.symbols import placeholders, stood_in  # noqa: E402
 from goodput.models import (
     bus,
     bus_numeric,
@@ -50,12 +55,7 @@ from goodput.models import (
     tcp,
     usb,
 )
-from goodput.core import chapters, command
-from goodput import checks
-from goodput.analysis import choose
-from goodput.core.params import Parameter  # noqa: E402
 from goodput.render.chapters import choose_a_link  # noqa: E402
-from goodput.core.symbols import placeholders, stood_in  # noqa: E402
 
 CLI_SPEC = ROOT / "goodput" / "models" / "cli_spec.py"
 QUICK_SPEC = ROOT / "goodput" / "models" / "quick_spec.py"

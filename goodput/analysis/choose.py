@@ -30,8 +30,6 @@ from typing import Callable, Mapping, Sequence
 
 import sympy as sp
 
-from goodput.core import cache
-from goodput.models import can, coding, hyperlink, pcie, pcie_transactions, spi, srio, tcp, usb
 from goodput.analysis import choose_numeric
 from goodput.analysis.choose_numeric import (
     LATENCY,
@@ -44,9 +42,11 @@ from goodput.analysis.choose_numeric import (
     solve,
     time_us,
 )
+from goodput.core import cache, chapters
 from goodput.core.command import Arg, Command, Ranged
 from goodput.core.params import Parameter
 from goodput.core.symbols import maker
+from goodput.models import can, coding, hyperlink, pcie, pcie_transactions, spi, srio, tcp, usb
 
 symbol = maker(__name__)
 
@@ -185,7 +185,7 @@ def _pcie_numeric(v, n):
 
 
 PCIE = Family(
-    "pcie", "PCIe", "pcie-packets",
+    "pcie", "PCIe", chapters.presenting(pcie.__name__).id,
     (Setting("generation", pcie.generation, "generation",
              tuple((n, f"gen {n}") for n in pcie.LINK_PARAMETERS["generation"].values()), 3),
      Setting("lanes", coding.lanes, pcie.LINK_PARAMETERS["lanes"].label, pcie.LINK_PARAMETERS["lanes"].options, 4),
@@ -225,7 +225,7 @@ def _srio_parts() -> dict[str, sp.Expr]:
 
 
 SRIO = Family(
-    "srio", "SRIO", "srio",
+    "srio", "SRIO", chapters.presenting(srio.__name__).id,
     (Setting("line_rate_gbaud", coding.line_rate, "line rate per lane",
              tuple((r, f"{r:g} Gbaud") for r in srio.LINE_RATES_GBAUD), 5),
      Setting("lanes", coding.lanes, "lanes", tuple((n, f"x{n}") for n in srio.LANES), 4),
@@ -251,7 +251,7 @@ def _hyperlink_parts() -> dict[str, sp.Expr]:
 
 
 HYPERLINK = Family(
-    "hyperlink", "HyperLink", "hyperlink",
+    "hyperlink", "HyperLink", chapters.presenting(hyperlink.__name__).id,
     (Setting("line_rate_gbaud", coding.line_rate, "line rate per lane",
              tuple((r, f"{r:g} Gbaud") for r in (3.125, 6.25, 10, 12.5)), 12.5),
      Setting("lanes", coding.lanes, "lanes", tuple((n, f"x{n}") for n in range(1, 5)), 4)),
@@ -284,7 +284,7 @@ def _ethernet_numeric(v, n):
 
 
 ETHERNET = Family(
-    "ethernet", "Ethernet", "tcp-goodput",
+    "ethernet", "Ethernet", chapters.presenting(tcp.__name__).id,
     (Setting("line_rate_mbit_s", tcp.line_rate, "line rate",
              ((10, "10 Mbit/s"), (100, "100 Mbit/s"), (1000, "1 Gbit/s"), (10000, "10 Gbit/s")), 1000),
      Setting("stack", _stack, "protocol", tuple((i, name) for i, (name, _, _) in enumerate(_STACKS)), 0)),
@@ -311,7 +311,7 @@ def _spi_numeric(v, n):
 
 
 SPI = Family(
-    "spi", "SPI", "spi",
+    "spi", "SPI", chapters.presenting(spi.__name__).id,
     (Setting("clock_mhz", spi.clock, "clock", tuple((f, f"{f:g} MHz") for f in (10, 25, 50, 100)), 50),
      Setting("word_bits", spi.word_bits, "word", tuple((w, f"{w}-bit words") for w in (8, 16, 32)), 32),
      Setting("spaced", spi.spaced, "between words",
@@ -332,7 +332,7 @@ def _can_parts() -> dict[str, sp.Expr]:
 
 
 CAN_FD = Family(
-    "can", "CAN FD", "can-fd",
+    "can", "CAN FD", chapters.presenting(can.__name__).id,
     (Setting("arbitration_mbit_s", can.arbitration_rate, "arbitration rate",
              ((0.5, "500 kbit/s"), (1, "1 Mbit/s")), 1),
      Setting("data_mbit_s", can.data_rate, "data rate",
@@ -362,7 +362,7 @@ def _usb_parts() -> dict[str, sp.Expr]:
 
 
 USB = Family(
-    "usb", "USB", "usb-superspeed",
+    "usb", "USB", chapters.presenting(usb.__name__).id,
     (Setting("generation", usb.generation, "generation", ((1, "3.x Gen 1 (5 Gbit/s)"), (2, "3.x Gen 2 (10 Gbit/s)")),
              2),),
     _kept_parts("usb", _usb_parts),

@@ -17,8 +17,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from goodput.models import quick_spec as spec
 from goodput.core.errors import ParameterError
+from goodput.models import quick_spec as spec
 
 __all__ = ["MAX_SIZE_BYTES", "RAW_RATE", "LATENCY", "Setting", "Family", "Config", "find", "limit_names",
            "families", "catalog", "limits", "part_names", "parts", "goodput_mbyte_s", "time_us", "breakdown_us", "binding",

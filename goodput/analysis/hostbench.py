@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from goodput.models import ethernet
 from goodput.core import resources
 from goodput.core.errors import DataError, LogFormatError
 from goodput.logs import bench, ndk_console
+from goodput.models import ethernet
 
 __all__ = ["host_dir", "log_path", "provenance", "memcopy", "testee_runs", "shaped_vs_model", "tcp_stack",
            "ndk_document_runs", "memcopy_logs", "clock_of", "run_label", "copy_sizes", "tcp_loop",

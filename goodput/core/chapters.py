@@ -27,7 +27,7 @@ from types import ModuleType
 
 from goodput.core import resources
 
-__all__ = ["Chapter", "CHAPTERS", "get", "ids", "presenting", "NOTEBOOKS"]
+__all__ = ["Chapter", "CHAPTERS", "get", "ids", "presenting", "rendered_by", "NOTEBOOKS"]
 
 #: Where the chapters' notebooks are.
 NOTEBOOKS = resources.path("notebooks")
@@ -122,6 +122,14 @@ def presenting(module: str) -> Chapter:
         if name in chapter.models:
             return chapter
     raise LookupError(f"no chapter presents {module}: name it among a chapter's models in goodput.core.chapters")
+
+
+def rendered_by(module: str) -> Chapter:
+    """The chapter whose charts and tables ``module`` holds (``goodput.render.chapters.spi``): its render module."""
+    for chapter in CHAPTERS:
+        if chapter.render_name == module:
+            return chapter
+    raise LookupError(f"{module} is no chapter's render module: goodput.render.chapters.<chapter id with _ for ->")
 
 
 def ids() -> list[str]:

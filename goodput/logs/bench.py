@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import re
 from array import array
-from contextlib import closing
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 

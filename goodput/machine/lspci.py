@@ -6,8 +6,8 @@ A whole listing holds bridges, devices without a PCI Express capability and root
 
 from __future__ import annotations
 
-from goodput.models import pcie
 from goodput.machine.grammar import Field, Format, Note, Record, passed_over
+from goodput.models import pcie
 
 __all__ = ["FORMAT", "GENERATIONS", "links"]
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import os
 import sys
 
-from goodput.models import can, pcie, tcp, usb
-from goodput.core import resources  # the chapters' models: only goodput from loads this module
+from goodput.core import chapters, resources
 from goodput.core.errors import GoodputError, LogFormatError, ParameterError
 from goodput.logs.text import log_lines
-from goodput.machine import FORMATS, MODULES, recognise, read
+from goodput.machine import FORMATS, MODULES, read, recognise
 from goodput.machine.grammar import MAX_PASTE_BYTES, measured
+from goodput.models import can, pcie, tcp, usb  # the chapters' models: only goodput from loads this module
 
 __all__ = ["report", "lines", "read_source", "fixture", "PCIE_SIZE_BYTES", "USB_TRANSFER_BYTES", "DEFAULT_MTU_BYTES"]
 
@@ -138,18 +138,18 @@ def _ceiling(link: dict) -> dict:
         return {"size_bytes": PCIE_SIZE_BYTES,
                 "write_gbit_s": pcie.goodput_gbit_s("write", values, PCIE_SIZE_BYTES),
                 "read_gbit_s": pcie.goodput_gbit_s("read", values, PCIE_SIZE_BYTES),
-                "chapter": "pcie-packets"}
+                "chapter": chapters.presenting(pcie.__name__).id}
     if kind == "usb":
         r = usb.evaluate(generation=link["generation"], transfer_bytes=USB_TRANSFER_BYTES)
         return {"transfer_bytes": USB_TRANSFER_BYTES, "goodput_gbit_s": r["goodput_gbit_s"],
-                "goodput_mbyte_s": r["goodput_mbyte_s"], "chapter": "usb-superspeed"}
+                "goodput_mbyte_s": r["goodput_mbyte_s"], "chapter": chapters.presenting(usb.__name__).id}
     if kind == "ethernet":
         return _tcp_ceiling(link["line_rate_mbit_s"], link.get("mtu_bytes", DEFAULT_MTU_BYTES))
     if kind == "can":
         r = can.evaluate(64, False, link["arbitration_mbit_s"], link.get("data_mbit_s", can.PARAMETERS["data_mbit_s"].default)) \
             if link.get("can_fd") else can.evaluate(8, False, link["arbitration_mbit_s"], classical_frame=True)
         return {"data_bytes": r["data_bytes"], "messages_per_s": r["messages_per_s"],
-                "goodput_mbit_s": r["goodput_mbit_s"], "stuffing": "worst case", "chapter": "can-fd"}
+                "goodput_mbit_s": r["goodput_mbit_s"], "stuffing": "worst case", "chapter": chapters.presenting(can.__name__).id}
     return {}
 
 
@@ -157,7 +157,7 @@ def _tcp_ceiling(rate_mbit_s: float, mtu_bytes: int, options_bytes: int = 0) -> 
     values = tcp.goodputs(tcp.PARAMETERS["message_bytes"].maximum, rate_mbit_s, mtu_bytes,
                           tcp.IP_HEADER_BYTES[4], options_bytes)
     return {"tcp_stream_mbit_s": values["stream_mbit_s"], "line_rate_mbit_s": rate_mbit_s, "mtu_bytes": mtu_bytes,
-            "tcp_options_bytes": options_bytes, "chapter": "tcp-goodput"}
+            "tcp_options_bytes": options_bytes, "chapter": chapters.presenting(tcp.__name__).id}
 
 
 def _share(m: dict, links: list[dict], rate_mbit_s: float | None, options_bytes: int | None) -> dict:

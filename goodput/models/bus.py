@@ -38,8 +38,12 @@ from functools import lru_cache
 
 import sympy as sp
 
-from goodput.models import bus_numeric
 from goodput.core import data
+from goodput.core.command import Arg, Command, Ranged
+from goodput.core.errors import DataError, ParameterError
+from goodput.core.params import DEFAULT, Parameter
+from goodput.core.symbols import lambdify, maker
+from goodput.models import bus_numeric
 from goodput.models.bus_numeric import (
     ALIKE,
     PORTS,
@@ -54,10 +58,6 @@ from goodput.models.bus_numeric import (
     limits_of,
     shared_bridges,
 )
-from goodput.core.command import Arg, Command, Ranged
-from goodput.core.errors import DataError, ParameterError
-from goodput.core.params import DEFAULT, Parameter
-from goodput.core.symbols import lambdify, maker
 
 symbol = maker(__name__)
 

@@ -20,9 +20,9 @@ from fractions import Fraction
 from typing import Callable
 
 from goodput.core import data
-from goodput.models import quick_spec as spec
 from goodput.core.errors import GoodputError, ParameterError
 from goodput.core.params import DEFAULT
+from goodput.models import quick_spec as spec
 
 __all__ = ["TC", "TRANSFER_CONTROLLERS", "DDR3_WIDTHS", "PORTS", "endpoint_port", "check_tc_names", "Case", "clocks",
            "limits_of", "copy_loads", "tcs_function_name", "COPY_LOADS", "endpoint_function_name", "named_limits",

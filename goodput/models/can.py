@@ -32,22 +32,22 @@ import argparse
 
 import sympy as sp
 
-from goodput.models import can_numeric
 from goodput.core import pieces
-from goodput.models.can_numeric import (
-    CLASSICAL_DATA_LENGTHS,
-    DATA_LENGTHS,
-    classical_frame_bits,
-    evaluate,
-    messages_in_load,
-    messages_that_fit,
-    bus_load_of,
-    frame_bits,
-    transfer_time_us,
-)
 from goodput.core.command import Arg, Command, Ranged, whole
 from goodput.core.params import Parameter
 from goodput.core.symbols import maker
+from goodput.models import can_numeric
+from goodput.models.can_numeric import (
+    CLASSICAL_DATA_LENGTHS,
+    DATA_LENGTHS,
+    bus_load_of,
+    classical_frame_bits,
+    evaluate,
+    frame_bits,
+    messages_in_load,
+    messages_that_fit,
+    transfer_time_us,
+)
 
 symbol = maker(__name__)
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import math
 
-from goodput.models import quick_spec as spec
 from goodput.core.command import goodput_line
 from goodput.core.errors import GoodputError, ParameterError
 from goodput.core.params import DEFAULT
+from goodput.models import quick_spec as spec
 
 __all__ = ["DATA_LENGTHS", "CLASSICAL_DATA_LENGTHS", "data_length", "frame_bits", "classical_frame_bits",
            "evaluate", "transfer_time_us", "run", "lines", "messages_in_load", "messages_that_fit", "bus_load_of",

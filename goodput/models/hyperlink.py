@@ -20,8 +20,10 @@ from dataclasses import replace
 
 import sympy as sp
 
-from goodput.models import coding, hyperlink_numeric
 from goodput.core.command import Arg, Command, Ranged
+from goodput.core.params import Parameter
+from goodput.core.symbols import maker
+from goodput.models import coding, hyperlink_numeric
 from goodput.models.hyperlink_numeric import (
     CONTROL_BYTES,
     MAX_PACKET_BYTES,
@@ -30,8 +32,6 @@ from goodput.models.hyperlink_numeric import (
     per_packet_gbit_s,
     read_response_bytes,
 )
-from goodput.core.params import Parameter
-from goodput.core.symbols import maker
 
 symbol = maker(__name__)
 

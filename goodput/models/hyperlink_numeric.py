@@ -11,10 +11,10 @@ called, so that the tool can import the model while it writes them.
 from __future__ import annotations
 
 from goodput.core import data
-from goodput.models import quick_spec as spec
 from goodput.core.command import report_lines
 from goodput.core.errors import GoodputError, ParameterError
 from goodput.core.params import DEFAULT
+from goodput.models import quick_spec as spec
 
 __all__ = ["MAX_PACKET_BYTES", "CONTROL_BYTES", "read_response_bytes", "goodput_gbit_s", "per_packet_gbit_s",
            "evaluate", "run", "lines"]

@@ -39,11 +39,11 @@ from functools import lru_cache
 
 import sympy as sp
 
-from goodput.models import coding
 from goodput.core import data
 from goodput.core.errors import ParameterError
 from goodput.core.params import Parameter
 from goodput.core.symbols import lambdify, maker
+from goodput.models import coding
 
 symbol = maker(__name__)
 

@@ -30,10 +30,10 @@ import numpy as np
 import pandas as pd
 import sympy as sp
 
-from goodput.models import pcie
 from goodput.core import data
 from goodput.core.fit import Bound, Fit, fit
 from goodput.core.symbols import lambdify, maker
+from goodput.models import pcie
 
 symbol = maker(__name__)
 

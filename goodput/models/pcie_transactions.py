@@ -25,11 +25,11 @@ from pathlib import Path
 import numpy as np
 import sympy as sp
 
-from goodput.models import coding, pcie
 from goodput.core import data, fit
-from goodput.logs import pcie_trace
 from goodput.core.params import Parameter
 from goodput.core.symbols import lambdify, maker
+from goodput.logs import pcie_trace
+from goodput.models import coding, pcie
 
 symbol = maker(__name__)
 

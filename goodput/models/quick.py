@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import re
 
-from goodput.models import quick_spec as spec
 from goodput.core.command import goodput_line, refuse_unapplied, report_lines
 from goodput.core.errors import GoodputError, ParameterError
+from goodput.models import quick_spec as spec
 
 __all__ = ["COMMANDS"]
 

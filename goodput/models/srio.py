@@ -42,12 +42,13 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from goodput.models import coding, srio_numeric
 from goodput.core import data, pieces
 from goodput.core.command import Arg, Command, Ranged
 from goodput.core.errors import ParameterError
 from goodput.core.fit import Bound, Fit, Hockney, fit, hockney
 from goodput.core.params import DEFAULT, Parameter
+from goodput.core.symbols import maker
+from goodput.models import coding, srio_numeric
 from goodput.models.srio_numeric import (
     ADDRESS_BITS,
     CLASSES,
@@ -70,7 +71,6 @@ from goodput.models.srio_numeric import (
     packet_bytes,
     wire_bytes,
 )
-from goodput.core.symbols import maker
 
 symbol = maker(__name__)
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from goodput.models import quick_spec as spec
 from goodput.core.command import report_lines
 from goodput.core.errors import ParameterError
 from goodput.core.params import DEFAULT
+from goodput.models import quick_spec as spec
 
 __all__ = ["MAX_PAYLOAD_BYTES", "MAX_MESSAGE_BYTES", "DOUBLE_WORD", "LANES", "ID_BITS", "ADDRESS_BITS", "CLOCK_SPAN",
            "BaudClass", "CLASSES", "LINE_RATES_GBAUD", "Kind", "KINDS", "baud_class", "kind_of", "checked",

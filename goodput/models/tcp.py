@@ -31,11 +31,11 @@ from functools import lru_cache
 import sympy as sp
 
 from goodput.core import pieces
-from goodput.models import ethernet, tcp_numeric
 from goodput.core.command import Arg, Command, Ranged
 from goodput.core.errors import ParameterError
 from goodput.core.params import DEFAULT, Parameter
 from goodput.core.symbols import lambdify, maker
+from goodput.models import ethernet, tcp_numeric
 from goodput.models.tcp_numeric import (
     IP_HEADER_BYTES,
     TCP_HEADER_BYTES,

@@ -9,10 +9,10 @@ are looked up when called, so that the tool can import the model while it writes
 
 from __future__ import annotations
 
-from goodput.models import quick_spec as spec
 from goodput.core.command import report_lines
 from goodput.core.errors import ParameterError
 from goodput.core.params import DEFAULT
+from goodput.models import quick_spec as spec
 
 __all__ = ["TCP_HEADER_BYTES", "TIMESTAMP_BYTES", "IP_HEADER_BYTES", "MIN_MTU_BYTES", "goodputs", "window_limit_mbit_s", "window_bound",
            "evaluate", "run", "lines"]

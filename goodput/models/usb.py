@@ -32,10 +32,10 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from goodput.models import coding, usb_numeric
 from goodput.core.command import Arg, Command, Ranged
 from goodput.core.params import Parameter
 from goodput.core.symbols import maker
+from goodput.models import coding, usb_numeric
 from goodput.models.usb_numeric import evaluate, goodput_gbit_s
 
 symbol = maker(__name__)

@@ -9,9 +9,9 @@ looked up when called, so that the tool can import the model while it writes the
 
 from __future__ import annotations
 
-from goodput.models import quick_spec as spec
 from goodput.core.command import report_lines
 from goodput.core.params import DEFAULT
+from goodput.models import quick_spec as spec
 
 __all__ = ["evaluate", "goodput_gbit_s", "run", "lines"]
 

@@ -30,11 +30,11 @@ import altair as alt
 import pandas as pd
 import sympy as sp
 
-from goodput.render import answers as reader
 from goodput.core.precision import stable
 from goodput.core.spreadsheet import number_text
 from goodput.machine import FORMATS
 from goodput.machine.grammar import Setting, settings_of
+from goodput.render import answers as reader
 from goodput.render.box_command import BoxCommand
 from goodput.render.charts import LiveModel, live_model
 from goodput.render.controls import Choice, LinkList, Slider, control

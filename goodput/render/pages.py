@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from goodput.core import chapters, data
 from goodput import checks
-from goodput.render import status
+from goodput.core import chapters, data
 from goodput.core.errors import DataError
 from goodput.logs import log_lines, read_log
-from goodput.render import tables
+from goodput.render import status, tables
 
 __all__ = [
     "errata_summary", "errata_table", "elsewhere_summary", "sources_markdown", "chapter_link", "logs_markdown",

@@ -24,8 +24,8 @@ from typing import Callable
 import ipywidgets as widgets
 import sympy as sp
 
-from goodput.models import coding, pcie
 from goodput.core.params import Parameter
+from goodput.models import coding, pcie
 from goodput.render import workbook
 from goodput.render.calculation import Calculation
 from goodput.render.formula import substituted_latex

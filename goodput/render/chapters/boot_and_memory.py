@@ -6,6 +6,7 @@ import altair as alt
 import pandas as pd
 
 from goodput.analysis import boot
+from goodput.core import chapters
 from goodput.core.precision import stable
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
@@ -25,7 +26,7 @@ def calculation() -> Calculation:
 
     p = boot.PARAMETERS
     return Calculation(
-        chapter="boot-and-memory", name="boot_media", title="Your image from OSPI flash: the least its read takes",
+        chapter=chapters.rendered_by(__name__).id, name="boot_media", title="Your image from OSPI flash: the least its read takes",
         cases=cases, shown={"mode": "OSPI mode"}, fields={boot.data_lines: "lines", boot.per_clock: "per_clock"},
         inputs=[Slider(p["image_bytes"]), Slider(p["clock_mhz"])],
         outputs=[Output("least_ms", boot.least_read_expr(), "least read time", "ms", 3),

@@ -6,12 +6,12 @@ import altair as alt
 import pandas as pd
 import sympy as sp
 
-from goodput.models import can
-from goodput.core import data
+from goodput.core import chapters, data
 from goodput.core.params import DEFAULT
 from goodput.core.precision import stable
 from goodput.core.symbols import maker
 from goodput.machine.grammar import Setting
+from goodput.models import can
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
 from goodput.render.controls import LinkList, Slider
@@ -121,7 +121,7 @@ def calculation() -> Calculation:
                                                 inputs["stuffing"])["load_percent"]}
 
     return Calculation(
-        chapter="can-fd", name="can_frames", title="CAN FD and classical CAN messages per second",
+        chapter=chapters.rendered_by(__name__).id, name="can_frames", title="CAN FD and classical CAN messages per second",
         cases=rows, shown={"frame": "frame", "format": "identifier", "data_bytes": "data bytes"},
         fields={can.data_bytes: "data_bytes", can.extended: "x", can.classical: "c", listed: "listed",
                 message_period: "message_period_ms"},

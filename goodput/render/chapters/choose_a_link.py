@@ -18,11 +18,11 @@ import pandas as pd
 import sympy as sp
 
 from goodput.analysis import choose, hostbench
-from goodput.core import data
-from goodput.models import pcie
+from goodput.core import chapters, data
 from goodput.core.params import Parameter
 from goodput.core.precision import stable
 from goodput.core.symbols import ModelSymbol
+from goodput.models import pcie
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
 from goodput.render.controls import Choice, LinkList, Slider
@@ -282,7 +282,7 @@ def calculation() -> Calculation:
 
     share = ModelSymbol("share", __name__)
     return Calculation(
-        chapter="choose-a-link", name="choose", title="Which links carry your requirement: yours first, then the book's",
+        chapter=chapters.rendered_by(__name__).id, name="choose", title="Which links carry your requirement: yours first, then the book's",
         cases=_cases(), shown={"link": "link", "source": "from"},
         fields={**{sym: col for sym, col in _FIELDS.items() if sym != choose.size}, listed: "listed"},
         # the latency limit starts at "no limit", the far end of a millionfold range: on a log scale 200 us is mid-way

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from goodput.core import data
 from goodput.analysis import hostbench, sizing
+from goodput.core import data
 
 __all__ = ["firmware_table", "firmware_provenance", "ndk_totals"]
 

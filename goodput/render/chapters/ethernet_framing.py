@@ -6,11 +6,11 @@ import altair as alt
 import pandas as pd
 import sympy as sp
 
-from goodput.core import data
+from goodput.core import chapters, data
 from goodput.core.precision import stable
-from goodput.models import ethernet
 from goodput.core.symbols import ModelSymbol
 from goodput.machine.grammar import Setting
+from goodput.models import ethernet
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
 from goodput.render.charts import live_model
@@ -45,7 +45,7 @@ def calculation() -> Calculation:
     frame cannot hold the stack's headers), in the convention chosen: the bytes counted per frame
     (frame + 20 on the wire, the frame alone for payload over frame) stand beside it."""
     return Calculation(
-        chapter="ethernet-framing", name="ethernet_your_frame", title="Your frame above each protocol stack",
+        chapter=chapters.rendered_by(__name__).id, name="ethernet_your_frame", title="Your frame above each protocol stack",
         cases=pd.DataFrame([{"stack": ethernet.STACKS[k].name, "stack_bytes": ethernet.STACKS[k].header_bytes}
                             for k in SHOWN_STACKS]),
         shown={"stack": "stack", "stack_bytes": "stack headers (bytes)"},

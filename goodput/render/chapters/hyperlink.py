@@ -6,10 +6,10 @@ import altair as alt
 import pandas as pd
 import sympy as sp
 
-from goodput.models import coding, hyperlink
-from goodput.core import data
+from goodput.core import chapters, data
 from goodput.core.precision import stable
 from goodput.core.symbols import ModelSymbol
+from goodput.models import coding, hyperlink
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
 from goodput.render.charts import live_model
@@ -59,7 +59,7 @@ def calculation() -> Calculation:
                                                                                   i["burst_bytes"]))}
 
     return Calculation(
-        chapter="hyperlink", name="hyperlink_packets", title="Goodput of your transfers per packet payload, one direction",
+        chapter=chapters.rendered_by(__name__).id, name="hyperlink_packets", title="Goodput of your transfers per packet payload, one direction",
         cases=pd.DataFrame({"packet_bytes": list(PACKET_SIZES)}), shown={"packet_bytes": "payload (bytes)"},
         fields={hyperlink.packet: "packet_bytes"},
         inputs=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"]), Slider(p["size_bytes"]), Slider(hyperlink.BURST),

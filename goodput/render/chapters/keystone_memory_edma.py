@@ -16,10 +16,10 @@ import altair as alt
 import pandas as pd
 import sympy as sp
 
-from goodput.models import bus
-from goodput.core import data
+from goodput.core import chapters, data
 from goodput.core.precision import stable
 from goodput.core.symbols import maker
+from goodput.models import bus
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
 from goodput.render.charts import live_model
@@ -166,7 +166,7 @@ def calculation() -> Calculation:
         return {"limit_mb_s": bus.copy_limits(case["endpoint_a"], case["endpoint_b"], **inputs)[case["endpoint"]]}
 
     return Calculation(
-        chapter="keystone-memory-edma", name="edma_copy", title="The limits of your copy (MB/s)",
+        chapter=chapters.rendered_by(__name__).id, name="edma_copy", title="The limits of your copy (MB/s)",
         cases=copy_rows(), shown={"endpoint_a": "source", "endpoint_b": "destination", "limit": "limit"},
         fields=_FIELDS,
         inputs=_sliders("tcs", "tc_width_bits", "tc_clock_divider", "cpu_clock_mhz", "ddr3_mtps", "ddr3_width_bits"),

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from goodput.analysis import am243x
-from goodput.core import fit
+from goodput.core import chapters, fit
 from goodput.core.precision import stable
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
@@ -27,7 +27,7 @@ def calculation() -> Calculation:
         return {"time_us": t, "rate_mbit_s": 8 * inputs["size_bytes"] / t}
 
     return Calculation(
-        chapter="latency-and-bandwidth", name="am243x_fits", title="Your operation on each fitted engine",
+        chapter=chapters.rendered_by(__name__).id, name="am243x_fits", title="Your operation on each fitted engine",
         cases=cases, shown={"series": "operation", "engine": "engine", "fitted_over": "fitted over (bytes)"},
         fields={fit.hockney_fixed: "t0_us", fit.hockney_bandwidth: "bandwidth_mbit_s"},
         inputs=[Slider(am243x.PARAMETERS["size_bytes"])],

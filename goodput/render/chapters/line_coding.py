@@ -6,6 +6,7 @@ import altair as alt
 import pandas as pd
 import sympy as sp
 
+from goodput.core import chapters
 from goodput.models import coding
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
@@ -46,7 +47,7 @@ def calculation(code: str = "8b10b") -> Calculation:
     """Each line code's data rate for the reader's line rate and lanes."""
     coding.get_code(code)
     return Calculation(
-        chapter="line-coding", name="line_codes", title="Data rate left after each line code",
+        chapter=chapters.rendered_by(__name__).id, name="line_codes", title="Data rate left after each line code",
         cases=codes_table(), shown={"name": "code"},
         fields={coding.data_bits: "data_bits", coding.coded_bits: "coded_bits"},
         inputs=[Slider(coding.PARAMETERS["line_rate_gbaud"], maximum=32.0),

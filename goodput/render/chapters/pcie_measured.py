@@ -6,7 +6,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from goodput.core import data
+from goodput.core import chapters, data
 from goodput.core.precision import stable
 from goodput.models import coding, pcie, pcie_latency
 from goodput.render.box_command import BoxCommand, Word
@@ -66,7 +66,7 @@ def latency_calculation(kind: str) -> Calculation:
                 "ceiling_gbit_s": pcie.goodput_gbit_s(kind, link, case["size_bytes"], duplex=True)}
 
     return Calculation(
-        chapter="pcie-measured", name=f"an3935_{kind}_latency",
+        chapter=chapters.rendered_by(__name__).id, name=f"an3935_{kind}_latency",
         title=f"AN3935 back-to-back {kind}s: the latency model for the sliders",
         cases=cases, shown={"size_bytes": "bytes"}, fields={pcie.payload: "size_bytes"},
         inputs=[Slider(p["serial_ns"], value=round(fit.values["t_s"] / 5) * 5),

@@ -11,11 +11,12 @@ import altair as alt
 import pandas as pd
 import sympy as sp
 
-from goodput.models import coding, pcie
+from goodput.core import chapters
 from goodput.core.params import Parameter
 from goodput.core.symbols import maker
 from goodput.machine import lspci
 from goodput.machine.grammar import Setting
+from goodput.models import coding, pcie
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
 from goodput.render.charts import live_model
@@ -142,7 +143,7 @@ def calculation() -> Calculation:
                                                           link.code)}
 
     return Calculation(
-        chapter="pcie-packets", name="pcie_sizes", title="Goodput of back-to-back transfers, one direction",
+        chapter=chapters.rendered_by(__name__).id, name="pcie_sizes", title="Goodput of back-to-back transfers, one direction",
         cases=sizes, shown={"size_bytes": "bytes"}, fields={pcie.payload: "size_bytes"},
         inputs=_sliders(["generation", "lanes", "mps", "mrrs", "header_dwords", "ecrc", "ack_group", "skp", "flit_bytes"]),
         outputs=[Output("write_gbit_s", exprs["write_gbit_s"], "writes", "Gbit/s"),

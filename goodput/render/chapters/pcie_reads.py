@@ -9,15 +9,20 @@ import altair as alt
 import pandas as pd
 
 from goodput import checks
-from goodput.core import data
+from goodput.core import chapters, data
 from goodput.core.precision import stable
 from goodput.logs import ahb_trace, pcie_trace
 from goodput.models import coding, pcie
 from goodput.models import pcie_transactions as pt
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
-from goodput.render.chapters.pcie_packets import (FLIT_BYTES, SLIDERS, lspci_settings, slider_substitution,
-                                                slider_values_to_link)
+from goodput.render.chapters.pcie_packets import (
+    FLIT_BYTES,
+    SLIDERS,
+    lspci_settings,
+    slider_substitution,
+    slider_values_to_link,
+)
 from goodput.render.controls import Slider
 from goodput.render.vega import column
 
@@ -61,7 +66,7 @@ def calculation() -> Calculation:
               Slider(pt.PARAMETERS["split_at_rcb"]), Slider(pt.PARAMETERS["rcb"]),
               Slider(pt.PARAMETERS["completion_ns"]), Slider(pt.PARAMETERS["reads_in_flight"])]
     return Calculation(
-        chapter="pcie-reads", name="intel_reads", title="Reads and writes on your PCIe link",
+        chapter=chapters.rendered_by(__name__).id, name="intel_reads", title="Reads and writes on your PCIe link",
         cases=sizes, shown={"size_bytes": "bytes"}, fields={pcie.payload: "size_bytes"},
         inputs=inputs,
         outputs=[Output("read_mbyte_s", pt.pipelined_reads_expr().subs(subs), "reads", "MB/s"),
@@ -168,7 +173,7 @@ def trace_timeline_chart(log_names: dict[str, str]) -> alt.Chart:
 def intel_examples_table() -> pd.DataFrame:
     """Intel 324611 §3.5 Examples 1 and 2 as printed, against the model or the parsed trace."""
     t = data.load("intel-324611-s3-5-examples")
-    by_row = {c.row: c for c in checks.collect("pcie-reads") if c.resource == "intel-324611-s3-5-examples"}
+    by_row = {c.row: c for c in checks.collect(chapters.rendered_by(__name__).id) if c.resource == "intel-324611-s3-5-examples"}
     rows = []
     for r in t.itertuples():
         where = "" if r.basis == "calculation" else " trace"

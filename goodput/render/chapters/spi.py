@@ -6,10 +6,10 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from goodput.core import data
-from goodput.models import spi
+from goodput.core import chapters, data
 from goodput.core.fit import linear_least_squares
 from goodput.core.precision import stable
+from goodput.models import spi
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
 from goodput.render.controls import Slider
@@ -62,7 +62,7 @@ def calculation() -> Calculation:
                 "goodput_mbit_s": r["goodput_mbit_s"]}
 
     return Calculation(
-        chapter="spi", name="spi_transfer", title="Your transfer over MCSPI",
+        chapter=chapters.rendered_by(__name__).id, name="spi_transfer", title="Your transfer over MCSPI",
         cases=pd.DataFrame({"word_bits": [8, 16, 32]}), shown={"word_bits": "word (bits)"},
         fields={spi.word_bits: "word_bits"},
         inputs=[Slider(p["transfer_bytes"]), Slider(p["clock_mhz"]), Slider(p["gap_ns"], maximum=1000),

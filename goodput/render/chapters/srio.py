@@ -6,9 +6,10 @@ import altair as alt
 import pandas as pd
 import sympy as sp
 
-from goodput.models import coding, srio
+from goodput.core import chapters
 from goodput.core.params import DEFAULT
 from goodput.core.precision import stable
+from goodput.models import coding, srio
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
 from goodput.render.controls import Slider
@@ -105,7 +106,7 @@ def calculation() -> Calculation:
                                                     inputs["control_symbols"], address_bits_=inputs["address_bits"])}
 
     return Calculation(
-        chapter="srio", name="srio_model", title="Goodput of back-to-back transfers in 256-byte packets",
+        chapter=chapters.rendered_by(__name__).id, name="srio_model", title="Goodput of back-to-back transfers in 256-byte packets",
         cases=explore_rows(), shown={"transaction": "transaction", "size_bytes": "bytes"},
         fields={srio.transfer: "size_bytes", srio.fixed_logical: "F", srio.addressed: "addressed", srio.acks: "a"},
         inputs=[Slider(p["line_rate_gbaud"]), Slider(p["lanes"]), Slider(p["id_bits"]), Slider(p["address_bits"]),

@@ -5,10 +5,10 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from goodput.core import data
+from goodput.core import chapters, data
 from goodput.core.precision import stable
-from goodput.models import ethernet, tcp
 from goodput.machine.grammar import Setting
+from goodput.models import ethernet, tcp
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
 from goodput.render.controls import Slider
@@ -33,7 +33,7 @@ def calculation() -> Calculation:
                 "binding": int(bound["binding"] == "window")}
 
     return Calculation(
-        chapter="tcp-goodput", name="tcp_messages", title="TCP goodput per message (write) size",
+        chapter=chapters.rendered_by(__name__).id, name="tcp_messages", title="TCP goodput per message (write) size",
         cases=pd.DataFrame({"message_bytes": list(MESSAGE_SIZES)}), shown={"message_bytes": "message (bytes)"},
         fields={tcp.message: "message_bytes"},
         inputs=[Slider(p["line_rate_mbit_s"], maximum=10000), Slider(p["mtu_bytes"]),

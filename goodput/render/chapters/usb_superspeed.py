@@ -5,11 +5,11 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from goodput.models import coding, usb
-from goodput.core import data
+from goodput.core import chapters, data
+from goodput.core.precision import stable
 from goodput.machine import lsusb
 from goodput.machine.grammar import Setting
-from goodput.core.precision import stable
+from goodput.models import coding, usb
 from goodput.render.box_command import BoxCommand, Word
 from goodput.render.calculation import Answers, Calculation, Output
 from goodput.render.controls import Slider
@@ -90,7 +90,7 @@ def calculation() -> Calculation:
         return {o.name: r[o.name] for o in outputs}
 
     return Calculation(
-        chapter="usb-superspeed", name="usb_packets", title="USB SuperSpeed bulk goodput per packet payload",
+        chapter=chapters.rendered_by(__name__).id, name="usb_packets", title="USB SuperSpeed bulk goodput per packet payload",
         cases=cases, shown={"gen": "generation", "packet_bytes": "packet payload (bytes)"},
         fields={usb.generation: "generation", usb.payload: "packet_bytes"},
         inputs=[Slider(p["transfer_bytes"]), Slider(p["burst"]), Slider(p["link_commands"]), Slider(p["burst_wait_ns"])],

@@ -9,8 +9,17 @@ from goodput import checks
 from goodput.core import data
 from goodput.core.params import DEFAULT
 from goodput.models import spi
-from goodput.models.spi import PARAMETERS, clock, clock_time_expr, gap, spaced, transfer_time_expr, \
-    transfer_time_us, word_bits, words
+from goodput.models.spi import (
+    PARAMETERS,
+    clock,
+    clock_time_expr,
+    gap,
+    spaced,
+    transfer_time_expr,
+    transfer_time_us,
+    word_bits,
+    words,
+)
 
 __all__ = ["TRANSFER_BYTES", "words_for", "mcspi_time_checks", "source_checks", "mcspi_time_source_checks"]
 

@@ -7,11 +7,12 @@ against the document's other measurements of the same link (``consistency``).
 from __future__ import annotations
 
 from dataclasses import replace
+
 import pandas as pd
 
 from goodput import checks
-from goodput.models import coding, pcie, pcie_latency
 from goodput.core import data
+from goodput.models import coding, pcie, pcie_latency
 
 __all__ = ["an3935_mps_back_to_back", "an3935_link_widths", "an3935_label", "an3935_ceiling", "an3935_line_rate",
            "an3935_ceiling_checks", "an3935_column", "an3935_order_checks", "an3935_reprint_checks",

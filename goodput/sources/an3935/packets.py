@@ -15,10 +15,26 @@ from goodput import checks
 from goodput.core import data
 from goodput.core.errors import DataError, ParameterError
 from goodput.models import coding, pcie, pcie_crc
-from goodput.models.pcie import (AN3935_DEVICES, AN3935_LABELS, DUPLEX_DIRECTIONS, GENERATIONS, SIZES_POW2, Link,
-                                 an3935_link, dllp, dllp_count_expr, goodput_formula, goodput_gbit_s, header,
-                                 link_substitution, mps, payload, request_count_expr, tlp_count_expr,
-                                 tlp_overhead_formula)
+from goodput.models.pcie import (
+    AN3935_DEVICES,
+    AN3935_LABELS,
+    DUPLEX_DIRECTIONS,
+    GENERATIONS,
+    SIZES_POW2,
+    Link,
+    an3935_link,
+    dllp,
+    dllp_count_expr,
+    goodput_formula,
+    goodput_gbit_s,
+    header,
+    link_substitution,
+    mps,
+    payload,
+    request_count_expr,
+    tlp_count_expr,
+    tlp_overhead_formula,
+)
 
 __all__ = ["AN3935_MEASURED", "an3935_tables", "an3935_transfer_rate", "an3935_bit_rate",
            "an3935_transfer_rate_checks", "share_percent", "counted", "an3935_data_tlps_per_ack", "mps_code_expr",

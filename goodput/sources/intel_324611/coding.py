@@ -10,9 +10,19 @@ import sympy as sp
 from goodput import checks
 from goodput.core import data
 from goodput.models import coding
-from goodput.models.coding import (CODES, bit_rate_expr, bit_rate_formula, bit_rate_gbit_s, byte_rate_gbyte_s,
-                                   coded_bits, data_bits, lanes, line_overhead_expr, line_rate,
-                                   payload_overhead_expr)
+from goodput.models.coding import (
+    CODES,
+    bit_rate_expr,
+    bit_rate_formula,
+    bit_rate_gbit_s,
+    byte_rate_gbyte_s,
+    coded_bits,
+    data_bits,
+    lanes,
+    line_overhead_expr,
+    line_rate,
+    payload_overhead_expr,
+)
 
 __all__ = ["intel_bit_rates", "intel_full_duplex_checks", "intel_restated_rate_checks",
            "intel_full_duplex_source_checks"]

@@ -20,8 +20,14 @@ from goodput.logs import ahb_trace, pcie_trace
 from goodput.models import pcie, pcie_transactions
 from goodput.models.pcie_transactions import INTEL_LINK, SYMBOL_LOGS, published_log
 from goodput.sources.intel_324611.ahb_logs import AHB_LOGS, AHB_TRACES
-from goodput.sources.intel_324611.theory import (COUNT_UNITS, TEST14_LINK, calculated_figure, farthest, packet_symbols,
-                                                 test15_theoretical_mbyte_s)
+from goodput.sources.intel_324611.theory import (
+    COUNT_UNITS,
+    TEST14_LINK,
+    calculated_figure,
+    farthest,
+    packet_symbols,
+    test15_theoretical_mbyte_s,
+)
 
 __all__ = ["payload_indicated", "measured_ceiling_checks", "measured_ceiling_source_checks", "s4_3_menu_checks",
            "s4_3_menu_source_checks", "TRACE_FIFO_ACCESSES", "S4_9_TRACE_ACCESSES", "s4_figure_checks",

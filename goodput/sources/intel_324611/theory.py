@@ -18,10 +18,25 @@ from goodput import checks
 from goodput.core import data
 from goodput.logs import pcie_trace
 from goodput.models import pcie, pcie_crc, pcie_transactions
-from goodput.models.pcie_transactions import (INTEL_LINK, INTEL_PLP, SKP_SCHEDULE_SYMBOLS, SYMBOL_LOGS, _completion,
-                                              _request, byte_time_expr, completion_latency, cpu_time, dllps_per_read,
-                                              evaluate_example, plp_bytes, posted_writes_expr, published_log,
-                                              serial_reads_expr, trace_directions, transactions)
+from goodput.models.pcie_transactions import (
+    INTEL_LINK,
+    INTEL_PLP,
+    SKP_SCHEDULE_SYMBOLS,
+    SYMBOL_LOGS,
+    _completion,
+    _request,
+    byte_time_expr,
+    completion_latency,
+    cpu_time,
+    dllps_per_read,
+    evaluate_example,
+    plp_bytes,
+    posted_writes_expr,
+    published_log,
+    serial_reads_expr,
+    trace_directions,
+    transactions,
+)
 
 __all__ = ["INTEL_EXAMPLES", "TEST14_LINK", "test15_theoretical_mbyte_s", "COUNT_UNITS", "farthest", "packet_symbols",
            "s3_2_field_checks", "s3_2_field_source_checks", "s3_2_overhead_checks", "s3_2_overhead_source_checks",

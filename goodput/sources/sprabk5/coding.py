@@ -10,8 +10,15 @@ import sympy as sp
 from goodput import checks
 from goodput.core import data
 from goodput.models import coding
-from goodput.models.coding import (CODES, bit_rate_formula, bit_rate_gbit_s, byte_rate_gbyte_s, line_overhead_expr,
-                                   link_rates, payload_overhead_expr)
+from goodput.models.coding import (
+    CODES,
+    bit_rate_formula,
+    bit_rate_gbit_s,
+    byte_rate_gbyte_s,
+    line_overhead_expr,
+    link_rates,
+    payload_overhead_expr,
+)
 
 __all__ = ["keystone_bit_rates"]
 

@@ -14,8 +14,15 @@ from goodput.core import data
 from goodput.core.errors import ParameterError
 from goodput.core.symbols import maker
 from goodput.models import bus, coding, pcie
-from goodput.models.pcie import (SIZES_POW2, Link, dllp, goodput_formula, goodput_gbit_s, link_substitution,
-                                 tlp_overhead_formula)
+from goodput.models.pcie import (
+    SIZES_POW2,
+    Link,
+    dllp,
+    goodput_formula,
+    goodput_gbit_s,
+    link_substitution,
+    tlp_overhead_formula,
+)
 
 symbol = maker(__name__)
 
