@@ -6,7 +6,7 @@ import sympy as sp
 
 from goodput.core import chapters
 from goodput.core.errors import ParameterError
-from goodput.core.params import DEFAULT, Parameter
+from goodput.core.params import DEFAULT, Parameter, by_name
 from goodput.models import can, coding, spi, tcp
 
 MODELS = list({m: None for c in chapters.CHAPTERS for m in c.model_modules() if hasattr(m, "PARAMETERS")})
@@ -75,3 +75,11 @@ def test_no_function_types_a_parameters_default_again(module):
         for arg in inspect.signature(function).parameters.values():
             if arg.name in module.PARAMETERS and arg.default is not inspect.Parameter.empty:
                 assert arg.default is DEFAULT, f"{module.__name__}.{name}({arg.name}={arg.default!r})"
+
+
+def test_parameters_by_name_keep_their_order_and_refuse_a_name_given_twice():
+    a = Parameter("a", None, "", 0, 1, default=0, step=1, label="a")
+    b = Parameter("b", None, "", 0, 1, default=1, step=1, label="b")
+    assert list(by_name(b, a)) == ["b", "a"] and by_name(a, b)["b"] is b
+    with pytest.raises(ValueError, match="two parameters are named 'a'"):
+        by_name(a, b, a)

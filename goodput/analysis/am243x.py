@@ -17,21 +17,18 @@ from goodput.core import data
 from goodput.core.command import Arg, Command, Ranged
 from goodput.core.errors import ParameterError
 from goodput.core.fit import Hockney, hockney, hockney_size
-from goodput.core.params import DEFAULT, Parameter
+from goodput.core.params import DEFAULT, Parameter, by_name
 
 __all__ = [
     "PARAMETERS", "crypto_series", "crypto_fits", "rpmsg_fits", "fits", "fit_table", "absent_cores", "rsa_times",
     "evaluate_operation", "COMMAND",
 ]
 
-PARAMETERS = {
-    p.name: p
-    for p in (
-        Parameter("size_bytes", hockney_size, "bytes", 1, 1 << 20, default=4096, step=1, integer=True,
-                  label="operation size (bytes)",
-                  presets=((64, "64 B"), (1024, "1 KiB"), (4096, "4 KiB"), (65536, "64 KiB"))),
-    )
-}
+PARAMETERS = by_name(
+    Parameter("size_bytes", hockney_size, "bytes", 1, 1 << 20, default=4096, step=1, integer=True,
+              label="operation size (bytes)",
+              presets=((64, "64 B"), (1024, "1 KiB"), (4096, "4 KiB"), (65536, "64 KiB"))),
+)
 
 
 def crypto_series() -> pd.DataFrame:

@@ -17,7 +17,7 @@ import sympy as sp
 from goodput.core import data
 from goodput.core.command import Arg, Command, Ranged
 from goodput.core.errors import ParameterError
-from goodput.core.params import DEFAULT, Parameter
+from goodput.core.params import DEFAULT, Parameter, by_name
 from goodput.core.symbols import lambdify, maker
 
 symbol = maker(__name__)
@@ -92,16 +92,13 @@ media_clock = symbol("f", positive=True)  #: the OSPI clock, MHz
 data_lines = symbol("n", positive=True, integer=True)  #: data lines of the OSPI mode (4 or 8)
 per_clock = symbol("m", positive=True, integer=True)  #: transfers per clock (1 SDR, 2 DDR)
 
-PARAMETERS = {
-    p.name: p
-    for p in (
-        Parameter("image_bytes", image, "bytes", 1, 1 << 26, default=146 * 1024, step=1, integer=True,
-                  label="image read from flash (bytes)",
-                  presets=((34 * 1024, "34 KB"), (146 * 1024, "146 KB"), (256 * 1024, "256 KB"), (1 << 20, "1 MB"))),
-        Parameter("clock_mhz", media_clock, "MHz", 1, 200, default=166.667, step=0.001, label="OSPI clock (MHz)",
-                  presets=((50, "50"), (133, "133"), (166.667, "166.667: the datasheet's"), (200, "200"))),
-    )
-}
+PARAMETERS = by_name(
+    Parameter("image_bytes", image, "bytes", 1, 1 << 26, default=146 * 1024, step=1, integer=True,
+              label="image read from flash (bytes)",
+              presets=((34 * 1024, "34 KB"), (146 * 1024, "146 KB"), (256 * 1024, "256 KB"), (1 << 20, "1 MB"))),
+    Parameter("clock_mhz", media_clock, "MHz", 1, 200, default=166.667, step=0.001, label="OSPI clock (MHz)",
+              presets=((50, "50"), (133, "133"), (166.667, "166.667: the datasheet's"), (200, "200"))),
+)
 
 
 def media_rate_expr() -> sp.Expr:

@@ -44,7 +44,7 @@ from goodput.analysis.choose_numeric import (
 )
 from goodput.core import cache, chapters
 from goodput.core.command import Arg, Command, Ranged
-from goodput.core.params import Parameter
+from goodput.core.params import Parameter, by_name
 from goodput.core.symbols import maker
 from goodput.models import can, coding, hyperlink, pcie, pcie_transactions, spi, srio, tcp, usb
 
@@ -61,20 +61,17 @@ family = symbol("k", nonnegative=True, integer=True)  #: which family a configur
 required_rate = symbol(r"R_{\mathrm{req}}", positive=True)  #: the goodput required, MB/s
 required_latency = symbol(r"L_{\mathrm{req}}", positive=True)  #: the longest a transfer may take, us
 
-PARAMETERS = {
-    p.name: p
-    for p in (
-        Parameter("rate_mbyte_s", required_rate, "MB/s", 0.001, 1e6, default=100, step=1,
-                  label="goodput required (MB/s)", exclusive_minimum=True,
-                  presets=((1, "1 MB/s"), (10, "10 MB/s"), (100, "100 MB/s"), (1000, "1 GB/s"))),
-        Parameter("size_bytes", size, "bytes", 1, MAX_SIZE_BYTES, default=4096, step=1,
-                  label="transfer size (bytes)", integer=True,
-                  presets=((64, "64 B"), (512, "512 B"), (4096, "4 KiB"), (65536, "64 KiB"))),
-        Parameter("latency_us", required_latency, "us", 0.001, 1e6, default=1e6, step=1,
-                  label="longest a transfer may take (us)", exclusive_minimum=True,
-                  presets=((1, "1 us"), (10, "10 us"), (100, "100 us"), (1e6, "1 s: no limit"))),
-    )
-}
+PARAMETERS = by_name(
+    Parameter("rate_mbyte_s", required_rate, "MB/s", 0.001, 1e6, default=100, step=1,
+              label="goodput required (MB/s)", exclusive_minimum=True,
+              presets=((1, "1 MB/s"), (10, "10 MB/s"), (100, "100 MB/s"), (1000, "1 GB/s"))),
+    Parameter("size_bytes", size, "bytes", 1, MAX_SIZE_BYTES, default=4096, step=1,
+              label="transfer size (bytes)", integer=True,
+              presets=((64, "64 B"), (512, "512 B"), (4096, "4 KiB"), (65536, "64 KiB"))),
+    Parameter("latency_us", required_latency, "us", 0.001, 1e6, default=1e6, step=1,
+              label="longest a transfer may take (us)", exclusive_minimum=True,
+              presets=((1, "1 us"), (10, "10 us"), (100, "100 us"), (1e6, "1 s: no limit"))),
+)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from goodput.core.errors import ParameterError
 if TYPE_CHECKING:  # the symbol is only stored: the command line builds parameters without sympy
     import sympy as sp
 
-__all__ = ["Parameter", "DEFAULT"]
+__all__ = ["Parameter", "DEFAULT", "by_name"]
 
 
 class _Default:
@@ -148,6 +148,18 @@ class Parameter:
             raise ParameterError(self.name, value, self.describe_range())
         number = _number(value)
         return int(number) if self.integer else number
+
+
+def by_name(*parameters: Parameter) -> dict[str, Parameter]:
+    """A model's parameters by their names, in the order given: what the command's options, the page's controls,
+    the chooser and the workbook look them up in. A name given twice is refused (a dict written out would keep the
+    last one and drop the other without a word)."""
+    out: dict[str, Parameter] = {}
+    for p in parameters:
+        if p.name in out:
+            raise ValueError(f"two parameters are named {p.name!r}")
+        out[p.name] = p
+    return out
 
 
 def _whole_as_written(text: str) -> bool:

@@ -41,7 +41,7 @@ import sympy as sp
 from goodput.core import data
 from goodput.core.command import Arg, Command, Ranged
 from goodput.core.errors import DataError, ParameterError
-from goodput.core.params import DEFAULT, Parameter
+from goodput.core.params import DEFAULT, Parameter, by_name
 from goodput.core.symbols import lambdify, maker
 from goodput.models import bus_numeric
 from goodput.models.bus_numeric import (
@@ -81,24 +81,21 @@ transfers = symbol("k", positive=True, integer=True)  #: transfers per clock (2 
 
 FIFO_BYTES = 1024  #: every TC's FIFO (§5.3.1)
 
-PARAMETERS = {
-    p.name: p
-    for p in (
-        Parameter("cpu_clock_mhz", cpu_clock, "MHz", 1, 2000, default=1200, step=50,
-                  label="CPU clock (MHz)"),
-        Parameter("ddr3_mtps", ddr3_rate, "MT/s", 1, 2133, default=1600, step=1,
-                  label="DDR3 data rate (MT/s)",
-                  presets=tuple((r, f"DDR3-{r}") for r in (800, 1066, 1333, 1600, 1866, 2133))),
-        Parameter("ddr3_width_bits", ddr3_width, "bits", 16, 64, default=64, step=16,
-                  label="DDR3 bus width (bits)", integer=True),
-        Parameter("tcs", tc_count, "transfer controllers", 1, 14, default=2, step=1,
-                  label="transfer controllers", integer=True),
-        Parameter("tc_width_bits", tc_width, "bits", 8, 1024, default=128, step=8,
-                  label="TC bus width (bits)", integer=True),
-        Parameter("tc_clock_divider", tc_divider, "", 1, 8, default=3, step=1,
-                  label="TC clock = CPU clock /", integer=True),
-    )
-}
+PARAMETERS = by_name(
+    Parameter("cpu_clock_mhz", cpu_clock, "MHz", 1, 2000, default=1200, step=50,
+              label="CPU clock (MHz)"),
+    Parameter("ddr3_mtps", ddr3_rate, "MT/s", 1, 2133, default=1600, step=1,
+              label="DDR3 data rate (MT/s)",
+              presets=tuple((r, f"DDR3-{r}") for r in (800, 1066, 1333, 1600, 1866, 2133))),
+    Parameter("ddr3_width_bits", ddr3_width, "bits", 16, 64, default=64, step=16,
+              label="DDR3 bus width (bits)", integer=True),
+    Parameter("tcs", tc_count, "transfer controllers", 1, 14, default=2, step=1,
+              label="transfer controllers", integer=True),
+    Parameter("tc_width_bits", tc_width, "bits", 8, 1024, default=128, step=8,
+              label="TC bus width (bits)", integer=True),
+    Parameter("tc_clock_divider", tc_divider, "", 1, 8, default=3, step=1,
+              label="TC clock = CPU clock /", integer=True),
+)
 
 
 def port_bandwidth_expr() -> sp.Expr:

@@ -34,7 +34,7 @@ import sympy as sp
 
 from goodput.core import pieces
 from goodput.core.command import Arg, Command, Ranged, whole
-from goodput.core.params import Parameter
+from goodput.core.params import Parameter, by_name
 from goodput.core.symbols import maker
 from goodput.models import can_numeric
 from goodput.models.can_numeric import (
@@ -76,25 +76,22 @@ message_rate = symbol("m", positive=True)  #: messages a second the bus carries 
 #: datasheet's two measured CAN FD rates imply (34 % and 42 %, the chapter's budget table; a test holds it to them).
 TYPICAL_STUFFING = 0.38
 
-PARAMETERS = {
-    p.name: p
-    for p in (
-        Parameter("arbitration_mbit_s", arbitration_rate, "Mbit/s", 0.001, 1, default=1, step=0.125,
-                  label="arbitration bit rate (Mbit/s)",
-                  presets=((0.125, "125k"), (0.25, "250k"), (0.5, "500k"), (1, "1M"))),
-        Parameter("data_mbit_s", data_rate, "Mbit/s", 0.001, 12, default=5, step=0.5,
-                  label="data bit rate (Mbit/s)",
-                  presets=((1, "1M"), (2, "2M"), (5, "5M"), (8, "8M"))),
-        Parameter("period_ms", period, "ms", 0.01, 10000, default=10, step=0.01, label="each message's period (ms)",
-                  presets=((1, "1 ms"), (10, "10 ms"), (100, "100 ms"), (1000, "1 s"))),
-        Parameter("bus_load_percent", bus_load, "%", 0.1, 100, default=70, step=0.1,
-                  label="bus load allowed (%)", presets=((50, "50 %"), (70, "70 %"), (80, "80 %"), (100, "100 %"))),
-        # worst case by default: the rate a bus is sure of, whatever its data
-        Parameter("stuffing", stuffing, "", 0, 1, default=1, step=0.01,
-                  label="dynamic stuff bits (share of the worst case)",
-                  presets=((0, "none"), (TYPICAL_STUFFING, "typical (AM243x measured)"), (1, "worst case"))),
-    )
-}
+PARAMETERS = by_name(
+    Parameter("arbitration_mbit_s", arbitration_rate, "Mbit/s", 0.001, 1, default=1, step=0.125,
+              label="arbitration bit rate (Mbit/s)",
+              presets=((0.125, "125k"), (0.25, "250k"), (0.5, "500k"), (1, "1M"))),
+    Parameter("data_mbit_s", data_rate, "Mbit/s", 0.001, 12, default=5, step=0.5,
+              label="data bit rate (Mbit/s)",
+              presets=((1, "1M"), (2, "2M"), (5, "5M"), (8, "8M"))),
+    Parameter("period_ms", period, "ms", 0.01, 10000, default=10, step=0.01, label="each message's period (ms)",
+              presets=((1, "1 ms"), (10, "10 ms"), (100, "100 ms"), (1000, "1 s"))),
+    Parameter("bus_load_percent", bus_load, "%", 0.1, 100, default=70, step=0.1,
+              label="bus load allowed (%)", presets=((50, "50 %"), (70, "70 %"), (80, "80 %"), (100, "100 %"))),
+    # worst case by default: the rate a bus is sure of, whatever its data
+    Parameter("stuffing", stuffing, "", 0, 1, default=1, step=0.01,
+              label="dynamic stuff bits (share of the worst case)",
+              presets=((0, "none"), (TYPICAL_STUFFING, "typical (AM243x measured)"), (1, "worst case"))),
+)
 
 _TAIL_BITS = 1 + 1 + 1 + 7  # CRC delimiter, ACK slot, ACK delimiter, end of frame
 INTERMISSION_BITS = 3  #: bit times between frames

@@ -24,7 +24,7 @@ import sympy as sp
 
 from goodput.core.command import Arg, Command, Ranged
 from goodput.core.errors import ParameterError
-from goodput.core.params import Parameter
+from goodput.core.params import Parameter, by_name
 from goodput.core.symbols import lambdify, maker
 
 symbol = maker(__name__)
@@ -99,21 +99,18 @@ data_bits = symbol("k", positive=True, integer=True)
 #: Line bits per code word.
 coded_bits = symbol("n", positive=True, integer=True)
 
-PARAMETERS: dict[str, Parameter] = {
-    p.name: p
-    for p in (
-        Parameter(
-            "line_rate_gbaud", line_rate, "Gbaud", 0.001, 64.0, default=2.5, step=0.0625,
-            label="line rate per lane (Gbaud)",
-            presets=((1.25, "1.25: GbE"), (2.5, "2.5: PCIe 1"), (3.125, "3.125: SRIO, XAUI"), (5.0, "5: PCIe 2"),
-                     (6.25, "6.25: SRIO 2"), (8.0, "8: PCIe 3"), (10.3125, "10.3125: 10GBASE-R"),
-                     (16.0, "16: PCIe 4"), (25.78125, "25.78125: 25GBASE-R"), (32.0, "32: PCIe 5")),
-        ),
-        Parameter(
-            "lanes", lanes, "lanes", 1, 32, default=1, step=1, label="lanes", integer=True,
-        ),
-    )
-}
+PARAMETERS: dict[str, Parameter] = by_name(
+    Parameter(
+        "line_rate_gbaud", line_rate, "Gbaud", 0.001, 64.0, default=2.5, step=0.0625,
+        label="line rate per lane (Gbaud)",
+        presets=((1.25, "1.25: GbE"), (2.5, "2.5: PCIe 1"), (3.125, "3.125: SRIO, XAUI"), (5.0, "5: PCIe 2"),
+                 (6.25, "6.25: SRIO 2"), (8.0, "8: PCIe 3"), (10.3125, "10.3125: 10GBASE-R"),
+                 (16.0, "16: PCIe 4"), (25.78125, "25.78125: 25GBASE-R"), (32.0, "32: PCIe 5")),
+    ),
+    Parameter(
+        "lanes", lanes, "lanes", 1, 32, default=1, step=1, label="lanes", integer=True,
+    ),
+)
 
 
 def _code_values(code: LineCode | None) -> dict:

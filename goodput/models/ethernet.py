@@ -25,7 +25,7 @@ from goodput.core import data
 from goodput.core.command import Arg, Command, Ranged, report_lines
 from goodput.core.errors import ParameterError
 from goodput.core.fit import Bound, fit
-from goodput.core.params import DEFAULT, Parameter
+from goodput.core.params import DEFAULT, Parameter, by_name
 from goodput.core.precision import stable
 from goodput.core.symbols import lambdify, maker
 
@@ -87,24 +87,21 @@ STACKS = {s.key: s for s in (
     Stack("tcp6ts", "TCP over IPv6 with timestamps", 40 + 20 + 12),
 )}
 
-PARAMETERS = {
-    p.name: p
-    for p in (
-        Parameter("frame_bytes", frame, "bytes", MIN_FRAME_BYTES, MAX_FRAME_BYTES, default=1518, step=1,
-                  label="frame size (bytes)", integer=True),
-        Parameter("mac_rate_gbit_s", mac_rate, "Gbit/s", 0.001, 400.0, default=10.0, step=0.1,
-                  label="MAC rate (Gbit/s)",
-                  presets=((0.1, "100M"), (1.0, "1G"), (2.5, "2.5G"), (10.0, "10G"), (25.0, "25G"),
-                           (40.0, "40G"), (100.0, "100G"))),
-        Parameter("vlan_bytes", vlan, "bytes", 0, VLAN_TAG_BYTES, default=0, step=VLAN_TAG_BYTES,
-                  label="VLAN tag (bytes)", integer=True,
-                  options=((0, "untagged"), (VLAN_TAG_BYTES, f"802.1Q tag, {VLAN_TAG_BYTES} B"))),
-        Parameter("convention", wire_counted, "", FRAME_ONLY, WIRE, default=WIRE, step=1,
-                  label="convention (1: wire, 0: payload over frame)",
-                  integer=True, options=((FRAME_ONLY, "payload over frame: frame bytes only"),
-                                         (WIRE, "wire: frame + 20 B of preamble, SFD and gap"))),
-    )
-}
+PARAMETERS = by_name(
+    Parameter("frame_bytes", frame, "bytes", MIN_FRAME_BYTES, MAX_FRAME_BYTES, default=1518, step=1,
+              label="frame size (bytes)", integer=True),
+    Parameter("mac_rate_gbit_s", mac_rate, "Gbit/s", 0.001, 400.0, default=10.0, step=0.1,
+              label="MAC rate (Gbit/s)",
+              presets=((0.1, "100M"), (1.0, "1G"), (2.5, "2.5G"), (10.0, "10G"), (25.0, "25G"),
+                       (40.0, "40G"), (100.0, "100G"))),
+    Parameter("vlan_bytes", vlan, "bytes", 0, VLAN_TAG_BYTES, default=0, step=VLAN_TAG_BYTES,
+              label="VLAN tag (bytes)", integer=True,
+              options=((0, "untagged"), (VLAN_TAG_BYTES, f"802.1Q tag, {VLAN_TAG_BYTES} B"))),
+    Parameter("convention", wire_counted, "", FRAME_ONLY, WIRE, default=WIRE, step=1,
+              label="convention (1: wire, 0: payload over frame)",
+              integer=True, options=((FRAME_ONLY, "payload over frame: frame bytes only"),
+                                     (WIRE, "wire: frame + 20 B of preamble, SFD and gap"))),
+)
 
 
 def wire_bytes_expr() -> sp.Expr:

@@ -21,7 +21,7 @@ from dataclasses import replace
 import sympy as sp
 
 from goodput.core.command import Arg, Command, Ranged
-from goodput.core.params import Parameter
+from goodput.core.params import Parameter, by_name
 from goodput.core.symbols import maker
 from goodput.models import coding, hyperlink_numeric
 from goodput.models.hyperlink_numeric import (
@@ -44,19 +44,16 @@ packet = symbol("P", positive=True, integer=True)  #: payload per packet, bytes
 control = symbol("C", nonnegative=True, integer=True)  #: control bytes per packet
 achieved = symbol("G", positive=True)  #: a goodput achieved (measured or published), Gbit/s
 
-PARAMETERS = {
-    p.name: p
-    for p in (
-        Parameter("line_rate_gbaud", coding.line_rate, "Gbaud", 0.001, 12.5, default=6.25, step=0.125,
-                  label="line rate per lane (Gbaud)"),
-        Parameter("lanes", coding.lanes, "lanes", 1, 4, default=4, step=1, label="lanes", integer=True,
-                  options=tuple((n, f"x{n}") for n in range(1, 5))),
-        Parameter("packet_bytes", packet, "bytes", 1, MAX_PACKET_BYTES, default=MAX_PACKET_BYTES, step=1,
-                  label="payload per packet (bytes)", integer=True),
-        Parameter("size_bytes", transfer, "bytes", 1, 1 << 32, default=32768, step=1,
-                  label="transfer size (bytes)", integer=True),
-    )
-}
+PARAMETERS = by_name(
+    Parameter("line_rate_gbaud", coding.line_rate, "Gbaud", 0.001, 12.5, default=6.25, step=0.125,
+              label="line rate per lane (Gbaud)"),
+    Parameter("lanes", coding.lanes, "lanes", 1, 4, default=4, step=1, label="lanes", integer=True,
+              options=tuple((n, f"x{n}") for n in range(1, 5))),
+    Parameter("packet_bytes", packet, "bytes", 1, MAX_PACKET_BYTES, default=MAX_PACKET_BYTES, step=1,
+              label="payload per packet (bytes)", integer=True),
+    Parameter("size_bytes", transfer, "bytes", 1, 1 << 32, default=32768, step=1,
+              label="transfer size (bytes)", integer=True),
+)
 
 
 #: The master's burst (an EDMA transfer controller's data burst size) and the answering memory's

@@ -41,7 +41,7 @@ import sympy as sp
 
 from goodput.core import data
 from goodput.core.errors import ParameterError
-from goodput.core.params import Parameter
+from goodput.core.params import Parameter, by_name
 from goodput.core.symbols import lambdify, maker
 from goodput.models import coding
 
@@ -549,20 +549,17 @@ READER_LINK = Link(gen=2, lanes=4, mps=256, mrrs=256)
 #: The link's settings a reader picks, each declared once: its allowed values and their labels, its default (the
 #: reader's link), unit and words. ``goodput pcie``'s options, the packets chapter's controls, the chooser's
 #: settings and the kernel's panel read them; :class:`Link` refuses any other value.
-LINK_PARAMETERS = {
-    p.name: p
-    for p in (
-        Parameter("generation", generation, "", min(GENERATIONS), max(GENERATIONS), default=READER_LINK.gen, step=1,
-                  label="PCIe generation", integer=True,
-                  options=tuple((g.number, f"{g.number}: {g.rate_gtps:g} GT/s") for g in GENERATIONS.values())),
-        Parameter("lanes", coding.lanes, "lanes", min(LANES), max(LANES), default=READER_LINK.lanes, step=1,
-                  label="lanes", integer=True, options=tuple((n, f"x{n}") for n in LANES)),
-        Parameter("mps", mps, "bytes", min(SIZES_POW2), max(SIZES_POW2), default=READER_LINK.mps, step=1,
-                  label="max payload size", integer=True, options=tuple((n, f"{n} B") for n in SIZES_POW2)),
-        Parameter("mrrs", mrrs, "bytes", min(SIZES_POW2), max(SIZES_POW2), default=READER_LINK.mrrs, step=1,
-                  label="max read request", integer=True, options=tuple((n, f"{n} B") for n in SIZES_POW2)),
-    )
-}
+LINK_PARAMETERS = by_name(
+    Parameter("generation", generation, "", min(GENERATIONS), max(GENERATIONS), default=READER_LINK.gen, step=1,
+              label="PCIe generation", integer=True,
+              options=tuple((g.number, f"{g.number}: {g.rate_gtps:g} GT/s") for g in GENERATIONS.values())),
+    Parameter("lanes", coding.lanes, "lanes", min(LANES), max(LANES), default=READER_LINK.lanes, step=1,
+              label="lanes", integer=True, options=tuple((n, f"x{n}") for n in LANES)),
+    Parameter("mps", mps, "bytes", min(SIZES_POW2), max(SIZES_POW2), default=READER_LINK.mps, step=1,
+              label="max payload size", integer=True, options=tuple((n, f"{n} B") for n in SIZES_POW2)),
+    Parameter("mrrs", mrrs, "bytes", min(SIZES_POW2), max(SIZES_POW2), default=READER_LINK.mrrs, step=1,
+              label="max read request", integer=True, options=tuple((n, f"{n} B") for n in SIZES_POW2)),
+)
 
 #: A read's two settings beyond the link, declared here for the command (the read model is
 #: :mod:`goodput.models.pcie_transactions`'): the completer's time from request to completion, and reads in flight.
@@ -573,24 +570,18 @@ reads_in_flight = symbol(r"k_{\mathrm{rd}}", positive=True, integer=True)  #: re
 serial_time = symbol("t_s", nonnegative=True)  #: ns per transfer that nothing overlaps
 latency_time = symbol("t_l", nonnegative=True)  #: ns per transfer that transfers in flight overlap
 outstanding = symbol(r"k_{\mathrm{req}}", positive=True, integer=True)  #: transfers in flight
-LATENCY_PARAMETERS = {
-    p.name: p
-    for p in (
-        Parameter("serial_ns", serial_time, "ns", 0, 2000, default=100, step=5,
-                  label="serial time per transfer t_s (ns)"),
-        Parameter("latency_ns", latency_time, "ns", 0, 5000, default=300, step=10,
-                  label="overlappable latency t_l (ns)"),
-        Parameter("in_flight", outstanding, "transfers", 1, 8, default=8, step=1,
-                  label="transfers in flight", integer=True),
-    )
-}
+LATENCY_PARAMETERS = by_name(
+    Parameter("serial_ns", serial_time, "ns", 0, 2000, default=100, step=5,
+              label="serial time per transfer t_s (ns)"),
+    Parameter("latency_ns", latency_time, "ns", 0, 5000, default=300, step=10,
+              label="overlappable latency t_l (ns)"),
+    Parameter("in_flight", outstanding, "transfers", 1, 8, default=8, step=1,
+              label="transfers in flight", integer=True),
+)
 
-READ_PARAMETERS = {
-    p.name: p
-    for p in (
-        Parameter("completion_ns", completion_latency, "ns", 0, 3000, default=500, step=10,
-                  label="request to completion t_c (ns)"),
-        Parameter("reads_in_flight", reads_in_flight, "reads", 1, 16, default=1, step=1, label="reads in flight",
-                  integer=True),
-    )
-}
+READ_PARAMETERS = by_name(
+    Parameter("completion_ns", completion_latency, "ns", 0, 3000, default=500, step=10,
+              label="request to completion t_c (ns)"),
+    Parameter("reads_in_flight", reads_in_flight, "reads", 1, 16, default=1, step=1, label="reads in flight",
+              integer=True),
+)

@@ -26,7 +26,7 @@ import numpy as np
 import sympy as sp
 
 from goodput.core import data, fit
-from goodput.core.params import Parameter
+from goodput.core.params import Parameter, by_name
 from goodput.core.symbols import lambdify, maker
 from goodput.logs import pcie_trace
 from goodput.models import coding, pcie
@@ -186,17 +186,14 @@ def read_latency_ns(size: int, completion_ns: float, link: pcie.Link | None = No
 READS_LINK = pcie.Link(gen=1, lanes=1, mps=4096, mrrs=4096, dllp="none")
 
 
-PARAMETERS = {
-    p.name: p
-    for p in (
-        pcie.READ_PARAMETERS["completion_ns"],
-        pcie.READ_PARAMETERS["reads_in_flight"],
-        Parameter("split_at_rcb", split_at_rcb, "", 0, 1, default=0, step=1, label="completions split",
-                  integer=True, options=((0, "at max payload size"), (1, "at the read completion boundary"))),
-        Parameter("rcb", pcie.rcb, "bytes", min(pcie.RCBS), max(pcie.RCBS), default=pcie.Link.rcb, step=1,
-                  label="read completion boundary", integer=True, options=tuple((n, f"{n} B") for n in pcie.RCBS)),
-    )
-}
+PARAMETERS = by_name(
+    pcie.READ_PARAMETERS["completion_ns"],
+    pcie.READ_PARAMETERS["reads_in_flight"],
+    Parameter("split_at_rcb", split_at_rcb, "", 0, 1, default=0, step=1, label="completions split",
+              integer=True, options=((0, "at max payload size"), (1, "at the read completion boundary"))),
+    Parameter("rcb", pcie.rcb, "bytes", min(pcie.RCBS), max(pcie.RCBS), default=pcie.Link.rcb, step=1,
+              label="read completion boundary", integer=True, options=tuple((n, f"{n} B") for n in pcie.RCBS)),
+)
 
 
 #: The PCIe 1.x base specification's window for scheduling an SKP ordered set on an 8b/10b link, the shortest

@@ -16,7 +16,7 @@ import sympy as sp
 
 from goodput.core.command import Arg, Command, Ranged
 from goodput.core.errors import ParameterError
-from goodput.core.params import DEFAULT, Parameter
+from goodput.core.params import DEFAULT, Parameter, by_name
 from goodput.core.symbols import lambdify, maker
 from goodput.models.quick import COMMANDS
 
@@ -39,22 +39,19 @@ GAP_NS = 160  #: the AM243x MCSPI's gap between words, besides one bit time (a s
 #: datasheet's DMA rows over the clocks-and-gaps model (the chapter's fit; a test holds it to it).
 DMA_SETUP_US = 3148
 
-PARAMETERS = {
-    p.name: p
-    for p in (
-        Parameter("words", words, "words", 1, 1 << 20, default=400, step=1, label="words", integer=True),
-        Parameter("word_bits", word_bits, "bits", 4, 32, default=8, step=1, label="word width (bits)",
-                  integer=True),
-        Parameter("clock_mhz", clock, "MHz", 0.001, 200, default=50, step=1, label="SPI clock (MHz)"),
-        Parameter("gap_ns", gap, "ns", 0, 10000, default=GAP_NS, step=10, label="gap between words (ns)"),
-        Parameter("spaced", spaced, "", 0, 1, default=1, step=1, label="between words", integer=True,
-                  options=((0, "nothing (continuous DMA)"), (1, "the gap and a bit time"))),
-        Parameter("setup_us", setup, "us", 0, 100000, default=0, step=0.1, label="fixed cost per transfer (us)",
-                  presets=((0, "none"), (DMA_SETUP_US, "AM243x DMA set-up, fitted"))),
-        Parameter("transfer_bytes", transfer, "bytes", 1, 1 << 20, default=400, step=1, label="transfer (bytes)",
-                  integer=True, presets=((4, "4 B"), (64, "64 B"), (400, "400 B, the datasheet's"), (4096, "4 KiB"))),
-    )
-}
+PARAMETERS = by_name(
+    Parameter("words", words, "words", 1, 1 << 20, default=400, step=1, label="words", integer=True),
+    Parameter("word_bits", word_bits, "bits", 4, 32, default=8, step=1, label="word width (bits)",
+              integer=True),
+    Parameter("clock_mhz", clock, "MHz", 0.001, 200, default=50, step=1, label="SPI clock (MHz)"),
+    Parameter("gap_ns", gap, "ns", 0, 10000, default=GAP_NS, step=10, label="gap between words (ns)"),
+    Parameter("spaced", spaced, "", 0, 1, default=1, step=1, label="between words", integer=True,
+              options=((0, "nothing (continuous DMA)"), (1, "the gap and a bit time"))),
+    Parameter("setup_us", setup, "us", 0, 100000, default=0, step=0.1, label="fixed cost per transfer (us)",
+              presets=((0, "none"), (DMA_SETUP_US, "AM243x DMA set-up, fitted"))),
+    Parameter("transfer_bytes", transfer, "bytes", 1, 1 << 20, default=400, step=1, label="transfer (bytes)",
+              integer=True, presets=((4, "4 B"), (64, "64 B"), (400, "400 B, the datasheet's"), (4096, "4 KiB"))),
+)
 
 
 def clock_time_expr() -> sp.Expr:

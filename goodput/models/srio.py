@@ -46,7 +46,7 @@ from goodput.core import data, pieces
 from goodput.core.command import Arg, Command, Ranged
 from goodput.core.errors import ParameterError
 from goodput.core.fit import Bound, Fit, Hockney, fit, hockney
-from goodput.core.params import DEFAULT, Parameter
+from goodput.core.params import DEFAULT, Parameter, by_name
 from goodput.core.symbols import maker
 from goodput.models import coding, srio_numeric
 from goodput.models.srio_numeric import (
@@ -114,27 +114,24 @@ FIELD_SOURCES = (
     ("clock compensation per 5000 per lane", "4 or 9 characters; 7 codewords", "Part 6 §4.7.1, §4.7.4, §5.9.3"),
 )
 
-PARAMETERS = {
-    p.name: p
-    for p in (
-        Parameter("line_rate_gbaud", coding.line_rate, "Gbaud", 0.001, max(LINE_RATES_GBAUD), default=3.125,
-                  step=0.0625, label="line rate per lane (Gbaud)",
-                  presets=tuple((r, f"{r:g}: {c.revisions.split(' ')[0]}") for c in CLASSES for r in c.rates_gbaud)),
-        Parameter("lanes", coding.lanes, "lanes", 1, max(LANES), default=4, step=1, label="lanes", integer=True,
-                  options=tuple((n, f"x{n}") for n in LANES)),
-        Parameter("size_bytes", payload, "bytes", 1, 1 << 20, default=256, step=1,
-                  label="transfer size (bytes)", integer=True),
-        Parameter("id_bits", id_bits, "bits", 8, 16, default=16, step=8, label="device ID (bits)", integer=True),
-        Parameter("address_bits", address_bits, "bits", 34, 66, default=34, step=2, label="address (bits)",
-                  integer=True, options=tuple((x, f"{x}-bit") for x in ADDRESS_BITS)),
-        Parameter("control_symbols", control_symbols, "per packet", 0, 4, default=1, step=1,
-                  label="control symbols per packet", integer=True),
-        # 0: the link alone; Tables 16-21's fits put a transfer's fixed time at hundreds of ns to a few us
-        Parameter("response_ns", response_time, "ns", 0, 100000, default=0, step=10,
-                  label="fixed time per transfer: a read target's, a DMA set-up (ns)",
-                  presets=((0, "none: the link alone"), (500, "500 ns"), (1000, "1 us"), (5000, "5 us"))),
-    )
-}
+PARAMETERS = by_name(
+    Parameter("line_rate_gbaud", coding.line_rate, "Gbaud", 0.001, max(LINE_RATES_GBAUD), default=3.125,
+              step=0.0625, label="line rate per lane (Gbaud)",
+              presets=tuple((r, f"{r:g}: {c.revisions.split(' ')[0]}") for c in CLASSES for r in c.rates_gbaud)),
+    Parameter("lanes", coding.lanes, "lanes", 1, max(LANES), default=4, step=1, label="lanes", integer=True,
+              options=tuple((n, f"x{n}") for n in LANES)),
+    Parameter("size_bytes", payload, "bytes", 1, 1 << 20, default=256, step=1,
+              label="transfer size (bytes)", integer=True),
+    Parameter("id_bits", id_bits, "bits", 8, 16, default=16, step=8, label="device ID (bits)", integer=True),
+    Parameter("address_bits", address_bits, "bits", 34, 66, default=34, step=2, label="address (bits)",
+              integer=True, options=tuple((x, f"{x}-bit") for x in ADDRESS_BITS)),
+    Parameter("control_symbols", control_symbols, "per packet", 0, 4, default=1, step=1,
+              label="control symbols per packet", integer=True),
+    # 0: the link alone; Tables 16-21's fits put a transfer's fixed time at hundreds of ns to a few us
+    Parameter("response_ns", response_time, "ns", 0, 100000, default=0, step=10,
+              label="fixed time per transfer: a read target's, a DMA set-up (ns)",
+              presets=((0, "none: the link alone"), (500, "500 ns"), (1000, "1 us"), (5000, "5 us"))),
+)
 
 # --- the packet --------------------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ import sympy as sp
 from goodput.core import pieces
 from goodput.core.command import Arg, Command, Ranged
 from goodput.core.errors import ParameterError
-from goodput.core.params import DEFAULT, Parameter
+from goodput.core.params import DEFAULT, Parameter, by_name
 from goodput.core.symbols import lambdify, maker
 from goodput.models import ethernet, tcp_numeric
 from goodput.models.tcp_numeric import (
@@ -70,28 +70,25 @@ wire_goodput = symbol(r"G_{\mathrm{wire}}", positive=True)  #: the wire's goodpu
 reported_mss = symbol(r"S_{\mathrm{MSS}}", positive=True, integer=True)  #: the MSS a run reports (iperf3), bytes
 _payload = symbol("p", nonnegative=True, integer=True)
 
-PARAMETERS = {
-    p.name: p
-    for p in (
-        Parameter("message_bytes", message, "bytes", 1, 1 << 24, default=8192, step=1,
-                  label="message size (bytes)", integer=True),
-        Parameter("mtu_bytes", mtu, "bytes", 576, 9000, default=1500, step=4, label="MTU (bytes)", integer=True),
-        Parameter("ip_header_bytes", ip_header, "bytes", 20, 40, default=20, step=20,
-                  label="IP header", integer=True, options=((20, "IPv4, 20 B"), (40, "IPv6, 40 B"))),
-        Parameter("tcp_options_bytes", tcp_options, "bytes", 0, 40, default=0, step=4,
-                  label="TCP options", integer=True,
-                  presets=((0, "none"), (12, "timestamps"))),
-        Parameter("line_rate_mbit_s", line_rate, "Mbit/s", 1, 100000, default=100, step=10,
-                  label="line rate (Mbit/s)",
-                  presets=((10, "10M"), (100, "100M"), (1000, "1G"), (10000, "10G"))),
-        ethernet.PARAMETERS["vlan_bytes"],  # the frames' VLAN tag: Ethernet's own parameter
-        Parameter("window_bytes", window, "bytes", 1, 1 << 30, default=65535, step=1, label="receive window (bytes)",
-                  integer=True, presets=((65535, "64 KiB, unscaled"), (1 << 18, "256 KiB"), (1 << 20, "1 MiB"),
-                                         (1 << 22, "4 MiB"))),
-        Parameter("rtt_us", rtt, "us", 1, 10 ** 7, default=1000, step=1, label="round-trip time (us)",
-                  presets=((100, "100 us"), (1000, "1 ms"), (10000, "10 ms"), (100000, "100 ms"))),
-    )
-}
+PARAMETERS = by_name(
+    Parameter("message_bytes", message, "bytes", 1, 1 << 24, default=8192, step=1,
+              label="message size (bytes)", integer=True),
+    Parameter("mtu_bytes", mtu, "bytes", 576, 9000, default=1500, step=4, label="MTU (bytes)", integer=True),
+    Parameter("ip_header_bytes", ip_header, "bytes", 20, 40, default=20, step=20,
+              label="IP header", integer=True, options=((20, "IPv4, 20 B"), (40, "IPv6, 40 B"))),
+    Parameter("tcp_options_bytes", tcp_options, "bytes", 0, 40, default=0, step=4,
+              label="TCP options", integer=True,
+              presets=((0, "none"), (12, "timestamps"))),
+    Parameter("line_rate_mbit_s", line_rate, "Mbit/s", 1, 100000, default=100, step=10,
+              label="line rate (Mbit/s)",
+              presets=((10, "10M"), (100, "100M"), (1000, "1G"), (10000, "10G"))),
+    ethernet.PARAMETERS["vlan_bytes"],  # the frames' VLAN tag: Ethernet's own parameter
+    Parameter("window_bytes", window, "bytes", 1, 1 << 30, default=65535, step=1, label="receive window (bytes)",
+              integer=True, presets=((65535, "64 KiB, unscaled"), (1 << 18, "256 KiB"), (1 << 20, "1 MiB"),
+                                     (1 << 22, "4 MiB"))),
+    Parameter("rtt_us", rtt, "us", 1, 10 ** 7, default=1000, step=1, label="round-trip time (us)",
+              presets=((100, "100 us"), (1000, "1 ms"), (10000, "10 ms"), (100000, "100 ms"))),
+)
 
 
 def mss_expr() -> sp.Expr:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from goodput.core.command import Arg, Command, Ranged
-from goodput.core.params import Parameter
+from goodput.core.params import Parameter, by_name
 from goodput.core.symbols import maker
 from goodput.models import coding, usb_numeric
 from goodput.models.usb_numeric import evaluate, goodput_gbit_s
@@ -93,28 +93,25 @@ GENERATIONS = {g.number: g for g in (
                "one SKP block (4-bit header, 192-bit payload) per 40 blocks of 16 symbols (USB 3.2 r1.1 6.4.3.3)"),
 )}
 
-PARAMETERS = {
-    p.name: p
-    for p in (
-        Parameter("generation", generation, "", 1, 2, default=1, step=1, label="generation", integer=True,
-                  options=((1, "Gen 1, 5 Gbaud"), (2, "Gen 2, 10 Gbaud"))),
-        Parameter("packet_bytes", payload, "bytes", 1, MAX_PACKET_BYTES, default=MAX_PACKET_BYTES, step=1,
-                  label="packet payload (bytes)", integer=True,
-                  presets=((64, "64"), (512, "512"), (1024, "1024: the most"))),
-        Parameter("transfer_bytes", transfer, "bytes", 1, 1 << 24, default=1 << 20, step=1,
-                  label="transfer size (bytes)", integer=True,
-                  presets=((512, "512 B"), (4096, "4 KiB"), (65536, "64 KiB"), (1 << 20, "1 MiB"))),
-        Parameter("burst", burst, "packets", 1, MAX_BURST, default=MAX_BURST, step=1, label="burst (packets)",
-                  integer=True),
-        Parameter("link_commands", link_commands, "", 0, 1, default=1, step=1,
-                  label="LGOOD and LCRD for each ACK", integer=True, options=((0, "not counted"), (1, "counted"))),
-        # an assumption the model states, not one it derives: 0, bursts back to back, is the link's own ceiling
-        Parameter("burst_wait_ns", burst_wait, "ns", 0, 1000000, default=0, step=10,
-                  label="wait after each burst: its ACK's round trip (ns)",
-                  presets=((0, "none: the link alone"), (1000, "1 us"), (10000, "10 us"),
-                           (125000, "125 us: a bus interval"))),
-    )
-}
+PARAMETERS = by_name(
+    Parameter("generation", generation, "", 1, 2, default=1, step=1, label="generation", integer=True,
+              options=((1, "Gen 1, 5 Gbaud"), (2, "Gen 2, 10 Gbaud"))),
+    Parameter("packet_bytes", payload, "bytes", 1, MAX_PACKET_BYTES, default=MAX_PACKET_BYTES, step=1,
+              label="packet payload (bytes)", integer=True,
+              presets=((64, "64"), (512, "512"), (1024, "1024: the most"))),
+    Parameter("transfer_bytes", transfer, "bytes", 1, 1 << 24, default=1 << 20, step=1,
+              label="transfer size (bytes)", integer=True,
+              presets=((512, "512 B"), (4096, "4 KiB"), (65536, "64 KiB"), (1 << 20, "1 MiB"))),
+    Parameter("burst", burst, "packets", 1, MAX_BURST, default=MAX_BURST, step=1, label="burst (packets)",
+              integer=True),
+    Parameter("link_commands", link_commands, "", 0, 1, default=1, step=1,
+              label="LGOOD and LCRD for each ACK", integer=True, options=((0, "not counted"), (1, "counted"))),
+    # an assumption the model states, not one it derives: 0, bursts back to back, is the link's own ceiling
+    Parameter("burst_wait_ns", burst_wait, "ns", 0, 1000000, default=0, step=10,
+              label="wait after each burst: its ACK's round trip (ns)",
+              presets=((0, "none: the link alone"), (1000, "1 us"), (10000, "10 us"),
+                       (125000, "125 us: a bus interval"))),
+)
 
 
 def packets_expr() -> sp.Expr:

@@ -12,7 +12,7 @@ import pandas as pd
 import sympy as sp
 
 from goodput.core import chapters
-from goodput.core.params import Parameter
+from goodput.core.params import Parameter, by_name
 from goodput.core.symbols import maker
 from goodput.machine import lspci
 from goodput.machine.grammar import Setting
@@ -44,28 +44,25 @@ def _powers(low: int, high: int, unit: str = " B") -> tuple:
     return tuple((2 ** k, f"{2 ** k}{unit}") for k in range(low, high + 1))
 
 
-SLIDERS = {
-    p.name: p
-    for p in (
-        *(pcie.LINK_PARAMETERS[name] for name in ("generation", "lanes", "mps", "mrrs")),
-        Parameter("header_dwords", header_dwords, "dwords", 3, 4, default=3 if pcie.READER_LINK.addr == 32 else 4, step=1,
-                  label="TLP header", integer=True,
-                  options=((3, "3 DW (32-bit address)"), (4, "4 DW (64-bit address)"))),
-        Parameter("ecrc", ecrc_on, "", 0, 1, default=int(pcie.READER_LINK.ecrc), step=1, label="ECRC", integer=True,
-                  options=((0, "off"), (1, "on"))),
-        Parameter("ack_group", pcie.group, "TLPs", 1, 32, default=pcie.READER_LINK.dllp_policy()[1], step=1,
-                  label="TLPs per ACK + UpdateFC", integer=True, presets=((1, "1"), (4, "4"), (8, "8"))),
-        Parameter("skp", skp_policy, "", 0, 2, default=SKP_CHOICES.index(pcie.READER_LINK.skp), step=1, label="SKP ordered sets", integer=True,
-                  options=tuple(enumerate(("none", "fewest allowed", "most allowed")))),
-        Parameter("flit_bytes", flit_bytes, "bytes", min(FLIT_BYTES), max(FLIT_BYTES),
-                  default=coding.CODES[pcie.FLIT_CONVENTIONS[pcie.READER_LINK.flit]].data_bits // 8,
-                  step=1, label="gen6 flit: bytes of 256 counted as data",
-                  integer=True, options=tuple((n, f"{n} ({'TLP' if name == 'tlp' else 'TLP + DLP'} bytes)")
-                                              for n, name in FLIT_BYTES.items())),
-        Parameter("size_bytes", pcie.payload, "bytes", 8, 32768, default=1024, step=1,
-                  label="transfer for the breakdown", integer=True, options=_powers(3, 15)),
-    )
-}
+SLIDERS = by_name(
+    *(pcie.LINK_PARAMETERS[name] for name in ("generation", "lanes", "mps", "mrrs")),
+    Parameter("header_dwords", header_dwords, "dwords", 3, 4, default=3 if pcie.READER_LINK.addr == 32 else 4, step=1,
+              label="TLP header", integer=True,
+              options=((3, "3 DW (32-bit address)"), (4, "4 DW (64-bit address)"))),
+    Parameter("ecrc", ecrc_on, "", 0, 1, default=int(pcie.READER_LINK.ecrc), step=1, label="ECRC", integer=True,
+              options=((0, "off"), (1, "on"))),
+    Parameter("ack_group", pcie.group, "TLPs", 1, 32, default=pcie.READER_LINK.dllp_policy()[1], step=1,
+              label="TLPs per ACK + UpdateFC", integer=True, presets=((1, "1"), (4, "4"), (8, "8"))),
+    Parameter("skp", skp_policy, "", 0, 2, default=SKP_CHOICES.index(pcie.READER_LINK.skp), step=1, label="SKP ordered sets", integer=True,
+              options=tuple(enumerate(("none", "fewest allowed", "most allowed")))),
+    Parameter("flit_bytes", flit_bytes, "bytes", min(FLIT_BYTES), max(FLIT_BYTES),
+              default=coding.CODES[pcie.FLIT_CONVENTIONS[pcie.READER_LINK.flit]].data_bits // 8,
+              step=1, label="gen6 flit: bytes of 256 counted as data",
+              integer=True, options=tuple((n, f"{n} ({'TLP' if name == 'tlp' else 'TLP + DLP'} bytes)")
+                                          for n, name in FLIT_BYTES.items())),
+    Parameter("size_bytes", pcie.payload, "bytes", 8, 32768, default=1024, step=1,
+              label="transfer for the breakdown", integer=True, options=_powers(3, 15)),
+)
 
 
 def slider_values_to_link(values: dict) -> tuple[pcie.Link, int]:
