@@ -225,7 +225,7 @@ SRIO = Family(
     "srio", "SRIO", chapters.presenting(srio.__name__).id,
     (Setting("line_rate_gbaud", coding.line_rate, "line rate per lane",
              tuple((r, f"{r:g} Gbaud") for r in srio.LINE_RATES_GBAUD), 5),
-     Setting("lanes", coding.lanes, "lanes", tuple((n, f"x{n}") for n in srio.LANES), 4),
+     Setting("lanes", coding.lanes, srio.PARAMETERS["lanes"].label, srio.PARAMETERS["lanes"].options, 4),
      Setting("transaction", transaction, "transaction", ((0, "NWRITE"), (1, "NREAD")), 0)),
     _kept_parts("srio", _srio_parts),
     "16-bit device IDs, 34-bit addresses, one control symbol per packet (and an acknowledgement of each "
@@ -251,7 +251,7 @@ HYPERLINK = Family(
     "hyperlink", "HyperLink", chapters.presenting(hyperlink.__name__).id,
     (Setting("line_rate_gbaud", coding.line_rate, "line rate per lane",
              tuple((r, f"{r:g} Gbaud") for r in (3.125, 6.25, 10, 12.5)), 12.5),
-     Setting("lanes", coding.lanes, "lanes", tuple((n, f"x{n}") for n in range(1, 5)), 4)),
+     Setting("lanes", coding.lanes, hyperlink.PARAMETERS["lanes"].label, hyperlink.PARAMETERS["lanes"].options, 4)),
     _kept_parts("hyperlink", _hyperlink_parts),
     f"{hyperlink.PARAMETERS['packet_bytes'].default}-byte packets with {hyperlink.CONTROL_BYTES} control bytes each",
     numeric=lambda v, n: 125 * hyperlink.goodput_gbit_s(v["line_rate_gbaud"], int(v["lanes"]), n))
