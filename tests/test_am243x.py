@@ -1,4 +1,4 @@
-"""Every printed number of the AM243x datasheet's IPC, MATHLIB and crypto tables (issue 18)."""
+"""Every printed number of the AM243x datasheet's IPC, MATHLIB and crypto tables."""
 
 import pytest
 from mutations import edited_cell

@@ -247,7 +247,7 @@ def test_a_transfer_of_nothing_is_refused():
         can.transfer_time_us(0)
 
 
-# --- the MCAN message rates (issue 18) ------------------------------------------------------------
+# --- the MCAN message rates ------------------------------------------------------------------------
 
 def test_mcan_rates_keep_under_the_frame_ceiling_but_no_bit_count_reproduces_them():
     got = {(c.row, c.kind): (c.status, c.model) for c in checks.collect("can-fd")

@@ -67,7 +67,7 @@ def test_goodput_spi_json_and_a_zero_word_width():
     assert p.returncode == 2 and "--bits 0: word_bits must be" in p.stderr
 
 
-# --- every printed number of the MCSPI section (issue 18) ------------------------------------------
+# --- every printed number of the MCSPI section ------------------------------------------------------
 
 def _spi_checks(resource, kind):
     return {c.row: c.status for c in checks.collect("spi") if c.resource == resource and c.kind == kind}

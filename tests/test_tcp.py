@@ -360,7 +360,7 @@ def test_a_tester_run_of_other_frames_or_an_other_period_is_an_erratum():
     bad = {(c.row.split(":")[0], c.quantity) for c in ndk_tcp.tester_checks(runs) if c.status == "erratum"}
     assert bad == {("log line 8", "frames"), ("log line 11", "frame period")}
 
-# --- AM243x CPSW iperf: every printed number (issue 18) ----------------------------------------------
+# --- AM243x CPSW iperf: every printed number ----------------------------------------------------------
 
 def _cpsw(resource):
     return [c for c in checks.collect("tcp-goodput") if c.resource == resource]
