@@ -111,6 +111,7 @@ def test_a_notebook_without_a_heading_is_named(tmp_path, monkeypatch):
         chapters.Chapter("x").title
 
 
+@pytest.mark.slow  # it parses every module: a second
 def test_a_chapter_id_is_written_in_the_registry_alone():
     """Every other module gets a chapter from the registry (``chapters.presenting(model)``,
     ``chapters.rendered_by(__name__)``), so renaming a chapter is one line. The ids that are also a command's or a
