@@ -1,7 +1,8 @@
 """Source checks: each number a source document prints, next to what the model or the document's own
 other numbers make of it.
 
-Model modules register *providers* for a chapter of :mod:`goodput.core.chapters` with :func:`provider`;
+The documents' modules (:mod:`goodput.sources`) register *providers* with :func:`provider`, each for the chapter
+of :mod:`goodput.core.chapters` that presents the model it holds the document to;
 a provider returns a list of :class:`SourceCheck`, usually made with :func:`compare` from a published
 table (:func:`goodput.core.data.load`) and a model function, or with :func:`check`. :func:`collect` runs every
 provider, so the command line (``goodput checks``), the tests, the chapters and the generated errata page

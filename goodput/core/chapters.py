@@ -3,18 +3,19 @@
 A :class:`Chapter` names its notebook (its id) and the model modules it presents. From that
 declaration, and from names the modules keep by convention, come:
 
-- its **source checks**: the providers its model modules register with :func:`goodput.checks.provider`
-  under the chapter's id (``goodput checks`` imports the models of every chapter);
+- its **source checks**: the providers the documents' modules (:mod:`goodput.sources`) register with
+  ``@checks.provider(model)`` for one of its models (:func:`presenting` finds the chapter);
 - its **command**: a model module's ``COMMAND`` (:class:`goodput.core.command.Command`) becomes a
   subcommand of ``goodput``;
 - its **charts and tables**: the render module named after the chapter,
-  ``goodput.render.<id with "_" for "-">``;
+  ``goodput.render.chapters.<id with "_" for "-">`` (which names its chapter by :func:`rendered_by`);
 - its **calculated table**: that render module's ``calculation()``, which the page, the widget panel
   and the exported workbook show;
 - its **title**: the first heading of its notebook.
 
 The book's order is ``_toc.yml``'s; this list keeps it (a test holds the two together). Adding a
-chapter is one entry here, its notebook in ``_toc.yml``, its model and render modules and tests.
+chapter is one entry here, its notebook in ``_toc.yml``, its model and render modules and tests. A chapter id is
+written here and nowhere else (a test holds it).
 """
 
 from __future__ import annotations
