@@ -8,8 +8,9 @@ sectti.pl and adding them up by type. This module does the same for any ELF file
 - initialized data: other allocated sections with contents (``.data``, ``.rodata``);
 - uninitialized data: allocated sections without contents (``.bss``, ``SHT_NOBITS``).
 
-Reading a file needs nothing else of the book (no sympy, no tables): the code-size chapter's checks
-of the sizes SPRAAQ5 prints, and the reader of our size logs, are :mod:`goodput.analysis.sizing`.
+Reading a file needs nothing else of the book (no sympy, no tables): the reader of our size logs is
+:mod:`goodput.analysis.sizing`, and the checks of the sizes SPRAAQ5 prints are
+:mod:`goodput.sources.spraaq5.code_size`.
 """
 
 from __future__ import annotations
