@@ -33,7 +33,8 @@ from goodput.models import coding, pcie
 
 symbol = maker(__name__)
 
-__all__ = ["transactions", "completion_latency", "plp_bytes", "plp_interval", "dllps_per_read", "cpu_time",
+__all__ = ["request_bytes_expr", "completion_bytes_expr",
+           "transactions", "completion_latency", "plp_bytes", "plp_interval", "dllps_per_read", "cpu_time",
            "byte_time_expr", "posted_writes_expr", "serial_reads_expr", "reads_in_flight", "split_at_rcb",
            "read_requests_expr", "read_completions_expr", "read_latency_expr", "read_substitution", "READS_LINK",
            "read_latency_ns", "pipelined_reads_expr", "pipelined_read_mbyte_s", "PARAMETERS", "SKP_SCHEDULE_SYMBOLS",
@@ -53,11 +54,13 @@ def byte_time_expr() -> sp.Expr:
     return 8 / pcie.bit_rate
 
 
-def _request() -> sp.Expr:
+def request_bytes_expr() -> sp.Expr:
+    """A read request's bytes on the wire: framing, its header and the ECRC (it carries no data)."""
     return pcie.framing + pcie.header + pcie.ecrc
 
 
-def _completion() -> sp.Expr:
+def completion_bytes_expr() -> sp.Expr:
+    """A completion's bytes on the wire: its ``S`` bytes of data, framing, its header and the ECRC."""
     return pcie.payload + pcie.framing + pcie.cpl_header + pcie.ecrc
 
 
@@ -91,14 +94,14 @@ def serial_reads_expr() -> dict[str, sp.Expr]:
     completion latency hides.
     """
     t = byte_time_expr()
-    per_read = (_request() * t + completion_latency + dllps_per_read * pcie.dllp * t + _completion() * t
-                + cpu_time)
-    plps = sp.ceiling(transactions * _completion() / plp_interval)
+    per_read = (request_bytes_expr() * t + completion_latency + dllps_per_read * pcie.dllp * t
+                + completion_bytes_expr() * t + cpu_time)
+    plps = sp.ceiling(transactions * completion_bytes_expr() / plp_interval)
     return {
         "time_ns": transactions * per_read,
         "payload_bytes": transactions * pcie.payload,
-        "read_direction_bytes": transactions * (_completion() + 2 * pcie.dllp) + plps * plp_bytes,
-        "write_direction_bytes": transactions * (_request() + pcie.dllp) + plps * plp_bytes,
+        "read_direction_bytes": transactions * (completion_bytes_expr() + 2 * pcie.dllp) + plps * plp_bytes,
+        "write_direction_bytes": transactions * (request_bytes_expr() + pcie.dllp) + plps * plp_bytes,
         "plps": plps,
     }
 
@@ -122,7 +125,7 @@ def read_completions_expr() -> sp.Expr:
 
 def _read_bytes() -> tuple[sp.Expr, sp.Expr]:
     """Bytes a read of ``S`` bytes puts on each direction: its requests', its completions'."""
-    requests = read_requests_expr() * _request()
+    requests = read_requests_expr() * request_bytes_expr()
     completions = pcie.payload + read_completions_expr() * (pcie.framing + pcie.cpl_header + pcie.ecrc)
     return requests, completions
 

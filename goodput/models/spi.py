@@ -22,7 +22,8 @@ from goodput.models.quick import COMMANDS
 
 symbol = maker(__name__)
 
-__all__ = ["words", "word_bits", "clock", "gap", "spaced", "setup", "transfer", "GAP_NS", "DMA_SETUP_US", "PARAMETERS",
+__all__ = ["numeric",
+           "words", "word_bits", "clock", "gap", "spaced", "setup", "transfer", "GAP_NS", "DMA_SETUP_US", "PARAMETERS",
            "clock_time_expr", "transfer_time_expr", "throughput_expr", "total_time_expr", "total_throughput_expr",
            "transfer_throughput_expr", "words_expr", "transfer_time_us", "evaluate", "evaluate_transfer"]
 
@@ -93,7 +94,9 @@ def words_expr() -> sp.Expr:
 
 
 @lru_cache(maxsize=None)
-def _numeric(name: str):
+def numeric(name: str):
+    """The model's time (us) of a transfer as a plain function of (words, word bits, clock MHz, gap ns, spaced,
+    set-up us): ``"clock"`` (the clocks alone), ``"transfer"`` (with the gaps) or ``"total"`` (with the set-up)."""
     expr = {"clock": clock_time_expr(), "transfer": transfer_time_expr(), "total": total_time_expr()}[name]
     return lambdify((words, word_bits, clock, gap, spaced, setup), expr, "math")
 
@@ -106,7 +109,7 @@ def _checked(n, w, f, g, c, t0=0):
 
 def transfer_time_us(n_words: int, bits: int, clock_mhz: float = DEFAULT, gap_ns: float = DEFAULT,
                      spaced: int = DEFAULT) -> float:
-    return _numeric("transfer")(*_checked(n_words, bits, clock_mhz, gap_ns, spaced))
+    return numeric("transfer")(*_checked(n_words, bits, clock_mhz, gap_ns, spaced))
 
 
 def evaluate(n_words: int, bits: int, clock_mhz: float = DEFAULT, gap_ns: float = DEFAULT,
@@ -116,7 +119,7 @@ def evaluate(n_words: int, bits: int, clock_mhz: float = DEFAULT, gap_ns: float 
     if bits == 0:
         raise ParameterError("word_bits", bits, PARAMETERS["word_bits"].describe_range())
     args = _checked(n_words, bits, clock_mhz, gap_ns, spaced, PARAMETERS["setup_us"].check(setup_us))
-    wire, clocks, total = _numeric("transfer")(*args), _numeric("clock")(*args), _numeric("total")(*args)
+    wire, clocks, total = numeric("transfer")(*args), numeric("clock")(*args), numeric("total")(*args)
     # the clocks' time over the whole time, as goodput spi computes it: never above 1, even in floats (the same or a
     # larger time), so the goodput is never above the clock
     efficiency = clocks / total
@@ -144,7 +147,7 @@ def evaluate_transfer(transfer_bytes: int, bits: int, clock_mhz: float = DEFAULT
     r = evaluate(int(_transfer_numeric("words")(*args)), *args[1:])
     # the transfer's own bits' clock time over the whole time (transfer_throughput_expr over the clock), as
     # evaluate does it: never above 1 in floats either
-    efficiency = _numeric("clock")(1, 8 * b, *args[2:]) / r["total_time_us"]
+    efficiency = numeric("clock")(1, 8 * b, *args[2:]) / r["total_time_us"]
     throughput = efficiency * args[2]
     return {**r, "transfer_bytes": b, "goodput_mbit_s": throughput, "goodput_gbit_s": throughput / 1000,
             "efficiency": efficiency}

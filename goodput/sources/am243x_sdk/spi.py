@@ -30,7 +30,7 @@ def source_checks():
     out = []
     t = data.load("am243x-mcspi-notes")
     for row in t.itertuples():
-        model = spi._numeric("clock")(row.bytes, 8, row.clock_mhz, 0, 1, 0)
+        model = spi.numeric("clock")(row.bytes, 8, row.clock_mhz, 0, 1, 0)
         out.append(checks.compare(t, row.Index, "value_us", model, f"{row.bytes} bytes at {row.clock_mhz:g} MHz",
                                   kind="prose",
                                   formula=(clock_time_expr(), {words: row.bytes, word_bits: 8, clock: row.clock_mhz})))
@@ -62,7 +62,7 @@ def mcspi_time_checks(t, clock_mhz: float = DEFAULT, gap_ns: float = DEFAULT) ->
     f, g = PARAMETERS["clock_mhz"].check(clock_mhz), PARAMETERS["gap_ns"].check(gap_ns)
     for row in t.itertuples():
         least = transfer_time_us(row.words, row.word_bits, f, g, 1)
-        clocks_only = spi._numeric("clock")(row.words, row.word_bits, f, g, 1, 0)
+        clocks_only = spi.numeric("clock")(row.words, row.word_bits, f, g, 1, 0)
         out.append(checks.compare(
             t, row.Index, "transfer_time_us", least, f"{row.words} x {row.word_bits} bits, {row.mode}",
             kind="ceiling", relation=">=",
