@@ -12,6 +12,7 @@ from test_machine import fixture
 from goodput.core.errors import LogFormatError
 from goodput.machine.report import read_source
 from goodput.render import calculations
+from goodput.render.measured import MEASURED_COLOR
 
 pytestmark = pytest.mark.book
 
@@ -150,6 +151,9 @@ def a_pasted_run_is_a_point_on_the_chart_with_its_share_of_the_ceiling(page, log
             f"{_said(ceiling)} Mbit/s full-segment stream ceiling at line rate {rate} Mbit/s, MTU 1500 bytes, "
             "TCP options 12 bytes."), yours.inner_text()
     assert yours.bounding_box()["x"] + yours.bounding_box()["width"] <= box.bounding_box()["x"] + box.bounding_box()["width"] + 1
+    # the sentence is marked in the points' colour, which the page takes from the chart's declaration
+    assert yours.evaluate("e => getComputedStyle(e).borderLeftColor") == "rgb({}, {}, {})".format(
+        *(int(MEASURED_COLOR[i:i + 2], 16) for i in (1, 3, 5)))
     operate(page, "line_rate_mbit_s", 100)
     area.fill(read_source(fixture("../logs/host/shaped-100m-tester.log"))[0].lstrip("\n"))
     status.filter(has_text="Read from the book's TCP firmware").wait_for(timeout=5000)

@@ -1313,6 +1313,7 @@
     const line = h("span", {class: "goodput-measured-text"});
     const clear = h("button", {type: "button", class: "goodput-measured-clear", text: "Remove them"});
     const yours = h("p", {class: "goodput-measured", hidden: ""}, line, " ", clear);
+    if (measured) yours.style.setProperty("--goodput-measured-color", measured.color);  // the points' colour
     const said = () => measured.say.map(input => valueText(input, state.get(byInput.get(input).key))).join(", ");
     const refresh = () => {
       if (!measured) return;

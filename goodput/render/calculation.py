@@ -40,7 +40,7 @@ from goodput.render.charts import LiveModel, live_model
 from goodput.render.controls import Choice, LinkList, Slider, control
 from goodput.render.display import prose
 from goodput.render.live import LiveFigure, YourLink
-from goodput.render.measured import Measured
+from goodput.render.measured import MEASURED_COLOR, Measured
 from goodput.render.vega import vega_expr
 
 __all__ = ["Output", "Answers", "Calculation", "value_text"]
@@ -599,7 +599,8 @@ class Calculation:
             output = next(o for o in self.outputs if o.name == m.output)
             out["measured"] = {"dataset": m.dataset(self.name), "formats": list(m.formats),
                                "ceiling": vega_expr(output.expr, fields={m.size: "size"}, params=self._params()),
-                               "title": output.title, "unit": output.unit, "say": list(m.say)}
+                               "title": output.title, "unit": output.unit, "say": list(m.say),
+                               "color": MEASURED_COLOR}
         if any(s.expr is not None for s in self.machine) or self.measured is not None:
             out["params"] = self.input_names()
         return out
